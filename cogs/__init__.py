@@ -1,0 +1,1 @@
+"""Discord adapters: one cog per game family, thin translations to the bot's services."""
