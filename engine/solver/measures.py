@@ -1,0 +1,115 @@
+"""Bucket counts and the four greedy measures, for many guesses at once.
+
+A guess splits the remaining candidates into buckets by pattern. Everything a greedy
+strategy needs is a function of the bucket sizes, so one ``(guesses, patterns)`` count table,
+built with ``np.bincount``, serves every measure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+_CHUNK = 256  # guesses per bincount call: keeps the count table in cache
+_SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
+
+
+class Measure(StrEnum):
+    """How a greedy strategy ranks a guess by its buckets over the remaining answers."""
+
+    ENTROPY = "entropy"  # most bits of information (higher is better)
+    EXPECTED = "expected"  # smallest expected remaining pool: sum of squared sizes / pool size
+    MINIMAX = "minimax"  # smallest worst bucket
+    PARTS = "parts"  # most distinct patterns
+
+
+def bucket_counts(
+    patterns: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> npt.NDArray[np.int64]:
+    """``counts[g, p]``: how many candidates give pattern ``p`` to guess ``g``.
+
+    ``patterns`` is ``(guesses, candidates)``, a slice of the pattern matrix.
+    """
+    rows = patterns.shape[0]
+    out = np.empty((rows, n_patterns), dtype=np.int64)
+    offsets = (np.arange(_CHUNK, dtype=np.int32) * n_patterns)[:, None]
+    for start in range(0, rows, _CHUNK):
+        block = patterns[start : start + _CHUNK]
+        k = block.shape[0]
+        flat = (block + offsets[:k]).ravel()
+        out[start : start + k] = np.bincount(flat, minlength=k * n_patterns).reshape(k, n_patterns)
+    return out
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The measures of each guess in a pool, over ``pool_size`` candidates."""
+
+    pool_size: int
+    entropy: npt.NDArray[np.float64]
+    expected: npt.NDArray[np.float64]
+    worst: npt.NDArray[np.int64]
+    parts: npt.NDArray[np.int64]
+
+    def sort_key(self, measure: Measure) -> npt.NDArray[np.float64]:
+        """Smaller is better, for every measure (entropy is rounded so that equal bucket
+        multisets tie exactly whatever order their terms were summed in)."""
+        if measure is Measure.ENTROPY:
+            return -np.round(self.entropy, 9)
+        if measure is Measure.EXPECTED:
+            return np.round(self.expected, 9)
+        if measure is Measure.MINIMAX:
+            return self.worst.astype(np.float64)
+        return -self.parts.astype(np.float64)
+
+
+def score_counts(counts: npt.NDArray[np.int64]) -> Scores:
+    """Measures from a ``(guesses, patterns)`` count table."""
+    n = int(counts[0].sum()) if len(counts) else 0
+    c_log_c = np.zeros(n + 1)
+    c_log_c[1:] = np.arange(1, n + 1) * np.log2(np.arange(1, n + 1))
+    entropy = np.log2(max(n, 1)) - c_log_c[counts].sum(axis=1) / max(n, 1)
+    expected = (counts * counts).sum(axis=1) / max(n, 1)
+    return Scores(n, entropy, expected, counts.max(axis=1), (counts > 0).sum(axis=1))
+
+
+def score_patterns(by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int) -> Scores:
+    """Measures of each guess from its patterns, given as ``(candidates, guesses)``.
+
+    Large pools count buckets with ``np.bincount``. Small ones avoid that mostly-empty
+    ``(guesses, patterns)`` table: for each candidate j, ``share[j]`` is the size of the
+    bucket j falls in, found by comparing pattern rows pairwise, and every measure is a sum
+    over candidates: sum of squared sizes = sum_j share_j, sum c log c = sum_j log share_j,
+    parts = sum_j 1 / share_j.
+    """
+    n, guesses = by_candidate.shape
+    if n >= _SMALL_POOL or guesses == 0:
+        return score_counts(bucket_counts(by_candidate.T, n_patterns))
+    share = np.ones((n, guesses), dtype=np.uint8)
+    for k in range(n - 1):
+        same = by_candidate[k + 1 :] == by_candidate[k]
+        share[k + 1 :] += same
+        share[k] += same.sum(axis=0, dtype=np.uint8)
+    log_share = np.log2(np.arange(1, n + 1, dtype=np.float64))
+    entropy = np.log2(n) - log_share[share - 1].sum(axis=0) / n
+    expected = share.sum(axis=0, dtype=np.int64) / n
+    inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
+    parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
+    return Scores(n, entropy, expected, share.max(axis=0).astype(np.int64), parts)
+
+
+def rank(
+    scores: Scores,
+    measure: Measure,
+    possible: npt.NDArray[np.bool_],
+    fixed_order: npt.NDArray[np.intp],
+    top: int | None = None,
+) -> npt.NDArray[np.intp]:
+    """Indices into the pool, best first. Ties prefer a guess that can still be the answer,
+    then ``fixed_order`` (smaller first), so results are reproducible."""
+    key = scores.sort_key(measure)
+    order = np.lexsort((fixed_order, ~possible, key))
+    return order if top is None else order[:top]

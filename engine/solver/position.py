@@ -1,0 +1,136 @@
+"""A position: what is known after some rows, as the remaining candidates and a guess pool."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.matrix import build_pattern_matrix
+from engine.rules import Mode, Row, revealed
+from engine.variants import Variant
+from engine.words import encode
+
+
+class InconsistentHistory(ValueError):
+    """No answer fits the feedback; ``row`` is the first row after which nothing fits."""
+
+    def __init__(self, row: int, guess: str) -> None:
+        super().__init__(f"No answer fits: nothing is left after row {row} ({guess.upper()})")
+        self.row = row
+
+
+@cache
+def answer_rows(variant: Variant) -> npt.NDArray[np.intp]:
+    """Row of each answer in the guess list (answers are always allowed guesses)."""
+    index = variant.guesses.index
+    return np.array([index[w] for w in variant.answers.words], dtype=np.intp)
+
+
+@cache
+def tie_order(variant: Variant) -> npt.NDArray[np.intp]:
+    """The fixed order that breaks remaining ties: answer-list words first, then the other
+    allowed words, each in list order (the original game's two lists, one after the other)."""
+    is_answer = np.zeros(len(variant.guesses), dtype=bool)
+    is_answer[answer_rows(variant)] = True
+    order = np.empty(len(variant.guesses), dtype=np.intp)
+    order[np.lexsort((np.arange(len(is_answer)), ~is_answer))] = np.arange(len(is_answer))
+    return order
+
+
+@cache
+def by_answer(variant: Variant) -> npt.NDArray[np.unsignedinteger]:
+    """The pattern matrix transposed, ``(answers, guesses)``, so that selecting candidates
+    is a cheap take of contiguous rows."""
+    return np.ascontiguousarray(np.asarray(variant.matrix).T)
+
+
+def patterns_of(
+    variant: Variant, pool: npt.NDArray[np.intp], candidates: npt.NDArray[np.intp]
+) -> npt.NDArray[np.unsignedinteger]:
+    """``(candidates, pool)`` patterns, taking whole rows where the pool is the full list."""
+    rows = by_answer(variant)[candidates]
+    return rows if len(pool) == len(variant.guesses) else rows[:, pool]
+
+
+@cache
+def letter_counts(variant: Variant) -> npt.NDArray[np.uint8]:
+    """``counts[g, c]``: occurrences of alphabet letter ``c`` in guess ``g``."""
+    array = variant.guesses.array
+    counts = np.zeros((len(array), len(variant.alphabet)), dtype=np.uint8)
+    for i in range(variant.length):
+        counts[np.arange(len(array)), array[:, i]] += 1
+    return counts
+
+
+def pattern_row(variant: Variant, guess: str) -> npt.NDArray[np.unsignedinteger]:
+    """Patterns of ``guess`` against every answer: a matrix row, or built for an outside word
+    (a guess from the NYT's longer list, say)."""
+    row = variant.guesses.index.get(guess)
+    if row is not None:
+        patterns: npt.NDArray[np.unsignedinteger] = np.asarray(variant.matrix[row])
+        return patterns
+    word = encode([guess], variant.alphabet, variant.length)
+    built = build_pattern_matrix(word, variant.answers.array, len(variant.alphabet))
+    return built[0]
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """Remaining candidates (answer indices) after ``history``, and the guesses ``mode`` allows."""
+
+    variant: Variant
+    mode: Mode
+    history: tuple[Row, ...]
+    candidates: npt.NDArray[np.intp]
+
+    @classmethod
+    def start(cls, variant: Variant, mode: Mode = Mode.NORMAL) -> Position:
+        return cls(variant, mode, (), np.arange(len(variant.answers), dtype=np.intp))
+
+    @classmethod
+    def after(cls, variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) -> Position:
+        """The position after ``history``; raises :class:`InconsistentHistory` if nothing fits."""
+        position = cls.start(variant, mode)
+        for guess, pattern in history:
+            position = position.play(guess, pattern)
+        return position
+
+    def play(self, guess: str, pattern: int) -> Position:
+        row = pattern_row(self.variant, guess)
+        left = self.candidates[row[self.candidates] == pattern]
+        if len(left) == 0:
+            raise InconsistentHistory(len(self.history) + 1, guess)
+        return Position(self.variant, self.mode, (*self.history, (guess, pattern)), left)
+
+    @property
+    def words(self) -> list[str]:
+        return [self.variant.answers.words[i] for i in self.candidates]
+
+    @cached_property
+    def pool(self) -> npt.NDArray[np.intp]:
+        """Guess rows allowed here: all (normal), the NYT hard-mode rule's (hard), or the
+        remaining candidates only (strict)."""
+        if self.mode is Mode.STRICT:
+            return answer_rows(self.variant)[self.candidates]
+        if self.mode is Mode.HARD and self.history:
+            return hard_mode_pool(self.variant, self.history)
+        return np.arange(len(self.variant.guesses), dtype=np.intp)
+
+
+def hard_mode_pool(variant: Variant, history: Sequence[Row]) -> npt.NDArray[np.intp]:
+    """Every guess the NYT hard-mode rule allows after ``history``, vectorised."""
+    greens, minimum = revealed(history, variant.length)
+    ok = np.ones(len(variant.guesses), dtype=bool)
+    array = variant.guesses.array
+    code = {ch: i for i, ch in enumerate(variant.alphabet)}
+    for i, letter in greens.items():
+        ok &= array[:, i] == code[letter]
+    if minimum:
+        counts = letter_counts(variant)
+        for letter, needed in minimum.items():
+            ok &= counts[:, code[letter]] >= needed
+    return np.flatnonzero(ok)
