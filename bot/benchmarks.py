@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.matrix import build_pattern_matrix, pattern_matrix
+from engine.pattern import score
+from engine.rules import Mode, Row
+from engine.solver.greedy import rank_guesses
+from engine.solver.hints import hint
+from engine.solver.measures import Measure
+from engine.solver.position import Position
+from engine.solver.strategies import strategy_tree
+from engine.solver.tree import DEPTH_CAP, guesses_needed
 from engine.variants import get_variant
 
 
@@ -86,3 +95,102 @@ def bench_matrix(
         figures["baseline_seconds"] = round(base_times[0], 4)
         figures["speedup"] = round(base_times[0] / figures["build_seconds"], 1)
     return figures
+
+
+def bench_play(
+    variant_name: str,
+    strategy: str,
+    mode: Mode,
+    answers: str = "all",
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games."""
+    variant = get_variant(variant_name)
+    targets: list[int] | None = None
+    if answers != "all":
+        count = int(answers)
+        rng = np.random.default_rng(seed)
+        targets = sorted(rng.choice(len(variant.answers), size=count, replace=False).tolist())
+    start_time = time.perf_counter()
+    start, root = strategy_tree(variant, strategy, mode, targets)
+    needed = guesses_needed(root, start)
+    seconds = time.perf_counter() - start_time
+    wanted = targets if targets is not None else range(len(variant.answers))
+    counts = [needed.get(a, DEPTH_CAP + 1) for a in wanted]
+    distribution = {str(k): v for k, v in sorted(Counter(counts).items())}
+    return {
+        "variant": variant.name,
+        "strategy": strategy,
+        "mode": mode.value,
+        "opener": variant.guesses.words[root.guess],
+        "games": len(counts),
+        "total": int(sum(counts)),
+        "mean": round(sum(counts) / len(counts), 4),
+        "max": max(counts),
+        "failures": sum(1 for c in counts if c > variant.max_guesses),
+        "distribution": distribution,
+        "seconds": round(seconds, 3),
+    }
+
+
+def bench_openers(variant_name: str = "wordle", top: int = 10) -> dict[str, Any]:
+    """The best first guesses by each greedy measure, and the time to rank them all."""
+    variant = get_variant(variant_name)
+    start = Position.start(variant)
+    rank_guesses(start, Measure.ENTROPY, top=1)  # warm: matrix loaded, transposed
+    figures: dict[str, Any] = {"variant": variant.name, "measures": {}}
+    for measure in Measure:
+        begin = time.perf_counter()
+        ranking = rank_guesses(start, measure, top=top)
+        seconds = time.perf_counter() - begin
+        figures["measures"][measure.value] = {
+            "seconds": round(seconds, 4),
+            "openers": [
+                {
+                    "guess": variant.guesses.words[g],
+                    "entropy": round(float(ranking.scores.entropy[i]), 4),
+                    "expected": round(float(ranking.scores.expected[i]), 3),
+                    "worst": int(ranking.scores.worst[i]),
+                    "parts": int(ranking.scores.parts[i]),
+                }
+                for i, g in enumerate(ranking.guesses.tolist())
+            ],
+        }
+    return figures
+
+
+def random_histories(variant_name: str, count: int, seed: int) -> list[list[Row]]:
+    """Positions a player reaches after one or two guesses: a random answer, and one or two
+    random allowed words scored against it."""
+    variant = get_variant(variant_name)
+    rng = np.random.default_rng(seed)
+    words, answers = variant.guesses.words, variant.answers.words
+    histories = []
+    for _ in range(count):
+        answer = answers[rng.integers(len(answers))]
+        guesses = [words[rng.integers(len(words))] for _ in range(int(rng.integers(1, 3)))]
+        histories.append([(g, score(g, answer)) for g in guesses if g != answer] or [])
+    return [h for h in histories if h]
+
+
+def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Latency of a hint (top 5 by entropy) for random positions after one or two guesses."""
+    variant = get_variant(variant_name)
+    histories = random_histories(variant_name, count, seed)
+    hint(variant, histories[0])  # warm
+    latencies, sizes = [], []
+    for history in histories:
+        begin = time.perf_counter()
+        result = hint(variant, history)
+        latencies.append(time.perf_counter() - begin)
+        sizes.append(result.remaining)
+    ms = np.array(latencies) * 1000
+    return {
+        "variant": variant.name,
+        "positions": len(histories),
+        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+        "p99_ms": round(float(np.percentile(ms, 99)), 2),
+        "max_ms": round(float(ms.max()), 2),
+        "median_candidates": int(np.median(sizes)),
+        "max_candidates": int(max(sizes)),
+    }

@@ -74,8 +74,10 @@ def pattern_row(variant: Variant, guess: str) -> npt.NDArray[np.unsignedinteger]
         patterns: npt.NDArray[np.unsignedinteger] = np.asarray(variant.matrix[row])
         return patterns
     word = encode([guess], variant.alphabet, variant.length)
-    built = build_pattern_matrix(word, variant.answers.array, len(variant.alphabet))
-    return built[0]
+    built: npt.NDArray[np.unsignedinteger] = build_pattern_matrix(
+        word, variant.answers.array, len(variant.alphabet)
+    )[0]
+    return built
 
 
 @dataclass(frozen=True, eq=False)

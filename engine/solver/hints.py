@@ -1,0 +1,102 @@
+"""Hints: what is left after a history, and the best next guesses with their measures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.rules import Mode, Row
+from engine.solver.greedy import rank_guesses
+from engine.solver.measures import Measure
+from engine.solver.position import Position
+from engine.solver.tree import Node, guesses_needed
+from engine.variants import Variant
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    guess: str
+    entropy: float  # bits
+    expected: float  # expected number of candidates left after it
+    worst: int  # largest number of candidates it can leave
+    possible: bool  # whether it can still be the answer
+    expected_guesses: float | None  # to finish, counting it; known where the exact tree is
+
+
+@dataclass(frozen=True)
+class Hint:
+    remaining: int
+    candidates: list[str]
+    suggestions: list[Suggestion]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def hint(
+    variant: Variant,
+    history: Sequence[Row],
+    mode: Mode = Mode.NORMAL,
+    top: int = 5,
+    measure: Measure = Measure.ENTROPY,
+    tree: Node | None = None,
+) -> Hint:
+    """Remaining candidates and the ``top`` guesses by ``measure``.
+
+    ``tree`` is the exact search's tree from the start: where the history follows it, its
+    guess leads the suggestions, with the expected number of guesses to finish.
+    Raises :class:`~engine.solver.position.InconsistentHistory` when no answer fits.
+    """
+    position = Position.after(variant, history, mode)
+    ranking = rank_guesses(position, measure, top=top)
+    words = variant.guesses.words
+    suggestions = [
+        Suggestion(
+            words[g],
+            round(float(ranking.scores.entropy[i]), 4),
+            round(float(ranking.scores.expected[i]), 4),
+            int(ranking.scores.worst[i]),
+            bool(ranking.possible[i]),
+            None,
+        )
+        for i, g in enumerate(ranking.guesses.tolist())
+    ]
+    node = _follow(tree, position) if tree is not None else None
+    if node is not None:
+        suggestions = _lead_with_tree(node, position, suggestions, measure)[:top]
+    return Hint(len(position.candidates), position.words, suggestions)
+
+
+def _follow(tree: Node, position: Position) -> Node | None:
+    """The tree's node at ``position``, if every guess so far was the tree's."""
+    node = tree
+    words = position.variant.guesses.words
+    for guess, pattern in position.history:
+        if words[node.guess] != guess or pattern not in node.children:
+            return None
+        node = node.children[pattern]
+    return node if node.size == len(position.candidates) else None
+
+
+def _lead_with_tree(
+    node: Node, position: Position, suggestions: list[Suggestion], measure: Measure
+) -> list[Suggestion]:
+    needed = guesses_needed(node, position)
+    expected = round(sum(needed.values()) / len(position.candidates), 4)
+    word = position.variant.guesses.words[node.guess]
+    rest = [s for s in suggestions if s.guess != word]
+    mine = next((s for s in suggestions if s.guess == word), None)
+    if mine is None:
+        one = Position(position.variant, position.mode, position.history, position.candidates)
+        ranking = rank_guesses(one, measure)
+        i = int((ranking.guesses == node.guess).nonzero()[0][0])
+        mine = Suggestion(
+            word,
+            round(float(ranking.scores.entropy[i]), 4),
+            round(float(ranking.scores.expected[i]), 4),
+            int(ranking.scores.worst[i]),
+            bool(ranking.possible[i]),
+            None,
+        )
+    return [Suggestion(**{**asdict(mine), "expected_guesses": expected}), *rest]
