@@ -20,10 +20,11 @@ import numpy.typing as npt
 from engine.matrix import build_pattern_matrix, pattern_matrix
 from engine.pattern import score
 from engine.rules import Mode, Row
+from engine.solver.bounds import group_index
 from engine.solver.greedy import rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure
-from engine.solver.position import Position
+from engine.solver.position import Position, by_answer
 from engine.solver.strategies import strategy_tree
 from engine.solver.tree import DEPTH_CAP, guesses_needed
 from engine.variants import get_variant
@@ -111,6 +112,7 @@ def bench_play(
         count = int(answers)
         rng = np.random.default_rng(seed)
         targets = sorted(rng.choice(len(variant.answers), size=count, replace=False).tolist())
+    by_answer(variant), group_index(variant)  # warm: the figures are for play, not loading
     start_time = time.perf_counter()
     start, root = strategy_tree(variant, strategy, mode, targets)
     needed = guesses_needed(root, start)
@@ -131,6 +133,15 @@ def bench_play(
         "distribution": distribution,
         "seconds": round(seconds, 3),
     }
+
+
+def bar_chart(distribution: dict[str, int], width: int = 40) -> str:
+    """The guess distribution as text bars, as the game's statistics screen draws it."""
+    most = max(distribution.values())
+    return "\n".join(
+        f"{guesses:>3} {'#' * max(1, round(width * count / most))} {count}"
+        for guesses, count in distribution.items()
+    )
 
 
 def bench_openers(variant_name: str = "wordle", top: int = 10) -> dict[str, Any]:

@@ -12,25 +12,26 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot import benchmarks, console
+from bot import benchmarks, console, solver_commands
+from bot.errors import UsageError
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
 from engine.rules import Mode, check_guess, normalise, shape_problem
+from engine.solver.position import InconsistentHistory
+from engine.solver.strategies import STRATEGIES
 from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
 from engine.words import WordListError
 
 USER_ERRORS = (
+    UsageError,
+    InconsistentHistory,
     GameStateError,
     HistoryError,
     PatternError,
     UnknownVariantError,
     WordListError,
 )
-
-
-class UsageError(ValueError):
-    """A command-line argument that makes no sense; shown to the user as it is."""
 
 
 def _word(text: str, variant: Variant, what: str) -> str:
@@ -86,6 +87,50 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_play(args: argparse.Namespace) -> int:
+    figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode), args.answers)
+    if args.json:
+        _print_json(figures)
+        return 0
+    print(
+        f"{figures['strategy']} ({figures['mode']}) on {figures['variant']}, "
+        f"opener {figures['opener'].upper()}: {figures['games']} games, total {figures['total']},"
+        f" mean {figures['mean']:.4f}, max {figures['max']}, failures {figures['failures']},"
+        f" {figures['seconds']:.2f} s"
+    )
+    print(benchmarks.bar_chart(figures["distribution"]))
+    return 0
+
+
+def cmd_bench_openers(args: argparse.Namespace) -> int:
+    figures = benchmarks.bench_openers(args.variant, args.top)
+    if args.json:
+        _print_json(figures)
+        return 0
+    for measure, data in figures["measures"].items():
+        print(f"{measure}: ranked every guess in {data['seconds']:.3f} s")
+        for i, o in enumerate(data["openers"], 1):
+            print(
+                f"  {i:>2}. {o['guess'].upper():<6} entropy {o['entropy']:.4f}  expected "
+                f"{o['expected']:8.3f}  worst {o['worst']:4d}  parts {o['parts']:3d}"
+            )
+    return 0
+
+
+def cmd_bench_hints(args: argparse.Namespace) -> int:
+    figures = benchmarks.bench_hints(args.variant, args.positions, args.seed)
+    if args.json:
+        _print_json(figures)
+        return 0
+    print(
+        f"hints for {figures['positions']} random positions after one or two guesses: "
+        f"p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, "
+        f"max {figures['max_ms']:.1f} ms (candidates: median {figures['median_candidates']}, "
+        f"max {figures['max_candidates']})"
+    )
+    return 0
+
+
 def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
@@ -120,6 +165,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_check)
 
+    def mode_option(p: argparse.ArgumentParser, default: str = "normal") -> None:
+        p.add_argument("--mode", default=default, choices=[m.value for m in Mode])
+
+    def strategy_option(p: argparse.ArgumentParser, default: str = "entropy") -> None:
+        p.add_argument("--strategy", default=default, choices=STRATEGIES)
+
+    p = commands.add_parser("hint", help="what is left after a history, and the best guesses")
+    p.add_argument("history", nargs="*", help="e.g. crane 01002 slate 00202, or crane:BYBBG")
+    variant_option(p)
+    mode_option(p)
+    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=solver_commands.cmd_hint)
+
+    p = commands.add_parser("solve", help="help with a game played elsewhere, guess by guess")
+    variant_option(p)
+    mode_option(p)
+    p.set_defaults(run=solver_commands.cmd_solve)
+
+    p = commands.add_parser("show", help="one game of a strategy, turn by turn")
+    p.add_argument("answer")
+    variant_option(p)
+    strategy_option(p)
+    mode_option(p)
+    p.set_defaults(run=solver_commands.cmd_show)
+
+    p = commands.add_parser("tree", help="a strategy's decision tree")
+    variant_option(p)
+    strategy_option(p)
+    mode_option(p)
+    p.add_argument("--out", help="write to this file instead of standard output")
+    p.add_argument("--from", dest="from_history", help="print the subtree after this history")
+    p.add_argument("--depth", type=int, default=2, help="levels of the subtree to print")
+    p.set_defaults(run=solver_commands.cmd_tree)
+
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
     p = benches.add_parser("matrix", help="cold build and warm load of the pattern matrix")
@@ -128,6 +208,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-baseline", action="store_true", help="skip the plain numpy baseline")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_matrix)
+
+    p = benches.add_parser("play", help="play every answer (or a sample) with a strategy")
+    variant_option(p)
+    strategy_option(p)
+    mode_option(p)
+    p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_play)
+
+    p = benches.add_parser("openers", help="the best first guesses by each greedy measure")
+    variant_option(p)
+    p.add_argument("--top", type=int, default=10)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_openers)
+
+    p = benches.add_parser("hints", help="hint latency over random positions")
+    variant_option(p)
+    p.add_argument("--positions", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_hints)
     return parser
 
 
@@ -135,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (UsageError, *USER_ERRORS) as exc:
+    except USER_ERRORS as exc:
         print(f"wordlebot: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

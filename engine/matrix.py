@@ -35,7 +35,7 @@ def pattern_dtype(length: int) -> type[np.unsignedinteger]:
     return np.uint64
 
 
-def _group_tables(
+def group_tables(
     answers: npt.NDArray[np.uint8], alphabet_size: int, dtype: type[np.unsignedinteger]
 ) -> npt.NDArray[np.unsignedinteger]:
     """``tables[P, c, a]``: the pattern value contributed by letter ``c`` guessed at the
@@ -60,6 +60,15 @@ def _group_tables(
     return tables
 
 
+def letter_groups(guesses: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """``groups[g, i]``: bitmask of the positions of guess g holding the same letter as
+    position i. A group is led by its first position, where ``groups[g, i]`` has no lower bit."""
+    length = guesses.shape[1]
+    same = guesses[:, :, None] == guesses[:, None, :]
+    groups: npt.NDArray[np.int64] = (same * (1 << np.arange(length))).sum(axis=2)
+    return groups
+
+
 def build_pattern_matrix(
     guesses: npt.NDArray[np.uint8], answers: npt.NDArray[np.uint8], alphabet_size: int
 ) -> npt.NDArray[np.unsignedinteger]:
@@ -69,10 +78,8 @@ def build_pattern_matrix(
     out = np.empty((n_guesses, answers.shape[0]), dtype=dtype)
     if n_guesses == 0:
         return out
-    tables = _group_tables(answers, alphabet_size, dtype)
-    # groups[g, i]: bitmask of the positions of guess g holding the same letter as position i.
-    same = guesses[:, :, None] == guesses[:, None, :]
-    groups = (same * (1 << np.arange(length))).sum(axis=2)
+    tables = group_tables(answers, alphabet_size, dtype)
+    groups = letter_groups(guesses)
     shapes, shape_of = np.unique(groups, axis=0, return_inverse=True)
     shape_of = shape_of.ravel()
     for s, shape in enumerate(shapes):

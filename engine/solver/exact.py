@@ -55,6 +55,8 @@ class ExactSearch:
     mode: Mode = Mode.NORMAL
     width: int = 12
     root_width: int = 12
+    wide: int = 0  # more guesses (this many) at nodes of at least ``wide_from`` candidates
+    wide_from: int = 40
     memo: dict[tuple[bytes, int, HardKey | None], tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -120,6 +122,8 @@ class ExactSearch:
             return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
         possible = np.isin(pool, inside)
         bound = 3 * n - scores.parts - possible
+        if self.wide and n >= self.wide_from:
+            width = max(width, self.wide)
         order = np.lexsort((self._tie[pool], scores.expected, bound))[:width]
         best, best_guess = INF, -1
         for index in order:
@@ -243,6 +247,19 @@ def tree_path(variant: Variant, mode: Mode, width: int, directory: Path | None =
     key = f"tree-v{TREE_FORMAT}:{variant.guesses.sha256}:{variant.answers.sha256}:{mode}:{width}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     return (directory or cache_directory()) / f"tree-{variant.name}-{mode}-{digest}.json"
+
+
+def cached_optimal_tree(
+    variant: Variant, mode: Mode, width: int, directory: Path | None = None
+) -> Node | None:
+    """The tree if a search already stored it, without searching: for instant hints."""
+    try:
+        data: dict[str, Any] = json.loads(tree_path(variant, mode, width, directory).read_text())
+        if data.get("format") == TREE_FORMAT:
+            return Node.from_json(data["tree"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
 
 
 def optimal_tree(

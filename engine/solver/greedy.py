@@ -7,8 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from engine.solver.bounds import entropy_upper_bounds
 from engine.solver.measures import Measure, Scores, rank, score_patterns
-from engine.solver.position import Position, answer_rows, patterns_of, tie_order
+from engine.solver.position import Position, answer_rows, by_answer, patterns_of, tie_order
+
+_PRUNE_FROM = 64  # candidates: below this, scoring every guess is already cheap
+_PRUNE_POOL = 2048  # guesses: a small pool (strict mode) is cheaper to score whole
+_SHORTLIST_CHUNK = 128
 
 
 @dataclass(frozen=True)
@@ -27,8 +32,15 @@ def possible_mask(position: Position, guesses: npt.NDArray[np.intp]) -> npt.NDAr
 
 
 def rank_guesses(position: Position, measure: Measure, top: int | None = None) -> Ranking:
-    """Score the whole pool over the remaining candidates and order it by ``measure``."""
+    """Score the pool over the remaining candidates and order it by ``measure``.
+
+    For the ``top`` few by entropy in a large pool, only guesses whose entropy bound can
+    reach the top are scored exactly; the result is the same as scoring them all.
+    """
     pool = position.pool
+    large = len(position.candidates) >= _PRUNE_FROM and len(pool) >= _PRUNE_POOL
+    if measure is Measure.ENTROPY and top is not None and large:
+        pool = _entropy_shortlist(position, pool, top)
     patterns = patterns_of(position.variant, pool, position.candidates)
     scores = score_patterns(patterns, 3**position.variant.length)
     possible = possible_mask(position, pool)
@@ -41,6 +53,29 @@ def rank_guesses(position: Position, measure: Measure, top: int | None = None) -
         scores.parts[order],
     )
     return Ranking(pool[order], picked, possible[order])
+
+
+def _entropy_shortlist(
+    position: Position, pool: npt.NDArray[np.intp], top: int
+) -> npt.NDArray[np.intp]:
+    """The guesses of ``pool`` that may be among the ``top`` by entropy: scored exactly in
+    order of their upper bound until the next bound falls below the top-th exact entropy."""
+    variant = position.variant
+    bounds = entropy_upper_bounds(variant, position.candidates)[pool]
+    order = np.argsort(-bounds, kind="stable")
+    rows = by_answer(variant)[position.candidates]
+    exact: list[npt.NDArray[np.float64]] = []
+    taken = 0
+    while taken < len(order):
+        chunk = pool[order[taken : taken + _SHORTLIST_CHUNK]]
+        exact.append(score_patterns(rows[:, chunk], 3**variant.length).entropy)
+        taken += len(chunk)
+        found = np.concatenate(exact)
+        if len(found) >= top and taken < len(order):
+            threshold = np.partition(found, len(found) - top)[len(found) - top]
+            if bounds[order[taken]] < threshold - 1e-9:
+                break
+    return np.sort(pool[order[:taken]])
 
 
 def best_guess(position: Position, measure: Measure) -> int:

@@ -27,19 +27,21 @@ class Measure(StrEnum):
 
 
 def bucket_counts(
-    patterns: npt.NDArray[np.unsignedinteger], n_patterns: int
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> npt.NDArray[np.int64]:
     """``counts[g, p]``: how many candidates give pattern ``p`` to guess ``g``.
 
-    ``patterns`` is ``(guesses, candidates)``, a slice of the pattern matrix.
+    ``by_candidate`` is ``(candidates, guesses)``: rows of the answers-major matrix.
     """
-    rows = patterns.shape[0]
-    out = np.empty((rows, n_patterns), dtype=np.int64)
-    offsets = (np.arange(_CHUNK, dtype=np.int32) * n_patterns)[:, None]
-    for start in range(0, rows, _CHUNK):
-        block = patterns[start : start + _CHUNK]
-        k = block.shape[0]
-        flat = (block + offsets[:k]).ravel()
+    guesses = by_candidate.shape[1]
+    out = np.empty((guesses, n_patterns), dtype=np.int64)
+    narrow = n_patterns * _CHUNK < 1 << 16  # uint16 indices halve the memory traffic
+    offsets: npt.NDArray[np.integer] = np.arange(_CHUNK, dtype=np.uint16 if narrow else np.intp)
+    offsets = (offsets * n_patterns)[None, :]
+    for start in range(0, guesses, _CHUNK):
+        block = by_candidate[:, start : start + _CHUNK]
+        k = block.shape[1]
+        flat = (block + offsets[:, :k]).ravel()
         out[start : start + k] = np.bincount(flat, minlength=k * n_patterns).reshape(k, n_patterns)
     return out
 
@@ -87,7 +89,7 @@ def score_patterns(by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: in
     """
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
-        return score_counts(bucket_counts(by_candidate.T, n_patterns))
+        return score_counts(bucket_counts(by_candidate, n_patterns))
     share = np.ones((n, guesses), dtype=np.uint8)
     for k in range(n - 1):
         same = by_candidate[k + 1 :] == by_candidate[k]

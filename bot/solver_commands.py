@@ -1,0 +1,179 @@
+"""The solver's commands: hint, solve, show, tree. Each parses, asks the engine, prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.errors import UsageError
+from engine.history import parse_history
+from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
+from engine.rules import Mode, Row, normalise, shape_problem
+from engine.solver.exact import cached_optimal_tree
+from engine.solver.hints import Hint, hint
+from engine.solver.measures import score_patterns
+from engine.solver.position import InconsistentHistory, Position, by_answer
+from engine.solver.strategies import DEFAULT_WIDTH, strategy_tree
+from engine.solver.tree import Node, paths
+from engine.variants import Variant, get_variant
+
+SHOWN_CANDIDATES = 30
+
+
+def tree_for_hints(variant: Variant, mode: Mode) -> Node | None:
+    """The exact tree if it has been searched before (``wordlebot tree --strategy optimal``)."""
+    return None if mode is Mode.STRICT else cached_optimal_tree(variant, mode, DEFAULT_WIDTH)
+
+
+def format_hint(result: Hint) -> str:
+    words = ", ".join(result.candidates[:SHOWN_CANDIDATES])
+    more = len(result.candidates) - SHOWN_CANDIDATES
+    lines = [
+        f"{result.remaining} possible answer{'s' if result.remaining != 1 else ''}: "
+        + words
+        + (f" and {more} more" if more > 0 else "")
+    ]
+    lines.append("Best guesses:  bits  expected left  worst  can win  guesses to finish")
+    for i, s in enumerate(result.suggestions, 1):
+        finish = f"{s.expected_guesses:.3f}" if s.expected_guesses is not None else "-"
+        lines.append(
+            f"{i:>2}. {s.guess.upper():<8} {s.entropy:5.2f}  {s.expected:13.2f}  {s.worst:5d}"
+            f"  {'yes' if s.possible else 'no':>7}  {finish:>17}"
+        )
+    return "\n".join(lines)
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    mode = Mode(args.mode)
+    history = parse_history(" ".join(args.history), variant)
+    result = hint(variant, history, mode, args.top, tree=tree_for_hints(variant, mode))
+    print(json.dumps(result.to_json()) if args.json else format_hint(result))
+    return 0
+
+
+def cmd_solve(
+    args: argparse.Namespace,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Suggest, read the feedback the player saw, repeat until solved."""
+    variant = get_variant(args.variant)
+    mode = Mode(args.mode)
+    tree = tree_for_hints(variant, mode)
+    history: list[Row] = []
+    write("For each guess, type the colours you saw (01202, BYGBG, or the squares);")
+    write("if you played another word, type the word first: 'crane 01202'. 'quit' stops.")
+    while len(history) < variant.max_guesses:
+        result = hint(variant, history, mode, top=1, tree=tree)
+        if result.remaining == 1:
+            write(f"It is {result.candidates[0].upper()}.")
+            return 0
+        suggestion = result.suggestions[0].guess
+        write(f"{result.remaining} possible. Try {suggestion.upper()}")
+        try:
+            line = read("feedback> ").strip()
+        except EOFError:
+            return 0
+        if line.lower() in {"quit", "exit", "q"}:
+            return 0
+        try:
+            row = _read_feedback(line, suggestion, variant)
+            Position.after(variant, [*history, row], mode)
+        except (PatternError, UsageError, InconsistentHistory) as exc:
+            write(f"  {exc}")
+            continue
+        history.append(row)
+        if row[1] == winning(variant.length):
+            write(f"Solved in {len(history)}!")
+            return 0
+    write("Out of guesses.")
+    return 0
+
+
+def _read_feedback(line: str, suggestion: str, variant: Variant) -> Row:
+    parts = line.split()
+    if len(parts) == 2:
+        word = normalise(parts[0])
+        problem = shape_problem(word, variant)
+        if problem:
+            raise UsageError(problem)
+        return word, parse_pattern(parts[1], variant.length)
+    return suggestion, parse_pattern(line, variant.length)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """One game, turn by turn, as Wordlegames.jl's showgame! prints it."""
+    variant = get_variant(args.variant)
+    answer = normalise(args.answer)
+    if answer not in variant.answers.index:
+        raise UsageError(f"{args.answer[:20]!r} is not an answer of {variant.name}")
+    target = variant.answers.index[answer]
+    start, root = strategy_tree(variant, args.strategy, Mode(args.mode), [target])
+    rows = paths(root, start)[target]
+    print(f"{'row':>3}  {'pool':>5}  {'guess':<6} {'expected':>9} {'entropy':>8}  pattern")
+    position = start
+    for i, (guess, pattern) in enumerate(rows, 1):
+        scores = score_patterns(
+            by_answer(variant)[position.candidates][:, [guess]], 3**variant.length
+        )
+        word = variant.guesses.words[guess]
+        print(
+            f"{i:>3}  {len(position.candidates):>5}  {word:<6} {scores.expected[0]:>9.3f}"
+            f" {scores.entropy[0]:>8.3f}  {to_emoji(pattern, variant.length)}"
+        )
+        if pattern != winning(variant.length):
+            position = position.play(word, pattern)
+    return 0
+
+
+def cmd_tree(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    start, root = strategy_tree(variant, args.strategy, Mode(args.mode))
+    if args.from_history is not None:
+        text = subtree_text(variant, start, root, args.from_history, args.depth)
+    else:
+        text = answer_lines(variant, start, root)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def answer_lines(variant: Variant, start: Position, root: Node) -> str:
+    """One line per answer: each guess and its pattern on the way to it."""
+    words = variant.guesses.words
+    lines = []
+    for answer, rows in sorted(paths(root, start).items()):
+        steps = " ".join(f"{words[g]}:{to_digits(p, variant.length)}" for g, p in rows)
+        lines.append(f"{variant.answers.words[answer]}  {steps}")
+    return "\n".join(lines)
+
+
+def subtree_text(variant: Variant, start: Position, root: Node, history: str, depth: int) -> str:
+    """The subtree at the position ``history`` reaches, indented, ``depth`` guesses deep."""
+    node, position = root, start
+    for guess, pattern in parse_history(history, variant):
+        if variant.guesses.words[node.guess] != guess or pattern not in node.children:
+            raise UsageError(f"The tree never plays {guess.upper()} with that feedback there")
+        node, position = node.children[pattern], position.play(guess, pattern)
+    lines: list[str] = []
+
+    def walk(node: Node, position: Position, indent: int, label: str) -> None:
+        word = variant.guesses.words[node.guess].upper()
+        lines.append(f"{'  ' * indent}{label}{word} ({node.size} left)")
+        if indent >= depth:
+            return
+        patterns = by_answer(variant)[position.candidates, node.guess]
+        for pattern, child in sorted(node.children.items()):
+            members = position.candidates[patterns == pattern]
+            child_position = Position(
+                variant, position.mode, (*position.history, (word.lower(), pattern)), members
+            )
+            walk(child, child_position, indent + 1, f"{to_emoji(pattern, variant.length)} ")
+
+    walk(node, position, 0, "")
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""Cheap upper bounds on a guess's entropy, to skip guesses that cannot make the top.
+
+A guess's pattern is the combination of its letter groups' tiles (see ``engine.matrix``):
+each group's tiles depend only on its positions, its letter and the answer. Entropy is
+subadditive, so H(pattern) <= sum over groups of H(group's tiles). Each group's entropy
+over the remaining candidates is one small histogram, shared by every guess containing the
+same group; so bounds for all 12,972 guesses cost a few hundred histograms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.matrix import group_tables, letter_groups, pattern_dtype
+from engine.variants import Variant
+
+
+@dataclass(frozen=True, eq=False)
+class GroupIndex:
+    """The distinct (positions, letter) groups of a guess list, and which each guess has."""
+
+    values: npt.NDArray[np.unsignedinteger]  # (answers, groups): each group's tile value
+    of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, -1 where none
+
+
+@cache
+def group_index(variant: Variant) -> GroupIndex:
+    guesses = variant.guesses.array
+    length, size = variant.length, len(variant.alphabet)
+    groups = letter_groups(guesses)
+    leads = (groups & -groups) == (1 << np.arange(length))
+    flat = np.where(leads, groups * size + guesses, -1)
+    used, inverse = np.unique(flat, return_inverse=True)
+    inverse = inverse.reshape(flat.shape)
+    has_blank = used[0] == -1
+    ids = np.where(flat >= 0, inverse - int(has_blank), -1)
+    used = used[int(has_blank) :]
+    tables = group_tables(variant.answers.array, size, pattern_dtype(length))
+    values = tables.reshape(-1, tables.shape[2])[used].T  # (answers, groups)
+    return GroupIndex(np.ascontiguousarray(values), ids.astype(np.intp))
+
+
+def entropy_upper_bounds(
+    variant: Variant, candidates: npt.NDArray[np.intp]
+) -> npt.NDArray[np.float64]:
+    """An upper bound on the entropy (bits) of every guess over ``candidates``."""
+    index = group_index(variant)
+    n_patterns = 3**variant.length
+    values = index.values[candidates]  # (n, groups)
+    n, n_groups = values.shape
+    offsets = np.arange(n_groups, dtype=np.intp) * n_patterns
+    counts = np.bincount((values + offsets).ravel(), minlength=n_groups * n_patterns)
+    counts = counts.reshape(n_groups, n_patterns)
+    c_log_c = np.zeros(n + 1)
+    c_log_c[1:] = np.arange(1, n + 1) * np.log2(np.arange(1, n + 1))
+    group_entropy = np.append(np.log2(n) - c_log_c[counts].sum(axis=1) / n, 0.0)
+    bounds: npt.NDArray[np.float64] = group_entropy[index.of_guess].sum(axis=1)
+    return bounds
