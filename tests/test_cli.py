@@ -96,3 +96,86 @@ def test_console_game_ends_cleanly_at_end_of_input() -> None:
     status = console.play("primel", Mode.HARD, seed=1, read=no_input, write=shown.append)
     assert status is Status.PLAYING
     assert shown[-1].startswith("The answer was ")
+
+
+def test_hint_json_has_the_documented_keys(capsys) -> None:
+    code, out, _ = run(capsys, "hint", "crane", "01002", "--json", "--top", "3")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"remaining", "candidates", "suggestions"}
+    assert data["remaining"] == len(data["candidates"]) > 0
+    assert set(data["suggestions"][0]) == {
+        "guess", "entropy", "expected", "worst", "possible", "expected_guesses",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "history",
+    [["crane", "01002"], ["CRANE", "⬛🟨⬛⬛🟩"], ["crane:BYBBG"], ["crane:-Y--G"]],
+)
+def test_hint_reads_every_notation_alike(capsys, history: list[str]) -> None:
+    _, out, _ = run(capsys, "hint", *history, "--json")
+    assert json.loads(out)["remaining"] == 40
+
+
+def test_hint_reports_an_inconsistent_history(capsys) -> None:
+    code, out, err = run(capsys, "hint", "crane", "01002", "slate", "00202")
+    assert code == 2 and out == "" and "after row 2 (SLATE)" in err
+
+
+def test_solve_walks_a_game_to_the_answer() -> None:
+    from bot.cli import build_parser
+    from bot.solver_commands import cmd_solve
+    from engine.pattern import score, to_digits
+
+    answer = "cigar"
+    shown: list[str] = []
+
+    def feedback(_: str) -> str:
+        suggestion = shown[-1].split()[-1].lower()
+        return to_digits(score(suggestion, answer), 5)
+
+    args = build_parser().parse_args(["solve"])
+    assert cmd_solve(args, read=feedback, write=shown.append) == 0
+    assert shown[-1].startswith("Solved in") or shown[-1] == "It is CIGAR."
+
+
+def test_solve_refuses_bad_feedback_and_goes_on() -> None:
+    from bot.cli import build_parser
+    from bot.solver_commands import cmd_solve
+
+    typed = iter(["hello", "22222", "crane 22222"])  # SOARE can't be all green: no answer
+    shown: list[str] = []
+    args = build_parser().parse_args(["solve"])
+    cmd_solve(args, read=lambda _: next(typed), write=shown.append)
+    assert any("is not a pattern" in line for line in shown)
+    assert any("No answer fits" in line for line in shown)
+    assert shown[-1] == "Solved in 1!"
+
+
+def test_show_prints_the_game_turn_by_turn(capsys) -> None:
+    code, out, _ = run(capsys, "show", "cigar", "--strategy", "entropy")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:3] == ["row", "pool", "guess"]
+    assert "soare" in lines[1] and "cigar" in lines[-1] and lines[-1].endswith("🟩🟩🟩🟩🟩")
+
+
+def test_tree_lists_every_answer_and_a_subtree(capsys, tmp_path) -> None:
+    out_file = tmp_path / "tree.txt"
+    assert run(capsys, "tree", "--strategy", "parts", "--out", str(out_file))[0] == 0
+    lines = out_file.read_text().splitlines()
+    assert len(lines) == 2315 and lines[0].startswith("aback  trace:")
+    assert all(line.split()[-1].endswith(":22222") for line in lines)
+    code, out, _ = run(
+        capsys, "tree", "--strategy", "parts", "--from", "trace 00000", "--depth", "1"
+    )
+    first, *rest = out.splitlines()
+    assert code == 0 and first.endswith("left)") and rest and rest[0].startswith("  ")
+
+
+def test_bench_play_sample_json(capsys) -> None:
+    code, out, _ = run(
+        capsys, "bench", "play", "--strategy", "minimax", "--answers", "50", "--json"
+    )
+    data = json.loads(out)
+    assert {"games", "total", "mean", "max", "failures", "distribution", "seconds"} <= set(data)
+    assert code == 0 and data["games"] == 50 and sum(data["distribution"].values()) == 50
