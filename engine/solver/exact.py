@@ -29,7 +29,7 @@ import numpy.typing as npt
 from engine.matrix import cache_directory
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
-from engine.solver.measures import score_patterns
+from engine.solver.measures import parts_and_squares
 from engine.solver.position import (
     Position,
     answer_rows,
@@ -106,25 +106,25 @@ class ExactSearch:
         n = len(s)
         rows = self._matrix[s]  # (candidates, guesses)
         inside = self._answer_rows[s]
-        scores_in = score_patterns(rows[:, inside], self._patterns)
-        ranked_in = inside[np.lexsort((self._tie[inside], -scores_in.parts))]
-        best_parts_in = int(scores_in.parts.max())
+        parts_in, _ = parts_and_squares(rows[:, inside], self._patterns)
+        ranked_in = inside[np.lexsort((self._tie[inside], -parts_in))]
+        best_parts_in = int(parts_in.max())
         if best_parts_in == n:  # an answer that splits the rest into singletons
             return 2 * n - 1, int(ranked_in[0])
-        pool = self._all if hard is None else self._pool(hard)
-        scores = score_patterns(rows if hard is None else rows[:, pool], self._patterns)
         if depth >= 3 and best_parts_in == n - 1:
             return 2 * n, int(ranked_in[0])  # one pair left costs 2n; nothing beats 2n now
+        pool = self._all if hard is None else self._pool(hard)
+        parts, squares = parts_and_squares(rows if hard is None else rows[:, pool], self._patterns)
         if depth == 2:  # every answer must be known after this guess: a complete split
-            perfect = np.flatnonzero(scores.parts == n)
+            perfect = np.flatnonzero(parts == n)
             if len(perfect) == 0:
                 return INF, -1
             return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
         possible = np.isin(pool, inside)
-        bound = 3 * n - scores.parts - possible
+        bound = 3 * n - parts - possible
         if self.wide and n >= self.wide_from:
             width = max(width, self.wide)
-        order = np.lexsort((self._tie[pool], scores.expected, bound))[:width]
+        order = np.lexsort((self._tie[pool], squares, bound))[:width]
         best, best_guess = INF, -1
         for index in order:
             if bound[index] >= best:

@@ -90,17 +90,38 @@ def score_patterns(by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: in
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
         return score_counts(bucket_counts(by_candidate, n_patterns))
-    share = np.ones((n, guesses), dtype=np.uint8)
-    for k in range(n - 1):
-        same = by_candidate[k + 1 :] == by_candidate[k]
-        share[k + 1 :] += same
-        share[k] += same.sum(axis=0, dtype=np.uint8)
+    share = _shares(by_candidate)
     log_share = np.log2(np.arange(1, n + 1, dtype=np.float64))
     entropy = np.log2(n) - log_share[share - 1].sum(axis=0) / n
     expected = share.sum(axis=0, dtype=np.int64) / n
     inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
     return Scores(n, entropy, expected, share.max(axis=0).astype(np.int64), parts)
+
+
+def parts_and_squares(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Only what the exact search needs: distinct patterns and sum of squared bucket sizes."""
+    n, guesses = by_candidate.shape
+    if n >= _SMALL_POOL or guesses == 0:
+        counts = bucket_counts(by_candidate, n_patterns)
+        return (counts > 0).sum(axis=1), (counts * counts).sum(axis=1)
+    share = _shares(by_candidate)
+    inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
+    parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
+    return parts, share.sum(axis=0, dtype=np.int64)
+
+
+def _shares(by_candidate: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.uint8]:
+    """``share[j, g]``: the size of the bucket candidate j falls in under guess g."""
+    n, guesses = by_candidate.shape
+    share = np.ones((n, guesses), dtype=np.uint8)
+    for k in range(n - 1):
+        same = by_candidate[k + 1 :] == by_candidate[k]
+        share[k + 1 :] += same
+        share[k] += same.sum(axis=0, dtype=np.uint8)
+    return share
 
 
 def rank(
