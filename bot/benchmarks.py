@@ -104,6 +104,8 @@ def bench_play(
     mode: Mode,
     answers: str = "all",
     seed: int = 0,
+    width: int | None = None,
+    cold: bool = False,
 ) -> dict[str, Any]:
     """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games."""
     variant = get_variant(variant_name)
@@ -114,7 +116,7 @@ def bench_play(
         targets = sorted(rng.choice(len(variant.answers), size=count, replace=False).tolist())
     by_answer(variant), group_index(variant)  # warm: the figures are for play, not loading
     start_time = time.perf_counter()
-    start, root = strategy_tree(variant, strategy, mode, targets)
+    start, root = strategy_tree(variant, strategy, mode, targets, width=width, use_cache=not cold)
     needed = guesses_needed(root, start)
     seconds = time.perf_counter() - start_time
     wanted = targets if targets is not None else range(len(variant.answers))

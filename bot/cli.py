@@ -19,13 +19,14 @@ from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
 from engine.rules import Mode, check_guess, normalise, shape_problem
 from engine.solver.position import InconsistentHistory
-from engine.solver.strategies import STRATEGIES
+from engine.solver.strategies import STRATEGIES, StrategyError
 from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
 from engine.words import WordListError
 
 USER_ERRORS = (
     UsageError,
     InconsistentHistory,
+    StrategyError,
     GameStateError,
     HistoryError,
     PatternError,
@@ -88,7 +89,9 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_play(args: argparse.Namespace) -> int:
-    figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode), args.answers)
+    figures = benchmarks.bench_play(
+        args.variant, args.strategy, Mode(args.mode), args.answers, width=args.width, cold=args.cold
+    )
     if args.json:
         _print_json(figures)
         return 0
@@ -170,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def strategy_option(p: argparse.ArgumentParser, default: str = "entropy") -> None:
         p.add_argument("--strategy", default=default, choices=STRATEGIES)
+        p.add_argument("--width", type=int, help="optimal only: guesses tried per node (K)")
 
     p = commands.add_parser("hint", help="what is left after a history, and the best guesses")
     p.add_argument("history", nargs="*", help="e.g. crane 01002 slate 00202, or crane:BYBBG")
@@ -214,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     strategy_option(p)
     mode_option(p)
     p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
+    p.add_argument("--cold", action="store_true", help="optimal: search again, ignore the cache")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_play)
 

@@ -15,7 +15,7 @@ from engine.solver.exact import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import score_patterns
 from engine.solver.position import InconsistentHistory, Position, by_answer
-from engine.solver.strategies import DEFAULT_WIDTH, strategy_tree
+from engine.solver.strategies import strategy_tree
 from engine.solver.tree import Node, paths
 from engine.variants import Variant, get_variant
 
@@ -24,7 +24,7 @@ SHOWN_CANDIDATES = 30
 
 def tree_for_hints(variant: Variant, mode: Mode) -> Node | None:
     """The exact tree if it has been searched before (``wordlebot tree --strategy optimal``)."""
-    return None if mode is Mode.STRICT else cached_optimal_tree(variant, mode, DEFAULT_WIDTH)
+    return None if mode is Mode.STRICT else cached_optimal_tree(variant, mode)
 
 
 def format_hint(result: Hint) -> str:
@@ -111,7 +111,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if answer not in variant.answers.index:
         raise UsageError(f"{args.answer[:20]!r} is not an answer of {variant.name}")
     target = variant.answers.index[answer]
-    start, root = strategy_tree(variant, args.strategy, Mode(args.mode), [target])
+    start, root = strategy_tree(variant, args.strategy, Mode(args.mode), [target], width=args.width)
     rows = paths(root, start)[target]
     print(f"{'row':>3}  {'pool':>5}  {'guess':<6} {'expected':>9} {'entropy':>8}  pattern")
     position = start
@@ -131,7 +131,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_tree(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    start, root = strategy_tree(variant, args.strategy, Mode(args.mode))
+    start, root = strategy_tree(variant, args.strategy, Mode(args.mode), width=args.width)
     if args.from_history is not None:
         text = subtree_text(variant, start, root, args.from_history, args.depth)
     else:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine.pattern import score, winning
 from engine.rules import Mode, check_guess, is_consistent
 from engine.solver.bounds import entropy_upper_bounds
-from engine.solver.exact import ExactSearch, optimal_tree
+from engine.solver.exact import ExactSearch, SearchSettings, optimal_tree
 from engine.solver.greedy import best_guess, rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure, score_patterns
@@ -138,7 +138,7 @@ def test_exact_search_with_full_width_matches_brute_force(answers, extra, mode, 
     variant = tiny_variant(answers, extra, limit)
     expected = brute_force(variant, mode)
     width = len(variant.guesses)
-    search = ExactSearch(variant, mode, width, width)
+    search = ExactSearch(variant, mode, SearchSettings(width, width))
     if expected == float("inf") or expected >= 1 << 30:
         with pytest.raises(ValueError):
             search.solve()
@@ -153,14 +153,14 @@ def test_exact_search_with_full_width_matches_brute_force(answers, extra, mode, 
 
 def test_exact_search_finds_the_optimal_wordle_tree(wordle, tmp_path) -> None:
     """The known optimum: SALET first, 7,920 guesses over 2,315 answers, none over 5."""
-    total, root = optimal_tree(wordle, Mode.NORMAL, 8, directory=tmp_path)
+    total, root = optimal_tree(wordle, Mode.NORMAL, directory=tmp_path)
     start = Position.start(wordle)
     needed = guesses_needed(root, start)
     assert wordle.guesses.words[root.guess] == "salet"
     assert total == sum(needed.values()) == 7920
     assert max(needed.values()) == 5 and len(needed) == 2315
     # Read back from the disk cache, not searched again.
-    again_total, again = optimal_tree(wordle, Mode.NORMAL, 8, directory=tmp_path)
+    again_total, again = optimal_tree(wordle, Mode.NORMAL, directory=tmp_path)
     assert again_total == 7920 and again.to_json() == root.to_json()
     # A hint on the tree's path leads with the tree's guess and its exact expectation.
     pattern = score("salet", "cigar")

@@ -47,16 +47,34 @@ HardKey = tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]
 """What hard mode has revealed: green (position, letter) pairs and minimum letter counts."""
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """How wide the search looks. ``width`` (K) guesses per node; ``root_width`` first
+    guesses; ``wide`` guesses at the nodes below the root with at least ``wide_depth``
+    guesses left, where one choice shapes a large subtree."""
+
+    width: int = 8
+    root_width: int = 8
+    wide: int = 0
+    wide_depth: int = 0
+
+    def key(self) -> str:
+        return f"K{self.width}-R{self.root_width}-W{self.wide}-D{self.wide_depth}"
+
+
+PRESETS = {
+    Mode.NORMAL: SearchSettings(width=8, root_width=8),  # 7,920: the optimum
+    Mode.HARD: SearchSettings(width=8, root_width=3, wide=100, wide_depth=4),  # 8,122: optimum
+}
+
+
 @dataclass
 class ExactSearch:
     """One search configuration; its memo table grows as positions are solved."""
 
     variant: Variant
     mode: Mode = Mode.NORMAL
-    width: int = 12
-    root_width: int = 12
-    wide: int = 0  # more guesses (this many) at nodes of at least ``wide_from`` candidates
-    wide_from: int = 40
+    settings: SearchSettings = field(default_factory=SearchSettings)
     memo: dict[tuple[bytes, int, HardKey | None], tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -77,14 +95,19 @@ class ExactSearch:
         position = position or Position.start(self.variant, self.mode)
         depth = self.variant.max_guesses - len(position.history)
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
-        total = self._cost(position.candidates, depth, hard, self.root_width)
+        total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
         if total >= INF:
             raise ValueError("no tree solves every answer within the guess limit")
         return total, self._tree(position.candidates, depth, hard)
 
     # -- the search --------------------------------------------------------------------
 
-    def _cost(self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int) -> int:
+    def _cost(
+        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int, beta: int
+    ) -> int:
+        """The cost of solving ``s``, exact when below ``beta``; otherwise some value
+        ``>= beta`` that the true cost is known to reach (the caller only needs to know that
+        this subtree is too expensive)."""
         n = len(s)
         if n == 1:
             return 1
@@ -95,13 +118,15 @@ class ExactSearch:
         key = (s.tobytes(), depth, hard)
         known = self.memo.get(key)
         if known is not None:
-            return known[0]
-        best, guess = self._search(s, depth, hard, width)
-        self.memo[key] = (best, guess)
+            value, guess = known
+            if guess >= 0 or value >= beta:  # exact, or a bound that already cuts off
+                return value
+        best, guess = self._search(s, depth, hard, width, beta)
+        self.memo[key] = (best, guess)  # guess -1: "at least best", searched below a cutoff
         return best
 
     def _search(
-        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int
+        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int, beta: int
     ) -> tuple[int, int]:
         n = len(s)
         rows = self._matrix[s]  # (candidates, guesses)
@@ -118,14 +143,15 @@ class ExactSearch:
         if depth == 2:  # every answer must be known after this guess: a complete split
             perfect = np.flatnonzero(parts == n)
             if len(perfect) == 0:
-                return INF, -1
+                return INF, int(ranked_in[0])
             return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
         possible = np.isin(pool, inside)
         bound = 3 * n - parts - possible
-        if self.wide and n >= self.wide_from:
-            width = max(width, self.wide)
+        wide = self.settings.wide_depth <= depth < self.variant.max_guesses
+        if wide:
+            width = max(width, self.settings.wide)
         order = np.lexsort((self._tie[pool], squares, bound))[:width]
-        best, best_guess = INF, -1
+        best, best_guess = beta, -1
         for index in order:
             if bound[index] >= best:
                 break  # sorted by bound: nothing later can do better
@@ -133,6 +159,8 @@ class ExactSearch:
             total = self._try(s, rows[:, g], g, depth, hard, best)
             if total < best:
                 best, best_guess = total, g
+        if best_guess < 0 and beta >= INF:
+            return INF, int(ranked_in[0])  # nothing solves it within the depth: exact
         return best, best_guess
 
     def _try(
@@ -157,10 +185,13 @@ class ExactSearch:
         buckets.sort(key=lambda item: -len(item[1]))
         total = len(s)
         rest = sum(2 * len(members) - 1 for _, members in buckets)
+        if total + rest >= best:
+            return INF
         for pattern, members in buckets:
             rest -= 2 * len(members) - 1
             child_hard = None if hard is None else self._after(hard, guess, pattern)
-            total += self._cost(members, depth - 1, child_hard, self.width)
+            budget = best - total - rest  # the child must cost less than this to matter
+            total += self._cost(members, depth - 1, child_hard, self.settings.width, budget)
             if total + rest >= best:
                 return INF
         return total
@@ -243,18 +274,26 @@ def _from_tiles(values: list[int]) -> int:
 # -- the disk cache of found trees --------------------------------------------------------
 
 
-def tree_path(variant: Variant, mode: Mode, width: int, directory: Path | None = None) -> Path:
-    key = f"tree-v{TREE_FORMAT}:{variant.guesses.sha256}:{variant.answers.sha256}:{mode}:{width}"
+def tree_path(
+    variant: Variant, mode: Mode, settings: SearchSettings, directory: Path | None = None
+) -> Path:
+    lists = f"{variant.guesses.sha256}:{variant.answers.sha256}"
+    key = f"tree-v{TREE_FORMAT}:{lists}:{mode}:{settings.key()}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     return (directory or cache_directory()) / f"tree-{variant.name}-{mode}-{digest}.json"
 
 
 def cached_optimal_tree(
-    variant: Variant, mode: Mode, width: int, directory: Path | None = None
+    variant: Variant,
+    mode: Mode,
+    settings: SearchSettings | None = None,
+    directory: Path | None = None,
 ) -> Node | None:
     """The tree if a search already stored it, without searching: for instant hints."""
+    settings = settings or PRESETS[mode]
     try:
-        data: dict[str, Any] = json.loads(tree_path(variant, mode, width, directory).read_text())
+        path = tree_path(variant, mode, settings, directory)
+        data: dict[str, Any] = json.loads(path.read_text())
         if data.get("format") == TREE_FORMAT:
             return Node.from_json(data["tree"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -265,13 +304,14 @@ def cached_optimal_tree(
 def optimal_tree(
     variant: Variant,
     mode: Mode = Mode.NORMAL,
-    width: int = 12,
+    settings: SearchSettings | None = None,
     *,
     directory: Path | None = None,
     use_cache: bool = True,
 ) -> tuple[int, Node]:
     """The exact search's tree from the start, read from the disk cache when it is there."""
-    path = tree_path(variant, mode, width, directory)
+    settings = settings or PRESETS[mode]
+    path = tree_path(variant, mode, settings, directory)
     if use_cache:
         try:
             data: dict[str, Any] = json.loads(path.read_text())
@@ -279,7 +319,7 @@ def optimal_tree(
                 return int(data["total"]), Node.from_json(data["tree"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    total, root = ExactSearch(variant, mode, width, width).solve()
+    total, root = ExactSearch(variant, mode, settings).solve()
     if use_cache:
         _write_json(path, {"format": TREE_FORMAT, "total": total, "tree": root.to_json()})
     return total, root

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from engine.rules import Mode
-from engine.solver.exact import optimal_tree
+from engine.solver.exact import PRESETS, optimal_tree
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure
 from engine.solver.position import Position
@@ -14,7 +15,10 @@ from engine.solver.tree import Node, build_tree
 from engine.variants import Variant
 
 STRATEGIES: tuple[str, ...] = (*(m.value for m in Measure), "optimal")
-DEFAULT_WIDTH = 8  # the exact search's guesses per node: enough for 7,920 on Wordle
+
+
+class StrategyError(ValueError):
+    """A strategy that does not exist, or does not play this mode."""
 
 
 def strategy_tree(
@@ -23,20 +27,26 @@ def strategy_tree(
     mode: Mode = Mode.NORMAL,
     targets: Iterable[int] | None = None,
     *,
-    width: int = DEFAULT_WIDTH,
+    width: int | None = None,
     cache_dir: Path | None = None,
+    use_cache: bool = True,
 ) -> tuple[Position, Node]:
     """The start position and the tree ``strategy`` plays from it.
 
     Greedy trees are grown only where ``targets`` (answer indices) lead; the optimal tree is
-    searched once (all answers) and then read from the disk cache.
+    searched once (all answers) and then read from the disk cache. ``width`` overrides the
+    exact search's per-node width (K) of the mode's preset.
     """
     start = Position.start(variant, mode)
     if strategy == "optimal":
-        return start, optimal_tree(variant, mode, width, directory=cache_dir)[1]
+        if mode is Mode.STRICT:
+            raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
+        settings = PRESETS[mode] if width is None else replace(PRESETS[mode], width=width)
+        tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache)
+        return start, tree[1]
     try:
         measure = Measure(strategy)
     except ValueError:
         choices = ", ".join(STRATEGIES)
-        raise ValueError(f"Unknown strategy {strategy!r}; choose one of {choices}") from None
+        raise StrategyError(f"Unknown strategy {strategy!r}; choose one of {choices}") from None
     return start, build_tree(start, lambda p: best_guess(p, measure), targets)
