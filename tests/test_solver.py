@@ -217,3 +217,18 @@ def test_hard_mode_hints_only_suggest_allowed_guesses(wordle) -> None:
 def test_primel_hint(primel) -> None:
     result = hint(primel, [("12345", score("12345", "10007"))])
     assert "10007" in result.candidates
+
+
+def test_exact_search_in_hard_mode_reaches_the_proven_optimum(wordle, tmp_path) -> None:
+    """Hard mode's proven optimum is 8,122; every game within six guesses, every guess legal."""
+    total, root = optimal_tree(wordle, Mode.HARD, directory=tmp_path)
+    start = Position.start(wordle, Mode.HARD)
+    games = paths(root, start)
+    assert total == sum(len(rows) for rows in games.values()) <= 8123
+    assert len(games) == 2315 and max(len(rows) for rows in games.values()) <= 6
+    words = wordle.guesses.words
+    for rows in list(games.values())[::7]:
+        history: list[tuple[str, int]] = []
+        for guess, pattern in rows:
+            assert check_guess(wordle, words[guess], history, Mode.HARD).allowed
+            history.append((words[guess], pattern))

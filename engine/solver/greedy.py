@@ -8,11 +8,11 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.solver.bounds import entropy_upper_bounds
-from engine.solver.measures import Measure, Scores, rank, score_patterns
+from engine.solver.measures import Measure, Scores, rank, score_patterns, sort_key
 from engine.solver.position import Position, answer_rows, by_answer, patterns_of, tie_order
 
 _PRUNE_FROM = 64  # candidates: below this, scoring every guess is already cheap
-_PRUNE_POOL = 2048  # guesses: a small pool (strict mode) is cheaper to score whole
+_PRUNE_POOL = 4096  # guesses: a small pool (strict mode) is cheaper to score whole
 _SHORTLIST_CHUNK = 128
 
 
@@ -37,22 +37,29 @@ def rank_guesses(position: Position, measure: Measure, top: int | None = None) -
     For the ``top`` few by entropy in a large pool, only guesses whose entropy bound can
     reach the top are scored exactly; the result is the same as scoring them all.
     """
+    pool, patterns, order, possible = _ordered(position, measure, top)
+    scores = score_patterns(patterns[:, order], 3**position.variant.length)  # for the few
+    return Ranking(pool[order], scores, possible[order])
+
+
+def _ordered(
+    position: Position, measure: Measure, top: int | None
+) -> tuple[
+    npt.NDArray[np.intp],
+    npt.NDArray[np.unsignedinteger],
+    npt.NDArray[np.intp],
+    npt.NDArray[np.bool_],
+]:
+    """The pool scored by one measure: (pool, its patterns, best-first order, possible)."""
     pool = position.pool
     large = len(position.candidates) >= _PRUNE_FROM and len(pool) >= _PRUNE_POOL
     if measure is Measure.ENTROPY and top is not None and large:
         pool = _entropy_shortlist(position, pool, top)
     patterns = patterns_of(position.variant, pool, position.candidates)
-    scores = score_patterns(patterns, 3**position.variant.length)
+    key = sort_key(patterns, measure, 3**position.variant.length)
     possible = possible_mask(position, pool)
-    order = rank(scores, measure, possible, tie_order(position.variant)[pool], top)
-    picked = Scores(
-        scores.pool_size,
-        scores.entropy[order],
-        scores.expected[order],
-        scores.worst[order],
-        scores.parts[order],
-    )
-    return Ranking(pool[order], picked, possible[order])
+    order = rank(key, possible, tie_order(position.variant)[pool], top)
+    return pool, patterns, order, possible
 
 
 def _entropy_shortlist(
@@ -84,4 +91,5 @@ def best_guess(position: Position, measure: Measure) -> int:
         # One or two left: guessing a candidate is best by every measure, and the tie-break
         # (possible first, then list order) picks the earlier one.
         return int(answer_rows(position.variant)[position.candidates].min())
-    return int(rank_guesses(position, measure, top=1).guesses[0])
+    pool, _, order, _ = _ordered(position, measure, top=1)
+    return int(pool[order[0]])

@@ -68,6 +68,26 @@ class Scores:
         return -self.parts.astype(np.float64)
 
 
+def sort_key(
+    by_candidate: npt.NDArray[np.unsignedinteger], measure: Measure, n_patterns: int
+) -> npt.NDArray[np.float64]:
+    """``Scores.sort_key`` for one measure, computing only that measure (the hot path of
+    greedy play: ranking needs one number per guess, display needs all four for a few)."""
+    n, guesses = by_candidate.shape
+    if n >= _SMALL_POOL or guesses == 0 or measure is Measure.PARTS:
+        return score_patterns(by_candidate, n_patterns).sort_key(measure)
+    share = _shares(by_candidate)
+    key: npt.NDArray[np.float64]
+    if measure is Measure.ENTROPY:
+        log_share = np.log2(np.arange(1, n + 1, dtype=np.float64))
+        key = -np.round(np.log2(n) - log_share[share - 1].sum(axis=0) / n, 9)
+    elif measure is Measure.EXPECTED:
+        key = np.round(share.sum(axis=0, dtype=np.int64) / n, 9)
+    else:
+        key = share.max(axis=0).astype(np.float64)
+    return key
+
+
 def score_counts(counts: npt.NDArray[np.int64]) -> Scores:
     """Measures from a ``(guesses, patterns)`` count table."""
     n = int(counts[0].sum()) if len(counts) else 0
@@ -125,14 +145,18 @@ def _shares(by_candidate: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.uin
 
 
 def rank(
-    scores: Scores,
-    measure: Measure,
+    key: npt.NDArray[np.float64],
     possible: npt.NDArray[np.bool_],
     fixed_order: npt.NDArray[np.intp],
     top: int | None = None,
 ) -> npt.NDArray[np.intp]:
-    """Indices into the pool, best first. Ties prefer a guess that can still be the answer,
-    then ``fixed_order`` (smaller first), so results are reproducible."""
-    key = scores.sort_key(measure)
+    """Indices into the pool, best (smallest ``key``) first. Ties prefer a guess that can
+    still be the answer, then ``fixed_order`` (smaller first), so results are reproducible."""
+    if top is not None and top < len(key):
+        # Only the best few matter: sort just the guesses that can tie the top-th key.
+        cut = np.partition(key, top - 1)[top - 1]
+        few = np.flatnonzero(key <= cut)
+        order = few[np.lexsort((fixed_order[few], ~possible[few], key[few]))]
+        return order[:top]
     order = np.lexsort((fixed_order, ~possible, key))
     return order if top is None else order[:top]

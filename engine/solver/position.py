@@ -51,7 +51,11 @@ def by_answer(variant: Variant) -> npt.NDArray[np.unsignedinteger]:
 def patterns_of(
     variant: Variant, pool: npt.NDArray[np.intp], candidates: npt.NDArray[np.intp]
 ) -> npt.NDArray[np.unsignedinteger]:
-    """``(candidates, pool)`` patterns, taking whole rows where the pool is the full list."""
+    """``(candidates, pool)`` patterns: whole answer rows when the pool is large, whole
+    guess rows when it is small (strict mode's pool is the candidates themselves)."""
+    if len(pool) * 4 < len(variant.guesses):
+        by_guess = np.asarray(variant.matrix)[pool][:, candidates]
+        return np.ascontiguousarray(by_guess.T)
     rows = by_answer(variant)[candidates]
     return rows if len(pool) == len(variant.guesses) else rows[:, pool]
 

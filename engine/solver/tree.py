@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.pattern import winning
-from engine.solver.position import Position
+from engine.solver.position import Position, answer_rows
 
 Strategy = Callable[[Position], int]
 """Picks the next guess (a row of the guess list) for a position."""
@@ -62,17 +62,32 @@ def _grow(
     if depth >= DEPTH_CAP:
         return node
     patterns = np.asarray(variant.matrix[guess])[position.candidates]
-    win = winning(variant.length)
     word = variant.guesses.words[guess]
-    for pattern in np.unique(patterns):
-        if pattern == win:
+    for pattern, members in split(position.candidates, patterns):
+        if pattern == winning(variant.length):
             continue
-        members = position.candidates[patterns == pattern]
         if wanted is not None and not np.isin(members, wanted).any():
             continue
-        child = Position(variant, position.mode, (*position.history, (word, int(pattern))), members)
-        node.children[int(pattern)] = _grow(child, strategy, wanted, depth + 1)
+        if len(members) == 1:  # one answer left: every strategy guesses it
+            node.children[pattern] = Node(int(answer_rows(variant)[members[0]]), 1)
+            continue
+        child = Position(variant, position.mode, (*position.history, (word, pattern)), members)
+        node.children[pattern] = _grow(child, strategy, wanted, depth + 1)
     return node
+
+
+def split(
+    candidates: npt.NDArray[np.intp], patterns: npt.NDArray[np.unsignedinteger]
+) -> list[tuple[int, npt.NDArray[np.intp]]]:
+    """The buckets: each pattern with its candidates (in their order), by pattern."""
+    order = np.argsort(patterns, kind="stable")
+    ordered = patterns[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    ends = np.r_[starts[1:], len(ordered)]
+    return [
+        (int(ordered[a]), candidates[order[a:b]])
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
 
 
 def paths(root: Node, position: Position) -> dict[int, list[tuple[int, int]]]:
