@@ -207,3 +207,84 @@ def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0) 
         "median_candidates": int(np.median(sizes)),
         "max_candidates": int(max(sizes)),
     }
+
+
+async def _bench_service(players: int, games_each: int, board_players: int, board_results: int,
+                         seed: int) -> dict[str, Any]:  # fmt: skip
+    import asyncio
+    import random
+    from datetime import date
+
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+
+    rng = random.Random(seed)
+    words = get_variant("wordle").guesses.words
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(database_path=str(Path(tmp) / "bench.sqlite3"), daily_seed="b")
+        services = await open_services(settings)
+        latencies: list[float] = []
+        everyone = [Player(p, f"p{p}") for p in range(1, players + 1)]
+
+        async def guesses(player: Player) -> None:
+            for _ in range(5):
+                begin = time.perf_counter()
+                outcome = await services.games.guess(player, player.id % 7 + 1, rng.choice(words))
+                latencies.append(time.perf_counter() - begin)
+                if not outcome.ok or outcome.game is None or outcome.game.over:
+                    break
+
+        elapsed = 0.0
+        for _ in range(games_each):  # rounds: everyone starts a game, then all guess at once
+            await asyncio.gather(*(services.games.start(p, p.id % 7 + 1) for p in everyone))
+            begin = time.perf_counter()
+            await asyncio.gather(*(guesses(p) for p in everyone))
+            elapsed += time.perf_counter() - begin
+            await asyncio.gather(*(services.games.give_up(p, p.id % 7 + 1) for p in everyone))
+
+        # The leaderboard: many players, many results, spread over ten guilds.
+        rows = [
+            (rng.randrange(10_000, 10_000 + board_players), rng.randrange(1, 11), "wordle:daily",
+             date.fromordinal(738_000 + i // board_players).isoformat(), rng.random() < 0.9,
+             rng.randint(2, 6))
+            for i in range(board_results)
+        ]  # fmt: skip
+        load_begin = time.perf_counter()
+        await services.storage.bulk_results(rows)
+        load_seconds = time.perf_counter() - load_begin
+        today = date.fromordinal(738_000 + board_results // board_players)
+        pages: dict[str, float] = {}
+        for metric in ("wins", "win_rate", "average", "current_streak", "max_streak"):
+            for guild in (3, None):
+                times = []
+                for page in (1, 2, 50):
+                    start = time.perf_counter()
+                    await services.stats.leaderboard(
+                        "wordle:daily", metric, guild_id=guild, page=page, today=today
+                    )
+                    times.append(time.perf_counter() - start)
+                pages[f"{metric}:{'guild' if guild else 'global'}"] = round(max(times) * 1000, 2)
+        await services.close()
+    ms = np.array(latencies) * 1000
+    return {
+        "players": players,
+        "accepted_guesses": len(latencies),
+        "guesses_per_second": round(len(latencies) / elapsed),
+        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+        "p99_ms": round(float(np.percentile(ms, 99)), 2),
+        "board_players": board_players,
+        "board_results": board_results,
+        "board_load_seconds": round(load_seconds, 1),
+        "page_ms_max": max(pages.values()),
+        "page_ms": pages,
+    }
+
+
+def bench_service(players: int = 200, games_each: int = 5, board_players: int = 10_000,
+                  board_results: int = 200_000, seed: int = 0) -> dict[str, Any]:  # fmt: skip
+    """Guesses per second through the service layer on a file database, and the time of a
+    leaderboard page over many players and results."""
+    import asyncio
+
+    get_variant("wordle")  # word lists loaded before the clock starts
+    return asyncio.run(_bench_service(players, games_each, board_players, board_results, seed))

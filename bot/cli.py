@@ -135,6 +135,54 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_service(args: argparse.Namespace) -> int:
+    figures = benchmarks.bench_service(args.players, args.games, args.board_players, args.results)
+    if args.json:
+        _print_json(figures)
+        return 0
+    print(
+        f"service: {figures['accepted_guesses']} accepted guesses from {figures['players']} "
+        f"concurrent players: {figures['guesses_per_second']} guesses/s, "
+        f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms per guess"
+    )
+    print(
+        f"leaderboard over {figures['board_players']} players and {figures['board_results']} "
+        f"results (loaded in {figures['board_load_seconds']} s): slowest page "
+        f"{figures['page_ms_max']} ms"
+    )
+    for board, ms in figures["page_ms"].items():
+        print(f"  {board:<22} {ms:6.2f} ms")
+    return 0
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.settings import load_settings
+    from bot.storage import Storage
+
+    async def run() -> str:
+        settings = load_settings()
+        storage = await Storage.open(settings.database_path, migrate=False)
+        try:
+            if args.db_command == "migrate":
+                before = await storage.schema_version()
+                applied = await storage.migrate()
+                return (
+                    f"schema version {before} -> {before + len(applied)}"
+                    if applied
+                    else (f"schema version {before}: up to date")
+                )
+            await storage.migrate()
+            await storage.backup(args.path)
+            return f"backed up {settings.database_path} to {args.path}"
+        finally:
+            await storage.close()
+
+    print(asyncio.run(run()))
+    return 0
+
+
 def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
@@ -205,6 +253,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, default=2, help="levels of the subtree to print")
     p.set_defaults(run=solver_commands.cmd_tree)
 
+    db = commands.add_parser("db", help="the database: migrate, back up")
+    db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    p = db_commands.add_parser("migrate", help="apply pending schema migrations")
+    p.set_defaults(run=cmd_db)
+    p = db_commands.add_parser("backup", help="a consistent copy of the live database")
+    p.add_argument("path")
+    p.set_defaults(run=cmd_db)
+
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
     p = benches.add_parser("matrix", help="cold build and warm load of the pattern matrix")
@@ -235,6 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
+
+    p = benches.add_parser("service", help="guesses per second and leaderboard page time")
+    p.add_argument("--players", type=int, default=200)
+    p.add_argument("--games", type=int, default=5, help="practice games per player")
+    p.add_argument("--board-players", type=int, default=10_000)
+    p.add_argument("--results", type=int, default=200_000)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_service)
     return parser
 
 

@@ -1,0 +1,53 @@
+"""The service layer every front end calls: games, stats, data ownership.
+
+:func:`open_services` opens the database from the settings and wires the services up.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+from bot.services.daily import DailyPuzzles
+from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
+from bot.services.stats import Board, Stats, StatsService
+from bot.settings import Settings
+from bot.storage import Storage
+
+
+@dataclass
+class Services:
+    storage: Storage
+    daily: DailyPuzzles
+    games: GameService
+    stats: StatsService
+
+    async def export_player(self, player_id: int) -> str:
+        """Everything stored about a player, as JSON they can keep."""
+        return json.dumps(await self.storage.export_player(player_id), indent=2)
+
+    async def delete_player(self, player_id: int) -> bool:
+        return await self.storage.delete_player(player_id)
+
+    async def reset_guild_board(self, guild_id: int) -> int:
+        return await self.storage.reset_guild_board(guild_id)
+
+    async def close(self) -> None:
+        await self.storage.close()
+
+
+async def open_services(settings: Settings) -> Services:
+    storage = await Storage.open(settings.database_path)
+    if settings.daily_seed is not None:
+        seed = settings.daily_seed.get_secret_value()
+    else:  # one secret per deployment, made on first start and kept with the data
+        seed = await storage.set_meta_once("daily_seed", secrets.token_hex(32))
+    daily = DailyPuzzles(seed, settings.zone)
+    return Services(storage, daily, GameService(storage, daily), StatsService(storage))
+
+
+__all__ = [
+    "DM", "Board", "GameView", "HintOutcome", "Outcome", "Player", "Services", "Stats",
+    "kind_of", "open_services",
+]  # fmt: skip

@@ -1,0 +1,46 @@
+"""Daily puzzles: one answer per variant per date, the same for everyone.
+
+The answer for a date is a position in a secret shuffle of the answer list: the shuffle is
+seeded from the deployment's secret seed (a setting, or generated once and kept in the
+database), so the schedule cannot be read off the code, and no answer repeats until every
+answer has been used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import date, datetime
+from functools import cache
+from zoneinfo import ZoneInfo
+
+from engine.variants import get_variant
+
+EPOCH = date(2021, 6, 19)  # puzzle #0, as the original game counts
+
+
+class DailyPuzzles:
+    def __init__(self, seed: str, zone: ZoneInfo) -> None:
+        self._seed = seed
+        self.zone = zone
+
+    def today(self, zone: ZoneInfo | None = None) -> date:
+        """The date now where the day boundary is drawn (a guild may set its own zone)."""
+        return datetime.now(zone or self.zone).date()
+
+    @staticmethod
+    def number(day: date) -> int:
+        return (day - EPOCH).days
+
+    def answer(self, variant_name: str, day: date) -> str:
+        answers = get_variant(variant_name).answers.words
+        order = _shuffle(self._seed, variant_name, len(answers))
+        return answers[order[self.number(day) % len(answers)]]
+
+
+@cache
+def _shuffle(seed: str, variant_name: str, size: int) -> tuple[int, ...]:
+    digest = hashlib.sha256(f"{seed}:{variant_name}".encode()).digest()
+    order = list(range(size))
+    random.Random(int.from_bytes(digest, "big")).shuffle(order)
+    return tuple(order)

@@ -1,0 +1,298 @@
+"""The game service: how a guess is taken, validated, stored and answered, for every front end.
+
+Methods take plain values (a player, a scope, text) and return :class:`Outcome` values; a
+refusal is an outcome with the game's message, never an exception. One lock per player means
+two actions of the same player never interleave; the stored version check catches anything
+that changed the game elsewhere (another process on the same database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from bot.services.daily import DailyPuzzles
+from bot.storage import Result, Storage, StoredGame
+from engine.aio import hint_async
+from engine.game import GameStateError, Status, WordleGame
+from engine.pattern import to_digits
+from engine.rules import Mode
+from engine.solver.hints import Hint
+from engine.solver.position import InconsistentHistory
+from engine.variants import get_variant
+
+PLAYABLE = ("wordle", "primel")
+DM = 0  # the scope of games played in direct messages
+
+NO_GAME = "No game in progress"
+NOT_YOURS = "This is someone else's game: start your own"
+GAME_OVER = "This game is over"
+CHANGED = "Your game changed somewhere else; try again"
+MAX_INPUT = 200  # characters; anything longer is refused without being read
+_PARSED_LIMIT = 50_000  # parsed games kept in memory
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What a front end shows of a game. The answer is present only once the game is over."""
+
+    game_id: int
+    kind: str
+    variant: str
+    title: str
+    mode: str
+    day: str | None
+    number: int | None
+    rows: list[tuple[str, str]]  # guess, pattern digits
+    status: str
+    max_guesses: int
+    length: int
+    answer: str | None
+
+    @property
+    def daily(self) -> bool:
+        return self.day is not None
+
+    @property
+    def over(self) -> bool:
+        return self.status != Status.PLAYING.value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: GameView | None = None
+    message: str | None = None  # a refusal when ``ok`` is False, otherwise a note
+    ok: bool = True
+
+    @classmethod
+    def refuse(cls, message: str, game: GameView | None = None) -> Outcome:
+        return cls(game, message, ok=False)
+
+
+@dataclass(frozen=True)
+class HintOutcome:
+    hint: Hint | None = None
+    message: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.hint is not None
+
+
+def kind_of(variant: str, daily: bool) -> str:
+    return f"{variant}:{'daily' if daily else 'practice'}"
+
+
+@dataclass
+class GameService:
+    storage: Storage
+    daily: DailyPuzzles
+    _locks: defaultdict[int, asyncio.Lock] = field(
+        default_factory=lambda: defaultdict(asyncio.Lock)
+    )
+    # Games in progress by (player, scope), then kind: a write-through cache of the database,
+    # which stays the truth (every change is stored first; a version conflict drops the entry).
+    _active: dict[tuple[int, int], dict[str, StoredGame]] = field(default_factory=dict)
+    # Parsed engine games by (game id, version): parsing re-scores every row, so do it once.
+    _parsed: OrderedDict[tuple[int, int], WordleGame] = field(default_factory=OrderedDict)
+
+    async def start(
+        self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
+        mode: Mode = Mode.NORMAL, zone_day: date | None = None,
+    ) -> Outcome:  # fmt: skip
+        """Start a game, or return the one already going. A daily may be played once."""
+        if variant not in PLAYABLE:
+            return Outcome.refuse(f"Unknown game {variant[:20]!r}; play {' or '.join(PLAYABLE)}")
+        kind = kind_of(variant, daily)
+        async with self._locks[player.id]:
+            await self.storage.ensure_player(player.id, player.name)
+            active = await self._find(player, scope, kind, fresh=True)
+            if active is not None:
+                return Outcome(self._view(active), "You already have a game going: here it is")
+            day = None
+            if daily:
+                today = zone_day or self.daily.today()
+                day = today.isoformat()
+                played = await self.storage.daily_game(player.id, kind, day)
+                if played is not None:
+                    if played.status == Status.PLAYING.value:
+                        return Outcome(self._view(played), "Here is your game in progress")
+                    number = self.daily.number(today)
+                    return Outcome.refuse(
+                        f"You have already played today's {get_variant(variant).title} "
+                        f"#{number}. A new one comes tomorrow.",
+                        self._view(played),
+                    )
+                answer = self.daily.answer(variant, today)
+                await self.storage.record_daily(variant, day, self.daily.number(today), answer)
+            else:
+                answer = _practice_answer(variant)
+            game = WordleGame(get_variant(variant), answer, mode)
+            stored = await self.storage.insert_game(player.id, scope, kind, day, game.to_dict())
+            if stored is None:  # created meanwhile by another process on the same database
+                again = await self._find(player, scope, kind, fresh=True)
+                if again is None:
+                    return Outcome.refuse(CHANGED)
+                return Outcome(self._view(again), "You already have a game going: here it is")
+            self._remember(stored)
+            return Outcome(self._view(stored))
+
+    async def guess(
+        self, player: Player, scope: int, text: str, kind: str | None = None
+    ) -> Outcome:
+        """Play a guess in the player's game (the given kind, or the one played last)."""
+        async with self._locks[player.id]:
+            stored = await self._find(player, scope, kind)
+            if stored is None:
+                return Outcome.refuse(NO_GAME)
+            view = self._view(stored)
+            if stored.status != Status.PLAYING.value:
+                return Outcome.refuse(GAME_OVER, view)
+            if len(text) > MAX_INPUT:
+                return Outcome.refuse(f"Too many {get_variant(view.variant).unit}s", view)
+            game = self._game(stored)
+            outcome = game.guess(text)
+            if not outcome.accepted:
+                assert outcome.message is not None
+                return Outcome.refuse(outcome.message, view)
+            result = _result(game, stored) if game.over else None
+            saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
+            if saved is None:
+                self._forget(stored)
+                return Outcome.refuse(CHANGED, view)
+            self._remember(saved, game)
+            return Outcome(self._view(saved))
+
+    async def give_up(
+        self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None
+    ) -> Outcome:
+        async with self._locks[player.id]:
+            stored, refusal = await self._target(player, scope, kind, game_id)
+            if stored is None:
+                return refusal
+            if stored.status != Status.PLAYING.value:
+                return Outcome.refuse(GAME_OVER, self._view(stored))
+            game = self._game(stored)
+            result = Result(False, len(game.rows), stored.puzzle)
+            saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
+            if saved is None:
+                self._forget(stored)
+                return Outcome.refuse(CHANGED, self._view(stored))
+            self._remember(saved)
+            return Outcome(self._view(saved), f"The answer was {game.answer.upper()}")
+
+    async def current(self, player: Player, scope: int, kind: str | None = None) -> Outcome:
+        stored = await self._find(player, scope, kind, fresh=True)
+        return Outcome.refuse(NO_GAME) if stored is None else Outcome(self._view(stored))
+
+    async def game(self, game_id: int) -> GameView | None:
+        stored = await self.storage.game(game_id)
+        return None if stored is None else self._view(stored)
+
+    async def hint(
+        self, player: Player, scope: int, kind: str | None = None, *, top: int = 5,
+        daily_hints: bool = True, game_id: int | None = None,
+    ) -> HintOutcome:  # fmt: skip
+        """A hint for the player's game in progress (computed off the event loop)."""
+        stored, refusal = await self._target(player, scope, kind, game_id)
+        if stored is None:
+            return HintOutcome(message=refusal.message)
+        if stored.status != Status.PLAYING.value:
+            return HintOutcome(message=GAME_OVER)
+        if stored.puzzle is not None and not daily_hints:
+            return HintOutcome(message="Hints are off for daily games in this server")
+        game = self._game(stored)
+        try:
+            result = await hint_async(game.variant.name, game.rows, game.mode, top)
+        except InconsistentHistory as exc:  # cannot happen for a real game; say so plainly
+            return HintOutcome(message=str(exc))
+        return HintOutcome(result)
+
+    async def _target(
+        self, player: Player, scope: int, kind: str | None, game_id: int | None
+    ) -> tuple[StoredGame | None, Outcome]:
+        """The game an action is about, or the refusal to give."""
+        if game_id is None:
+            found = await self._find(player, scope, kind)
+            return found, Outcome.refuse(NO_GAME)
+        stored = await self.storage.game(game_id)
+        if stored is None:
+            return None, Outcome.refuse(NO_GAME)
+        if stored.player_id != player.id:
+            return None, Outcome.refuse(NOT_YOURS)
+        return stored, Outcome.refuse(NO_GAME)
+
+    async def _find(
+        self, player: Player, scope: int, kind: str | None, *, fresh: bool = False
+    ) -> StoredGame | None:
+        """The player's game in progress here: of ``kind``, or the newest of any kind."""
+        games = self._active.get((player.id, scope))
+        if games is None or fresh:
+            found = await self.storage.active_games(player.id, scope)
+            games = self._active[(player.id, scope)] = {g.kind: g for g in found}
+        if kind is not None:
+            return games.get(kind)
+        return max(games.values(), key=lambda g: g.id, default=None)
+
+    def _remember(self, stored: StoredGame, game: WordleGame | None = None) -> None:
+        if game is not None:
+            self._keep_parsed(stored, game)
+        games = self._active.setdefault((stored.player_id, stored.scope), {})
+        if stored.status == Status.PLAYING.value:
+            games[stored.kind] = stored
+        else:
+            games.pop(stored.kind, None)
+
+    def _forget(self, stored: StoredGame) -> None:
+        self._active.pop((stored.player_id, stored.scope), None)
+
+    def _game(self, stored: StoredGame) -> WordleGame:
+        """A fresh engine game for ``stored`` (fresh: callers may play it)."""
+        parsed = self._parsed.get((stored.id, stored.version))
+        if parsed is None:
+            parsed = _parse(stored)
+            self._keep_parsed(stored, parsed)
+        return WordleGame(parsed.variant, parsed.answer, parsed.mode, list(parsed.rows))
+
+    def _keep_parsed(self, stored: StoredGame, game: WordleGame) -> None:
+        self._parsed[(stored.id, stored.version)] = game
+        while len(self._parsed) > _PARSED_LIMIT:
+            self._parsed.popitem(last=False)
+
+    def _view(self, stored: StoredGame) -> GameView:
+        game = self._game(stored)
+        variant = game.variant
+        number = None
+        if stored.puzzle is not None:
+            number = self.daily.number(date.fromisoformat(stored.puzzle))
+        status = stored.status
+        return GameView(
+            stored.id, stored.kind, variant.name, variant.title, game.mode.value, stored.puzzle,
+            number, [(g, to_digits(p, variant.length)) for g, p in game.rows], status,
+            variant.max_guesses, variant.length,
+            game.answer if status != Status.PLAYING.value else None,
+        )  # fmt: skip
+
+
+def _parse(stored: StoredGame) -> WordleGame:
+    try:
+        return WordleGame.from_dict(stored.state)
+    except GameStateError as exc:
+        raise GameStateError(f"stored game {stored.id} is damaged: {exc}") from exc
+
+
+def _result(game: WordleGame, stored: StoredGame) -> Result:
+    return Result(game.status is Status.WON, len(game.rows), stored.puzzle)
+
+
+def _practice_answer(variant: str) -> str:
+    return secrets.choice(get_variant(variant).answers.words)

@@ -1,0 +1,84 @@
+"""Stats as the NYT statistics screen shows them, and leaderboards per guild and global."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from bot.storage import GLOBAL, LEADERBOARD_METRICS, Storage
+from engine.variants import get_variant
+
+METRICS = tuple(LEADERBOARD_METRICS)
+PER_PAGE = 10
+MIN_GAMES = 5  # for win rate and average guesses, so one lucky game does not top the board
+
+
+@dataclass(frozen=True)
+class Stats:
+    kind: str
+    played: int
+    win_percent: int
+    current_streak: int
+    max_streak: int
+    distribution: dict[int, int]  # guesses -> wins, for 1..max guesses
+
+
+@dataclass(frozen=True)
+class BoardEntry:
+    rank: int
+    player_id: int
+    name: str
+    value: float
+    played: int
+
+
+@dataclass(frozen=True)
+class Board:
+    kind: str
+    metric: str
+    scope: int | None  # None: global
+    page: int
+    pages: int
+    total: int
+    entries: list[BoardEntry]
+
+
+class LeaderboardError(ValueError):
+    pass
+
+
+@dataclass
+class StatsService:
+    storage: Storage
+
+    async def stats(self, player_id: int, kind: str, today: date) -> Stats:
+        standing = await self.storage.standing(player_id, kind)
+        limit = get_variant(kind.split(":")[0]).max_guesses
+        counts = await self.storage.distribution(player_id, kind)
+        distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
+        if standing is None:
+            return Stats(kind, 0, 0, 0, 0, distribution)
+        current = standing.current_streak
+        if standing.last_day is not None and standing.last_day < (today - timedelta(1)).isoformat():
+            current = 0  # a missed day breaks a daily streak
+        percent = round(100 * standing.wins / standing.played) if standing.played else 0
+        return Stats(kind, standing.played, percent, current, standing.max_streak, distribution)
+
+    async def leaderboard(
+        self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,
+        today: date, min_games: int = MIN_GAMES,
+    ) -> Board:  # fmt: skip
+        """One page of a board; a guild's board counts only games played in that guild."""
+        if metric not in LEADERBOARD_METRICS:
+            raise LeaderboardError(f"Unknown board {metric!r}; choose one of {', '.join(METRICS)}")
+        scope = GLOBAL if guild_id is None else guild_id
+        rows, total = await self.storage.leaderboard(
+            scope, kind, metric, page=page, per_page=PER_PAGE, min_games=min_games, today=today
+        )
+        pages = max(1, -(-total // PER_PAGE))
+        first = (max(page, 1) - 1) * PER_PAGE
+        entries = [
+            BoardEntry(first + i + 1, s.player_id, s.name or str(s.player_id), value, s.played)
+            for i, (s, value) in enumerate(rows)
+        ]
+        return Board(kind, metric, guild_id, max(page, 1), pages, total, entries)

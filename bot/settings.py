@@ -1,0 +1,71 @@
+"""Settings from the environment and ``.env``, validated once at start.
+
+Every setting is documented in ``.env.example``. Secrets are ``SecretStr``: they print as
+``**********`` in logs, errors and reprs.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import platformdirs
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MEMORY = ":memory:"
+
+
+def default_database() -> str:
+    return str(Path(platformdirs.user_data_dir("wordlebot")) / "wordlebot.sqlite3")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+
+    discord_token: SecretStr | None = None
+    database_path: str = Field(default_factory=default_database)
+    dev_guild_id: int | None = None
+    owner_ids: list[int] = Field(default_factory=list)
+    daily_timezone: str = "UTC"
+    daily_seed: SecretStr | None = None
+    log_level: str = "INFO"
+
+    @field_validator("daily_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {value!r} (use a name like Europe/Paris)"
+            ) from None
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in logging.getLevelNamesMapping():
+            raise ValueError(f"unknown log level {value!r} (DEBUG, INFO, WARNING, ERROR)")
+        return level
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.daily_timezone)
+
+
+class SettingsError(ValueError):
+    """A bad setting, named in the game's plain words, with no secret in it."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the settings; a bad one raises :class:`SettingsError` naming it."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise SettingsError(f"Bad setting: {problems}") from None

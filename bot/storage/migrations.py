@@ -1,0 +1,103 @@
+"""The schema, as ordered migrations. Version N is the database after the first N scripts.
+
+Never edit a released migration: add a new one. ``tests/test_storage.py`` builds a database
+at every earlier version, fills it, and migrates it to the latest.
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, guild settings, games, daily puzzles, results.
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        timezone TEXT,
+        hints_in_daily INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        scope INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        puzzle TEXT,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_active ON games(player_id, scope, kind)
+        WHERE status = 'playing';
+    CREATE UNIQUE INDEX games_one_daily ON games(player_id, kind, puzzle)
+        WHERE puzzle IS NOT NULL;
+    CREATE TABLE daily_puzzles (
+        variant TEXT NOT NULL,
+        day TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (variant, day)
+    );
+    CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        scope INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        day TEXT,
+        won INTEGER NOT NULL,
+        guesses INTEGER NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX results_player ON results(player_id, kind);
+    """,
+    # 2: standings, kept up to date with each result so leaderboards are one indexed query.
+    """
+    CREATE TABLE standings (
+        scope INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        played INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        win_guesses INTEGER NOT NULL DEFAULT 0,
+        current_streak INTEGER NOT NULL DEFAULT 0,
+        max_streak INTEGER NOT NULL DEFAULT 0,
+        last_day TEXT,
+        PRIMARY KEY (scope, kind, player_id)
+    );
+    CREATE INDEX standings_wins ON standings(scope, kind, wins DESC, player_id);
+    CREATE INDEX standings_max_streak ON standings(scope, kind, max_streak DESC, player_id);
+    ALTER TABLE guild_settings ADD COLUMN board_reset_at TEXT;
+    """,
+    # 3: results recorded from pasted shares of games played elsewhere.
+    """
+    CREATE TABLE share_results (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        puzzle INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        guesses INTEGER NOT NULL,
+        hard INTEGER NOT NULL DEFAULT 0,
+        grid TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        UNIQUE (player_id, game, puzzle)
+    );
+    """,
+    # 4: every leaderboard order as an index, so a page is an index walk, not a sort.
+    """
+    CREATE INDEX standings_win_rate
+        ON standings(scope, kind, (CAST(wins AS REAL) / played) DESC, player_id);
+    CREATE INDEX standings_average
+        ON standings(scope, kind, (CAST(win_guesses AS REAL) / wins), player_id);
+    CREATE INDEX standings_current_streak
+        ON standings(scope, kind, current_streak DESC, player_id);
+    CREATE INDEX standings_live ON standings(scope, kind, last_day, current_streak);
+    CREATE INDEX standings_played ON standings(scope, kind, played);
+    """,
+)
+
+LATEST = len(MIGRATIONS)
