@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import benchmarks, console, solver_commands
 from bot.errors import UsageError
+from bot.settings import SettingsError
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
@@ -26,6 +27,7 @@ from engine.words import WordListError
 
 USER_ERRORS = (
     UsageError,
+    SettingsError,
     InconsistentHistory,
     StrategyError,
     GameStateError,

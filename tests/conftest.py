@@ -1,5 +1,9 @@
 import os
+import subprocess
+import sys
 import tempfile
+import textwrap
+from collections.abc import Callable
 
 import pytest
 from hypothesis import settings
@@ -22,3 +26,29 @@ def wordle() -> Variant:
 @pytest.fixture(scope="session")
 def primel() -> Variant:
     return get_variant("primel")
+
+
+LOCKER = textwrap.dedent(
+    """
+    import sqlite3, sys, time
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    db.execute("BEGIN EXCLUSIVE")
+    print("locked", flush=True)
+    time.sleep(float(sys.argv[2]))
+    db.execute("COMMIT")
+    """
+)
+
+
+@pytest.fixture
+def lock_database() -> Callable[[str, float], subprocess.Popen[str]]:
+    """Lock a database file from another process for some seconds; returns that process."""
+
+    def lock(path: str, seconds: float) -> subprocess.Popen[str]:
+        process = subprocess.Popen(
+            [sys.executable, "-c", LOCKER, path, str(seconds)], stdout=subprocess.PIPE, text=True
+        )
+        assert process.stdout is not None and process.stdout.readline().strip() == "locked"
+        return process
+
+    return lock

@@ -179,3 +179,34 @@ def test_bench_play_sample_json(capsys) -> None:
     data = json.loads(out)
     assert {"games", "total", "mean", "max", "failures", "distribution", "seconds"} <= set(data)
     assert code == 0 and data["games"] == 50 and sum(data["distribution"].values()) == 50
+
+
+def test_db_migrate_and_backup(capsys, tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    from bot.storage import LATEST
+
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "live.sqlite3"))
+    code, out, _ = run(capsys, "db", "migrate")
+    assert code == 0 and out.strip() == f"schema version 0 -> {LATEST}"
+    assert run(capsys, "db", "migrate")[1].strip() == f"schema version {LATEST}: up to date"
+    code, out, _ = run(capsys, "db", "backup", str(tmp_path / "copy.sqlite3"))
+    assert code == 0 and "backed up" in out
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("PRAGMA user_version").fetchone()[0] == LATEST
+
+
+def test_a_bad_setting_is_named_without_a_traceback(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("DAILY_TIMEZONE", "Mars/Olympus")
+    code, _, err = run(capsys, "db", "migrate")
+    assert code == 2 and "DAILY_TIMEZONE" in err and "Traceback" not in err
+
+
+def test_bench_service_small(capsys) -> None:
+    code, out, _ = run(
+        capsys, "bench", "service", "--players", "5", "--games", "1", "--board-players", "20",
+        "--results", "200", "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["accepted_guesses"] > 0 and data["board_results"] == 200
+    assert {"guesses_per_second", "p99_ms", "page_ms_max"} <= set(data)

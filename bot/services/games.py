@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict, defaultdict
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from bot.services.daily import DailyPuzzles
-from bot.storage import Result, Storage, StoredGame
+from bot.storage import Result, Storage, StorageBusy, StoredGame
 from engine.aio import hint_async
 from engine.game import GameStateError, Status, WordleGame
 from engine.pattern import to_digits
@@ -29,6 +31,7 @@ DM = 0  # the scope of games played in direct messages
 
 NO_GAME = "No game in progress"
 NOT_YOURS = "This is someone else's game: start your own"
+BUSY = "The game's database is busy; nothing was changed, try again in a moment"
 GAME_OVER = "This game is over"
 CHANGED = "Your game changed somewhere else; try again"
 MAX_INPUT = 200  # characters; anything longer is refused without being read
@@ -105,11 +108,10 @@ class GameService:
     # Parsed engine games by (game id, version): parsing re-scores every row, so do it once.
     _parsed: OrderedDict[tuple[int, int], WordleGame] = field(default_factory=OrderedDict)
 
-    async def start(
+    async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
         mode: Mode = Mode.NORMAL, zone_day: date | None = None,
     ) -> Outcome:  # fmt: skip
-        """Start a game, or return the one already going. A daily may be played once."""
         if variant not in PLAYABLE:
             return Outcome.refuse(f"Unknown game {variant[:20]!r}; play {' or '.join(PLAYABLE)}")
         kind = kind_of(variant, daily)
@@ -146,14 +148,13 @@ class GameService:
             self._remember(stored)
             return Outcome(self._view(stored))
 
-    async def guess(
-        self, player: Player, scope: int, text: str, kind: str | None = None
+    async def _guess(
+        self, player: Player, scope: int, text: str, kind: str | None, game_id: int | None
     ) -> Outcome:
-        """Play a guess in the player's game (the given kind, or the one played last)."""
         async with self._locks[player.id]:
-            stored = await self._find(player, scope, kind)
+            stored, refusal = await self._target(player, scope, kind, game_id)
             if stored is None:
-                return Outcome.refuse(NO_GAME)
+                return refusal
             view = self._view(stored)
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, view)
@@ -172,7 +173,7 @@ class GameService:
             self._remember(saved, game)
             return Outcome(self._view(saved))
 
-    async def give_up(
+    async def _give_up(
         self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None
     ) -> Outcome:
         async with self._locks[player.id]:
@@ -189,6 +190,28 @@ class GameService:
                 return Outcome.refuse(CHANGED, self._view(stored))
             self._remember(saved)
             return Outcome(self._view(saved), f"The answer was {game.answer.upper()}")
+
+    async def start(
+        self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
+        mode: Mode = Mode.NORMAL, zone_day: date | None = None,
+    ) -> Outcome:  # fmt: skip
+        """Start a game, or return the one already going. A daily may be played once."""
+        return await _unless_busy(
+            self._start(player, scope, variant, daily=daily, mode=mode, zone_day=zone_day)
+        )
+
+    async def guess(
+        self, player: Player, scope: int, text: str, kind: str | None = None,
+        game_id: int | None = None,
+    ) -> Outcome:  # fmt: skip
+        """Play a guess in the player's game: the one ``game_id`` names (a board's button),
+        else the active game of ``kind``, else the one played last."""
+        return await _unless_busy(self._guess(player, scope, text, kind, game_id))
+
+    async def give_up(
+        self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None
+    ) -> Outcome:
+        return await _unless_busy(self._give_up(player, scope, kind, game_id))
 
     async def current(self, player: Player, scope: int, kind: str | None = None) -> Outcome:
         stored = await self._find(player, scope, kind, fresh=True)
@@ -281,6 +304,14 @@ class GameService:
             variant.max_guesses, variant.length,
             game.answer if status != Status.PLAYING.value else None,
         )  # fmt: skip
+
+
+async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
+    """A database locked past its timeout changes nothing; say so instead of failing."""
+    try:
+        return await action
+    except StorageBusy:
+        return Outcome.refuse(BUSY)
 
 
 def _parse(stored: StoredGame) -> WordleGame:

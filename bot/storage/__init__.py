@@ -95,15 +95,19 @@ class Storage:
     # -- opening, closing, migrating -------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str, *, migrate: bool = True) -> Storage:
+    async def open(
+        cls, path: str, *, migrate: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> Storage:
+        """Open (creating if needed) and migrate. A locked database is waited for up to
+        ``busy_timeout_ms``; then :class:`StorageBusy` is raised and nothing is changed."""
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         connection = await aiosqlite.connect(
-            path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+            path, isolation_level=None, timeout=busy_timeout_ms / 1000
         )
         connection.row_factory = sqlite3.Row
         storage = cls(connection)
-        await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await connection.execute("PRAGMA foreign_keys = ON")
         if path != ":memory:":
             await connection.execute("PRAGMA journal_mode = WAL")
@@ -140,13 +144,15 @@ class Storage:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise StorageBusy(str(exc)) from exc
+                raise _busy_or(exc) from exc
             try:
                 yield _Transaction(self._db)
-            except BaseException:
+                await self._db.commit()
+            except BaseException as exc:
                 await self._db.rollback()
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise _busy_or(exc) from exc
                 raise
-            await self._db.commit()
 
     async def backup(self, target: str) -> None:
         """A consistent copy of the live database (SQLite's online backup)."""
@@ -438,11 +444,18 @@ class Storage:
         won, guesses) in play order, with their games, results and standings."""
         rows = list(rows)
         now = _now()
-        standings: dict[tuple[int, int, str], StandingRow] = {}
-        for player_id, scope, kind, day, won, guesses in rows:
-            for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
-                standings[key] = fold(standings.get(key), Result(won, guesses, day))
         async with self.transaction() as db:
+            standings: dict[tuple[int, int, str], StandingRow] = {}
+            for kind in {r[2] for r in rows}:  # continue from what is already there
+                for old in await db.all(
+                    "SELECT scope, player_id, played, wins, win_guesses, current_streak, "
+                    "max_streak, last_day FROM standings WHERE kind = ?",
+                    (kind,),
+                ):
+                    standings[(old[0], old[1], kind)] = tuple(old)[2:]  # type: ignore[assignment]
+            for player_id, scope, kind, day, won, guesses in rows:
+                for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
+                    standings[key] = fold(standings.get(key), Result(won, guesses, day))
             first = await db.one("SELECT COALESCE(MAX(id), 0) FROM games")
             base = int(first[0]) if first else 0
             players = {r[0] for r in rows}
@@ -488,6 +501,9 @@ class _Transaction:
 
     async def executemany(self, sql: str, rows: Iterable[Any]) -> None:
         await self._db.executemany(sql, rows)
+
+    async def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        return list(await self._db.execute_fetchall(sql, params))
 
     async def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
         cursor = await self._db.execute(sql, params)

@@ -1,0 +1,307 @@
+import asyncio
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.services import Player, Services, kind_of, open_services
+from bot.services.daily import DailyPuzzles
+from bot.services.games import BUSY, GAME_OVER, NO_GAME, NOT_YOURS
+from bot.settings import load_settings
+from engine.pattern import score, to_digits
+from engine.rules import Mode
+from engine.variants import get_variant
+
+ANN, BOB = Player(1, "ann"), Player(2, "bob")
+GUILD, OTHER_GUILD = 100, 200
+DAY = date(2026, 3, 1)
+
+
+@pytest.fixture
+async def services():
+    s = await open_services(load_settings(database_path=":memory:", daily_seed="test-seed"))
+    yield s
+    await s.close()
+
+
+async def stored_rows(services: Services, game_id: int) -> list:
+    game = await services.storage.game(game_id)
+    return game.state["rows"]
+
+
+async def win_daily(services: Services, player: Player, day: date, scope: int = GUILD) -> None:
+    start = await services.games.start(player, scope, daily=True, zone_day=day)
+    answer = services.daily.answer("wordle", day)
+    guess = await services.games.guess(player, scope, answer, kind="wordle:daily")
+    assert start.ok and guess.ok and guess.game.status == "won"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("zzzzz", "Not in word list"),
+        ("cra", "Not enough letters"),
+        ("cranes", "Too many letters"),
+        ("cr4ne", "Use only letters A to Z"),
+        ("🟩🟩🟩🟩🟩", "Use only letters A to Z"),
+        ("x" * 4000, "Too many letters"),
+        ("'; DROP TABLE games; --", "Use only letters A to Z"),
+        ("", "Not enough letters"),
+    ],
+)
+async def test_bad_guesses_are_refused_and_store_nothing(services, text: str, message: str):
+    start = await services.games.start(ANN, GUILD)
+    before = await services.storage.game(start.game.game_id)
+    outcome = await services.games.guess(ANN, GUILD, text)
+    assert not outcome.ok and outcome.message == message
+    after = await services.storage.game(start.game.game_id)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert (await services.storage._one("SELECT COUNT(*) FROM games"))[0] == 1
+
+
+async def test_sql_looking_names_are_just_names(services):
+    player = Player(9, "Robert'); DROP TABLE players;--")
+    assert (await services.games.start(player, GUILD)).ok
+    export = await services.storage.export_player(9)
+    assert export["player"]["name"] == player.name
+
+
+async def test_refusals_in_the_games_words(services):
+    assert (await services.games.guess(ANN, GUILD, "crane")).message == NO_GAME
+    game = (await services.games.start(ANN, GUILD, mode=Mode.HARD)).game
+    first = await services.games.guess(ANN, GUILD, "crane")
+    answer = (await services.storage.game(game.game_id)).state["answer"]
+    assert first.game.rows == [("crane", to_digits(score("crane", answer), 5))]
+    assert (await services.games.guess(BOB, GUILD, "slate", game_id=game.game_id)).message == (
+        NOT_YOURS
+    )
+    await services.games.give_up(ANN, GUILD)
+    over = await services.games.guess(ANN, GUILD, "slate", game_id=game.game_id)
+    assert over.message == GAME_OVER and over.game.answer == answer
+
+
+async def test_hard_mode_refusal_goes_through_the_service(services):
+    await services.games.start(ANN, GUILD, mode=Mode.HARD)
+    game = await services.games.current(ANN, GUILD)
+    answer = (await services.storage.game(game.game.game_id)).state["answer"]
+    # A guess sharing the answer's last letter shows it green; then break the rule.
+    words = get_variant("wordle").guesses.words
+    opener = next(w for w in words if w[4] == answer[4] and w != answer)
+    breaker = next(w for w in words if w[4] != answer[4])
+    assert (await services.games.guess(ANN, GUILD, opener)).ok
+    refusal = await services.games.guess(ANN, GUILD, breaker)
+    assert not refusal.ok and refusal.message == f"5th letter must be {answer[4].upper()}"
+    assert len(refusal.game.rows) == 1
+
+
+async def test_one_active_game_per_kind_and_a_double_click_makes_one(services):
+    first, second = await asyncio.gather(
+        services.games.start(ANN, GUILD), services.games.start(ANN, GUILD)
+    )
+    assert first.game.game_id == second.game.game_id
+    other_kind = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    assert other_kind.game.game_id != first.game.game_id
+    assert (await services.storage._one("SELECT COUNT(*) FROM games"))[0] == 2
+
+
+async def test_the_daily_is_the_same_for_everyone_and_played_once(services):
+    a = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    b = await services.games.start(BOB, OTHER_GUILD, daily=True, zone_day=DAY)
+    answers = [(await services.storage.game(x.game.game_id)).state["answer"] for x in (a, b)]
+    assert answers[0] == answers[1] == services.daily.answer("wordle", DAY)
+    await services.games.guess(ANN, GUILD, answers[0])
+    again = await services.games.start(ANN, OTHER_GUILD, daily=True, zone_day=DAY)
+    assert not again.ok and "already played today's Wordle" in again.message
+    assert a.game.number == (DAY - date(2021, 6, 19)).days
+
+
+def test_daily_answers_depend_on_the_secret_seed_and_do_not_repeat():
+    zone = ZoneInfo("UTC")
+    one, two = DailyPuzzles("seed-one", zone), DailyPuzzles("seed-two", zone)
+    days = [DAY + timedelta(days=i) for i in range(200)]
+    first = [one.answer("wordle", d) for d in days]
+    assert len(set(first)) == 200  # a shuffle: no repeats within the cycle
+    assert first != [two.answer("wordle", d) for d in days]
+    assert first == [DailyPuzzles("seed-one", zone).answer("wordle", d) for d in days]
+
+
+def test_the_day_boundary_follows_the_time_zone():
+    puzzles = DailyPuzzles("s", ZoneInfo("UTC"))
+    east, west = ZoneInfo("Pacific/Kiritimati"), ZoneInfo("Pacific/Pago_Pago")  # UTC+14, -11
+    assert (puzzles.today(east) - puzzles.today(west)).days in (1, 2)
+
+
+async def test_stats_streaks_and_distribution(services):
+    await win_daily(services, ANN, DAY)
+    await win_daily(services, ANN, DAY + timedelta(days=1))
+    stats = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=1))
+    assert (stats.played, stats.win_percent, stats.current_streak, stats.max_streak) == (
+        2,
+        100,
+        2,
+        2,
+    )
+    assert stats.distribution[1] == 2 and sum(stats.distribution.values()) == 2
+    # A missed day: the streak shown is broken, the best is kept.
+    later = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=3))
+    assert (later.current_streak, later.max_streak) == (0, 2)
+    await win_daily(services, ANN, DAY + timedelta(days=3))
+    restarted = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=3))
+    assert (restarted.current_streak, restarted.max_streak) == (1, 2)
+    # Practice games never touch the daily streak.
+    await services.games.start(ANN, GUILD)
+    await services.games.give_up(ANN, GUILD)
+    after = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=3))
+    assert after == restarted
+    practice = await services.stats.stats(ANN.id, "wordle:practice", DAY)
+    assert (practice.played, practice.win_percent) == (1, 0)
+
+
+async def test_a_loss_breaks_the_daily_streak(services):
+    await win_daily(services, ANN, DAY)
+    await services.games.start(ANN, GUILD, daily=True, zone_day=DAY + timedelta(days=1))
+    await services.games.give_up(ANN, GUILD)
+    stats = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=1))
+    assert (stats.played, stats.win_percent, stats.current_streak) == (2, 50, 0)
+
+
+async def test_leaderboards_by_guild_and_global_paginated_with_stable_ties(services):
+    rows = [(p, GUILD if p <= 12 else OTHER_GUILD, "wordle:practice", None, True, 4)
+            for p in range(1, 16)]  # fmt: skip
+    await services.storage.bulk_results(rows)
+    board = await services.stats.leaderboard("wordle:practice", "wins", guild_id=GUILD, today=DAY)
+    assert board.total == 12 and board.pages == 2
+    assert [e.player_id for e in board.entries] == list(range(1, 11))  # ties: by player id
+    page_two = await services.stats.leaderboard(
+        "wordle:practice", "wins", guild_id=GUILD, page=2, today=DAY
+    )
+    assert [e.rank for e in page_two.entries] == [11, 12]
+    world = await services.stats.leaderboard("wordle:practice", "wins", today=DAY)
+    assert world.total == 15
+    # Win rate needs a minimum number of games.
+    assert (await services.stats.leaderboard("wordle:practice", "win_rate", today=DAY)).total == 0
+    await services.storage.bulk_results([(3, GUILD, "wordle:practice", None, False, 6)] * 5)
+    rate = await services.stats.leaderboard("wordle:practice", "win_rate", today=DAY)
+    assert [(e.player_id, round(e.value, 3)) for e in rate.entries] == [(3, 0.167)]
+
+
+async def test_a_guild_board_counts_only_that_guilds_games(services):
+    await win_daily(services, ANN, DAY, scope=GUILD)
+    await services.games.start(ANN, OTHER_GUILD)
+    await services.games.give_up(ANN, OTHER_GUILD)
+    here = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD, today=DAY)
+    there = await services.stats.leaderboard(
+        "wordle:daily", "wins", guild_id=OTHER_GUILD, today=DAY
+    )
+    assert [e.player_id for e in here.entries] == [ANN.id] and there.total == 0
+
+
+async def test_many_concurrent_guesses_store_exactly_the_accepted_ones(services):
+    words = get_variant("wordle").guesses.words
+    rng = random.Random(4)
+    players = [Player(i, f"p{i}") for i in range(1, 31)]
+    games = {p.id: (await services.games.start(p, GUILD)).game.game_id for p in players}
+    attempts = [(p, rng.choice(words) if rng.random() < 0.8 else "qqqqq") for p in players
+                for _ in range(10)]  # fmt: skip
+    rng.shuffle(attempts)
+    outcomes = await asyncio.gather(*(services.games.guess(p, GUILD, w) for p, w in attempts))
+    for player in players:
+        mine = [(w, o) for (p, w), o in zip(attempts, outcomes, strict=True) if p == player]
+        accepted = sorted((o for _, o in mine if o.ok), key=lambda o: len(o.game.rows))
+        stored = [guess for guess, _ in await stored_rows(services, games[player.id])]
+        assert [len(o.game.rows) for o in accepted] == list(range(1, len(accepted) + 1))
+        assert [o.game.rows[-1][0] for o in accepted] == stored
+        for word, outcome in mine:
+            if not outcome.ok:
+                assert outcome.message in {"Not in word list", NO_GAME}, (word, outcome.message)
+
+
+async def test_a_restart_mid_game_loses_nothing(tmp_path):
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed="s")
+    first = await open_services(settings)
+    await first.games.start(ANN, GUILD)
+    await first.games.guess(ANN, GUILD, "crane")
+    await first.close()
+    second = await open_services(settings)
+    again = await second.games.current(ANN, GUILD)
+    assert again.ok and [g for g, _ in again.game.rows] == ["crane"]
+    assert (await second.games.guess(ANN, GUILD, "slate")).ok
+    await second.close()
+
+
+CRASHER = textwrap.dedent(
+    """
+    import asyncio, sys, time
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+
+    async def main():
+        services = await open_services(load_settings(database_path=sys.argv[1], daily_seed="s"))
+        await services.games.start(Player(1), 5)
+        for word in ("crane", "slate"):
+            await services.games.guess(Player(1), 5, word)
+        print("guessed", flush=True)
+        time.sleep(60)
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_a_crash_between_guesses_keeps_every_committed_guess(tmp_path):
+    path = str(tmp_path / "crash.sqlite3")
+    process = subprocess.Popen(
+        [sys.executable, "-c", CRASHER, path], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout.readline().strip() == "guessed"
+    process.send_signal(signal.SIGKILL)  # no close, no cleanup
+    process.wait()
+    services = await open_services(load_settings(database_path=path, daily_seed="s"))
+    current = await services.games.current(Player(1), 5)
+    assert [g for g, _ in current.game.rows] == ["crane", "slate"]
+    await services.close()
+
+
+async def test_a_database_locked_too_long_gets_a_message(tmp_path, lock_database):
+    path = str(tmp_path / "db.sqlite3")
+    services = await open_services(load_settings(database_path=path, daily_seed="s"))
+    await services.games.start(ANN, GUILD)
+    await services.storage._db.execute("PRAGMA busy_timeout = 200")
+    locker = lock_database(path, 1.5)
+    outcome = await services.games.guess(ANN, GUILD, "crane")
+    locker.wait()
+    assert not outcome.ok and outcome.message == BUSY
+    retry = await services.games.guess(ANN, GUILD, "crane")
+    assert retry.ok and [g for g, _ in retry.game.rows] == ["crane"]
+    await services.close()
+
+
+async def test_hints_for_the_game_and_the_daily_setting(services):
+    await services.games.start(ANN, GUILD)
+    await services.games.guess(ANN, GUILD, "crane")
+    result = await services.games.hint(ANN, GUILD)
+    assert result.ok and result.hint.remaining >= 1
+    await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    refused = await services.games.hint(ANN, GUILD, kind="wordle:daily", daily_hints=False)
+    assert not refused.ok and "off for daily" in refused.message
+    assert (await services.games.hint(BOB, GUILD)).message == NO_GAME
+
+
+async def test_export_and_delete_through_the_services(services):
+    await win_daily(services, ANN, DAY)
+    exported = await services.export_player(ANN.id)
+    assert '"kind": "wordle:daily"' in exported
+    assert await services.delete_player(ANN.id)
+    assert (await services.stats.stats(ANN.id, "wordle:daily", DAY)).played == 0
+
+
+async def test_primel_plays_through_the_same_service(services):
+    start = await services.games.start(ANN, GUILD, "primel")
+    assert start.game.kind == kind_of("primel", False)
+    assert (await services.games.guess(ANN, GUILD, "12345")).message == "Not a prime number"
+    assert (await services.games.guess(ANN, GUILD, "10007")).ok

@@ -1,0 +1,157 @@
+import asyncio
+import json
+import sqlite3
+from datetime import date
+
+import pytest
+
+from bot.storage import LATEST, GuildSettings, Result, Storage, StorageBusy
+from bot.storage.migrations import MIGRATIONS
+
+
+async def fill(storage: Storage, version: int) -> None:
+    """Rows of every table that exists at ``version``, written as that version's code would."""
+    await storage._write("INSERT INTO players (id, name, created_at) VALUES (7, 'ann', 'x')")
+    await storage._write(
+        "INSERT INTO games (id, player_id, scope, kind, puzzle, state, version, status, "
+        "created_at, updated_at) VALUES (1, 7, 3, 'wordle:daily', '2026-01-01', '{}', 2, 'won', "
+        "'x', 'x')"
+    )
+    await storage._write(
+        "INSERT INTO results (game_id, player_id, scope, kind, day, won, guesses, finished_at) "
+        "VALUES (1, 7, 3, 'wordle:daily', '2026-01-01', 1, 4, 'x')"
+    )
+    if version >= 2:
+        await storage._write(
+            "INSERT INTO standings (scope, player_id, kind, played, wins, win_guesses, "
+            "current_streak, max_streak, last_day) VALUES (3, 7, 'wordle:daily', 1, 1, 4, 1, 1, "
+            "'2026-01-01')"
+        )
+    if version >= 3:
+        await storage._write(
+            "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
+            "recorded_at) VALUES (7, 'wordle', 1000, 1, 3, 0, 'g', 'x')"
+        )
+
+
+@pytest.mark.parametrize("version", range(1, LATEST))
+async def test_a_database_migrates_from_every_earlier_version(tmp_path, version: int) -> None:
+    path = str(tmp_path / f"v{version}.sqlite3")
+    old = await Storage.open(path, migrate=False)
+    assert await old.migrate(target=version) == list(range(1, version + 1))
+    await fill(old, version)
+    await old.close()
+
+    storage = await Storage.open(path)
+    assert await storage.schema_version() == LATEST
+    export = await storage.export_player(7)
+    assert export["player"]["name"] == "ann"
+    assert [r["guesses"] for r in export["results"]] == [4]
+    assert (await storage.record_share(7, "quordle", 5, True, 8, False, "q")) == "new"
+    _, total = await storage.leaderboard(3, "wordle:daily", "wins", today=date(2026, 1, 2))
+    assert total == (1 if version >= 2 else 0)
+    await storage.close()
+
+
+def test_migrations_are_numbered_in_order() -> None:
+    assert LATEST == len(MIGRATIONS) >= 4
+
+
+async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) -> None:
+    storage = await Storage.open(str(tmp_path / "db.sqlite3"))
+    assert (await storage._one("PRAGMA journal_mode"))[0] == "wal"
+    assert (await storage._one("PRAGMA foreign_keys"))[0] == 1
+    assert (await storage._one("PRAGMA busy_timeout"))[0] == 5000
+    await storage.close()
+
+
+async def test_the_same_paste_records_once_and_a_correction_replaces_it() -> None:
+    storage = await Storage.open(":memory:")
+    await storage.ensure_player(1, "ann")
+    assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "new"
+    assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "same"
+    assert await storage.record_share(1, "wordle", 1234, True, 3, True, "grid2") == "replaced"
+    shares = await storage.shares(1)
+    assert len(shares) == 1 and shares[0]["guesses"] == 3 and shares[0]["hard"] == 1
+    await storage.close()
+
+
+async def test_export_then_delete_removes_everything_of_a_player() -> None:
+    storage = await Storage.open(":memory:")
+    await storage.bulk_results([(1, 5, "wordle:daily", "2026-01-01", True, 3)])
+    await storage.record_share(1, "wordle", 1, True, 3, False, "g")
+    data = await storage.export_player(1)
+    assert json.loads(json.dumps(data))["results"][0]["guesses"] == 3
+    assert await storage.delete_player(1)
+    for table in ("players", "games", "results", "standings", "share_results"):
+        assert (await storage._one(f"SELECT COUNT(*) FROM {table}"))[0] == 0
+    await storage.close()
+
+
+async def test_a_guild_reset_clears_its_board_only(tmp_path) -> None:
+    storage = await Storage.open(":memory:")
+    await storage.bulk_results([(1, 5, "wordle:practice", None, True, 3)])
+    await storage.save_guild_settings(GuildSettings(5, "Europe/Paris", False))
+    assert await storage.reset_guild_board(5) == 1
+    today = date(2026, 1, 1)
+    assert (await storage.leaderboard(5, "wordle:practice", "wins", today=today))[1] == 0
+    assert (await storage.leaderboard(-1, "wordle:practice", "wins", today=today))[1] == 1
+    assert (await storage.guild_settings(5)).timezone == "Europe/Paris"
+    await storage.close()
+
+
+async def test_a_brief_lock_by_another_process_is_waited_out(tmp_path, lock_database) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    storage = await Storage.open(path)
+    await storage.ensure_player(1)
+    game = await storage.insert_game(1, 0, "wordle:practice", None, {"v": 0})
+    locker = lock_database(path, 0.5)
+    saved = await storage.save_game(game, {"v": 1}, "playing")
+    locker.wait()
+    assert saved is not None and (await storage.game(game.id)).state == {"v": 1}
+    await storage.close()
+
+
+async def test_a_long_lock_fails_cleanly_and_changes_nothing(tmp_path, lock_database) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    storage = await Storage.open(path, busy_timeout_ms=200)
+    await storage.ensure_player(1)
+    game = await storage.insert_game(1, 0, "wordle:practice", None, {"v": 0})
+    locker = lock_database(path, 1.5)
+    with pytest.raises(StorageBusy):
+        await storage.save_game(game, {"v": 1}, "won", Result(True, 3, None))
+    locker.wait()
+    stored = await storage.game(game.id)
+    assert stored.state == {"v": 0} and stored.version == 0 and stored.status == "playing"
+    assert (await storage._one("SELECT COUNT(*) FROM results"))[0] == 0
+    await storage.close()
+
+
+async def test_a_stale_version_writes_nothing() -> None:
+    storage = await Storage.open(":memory:")
+    await storage.ensure_player(1)
+    game = await storage.insert_game(1, 0, "wordle:practice", None, {"v": 0})
+    assert await storage.save_game(game, {"v": 1}, "playing") is not None
+    assert await storage.save_game(game, {"v": 2}, "playing") is None  # same old version
+    assert (await storage.game(game.id)).state == {"v": 1}
+    await storage.close()
+
+
+async def test_backup_is_a_working_copy(tmp_path) -> None:
+    storage = await Storage.open(str(tmp_path / "live.sqlite3"))
+    await storage.bulk_results([(1, 5, "wordle:daily", "2026-01-01", True, 3)])
+    await storage.backup(str(tmp_path / "copy.sqlite3"))
+    await storage.close()
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 1
+    assert copy.execute("PRAGMA user_version").fetchone()[0] == LATEST
+
+
+def test_concurrent_event_loops_do_not_share_a_storage() -> None:
+    async def main() -> int:
+        storage = await Storage.open(":memory:")
+        version = await storage.schema_version()
+        await storage.close()
+        return version
+
+    assert asyncio.run(main()) == LATEST
