@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict, defaultdict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -105,6 +105,8 @@ class GameService:
     # Games in progress by (player, scope), then kind: a write-through cache of the database,
     # which stays the truth (every change is stored first; a version conflict drops the entry).
     _active: dict[tuple[int, int], dict[str, StoredGame]] = field(default_factory=dict)
+    # How practice answers are drawn (tests pin it).
+    choose_answer: Callable[[str], str] = field(default=lambda variant: _practice_answer(variant))
     # Parsed engine games by (game id, version): parsing re-scores every row, so do it once.
     _parsed: OrderedDict[tuple[int, int], WordleGame] = field(default_factory=OrderedDict)
 
@@ -137,7 +139,7 @@ class GameService:
                 answer = self.daily.answer(variant, today)
                 await self.storage.record_daily(variant, day, self.daily.number(today), answer)
             else:
-                answer = _practice_answer(variant)
+                answer = self.choose_answer(variant)
             game = WordleGame(get_variant(variant), answer, mode)
             stored = await self.storage.insert_game(player.id, scope, kind, day, game.to_dict())
             if stored is None:  # created meanwhile by another process on the same database
