@@ -314,3 +314,18 @@ async def test_primel_plays_through_the_same_service(services):
     assert start.game.kind == kind_of("primel", False)
     assert (await services.games.guess(ANN, GUILD, "12345")).message == "Not a prime number"
     assert (await services.games.guess(ANN, GUILD, "10007")).ok
+
+
+@pytest.mark.parametrize("variant", ["'; DROP TABLE games; --", "absurdle", "x" * 4000, "🟩"])
+async def test_an_unknown_game_is_refused_in_words(services, variant: str):
+    outcome = await services.games.start(ANN, GUILD, variant)
+    assert not outcome.ok and outcome.message.startswith("Unknown game")
+    assert len(outcome.message) < 100
+    assert (await services.storage._one("SELECT COUNT(*) FROM games"))[0] == 0
+
+
+async def test_an_unknown_board_is_refused_with_the_choices(services):
+    from bot.services.stats import LeaderboardError
+
+    with pytest.raises(LeaderboardError, match="choose one of wins"):
+        await services.stats.leaderboard("wordle:daily", "'; DROP TABLE standings", today=DAY)

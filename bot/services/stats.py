@@ -70,7 +70,8 @@ class StatsService:
     ) -> Board:  # fmt: skip
         """One page of a board; a guild's board counts only games played in that guild."""
         if metric not in LEADERBOARD_METRICS:
-            raise LeaderboardError(f"Unknown board {metric!r}; choose one of {', '.join(METRICS)}")
+            shown = metric[:20]
+            raise LeaderboardError(f"Unknown board {shown!r}; choose one of {', '.join(METRICS)}")
         scope = GLOBAL if guild_id is None else guild_id
         rows, total = await self.storage.leaderboard(
             scope, kind, metric, page=page, per_page=PER_PAGE, min_games=min_games, today=today
