@@ -71,8 +71,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    console.play(args.variant, Mode(args.mode), args.seed)
+def cmd_console(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.settings import load_settings
+
+    asyncio.run(console.run_console(load_settings()))
     return 0
 
 
@@ -198,11 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
 
-    p = commands.add_parser("play", help="play a game in the terminal")
-    variant_option(p)
-    p.add_argument("--mode", default="normal", choices=[m.value for m in Mode])
-    p.add_argument("--seed", type=int, help="pick the answer reproducibly")
-    p.set_defaults(run=cmd_play)
+    p = commands.add_parser(
+        "console", help="the bot's commands at a terminal, on the same database (no Discord)"
+    )
+    p.set_defaults(run=cmd_console)
 
     p = commands.add_parser("score", help="the feedback GUESS gets against ANSWER")
     p.add_argument("guess")

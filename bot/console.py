@@ -1,52 +1,222 @@
-"""The terminal game: play Wordle or Primel at a prompt, no Discord needed."""
+"""The offline console: the bot's commands at a terminal, through the same services and the
+same SQLite file. Scriptable: when standard input is not a terminal it reads one command a
+line, so tests and shell scripts can drive it.
+
+Commands (a bare word is a guess)::
+
+    /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
+    /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
+    /streak   /leaderboard [METRIC] [PAGE]   /export   /help   /quit
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
+import asyncio
+import getpass
+import sys
+import zlib
+from collections.abc import Awaitable, Callable
 
-from engine.game import Status, WordleGame
-from engine.pattern import to_emoji
+from bot.render.text import board_text, keyboard, share_text, stats_text, status_line, title
+from bot.services import DM, GameView, Player, Services, kind_of, open_services
+from bot.services.stats import METRICS, LeaderboardError
+from bot.settings import Settings
+from engine.history import HistoryError, parse_history
+from engine.pattern import PatternError
 from engine.rules import Mode
+from engine.solver.hints import hint
+from engine.solver.position import InconsistentHistory
 from engine.variants import get_variant
 
-HELP = "Type a guess, or 'quit'. Tiles: 🟩 right place, 🟨 elsewhere in the word, ⬛ not in it."
+HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
+ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
+RESET = "\x1b[0m"
+KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
+
+Reader = Callable[[str], Awaitable[str | None]]
 
 
-def pick_answer(variant_name: str, seed: int | None = None) -> str:
-    """A practice answer: random, or reproducible with a seed."""
-    return random.Random(seed).choice(get_variant(variant_name).answers.words)
+def console_player() -> Player:
+    """The person at the terminal: a stable id from their login name."""
+    name = getpass.getuser()
+    return Player(zlib.crc32(name.encode()) + 1, name)
 
 
-def play(
-    variant_name: str = "wordle",
-    mode: Mode = Mode.NORMAL,
-    seed: int | None = None,
-    read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
-) -> Status:
-    """One game at the terminal; ends cleanly on 'quit' or end of input."""
-    variant = get_variant(variant_name)
-    answer = pick_answer(variant_name, seed)
-    game = WordleGame(variant, answer, mode)
-    write(f"{variant.title} ({mode.value} mode): guess the {variant.length}-{variant.unit} word "
-          f"in {variant.max_guesses} tries. {HELP}")  # fmt: skip
-    while not game.over:
+class Console:
+    def __init__(self, services: Services, player: Player, write: Callable[[str], None],
+                 colour: bool) -> None:  # fmt: skip
+        self.services, self.player, self.write, self.colour = services, player, write, colour
+
+    async def run(self, read: Reader) -> None:
+        self.write("wordlebot console. Type /help for commands, /quit to leave.")
+        while True:
+            line = await read("> ")
+            if line is None:
+                return
+            line = line.strip()
+            if not line:
+                continue
+            if line.lower() in {"/quit", "/exit", "quit", "exit"}:
+                return
+            await self.handle(line)
+
+    async def handle(self, line: str) -> None:
+        command, _, rest = line.partition(" ")
+        command = command.lower()
+        args = rest.split()
+        if not command.startswith("/"):
+            return await self.guess(line)
+        handlers = {
+            "/wordle": lambda: self.start("wordle", args),
+            "/primel": lambda: self.start("primel", args),
+            "/guess": lambda: self.guess(rest),
+            "/giveup": self.give_up,
+            "/hint": lambda: self.hint(rest),
+            "/stats": lambda: self.stats(args),
+            "/streak": lambda: self.stats(args, streak_only=True),
+            "/leaderboard": lambda: self.leaderboard(args),
+            "/export": self.export,
+            "/help": self.help,
+        }
+        handler = handlers.get(command)
+        if handler is None:
+            self.write(f"Unknown command {command[:20]}. Type /help.")
+            return
+        await handler()
+
+    async def help(self) -> None:
+        self.write(HELP)
+
+    async def start(self, variant: str, args: list[str]) -> None:
+        daily = bool(args) and args[0].lower() == "daily"
+        mode = Mode.NORMAL
+        for word in args[1:] if args else []:
+            if word.lower() in {m.value for m in Mode}:
+                mode = Mode(word.lower())
+        outcome = await self.services.games.start(self.player, DM, variant, daily=daily, mode=mode)
+        if outcome.message:
+            self.write(outcome.message)
+        if outcome.game is not None:
+            self.show(outcome.game)
+
+    async def guess(self, text: str) -> None:
+        outcome = await self.services.games.guess(self.player, DM, text.strip())
+        if not outcome.ok:
+            self.write(f"  {outcome.message}")
+            return
+        assert outcome.game is not None
+        self.show(outcome.game)
+
+    async def give_up(self) -> None:
+        outcome = await self.services.games.give_up(self.player, DM)
+        self.write(outcome.message or "")
+        if outcome.game is not None and outcome.ok:
+            self.show(outcome.game)
+
+    async def hint(self, text: str) -> None:
+        if text.strip():  # a history typed for a game played elsewhere
+            variant = get_variant("wordle")
+            try:
+                rows = parse_history(text, variant)
+                result = await asyncio.to_thread(hint, variant, rows)
+            except (HistoryError, PatternError, InconsistentHistory) as exc:
+                self.write(f"  {exc}")
+                return
+        else:
+            outcome = await self.services.games.hint(self.player, DM)
+            if outcome.hint is None:
+                self.write(f"  {outcome.message}")
+                return
+            result = outcome.hint
+        shown = ", ".join(w.upper() for w in result.candidates[:12])
+        more = f" and {result.remaining - 12} more" if result.remaining > 12 else ""
+        self.write(f"{result.remaining} possible: {shown}{more}")
+        for s in result.suggestions:
+            finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
+            self.write(f"  {s.guess.upper()}  {s.entropy:.2f} bits, {s.expected:.1f} left on "
+                       f"average, worst {s.worst}{finish}")  # fmt: skip
+
+    async def stats(self, args: list[str], *, streak_only: bool = False) -> None:
+        variant = args[0].lower() if args else "wordle"
+        daily = not (len(args) > 1 and args[1].lower() == "practice")
+        if variant not in ("wordle", "primel"):
+            self.write("Stats are kept for wordle and primel")
+            return
+        today = self.services.daily.today()
+        stats = await self.services.stats.stats(self.player.id, kind_of(variant, daily), today)
+        if streak_only:
+            self.write(f"Current streak {stats.current_streak}, max streak {stats.max_streak}")
+        else:
+            self.write(stats_text(stats, self.player.name))
+
+    async def leaderboard(self, args: list[str]) -> None:
+        metric = args[0].lower() if args else "wins"
+        page = int(args[1]) if len(args) > 1 and args[1].isdigit() else 1
         try:
-            text = read(f"{len(game.rows) + 1}/{variant.max_guesses}> ")
-        except EOFError:
-            text = "quit"
-        if text.strip().lower() in {"quit", "exit"}:
-            write(f"The answer was {answer.upper()}.")
-            return game.status
-        outcome = game.guess(text)
-        if not outcome.accepted:
-            write(f"  {outcome.message}")
-            continue
-        assert outcome.pattern is not None
-        write(f"  {to_emoji(outcome.pattern, variant.length)}  {outcome.word.upper()}")
-    if game.status is Status.WON:
-        write(f"Solved in {len(game.rows)}/{variant.max_guesses}!")
-    else:
-        write(f"Out of guesses. The answer was {answer.upper()}.")
-    return game.status
+            board = await self.services.stats.leaderboard(
+                "wordle:daily", metric, page=page, today=self.services.daily.today()
+            )
+        except LeaderboardError as exc:
+            self.write(str(exc))
+            return
+        self.write(board_text(board))
+
+    async def export(self) -> None:
+        self.write(await self.services.export_player(self.player.id))
+
+    def show(self, game: GameView) -> None:
+        self.write(title(game))
+        for guess, digits in game.rows:
+            self.write("  " + self.tiles(guess, digits))
+        self.write("  " + status_line(game, spoiler=False))
+        if game.over:
+            self.write(share_text(game))
+        else:
+            self.write("  " + self.keys(game))
+
+    def tiles(self, guess: str, digits: str) -> str:
+        if not self.colour:
+            squares = "".join({"2": "🟩", "1": "🟨", "0": "⬛"}[d] for d in digits)
+            return f"{squares} {guess.upper()}"
+        return "".join(
+            f"{ANSI[d]} {ch.upper()} {RESET}" for ch, d in zip(guess, digits, strict=True)
+        )
+
+    def keys(self, game: GameView) -> str:
+        rows = keyboard(game)
+        if self.colour:
+            return "  ".join(
+                "".join(f"{KEY_ANSI[s]}{k.upper()}{RESET}" for k, s in row) for row in rows
+            )
+        marks = {0: "{}", 1: "-", 2: "{}?", 3: "{}!"}
+        return "  ".join(" ".join(marks[s].format(k.upper()) for k, s in row) for row in rows)
+
+
+async def run_console(settings: Settings, read: Reader | None = None,
+                      write: Callable[[str], None] = print) -> None:  # fmt: skip
+    """Open the database from the settings and take commands until /quit or end of input."""
+    interactive = read is None and sys.stdin.isatty()
+    reader = read or (_prompt if interactive else _lines)
+    services = await open_services(settings)
+    try:
+        console = Console(
+            services, console_player(), write, colour=interactive and sys.stdout.isatty()
+        )
+        await console.run(reader)
+    finally:
+        await services.close()
+
+
+async def _prompt(prompt: str) -> str | None:
+    try:
+        return await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+
+
+async def _lines(_: str) -> str | None:
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+__all__ = ["METRICS", "Console", "console_player", "run_console"]

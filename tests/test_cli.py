@@ -4,10 +4,7 @@ import sys
 
 import pytest
 
-from bot import console
 from bot.cli import main
-from engine.game import Status
-from engine.rules import Mode
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -74,28 +71,6 @@ def test_installed_command_reports_errors_without_traceback() -> None:
     )
     assert result.returncode == 2
     assert "Not enough letters" in result.stderr and "Traceback" not in result.stderr
-
-
-def test_console_game_plays_to_a_win() -> None:
-    answer = console.pick_answer("wordle", seed=7)
-    typed = iter(["crane", "zzzzz", answer])
-    shown: list[str] = []
-    status = console.play(
-        "wordle", Mode.NORMAL, seed=7, read=lambda _: next(typed), write=shown.append
-    )
-    assert status is Status.WON
-    assert any("Not in word list" in line for line in shown)
-    assert shown[-1] == "Solved in 2/6!"
-
-
-def test_console_game_ends_cleanly_at_end_of_input() -> None:
-    def no_input(_: str) -> str:
-        raise EOFError
-
-    shown: list[str] = []
-    status = console.play("primel", Mode.HARD, seed=1, read=no_input, write=shown.append)
-    assert status is Status.PLAYING
-    assert shown[-1].startswith("The answer was ")
 
 
 def test_hint_json_has_the_documented_keys(capsys) -> None:

@@ -1,0 +1,101 @@
+"""Boards, keyboards, stats and leaderboards as text (Discord markdown or plain terminal)."""
+
+from __future__ import annotations
+
+from bot.services import Board, GameView, Stats
+from engine.pattern import to_emoji
+
+QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+DIGITS = ("0123456789",)
+UNUSED, ABSENT, PRESENT, CORRECT = 0, 1, 2, 3  # a key's best knowledge, worst to best
+METRIC_TITLES = {
+    "wins": "Wins",
+    "win_rate": "Win rate",
+    "average": "Average guesses",
+    "current_streak": "Current streak",
+    "max_streak": "Max streak",
+}
+
+
+def board_rows(game: GameView, *, hide_letters: bool = False) -> list[str]:
+    """One line per row: the coloured squares, then the guess (in spoilers when hidden)."""
+    lines = []
+    for guess, digits in game.rows:
+        squares = to_emoji(int(digits, 3), game.length)
+        word = f"||{guess.upper()}||" if hide_letters else f"`{guess.upper()}`"
+        lines.append(f"{squares}  {word}")
+    return lines
+
+
+def keyboard(game: GameView) -> list[list[tuple[str, int]]]:
+    """Each key with what the rows revealed about it: correct beats present beats absent."""
+    known: dict[str, int] = {}
+    for guess, digits in game.rows:
+        for letter, tile in zip(guess, digits, strict=True):
+            status = {"2": CORRECT, "1": PRESENT, "0": ABSENT}[tile]
+            known[letter] = max(known.get(letter, UNUSED), status)
+    layout = DIGITS if game.variant == "primel" else QWERTY
+    return [[(key, known.get(key, UNUSED)) for key in row] for row in layout]
+
+
+def keyboard_markdown(game: GameView) -> str:
+    """Discord markdown: **bold** correct, __underlined__ present, ~~struck~~ absent."""
+    style = {UNUSED: "{}", ABSENT: "~~{}~~", PRESENT: "__{}__", CORRECT: "**{}**"}
+    return "\n".join(
+        " ".join(style[status].format(key.upper()) for key, status in row) for row in keyboard(game)
+    )
+
+
+def title(game: GameView) -> str:
+    name = game.title + (f" #{game.number}" if game.number is not None else " practice")
+    mode = "" if game.mode == "normal" else f" ({game.mode} mode)"
+    return f"{name}{mode}"
+
+
+def status_line(game: GameView, *, spoiler: bool) -> str:
+    count = len(game.rows)
+    if game.status == "won":
+        return f"Solved in {count}/{game.max_guesses}!"
+    if game.status == "lost":
+        answer = (game.answer or "").upper()
+        shown = f"||{answer}||" if spoiler else answer
+        return f"X/{game.max_guesses}. The answer was {shown}."
+    return f"Guess {count + 1} of {game.max_guesses}"
+
+
+def share_text(game: GameView) -> str:
+    """The spoiler-free share, as the original game writes it."""
+    score = len(game.rows) if game.status == "won" else "X"
+    hard = "*" if game.mode != "normal" else ""
+    header = f"{title(game).split(' (')[0]} {score}/{game.max_guesses}{hard}"
+    return "\n".join([header, "", *(to_emoji(int(d, 3), game.length) for _, d in game.rows)])
+
+
+def stats_text(stats: Stats, who: str) -> str:
+    most = max(stats.distribution.values(), default=0) or 1
+    lines = [
+        f"{who}: {stats.kind.replace(':', ' ')}",
+        f"Played {stats.played} | Win % {stats.win_percent} | Current streak "
+        f"{stats.current_streak} | Max streak {stats.max_streak}",
+        "Guess distribution:",
+    ]
+    for guesses, count in stats.distribution.items():
+        bar = "█" * max(1, round(20 * count / most)) if count else ""
+        lines.append(f"{guesses} {bar} {count}")
+    return "\n".join(lines)
+
+
+VALUE_FORMATS = {"win_rate": "{:.0%}", "average": "{:.2f}"}
+
+
+def board_text(board: Board) -> str:
+    scope = "this server" if board.scope is not None else "everyone"
+    heading = f"{METRIC_TITLES[board.metric]}, {board.kind.replace(':', ' ')}, {scope}"
+    if not board.entries:
+        return f"{heading}\nNobody is on this board yet."
+    lines = [heading]
+    for entry in board.entries:
+        value = VALUE_FORMATS.get(board.metric, "{:.0f}").format(entry.value)
+        lines.append(f"{entry.rank:>3}. {entry.name} - {value} ({entry.played} played)")
+    lines.append(f"Page {board.page} of {board.pages}")
+    return "\n".join(lines)
