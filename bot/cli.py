@@ -71,6 +71,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.discord_bot import run_bot
+    from bot.settings import load_settings
+
+    return asyncio.run(run_bot(load_settings()))
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.discord_bot import sync_commands
+    from bot.settings import load_settings
+
+    return asyncio.run(sync_commands(load_settings()))
+
+
 def cmd_console(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -202,6 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
 
+    p = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    p.set_defaults(run=cmd_run)
+    p = commands.add_parser("sync", help="publish the slash commands globally, once")
+    p.set_defaults(run=cmd_sync)
     p = commands.add_parser(
         "console", help="the bot's commands at a terminal, on the same database (no Discord)"
     )

@@ -49,6 +49,7 @@ class GameView:
     """What a front end shows of a game. The answer is present only once the game is over."""
 
     game_id: int
+    player_id: int
     kind: str
     variant: str
     title: str
@@ -301,11 +302,20 @@ class GameService:
             number = self.daily.number(date.fromisoformat(stored.puzzle))
         status = stored.status
         return GameView(
-            stored.id, stored.kind, variant.name, variant.title, game.mode.value, stored.puzzle,
-            number, [(g, to_digits(p, variant.length)) for g, p in game.rows], status,
-            variant.max_guesses, variant.length,
+            stored.id,
+            stored.player_id,
+            stored.kind,
+            variant.name,
+            variant.title,
+            game.mode.value,
+            stored.puzzle,
+            number,
+            [(g, to_digits(p, variant.length)) for g, p in game.rows],
+            status,
+            variant.max_guesses,
+            variant.length,
             game.answer if status != Status.PLAYING.value else None,
-        )  # fmt: skip
+        )
 
 
 async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:

@@ -1,0 +1,135 @@
+"""The Discord bot: a ``commands.Bot`` whose ``setup_hook`` opens the services, loads the
+cogs, registers the persistent buttons and warms the engine off the event loop.
+
+Errors are handled in one place (:meth:`WordleBot.on_app_command_error`): a refusal a person
+caused is answered privately in plain words; anything unexpected is logged with the
+interaction id and answered with a short apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services import Services, open_services
+from bot.settings import Settings
+from engine.aio import warm
+
+log = logging.getLogger("wordlebot")
+EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin")
+APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
+
+
+class WordleBot(commands.Bot):
+    services: Services
+
+    def __init__(self, settings: Settings, *, warm_engine: bool = True) -> None:
+        # The default intents: no message content, no members. Mentions still reach commands.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            owner_ids=set(settings.owner_ids) or None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.warm_engine = warm_engine
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        self.services = await open_services(self.settings)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.warm_engine:
+            await warm(("wordle", "primel"))
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)  # never a global sync at start
+            log.info("commands synced to the development guild")
+
+    async def close(self) -> None:
+        await super().close()
+        services = getattr(self, "services", None)
+        if services is not None:
+            await services.close()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CommandOnCooldown):
+            message = f"Slow down: try again in {error.retry_after:.0f} s."
+        elif isinstance(error, app_commands.MissingPermissions):
+            message = "You need the Manage Server permission for that."
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = "That works in a server, not in direct messages."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = "You can't use that here."
+        else:
+            log.error("interaction %s failed", interaction.id, exc_info=error)
+            message = APOLOGY
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+
+def configure(settings: Settings) -> None:
+    """Logs to stderr by level; the API base URL when pointed at a stand-in for Discord."""
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+
+
+NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
+
+To get one: open https://discord.com/developers/applications, create an application, add a
+Bot, press "Reset Token" and put it in a .env file beside you as DISCORD_TOKEN=... (see
+.env.example). Invite the bot with the applications.commands and bot scopes.
+
+Meanwhile, everything works offline on the same database:  wordlebot console"""
+
+
+async def run_bot(settings: Settings) -> int:
+    """Run until SIGINT/SIGTERM, then close the connection and the database cleanly."""
+    if settings.discord_token is None:
+        print(NO_TOKEN)
+        return 1
+    configure(settings)
+    bot = WordleBot(settings)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN): check it in the Developer Portal")
+        return 1
+    except (OSError, discord.HTTPException) as exc:
+        log.error("Could not reach Discord: %s", type(exc).__name__)
+        return 1
+    return 0
+
+
+async def sync_commands(settings: Settings) -> int:
+    """Publish the slash commands globally, once (never done at start)."""
+    if settings.discord_token is None:
+        print(NO_TOKEN)
+        return 1
+    configure(settings)
+    bot = WordleBot(settings, warm_engine=False)
+    async with bot:
+        await bot.login(settings.discord_token.get_secret_value())
+        synced = await bot.tree.sync()
+    print(f"Synced {len(synced)} commands globally; Discord may take a while to show them.")
+    return 0

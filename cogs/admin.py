@@ -1,0 +1,92 @@
+"""Server settings for admins, each player's own data, and the owner's command sync."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import GuildSettings
+from cogs.common import bot_of, refuse
+
+
+class Admin(commands.Cog):
+    data = app_commands.Group(name="mydata", description="Your data: download it or delete it")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="settings", description="Server settings (Manage Server)")
+    @app_commands.describe(timezone="Where the daily puzzle's day begins, e.g. Europe/Paris",
+                           hints_in_daily="Allow /hint during daily games")  # fmt: skip
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction[Any], timezone: str | None = None,
+                       hints_in_daily: bool | None = None) -> None:  # fmt: skip
+        storage = bot_of(interaction).services.storage
+        assert interaction.guild_id is not None
+        current = await storage.guild_settings(interaction.guild_id)
+        if timezone is not None:
+            try:
+                ZoneInfo(timezone)
+            except (ZoneInfoNotFoundError, ValueError):
+                return await refuse(interaction, f"Unknown time zone {timezone[:40]!r}: "
+                                                 "use a name like Europe/Paris")  # fmt: skip
+        updated = GuildSettings(
+            interaction.guild_id,
+            timezone if timezone is not None else current.timezone,
+            hints_in_daily if hints_in_daily is not None else current.hints_in_daily,
+        )
+        await storage.save_guild_settings(updated)
+        await interaction.response.send_message(
+            f"Daily time zone: {updated.timezone or 'the bot default'}. "
+            f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="resetboard", description="Clear this server's leaderboard")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset_board(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        removed = await bot_of(interaction).services.reset_guild_board(interaction.guild_id)
+        await interaction.response.send_message(
+            f"Leaderboard cleared ({removed} entries). Players keep their own stats.",
+            ephemeral=True,
+        )
+
+    @data.command(name="export", description="Everything the bot stores about you, as JSON")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        text = await bot_of(interaction).services.export_player(interaction.user.id)
+        await interaction.response.send_message(
+            "Your data:", file=discord.File(io.BytesIO(text.encode()), filename="wordlebot.json"),
+            ephemeral=True,
+        )  # fmt: skip
+
+    @data.command(name="delete", description="Delete everything the bot stores about you")
+    @app_commands.describe(confirm="Type DELETE to confirm")
+    async def delete(self, interaction: discord.Interaction[Any], confirm: str) -> None:
+        if confirm != "DELETE":
+            return await refuse(interaction, "Nothing deleted: type DELETE to confirm")
+        deleted = await bot_of(interaction).services.delete_player(interaction.user.id)
+        await interaction.response.send_message(
+            "Deleted your games, results and stats." if deleted else "There was nothing to delete.",
+            ephemeral=True,
+        )
+
+    @commands.command(name="sync", hidden=True)
+    @commands.is_owner()
+    async def sync(self, ctx: commands.Context[Any]) -> None:
+        """Owner only (mention the bot: @bot sync): publish slash commands everywhere."""
+        synced = await self.bot.tree.sync()
+        await ctx.reply(f"Synced {len(synced)} commands globally.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(bot))

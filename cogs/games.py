@@ -1,0 +1,219 @@
+"""Wordle and Primel in Discord: slash commands, and the board's buttons and guess modal."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services import GameView, Outcome
+from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
+from cogs.common import board_message, bot_of, player_of, refuse, scope_of
+from engine.rules import Mode
+
+ModeChoice = Literal["normal", "hard", "strict"]
+COOLDOWN = app_commands.checks.cooldown(5, 10.0, key=lambda i: i.user.id)
+BUTTONS = {
+    "guess": ("Guess", discord.ButtonStyle.success),
+    "hint": ("Hint", discord.ButtonStyle.secondary),
+    "giveup": ("Give up", discord.ButtonStyle.danger),
+}
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wb:game:(?P<action>guess|hint|giveup):(?P<game>[0-9]+)",
+):
+    """A board button; its custom id carries the game, so it works after a restart."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        label, style = BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"wb:game:{action}:{game_id}")
+        )
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        services = bot_of(interaction).services
+        player = player_of(interaction)
+        game = await services.games.game(self.game_id)
+        if game is None:
+            return await refuse(interaction, NO_GAME)
+        if game.player_id != player.id:
+            return await refuse(interaction, NOT_YOURS)
+        if game.over:
+            return await refuse(interaction, GAME_OVER)
+        if self.action == "guess":
+            await interaction.response.send_modal(GuessModal(self.game_id, game))
+        elif self.action == "hint":
+            await send_hint(interaction, game_id=self.game_id)
+        else:
+            outcome = await services.games.give_up(
+                player, scope_of(interaction), game_id=self.game_id
+            )
+            await update_board(interaction, outcome)
+
+
+class GuessModal(discord.ui.Modal):
+    def __init__(self, game_id: int, game: GameView) -> None:
+        super().__init__(title=f"Guess {len(game.rows) + 1} of {game.max_guesses}")
+        self.game_id = game_id
+        self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
+            label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
+            min_length=1,
+            max_length=50,
+        )
+        self.add_item(self.word)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
+        services = bot_of(interaction).services
+        outcome = await services.games.guess(
+            player_of(interaction), scope_of(interaction), self.word.value, game_id=self.game_id
+        )
+        await update_board(interaction, outcome)
+
+
+def buttons(game: GameView) -> discord.ui.View | None:
+    if game.over:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in ("guess", "hint", "giveup"):
+        view.add_item(GameButton(action, game.game_id))
+    return view
+
+
+async def show_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """Answer a command with the board in a new message, or refuse privately."""
+    if outcome.game is None or (not outcome.ok and outcome.message):
+        return await refuse(interaction, outcome.message or NO_GAME)
+    message = board_message(outcome.game, buttons(outcome.game))
+    files = message.pop("attachments")
+    if outcome.message:
+        message["content"] = outcome.message
+    await interaction.response.send_message(files=files, **message)
+
+
+async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """Answer a button or the modal by editing the board in place, or refuse privately."""
+    if not outcome.ok or outcome.game is None:
+        return await refuse(interaction, outcome.message or NO_GAME)
+    await interaction.response.edit_message(**board_message(outcome.game, buttons(outcome.game)))
+
+
+async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> None:
+    """A private hint; solver work may take a moment, so the reply is deferred first."""
+    bot = bot_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    daily_hints = True
+    if interaction.guild_id:
+        daily_hints = (
+            await bot.services.storage.guild_settings(interaction.guild_id)
+        ).hints_in_daily
+    outcome = await bot.services.games.hint(
+        player_of(interaction), scope_of(interaction), game_id=game_id, daily_hints=daily_hints
+    )
+    if outcome.hint is None:
+        await interaction.followup.send(outcome.message or NO_GAME, ephemeral=True)
+        return
+    await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
+
+
+def format_hint(result: Any) -> str:
+    shown = ", ".join(w.upper() for w in result.candidates[:15])
+    more = f" and {result.remaining - 15} more" if result.remaining > 15 else ""
+    lines = [f"**{result.remaining}** possible: {shown}{more}", "Best guesses:"]
+    for s in result.suggestions:
+        finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
+        mark = " (could be it)" if s.possible else ""
+        lines.append(
+            f"`{s.guess.upper()}` {s.entropy:.2f} bits, {s.expected:.1f} left on average,"
+            f" worst {s.worst}{mark}{finish}"
+        )
+    return "\n".join(lines)
+
+
+class Games(commands.Cog):
+    wordle = app_commands.Group(name="wordle", description="Play Wordle")
+    primel = app_commands.Group(name="primel", description="Play Primel: guess the 5-digit prime")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def start(
+        self, interaction: discord.Interaction[Any], variant: str, daily: bool, mode: str = "normal"
+    ) -> None:
+        services = bot_of(interaction).services
+        zone_day = None
+        if daily and interaction.guild_id:
+            zone = (await services.storage.guild_settings(interaction.guild_id)).timezone
+            if zone:
+                from zoneinfo import ZoneInfo
+
+                zone_day = services.daily.today(ZoneInfo(zone))
+        outcome = await services.games.start(
+            player_of(interaction),
+            scope_of(interaction),
+            variant,
+            daily=daily,
+            mode=Mode(mode),
+            zone_day=zone_day,
+        )
+        await show_board(interaction, outcome)
+
+    @wordle.command(name="daily", description="Today's Wordle: the same word for everyone")
+    @app_commands.describe(mode="hard: greens stay, yellows must be used")
+    async def wordle_daily(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.start(interaction, "wordle", True, mode)
+
+    @wordle.command(name="practice", description="A practice Wordle with a random word")
+    async def wordle_practice(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.start(interaction, "wordle", False, mode)
+
+    @primel.command(name="daily", description="Today's Primel")
+    async def primel_daily(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.start(interaction, "primel", True, mode)
+
+    @primel.command(name="practice", description="A practice Primel")
+    async def primel_practice(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.start(interaction, "primel", False, mode)
+
+    @app_commands.command(name="guess", description="Guess a word in your game")
+    @app_commands.describe(word="Your guess")
+    @COOLDOWN
+    async def guess(
+        self, interaction: discord.Interaction[Any], word: app_commands.Range[str, 1, 100]
+    ) -> None:
+        services = bot_of(interaction).services
+        outcome = await services.games.guess(player_of(interaction), scope_of(interaction), word)
+        await show_board(interaction, outcome)
+
+    @app_commands.command(name="giveup", description="Give up your game and see the answer")
+    async def giveup(self, interaction: discord.Interaction[Any]) -> None:
+        services = bot_of(interaction).services
+        outcome = await services.games.give_up(player_of(interaction), scope_of(interaction))
+        await show_board(interaction, outcome)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(GameButton)
+    await bot.add_cog(Games(bot))

@@ -1,0 +1,118 @@
+"""Stats, streaks and leaderboards in Discord, with page buttons that survive restarts."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import images
+from bot.render.text import METRIC_TITLES, board_text, stats_text
+from bot.services import kind_of
+from cogs.common import GREEN, bot_of, refuse
+
+Game = Literal["wordle", "primel"]
+Metric = Literal["wins", "win_rate", "average", "current_streak", "max_streak"]
+Scope = Literal["server", "global"]
+
+
+PAGE_ID = (
+    r"wb:board:(?P<game>wordle|primel):(?P<metric>[a-z_]+)"
+    r":(?P<scope>server|global):(?P<page>[0-9]+)"
+)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
+    """A leaderboard page button: everything needed to draw the page is in its custom id."""
+
+    def __init__(self, game: str, metric: str, scope: str, page: int, label: str) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary,
+            custom_id=f"wb:board:{game}:{metric}:{scope}:{page}",
+        ))  # fmt: skip
+        self.game, self.metric, self.scope, self.page = game, metric, scope, page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> PageButton:
+        page = int(match["page"])
+        return cls(match["game"], match["metric"], match["scope"], page, str(page))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        message = await board_message(interaction, self.game, self.metric, self.scope, self.page)
+        if message is None:
+            return await refuse(interaction, "That board is not available here")
+        await interaction.response.edit_message(**message)
+
+
+async def board_message(interaction: discord.Interaction[Any], game: str, metric: str,
+                        scope: str, page: int) -> dict[str, Any] | None:  # fmt: skip
+    services = bot_of(interaction).services
+    guild_id = interaction.guild_id if scope == "server" else None
+    if scope == "server" and guild_id is None:
+        return None
+    board = await services.stats.leaderboard(
+        kind_of(game, True), metric, guild_id=guild_id, page=page, today=services.daily.today()
+    )
+    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {game} daily",
+                          description=f"```\n{board_text(board)}\n```", colour=GREEN)  # fmt: skip
+    view = discord.ui.View(timeout=None)
+    if board.page > 1:
+        view.add_item(PageButton(game, metric, scope, board.page - 1, "Previous"))
+    if board.page < board.pages:
+        view.add_item(PageButton(game, metric, scope, board.page + 1, "Next"))
+    return {"embed": embed, "view": view}
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
+    @app_commands.describe(user="Whose stats (you by default)", game="Which game")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
+                    game: Game = "wordle", practice: bool = False) -> None:  # fmt: skip
+        services = bot_of(interaction).services
+        who = user or interaction.user
+        result = await services.stats.stats(
+            who.id, kind_of(game, not practice), services.daily.today()
+        )
+        embed = discord.Embed(description=f"```\n{stats_text(result, who.display_name)}\n```",
+                              colour=GREEN)  # fmt: skip
+        embed.set_image(url="attachment://stats.png")
+        png = images.stats_png(result)
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png")
+        )
+
+    @app_commands.command(name="streak", description="Your current and best daily streak")
+    async def streak(self, interaction: discord.Interaction[Any], game: Game = "wordle") -> None:
+        services = bot_of(interaction).services
+        result = await services.stats.stats(interaction.user.id, kind_of(game, True),
+                                            services.daily.today())  # fmt: skip
+        await interaction.response.send_message(
+            f"{game.title()} daily streak: {result.current_streak} (best {result.max_streak})",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
+    async def leaderboard(self, interaction: discord.Interaction[Any], metric: Metric = "wins",
+                          scope: Scope = "server", game: Game = "wordle") -> None:  # fmt: skip
+        if interaction.guild_id is None:
+            scope = "global"
+        message = await board_message(interaction, game, metric, scope, 1)
+        assert message is not None
+        await interaction.response.send_message(**message)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(PageButton)
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,191 @@
+"""A stand-in for Discord's side of interactions, for tests of the real bot objects.
+
+Raw INTERACTION_CREATE payloads go through discord.py's own ``ConnectionState``, so the
+real ``CommandTree``, views, dynamic items and modals handle them. Everything the bot sends
+back passes through discord.py's webhook adapter, replaced here by one that records each
+request and answers as Discord would (a callback result, or the message it created).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from discord.user import ClientUser
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+APP_ID, GUILD_ID, CHANNEL_ID = 900000000000000001, 900000000000000002, 900000000000000003
+_ids = itertools.count(910000000000000000)
+EVERYTHING, NOTHING = "2251799813685247", "0"  # permission bit sets
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def user(user_id: int, name: str = "player") -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name,
+            "avatar": None}  # fmt: skip
+
+
+@dataclass
+class Sent:
+    """One request the bot made: method, path, JSON body, and attached file names."""
+
+    method: str
+    path: str
+    body: dict[str, Any]
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> int | None:
+        """The interaction callback type (4 message, 5 deferred, 7 update, 9 modal)."""
+        return self.body.get("type") if self.path.endswith("/callback") else None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.body.get("data", self.body) if self.path.endswith("/callback") else self.body
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.data.get("flags", 0) & 64)
+
+    @property
+    def text(self) -> str:
+        """Everything a person would read: content, embed titles and descriptions."""
+        data = self.data
+        parts = [data.get("content") or ""]
+        for embed in data.get("embeds") or []:
+            parts += [embed.get("title") or "", embed.get("description") or ""]
+        return "\n".join(p for p in parts if p)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.data.get("components") or []
+                for c in row.get("components", []) if "custom_id" in c]  # fmt: skip
+
+
+class Recorder(AsyncWebhookAdapter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[Sent] = []
+
+    async def request(self, route: Any, session: Any = None, *, payload: Any = None,
+                      multipart: Any = None, files: Any = None, **_: Any) -> Any:  # fmt: skip
+        body = payload or {}
+        if multipart:
+            body = json.loads(next(p["value"] for p in multipart if p["name"] == "payload_json"))
+        self.sent.append(Sent(route.method, route.path, body, [f.filename for f in files or []]))
+        if route.path.endswith("/callback"):
+            return {"interaction": {"id": str(route.webhook_id), "type": 2,
+                                    "response_message_id": snowflake()}}  # fmt: skip
+        if route.method == "POST":
+            return message(body)
+        return {}
+
+
+def message(body: dict[str, Any], author_id: int = APP_ID) -> dict[str, Any]:
+    return {
+        "id": snowflake(), "channel_id": str(CHANNEL_ID), "type": 0,
+        "content": body.get("content") or "",
+        "author": {**user(author_id, "wordlebot"), "bot": True},
+        "embeds": body.get("embeds") or [], "components": body.get("components") or [],
+        "attachments": [], "mentions": [], "mention_roles": [], "pinned": False,
+        "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
+        "edited_timestamp": None, "flags": body.get("flags", 0),
+    }  # fmt: skip
+
+
+class DiscordDouble:
+    """Feeds payloads to a bot and keeps what it sent."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.recorder = Recorder()
+        async_context.set(self.recorder)
+        # What READY would have told the bot: who it is and its application.
+        state = bot._connection
+        state.user = ClientUser(
+            state=state,
+            data={**user(APP_ID, "wordlebot"), "bot": True, "mfa_enabled": False, "verified": True},
+        )
+        state.application_id = APP_ID
+
+    @property
+    def sent(self) -> list[Sent]:
+        return self.recorder.sent
+
+    def _base(self, kind: int, user_id: int, permissions: str, guild: bool) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": "tkn",
+            "version": 1, "channel_id": str(CHANNEL_ID), "locale": "en-US",
+            "app_permissions": EVERYTHING, "entitlements": [], "attachment_size_limit": 8388608,
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0 if guild else 1,
+            "channel": {"id": str(CHANNEL_ID), "type": 0 if guild else 1, "name": "games",
+                        "guild_id": str(GUILD_ID), "position": 0, "permission_overwrites": []},
+        }  # fmt: skip
+        if guild:
+            payload["guild_id"] = str(GUILD_ID)
+            payload["guild_locale"] = "en-US"
+            payload["member"] = {"user": user(user_id), "roles": [], "joined_at":
+                                 "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                                 "flags": 0, "permissions": permissions}  # fmt: skip
+        else:
+            payload["user"] = user(user_id)
+        return payload
+
+    async def command(self, name: str, *path: str, user_id: int, guild: bool = True,
+                      permissions: str = EVERYTHING, **options: Any) -> list[Sent]:  # fmt: skip
+        """A slash command: ``command("wordle", "practice", user_id=1, mode="hard")``."""
+        leaf: list[dict[str, Any]] = [
+            {"name": k, "type": _option_type(v), "value": v} for k, v in options.items()
+        ]
+        for sub in reversed(path):
+            leaf = [{"name": sub, "type": 1, "options": leaf}]
+        payload = self._base(2, user_id, permissions, guild)
+        payload["data"] = {"id": snowflake(), "name": name, "type": 1, "options": leaf}
+        return await self._dispatch(payload)
+
+    async def click(self, custom_id: str, *, user_id: int, on: Sent | None = None) -> list[Sent]:
+        payload = self._base(3, user_id, EVERYTHING, True)
+        payload["data"] = {"custom_id": custom_id, "component_type": 2}
+        payload["message"] = message(on.data if on else {})
+        return await self._dispatch(payload)
+
+    async def submit(self, modal: Sent, values: dict[str, str], *, user_id: int) -> list[Sent]:
+        """Submit a modal the bot opened, filling its inputs in order with ``values``."""
+        inputs = [c for row in modal.data["components"] for c in row["components"]]
+        payload = self._base(5, user_id, EVERYTHING, True)
+        payload["data"] = {"custom_id": modal.data["custom_id"], "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"], "value": v}]}
+            for c, v in zip(inputs, values.values(), strict=False)
+        ]}  # fmt: skip
+        payload["message"] = message({})
+        return await self._dispatch(payload)
+
+    async def _dispatch(self, payload: dict[str, Any]) -> list[Sent]:
+        before = len(self.sent)
+        self.bot._connection.parse_interaction_create(payload)
+        await settle()
+        return self.sent[before:]
+
+
+async def settle() -> None:
+    """Let every task the dispatch started run to completion."""
+    for _ in range(200):
+        pending = [
+            t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
+        ]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=10)
+
+
+def _option_type(value: Any) -> int:
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    return 3

@@ -1,0 +1,155 @@
+"""The Discord layer, through discord.py's real CommandTree, interactions, dynamic items and
+modals, fed raw payloads; the fake side only records what the bot sends."""
+
+import pytest
+from discord_double import NOTHING, DiscordDouble
+
+from bot.discord_bot import WordleBot
+from bot.settings import load_settings
+
+ANN, BOB = 111, 222
+
+
+@pytest.fixture
+async def double():
+    settings = load_settings(database_path=":memory:", daily_seed="discord-tests")
+    bot = WordleBot(settings, warm_engine=False)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
+    yield DiscordDouble(bot)
+    await bot.close()
+
+
+def only(sent):
+    assert len(sent) == 1, sent
+    return sent[0]
+
+
+async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(double):
+    board = only(await double.command("wordle", "daily", user_id=ANN))
+    assert board.kind == 4 and not board.ephemeral
+    assert board.files == ["board.png"] and "Wordle #" in board.text
+    guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess_button, user_id=ANN, on=board))
+    assert modal.kind == 9 and modal.data["title"] == "Guess 1 of 6"
+    answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
+    updated = only(await double.submit(modal, {"word": "crane"}, user_id=ANN))
+    assert updated.kind == 7 and "||CRANE||" in updated.text  # a daily shows letters in spoilers
+    won = only(await double.command("guess", user_id=ANN, word=answer))
+    assert "Solved in 2/6!" in won.text and won.custom_ids() == []
+    assert f"||{answer.upper()}||" in won.text
+
+
+async def test_a_hard_mode_refusal_is_private_and_in_the_games_words(double):
+    await double.command("wordle", "practice", user_id=ANN, mode="hard")
+    await double.command("guess", user_id=ANN, word="crane")  # C green against CIGAR
+    refusal = only(await double.command("guess", user_id=ANN, word="slate"))
+    assert refusal.ephemeral and refusal.text == "1st letter must be C"
+
+
+async def test_a_hint_is_private_and_deferred_first(double):
+    await double.command("wordle", "practice", user_id=ANN)
+    await double.command("guess", user_id=ANN, word="crane")
+    deferred, answer = await double.command("hint", user_id=ANN)
+    assert deferred.kind == 5 and deferred.ephemeral
+    assert answer.ephemeral and "possible" in answer.text and "CIGAR" in answer.text
+
+
+async def test_a_typed_history_hint(double):
+    deferred, answer = await double.command("hint", user_id=BOB, history="crane 21100")
+    assert deferred.kind == 5 and answer.ephemeral and "CIGAR" in answer.text
+    bad = only(await double.command("hint", user_id=BOB, history="crane 2110"))
+    assert bad.ephemeral and "needs 5 tiles" in bad.text
+
+
+async def test_someone_elses_buttons_are_refused_privately(double):
+    board = only(await double.command("wordle", "practice", user_id=ANN))
+    for custom_id in board.custom_ids():
+        refusal = only(await double.click(custom_id, user_id=BOB, on=board))
+        assert refusal.ephemeral and refusal.text == "This is someone else's game: start your own"
+
+
+async def test_buttons_of_a_finished_game_say_so(double):
+    board = only(await double.command("wordle", "practice", user_id=ANN))
+    give_up = next(i for i in board.custom_ids() if ":giveup:" in i)
+    ended = only(await double.click(give_up, user_id=ANN, on=board))
+    assert ended.kind == 7 and "The answer was CIGAR" in ended.text
+    again = only(await double.click(give_up, user_id=ANN, on=board))
+    assert again.ephemeral and again.text == "This game is over"
+
+
+async def test_buttons_keep_working_after_a_restart(tmp_path):
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed="s")
+    first = WordleBot(settings, warm_engine=False)
+    await first._async_setup_hook()
+    await first.setup_hook()
+    first.services.games.choose_answer = {"wordle": "cigar"}.get
+    board = only(await DiscordDouble(first).command("wordle", "practice", user_id=ANN))
+    await first.close()
+
+    second = WordleBot(settings, warm_engine=False)  # a new process, the same database
+    await second._async_setup_hook()
+    await second.setup_hook()
+    double = DiscordDouble(second)
+    guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess_button, user_id=ANN, on=board))
+    won = only(await double.submit(modal, {"word": "cigar"}, user_id=ANN))
+    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    await second.close()
+
+
+async def test_stats_and_a_leaderboard_page(double):
+    rows = [(p, 900000000000000002, "wordle:daily", "2026-11-20", True, 3) for p in range(1, 16)]
+    await double.bot.services.storage.bulk_results(rows)
+    board = only(await double.command("leaderboard", user_id=ANN, metric="wins"))
+    assert "Wins" in board.text and "Page 1 of 2" in board.text
+    next_page = next(i for i in board.custom_ids() if i.endswith(":2"))
+    page_two = only(await double.click(next_page, user_id=BOB, on=board))
+    assert page_two.kind == 7 and "Page 2 of 2" in page_two.text and " 11. " in page_two.text
+    stats = only(await double.command("stats", user_id=ANN))
+    assert stats.files == ["stats.png"] and "Played 0" in stats.text
+
+
+async def test_settings_need_the_manage_server_permission(double):
+    refused = only(await double.command("settings", user_id=ANN, permissions=NOTHING,
+                                        timezone="Europe/Paris"))  # fmt: skip
+    assert refused.ephemeral and "Manage Server" in refused.text
+    done = only(await double.command("settings", user_id=ANN, timezone="Europe/Paris"))
+    assert done.ephemeral and "Europe/Paris" in done.text
+    bad = only(await double.command("settings", user_id=ANN, timezone="Mars/Base"))
+    assert bad.ephemeral and "Unknown time zone" in bad.text
+
+
+async def test_hints_can_be_switched_off_for_daily_games(double):
+    await double.command("settings", user_id=ANN, hints_in_daily=False)
+    await double.command("wordle", "daily", user_id=BOB)
+    _, answer = await double.command("hint", user_id=BOB)
+    assert answer.ephemeral and "off for daily games" in answer.text
+
+
+async def test_a_cooldown_stops_spam(double):
+    await double.command("wordle", "practice", user_id=ANN)
+    replies = [only(await double.command("guess", user_id=ANN, word="zzzzz")) for _ in range(6)]
+    assert all(r.ephemeral for r in replies)
+    assert replies[-1].text.startswith("Slow down")
+
+
+async def test_an_unexpected_error_gets_an_apology_and_is_logged(double, caplog):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    double.bot.services.games.give_up = broken  # the service fails; the cog must not
+    reply = only(await double.command("giveup", user_id=ANN))
+    assert reply.ephemeral and reply.text.startswith("Sorry, something went wrong")
+    assert any("failed" in r.message for r in caplog.records)
+
+
+async def test_my_data_export_and_delete(double):
+    await double.command("wordle", "practice", user_id=ANN)
+    export = only(await double.command("mydata", "export", user_id=ANN))
+    assert export.ephemeral and export.files == ["wordlebot.json"]
+    kept = only(await double.command("mydata", "delete", user_id=ANN, confirm="no"))
+    assert "Nothing deleted" in kept.text
+    gone = only(await double.command("mydata", "delete", user_id=ANN, confirm="DELETE"))
+    assert "Deleted" in gone.text
