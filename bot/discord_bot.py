@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.services import Services, open_services
 from bot.settings import Settings
-from engine.aio import warm
+from engine.aio import build_trees, warm
 
 log = logging.getLogger("wordlebot")
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin")
@@ -48,6 +48,8 @@ class WordleBot(commands.Bot):
             await self.load_extension(extension)
         if self.warm_engine:
             await warm(("wordle", "primel"))
+            # Exact trees missing from the cache are searched in the background (first start).
+            self._tree_task = asyncio.create_task(build_trees(("wordle",)))
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

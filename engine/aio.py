@@ -8,33 +8,66 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
-from engine.solver.exact import cached_optimal_tree
+from engine.solver.exact import cached_optimal_tree, optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.position import by_answer
+from engine.solver.tree import Node
 from engine.variants import get_variant
+
+TREE_MODES = (Mode.NORMAL, Mode.HARD)
+
+
+@lru_cache(maxsize=16)
+def _tree(variant_name: str, mode: Mode) -> Node | None:
+    """The exact tree once it is on disk, kept in memory (None is not kept: it may appear)."""
+    return cached_optimal_tree(get_variant(variant_name), mode)
+
+
+def tree(variant_name: str, mode: Mode) -> Node | None:
+    if mode not in TREE_MODES:
+        return None
+    found = _tree(variant_name, mode)
+    if found is None:
+        _tree.cache_clear()
+    return found
 
 
 async def hint_async(variant_name: str, history: Sequence[Row], mode: Mode, top: int = 5) -> Hint:
-    """A hint computed off the loop, using the exact tree when it is cached."""
+    """A hint computed off the loop, using the exact tree when it has been searched."""
 
     def work() -> Hint:
-        variant = get_variant(variant_name)
-        tree = None if mode is Mode.STRICT else cached_optimal_tree(variant, mode)
-        return hint(variant, history, mode, top, tree=tree)
+        return hint(get_variant(variant_name), history, mode, top, tree=tree(variant_name, mode))
 
     return await asyncio.to_thread(work)
 
 
 async def warm(variant_names: Sequence[str]) -> None:
-    """Load word lists and matrices (and their derived tables) before the first player."""
+    """Load word lists, matrices, derived tables and stored trees before the first player."""
 
     def work() -> None:
         for name in variant_names:
             variant = get_variant(name)
             by_answer(variant)
             group_index(variant)
+            for mode in TREE_MODES:
+                tree(name, mode)
+
+    await asyncio.to_thread(work)
+
+
+async def build_trees(variant_names: Sequence[str]) -> None:
+    """Search the exact trees that are not on disk yet (seconds each, in a worker thread),
+    so later hints can say how many guesses remain."""
+
+    def work() -> None:
+        for name in variant_names:
+            for mode in TREE_MODES:
+                if tree(name, mode) is None:
+                    optimal_tree(get_variant(name), mode)
+        _tree.cache_clear()
 
     await asyncio.to_thread(work)

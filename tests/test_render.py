@@ -1,0 +1,90 @@
+import io
+import os
+import subprocess
+import sys
+
+from PIL import Image
+
+from bot.render import images
+from bot.render.text import ABSENT, CORRECT, PRESENT, UNUSED, keyboard, share_text
+from bot.services import GameView, Stats
+
+
+def game(rows, status="playing", variant="wordle", day=None, mode="normal") -> GameView:
+    return GameView(1, 1, f"{variant}:practice", variant, variant.title(), mode, day,
+                    None if day is None else 1000, rows, status, 6, 5,
+                    "cigar" if status != "playing" else None)  # fmt: skip
+
+
+def test_the_board_image_has_the_games_size_and_colours() -> None:
+    view = game([("crane", "21100"), ("cigar", "22222")], status="won")
+    image = Image.open(io.BytesIO(images.board_png(view)))
+    assert image.format == "PNG" and image.size == images.board_size(5, 6) == (358, 426)
+
+    def pixel(row: int, column: int) -> tuple[int, int, int]:
+        left, top, _, _ = images.tile_box(row, column)
+        return image.getpixel((left + 4, top + 4))  # a corner, away from the letter
+
+    assert pixel(0, 0) == images.GREEN and pixel(0, 1) == images.YELLOW
+    assert pixel(0, 3) == images.GREY and pixel(1, 4) == images.GREEN
+    assert pixel(2, 0) == images.BACKGROUND  # inside an empty tile
+    left, top, _, _ = images.tile_box(2, 0)
+    assert image.getpixel((left, top + 20)) == images.EMPTY_BORDER
+
+
+def test_letters_are_drawn_only_when_asked() -> None:
+    view = game([("crane", "00000")])
+    with_letters = Image.open(io.BytesIO(images.board_png(view))).convert("RGB")
+    without = Image.open(io.BytesIO(images.board_png(view, letters=False))).convert("RGB")
+    left, top, right, bottom = images.tile_box(0, 0)
+    box = (left, top, right, bottom)
+    assert {colour for _, colour in without.crop(box).getcolors()} == {images.GREY}
+    assert images.WHITE in {colour for _, colour in with_letters.crop(box).getcolors(4096)}
+
+
+def test_the_stats_image_draws_one_bar_per_guess_count() -> None:
+    stats = Stats("wordle:daily", 4, 75, 1, 2, {1: 0, 2: 1, 3: 2, 4: 0, 5: 0, 6: 0})
+    image = Image.open(io.BytesIO(images.stats_png(stats))).convert("RGB")
+    assert image.size[0] == 360 and image.size[1] == 2 * images.MARGIN + 6 * 30
+    third_bar = image.getpixel((image.size[0] - images.MARGIN - 40, images.MARGIN + 2 * 30 + 2))
+    assert third_bar == images.GREEN  # the longest bar reaches the right edge
+
+
+def test_the_keyboard_keeps_the_best_knowledge_of_each_key() -> None:
+    view = game([("speed", "00101"), ("abide", "22222")], status="won")
+    keys = dict(key for row in keyboard(view) for key in row)
+    assert keys["e"] == CORRECT and keys["d"] == CORRECT and keys["s"] == ABSENT
+    assert keys["z"] == UNUSED
+    digits = dict(k for row in keyboard(game([("12347", "10200")], variant="primel")) for k in row)
+    assert (digits["1"], digits["3"], digits["2"], digits["9"]) == (
+        PRESENT,
+        CORRECT,
+        ABSENT,
+        UNUSED,
+    )
+
+
+def test_the_share_text_is_spoiler_free() -> None:
+    view = game([("crane", "21100"), ("cigar", "22222")], status="won", mode="hard")
+    assert share_text(view) == "Wordle practice 2/6*\n\n🟩🟨🟨⬛⬛\n🟩🟩🟩🟩🟩"
+
+
+def test_the_token_never_appears_in_logs_or_errors(tmp_path) -> None:
+    token = "MTIz.secret-token-for-the-test"
+    env = {**os.environ, "DISCORD_TOKEN": token, "LOG_LEVEL": "DEBUG",
+           "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # a closed port on this machine
+           "DATABASE_PATH": str(tmp_path / "t.sqlite3")}  # fmt: skip
+    result = subprocess.run([sys.executable, "-m", "bot.cli", "run"], capture_output=True,
+                            text=True, env=env, timeout=120)  # fmt: skip
+    assert result.returncode == 1
+    assert "Could not reach Discord" in result.stderr
+    assert token not in result.stdout + result.stderr and "secret-token" not in result.stderr
+
+
+def test_run_without_a_token_points_to_the_console(tmp_path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["DATABASE_PATH"] = str(tmp_path / "t.sqlite3")
+    result = subprocess.run([sys.executable, "-m", "bot.cli", "run"], capture_output=True,
+                            text=True, env=env, timeout=120, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 1
+    assert "discord.com/developers" in result.stdout and "wordlebot console" in result.stdout
