@@ -188,8 +188,11 @@ class Console:
             return "  ".join(
                 "".join(f"{KEY_ANSI[s]}{k.upper()}{RESET}" for k, s in row) for row in rows
             )
-        marks = {0: "{}", 1: "-", 2: "{}?", 3: "{}!"}
-        return "  ".join(" ".join(marks[s].format(k.upper()) for k, s in row) for row in rows)
+        # Plain text: unused A, absent a (lower case), present A?, correct A!
+        marks = {0: "{}", 1: "{}", 2: "{}?", 3: "{}!"}
+        return "  ".join(
+            " ".join(marks[s].format(k if s == 1 else k.upper()) for k, s in row) for row in rows
+        )
 
 
 async def run_console(settings: Settings, read: Reader | None = None,
