@@ -280,6 +280,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, default=2, help="levels of the subtree to print")
     p.set_defaults(run=solver_commands.cmd_tree)
 
+    absurdle = commands.add_parser("absurdle", help="the adversarial Wordle: play or solve")
+    absurdle_commands = absurdle.add_subparsers(dest="absurdle_command", required=True,
+                                                metavar="ACTION")  # fmt: skip
+    p = absurdle_commands.add_parser("play", help="play at the terminal")
+    p.add_argument(
+        "--challenge",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="WORD",
+        help="force the adversary to WORD (a random answer if none is given)",
+    )
+    mode_option(p)
+    p.set_defaults(run=solver_commands.cmd_absurdle_play)
+    p = absurdle_commands.add_parser("solve", help="a shortest win, or a line forcing a target")
+    p.add_argument("--target", help="challenge mode: the word to force")
+    p.add_argument("--max-guesses", type=int, default=6)
+    p.add_argument("--width", type=int, default=40, help="guesses tried per step")
+    mode_option(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=solver_commands.cmd_absurdle_solve)
+
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     p = db_commands.add_parser("migrate", help="apply pending schema migrations")

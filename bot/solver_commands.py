@@ -177,3 +177,76 @@ def subtree_text(variant: Variant, start: Position, root: Node, history: str, de
 
     walk(node, position, 0, "")
     return "\n".join(lines)
+
+
+def cmd_absurdle_solve(args: argparse.Namespace) -> int:
+    """A shortest win from the start, or a line that forces ``--target``."""
+    from engine.solver.absurdle import force_target, shortest_win
+
+    variant = get_variant("wordle")
+    mode = Mode(args.mode)
+    if args.target:
+        target = normalise(args.target)
+        if target not in variant.answers.index:
+            raise UsageError(f"{args.target[:20]!r} is not a possible answer")
+        line = force_target(variant, target, mode, max_guesses=args.max_guesses, width=args.width)
+    else:
+        line = shortest_win(variant, mode, max_guesses=args.max_guesses, width=args.width)
+    if args.json:
+        print(json.dumps({"won": line.won, "guesses": [s.guess for s in line.steps],
+                          "remaining": line.remaining}))  # fmt: skip
+        return 0
+    if not line.won:
+        goal = f"forces {args.target.upper()}" if args.target else "wins"
+        print(f"No line that {goal} within {args.max_guesses} guesses (width {args.width}).")
+        return 0
+    for i, step in enumerate(line.steps, 1):
+        print(f"{i}. {step.guess.upper()}  {to_emoji(step.pattern, variant.length)}  "
+              f"{step.remaining} left")  # fmt: skip
+    print(f"Won in {len(line.steps)}.")
+    return 0
+
+
+def cmd_absurdle_play(
+    args: argparse.Namespace,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Absurdle at the terminal; with --challenge, a target to force (random if not given)."""
+    import random
+
+    from engine.absurdle import TARGET_GONE, AbsurdleGame
+
+    variant = get_variant("wordle")
+    target = None
+    if args.challenge is not None:
+        target = (
+            normalise(args.challenge) if args.challenge else random.choice(variant.answers.words)
+        )
+        if target not in variant.answers.index:
+            raise UsageError(f"{args.challenge[:20]!r} is not a possible answer")
+    game = AbsurdleGame(variant, Mode(args.mode), target)
+    write("Absurdle: the answer changes to dodge you. " + (
+        f"Challenge: force it to {target.upper()}." if target else "Corner it."
+    ))  # fmt: skip
+    while not game.over:
+        try:
+            text = read(f"{len(game.rows) + 1}> ")
+        except EOFError:
+            return 0
+        if text.strip().lower() in {"quit", "exit"}:
+            return 0
+        outcome = game.guess(text)
+        if not outcome.accepted:
+            write(f"  {outcome.message}")
+            continue
+        assert outcome.pattern is not None
+        write(
+            f"  {to_emoji(outcome.pattern, variant.length)} {outcome.word.upper()}  "
+            f"{len(game.candidates)} word{'s' if len(game.candidates) != 1 else ''} left"
+        )
+    if game.status.value == "won":
+        write(f"You won in {len(game.rows)} guesses.")
+    else:
+        write(TARGET_GONE + ".")
+    return 0

@@ -1,0 +1,129 @@
+"""Solving Absurdle: the adversary is deterministic, so a line of guesses is a single path.
+
+A guess leaves exactly its largest bucket (see ``engine.absurdle``), so the minimax step
+(Wordle Boss's ``get_min_feedback`` idea) is the guess whose largest bucket is smallest. A
+win needs guesses that shrink the pool to one word, then that word. The searches try, at
+each step, the ``width`` guesses with the smallest worst bucket; at the last step before
+the win they scan every allowed guess for one that leaves a single word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.absurdle import adversary_choice
+from engine.rules import Mode
+from engine.solver.greedy import rank_guesses
+from engine.solver.measures import Measure
+from engine.solver.position import Position, tie_order
+from engine.variants import Variant
+
+
+@dataclass(frozen=True)
+class Step:
+    guess: str
+    pattern: int
+    remaining: int  # the bucket the adversary kept
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of play: its steps, whether it ends in a win, and the words left at the end."""
+
+    steps: list[Step]
+    won: bool
+    remaining: list[str]
+
+
+def minimax_step(position: Position) -> str:
+    """The guess whose worst case leaves the fewest words (ties: a possible answer first)."""
+    ranking = rank_guesses(position, Measure.MINIMAX, top=1)
+    return position.variant.guesses.words[int(ranking.guesses[0])]
+
+
+def shortest_win(
+    variant: Variant, mode: Mode = Mode.NORMAL, *, max_guesses: int = 4, width: int = 40
+) -> Line:
+    """The shortest winning line found within ``max_guesses`` (the last guess wins)."""
+    start = Position.start(variant, mode)
+    for total in range(2, max_guesses + 1):
+        steps = _shrink(start, total - 1, width, target=None)
+        if steps is not None:
+            return _finish(variant, steps)
+    return Line([], False, start.words)
+
+
+def force_target(
+    variant: Variant, target: str, mode: Mode = Mode.NORMAL, *, max_guesses: int = 6,
+    width: int = 40,
+) -> Line:  # fmt: skip
+    """A line that forces the adversary down to ``target`` and wins; ``won`` is False when
+    none is found within ``max_guesses``."""
+    index = variant.answers.index.get(target)
+    if index is None:
+        return Line([], False, [])
+    start = Position.start(variant, mode)
+    for total in range(2, max_guesses + 1):
+        steps = _shrink(start, total - 1, width, target=index)
+        if steps is not None:
+            return _finish(variant, steps)
+    return Line([], False, [target])
+
+
+def _finish(variant: Variant, steps: list[Step]) -> Line:
+    return Line([*steps, Step(_only_word(variant, steps), winning_pattern(variant), 1)], True, [])
+
+
+def winning_pattern(variant: Variant) -> int:
+    return int(3**variant.length - 1)
+
+
+def _only_word(variant: Variant, steps: list[Step]) -> str:
+    position = Position.start(variant)
+    for step in steps:
+        position = position.play(step.guess, step.pattern)
+    return position.words[0]
+
+
+def _shrink(position: Position, guesses: int, width: int, target: int | None) -> list[Step] | None:
+    """Steps that leave exactly one word (the target, if given) after ``guesses`` guesses."""
+    variant = position.variant
+    n = len(position.candidates)
+    if guesses == 0 or n == 1:
+        return None
+    ranking = rank_guesses(position, Measure.MINIMAX)
+    if guesses == 1:
+        finals = ranking.guesses[ranking.scores.worst == 1]
+        for g in finals[np.argsort(tie_order(variant)[finals], kind="stable")].tolist():
+            if target is None or position.candidates[_kept(position, g)][0] == target:
+                return [_step(position, g)]
+        return None
+    tried = 0
+    for g in ranking.guesses.tolist():
+        keep = _kept(position, g)
+        if target is not None and target not in position.candidates[keep]:
+            continue
+        step = _step(position, g)
+        child = position.play(step.guess, step.pattern)
+        done = len(child.candidates) == 1 and target in (None, int(child.candidates[0]))
+        rest = [] if done else _shrink(child, guesses - 1, width, target)
+        if rest is not None:
+            return [step, *rest]
+        tried += 1
+        if tried >= width:
+            return None
+    return None
+
+
+def _kept(position: Position, guess: int) -> npt.NDArray[np.bool_]:
+    patterns = np.asarray(position.variant.matrix[guess])[position.candidates]
+    return adversary_choice(patterns, position.variant.length)[1]
+
+
+def _step(position: Position, guess: int) -> Step:
+    patterns = np.asarray(position.variant.matrix[guess])[position.candidates]
+    pattern, keep = adversary_choice(patterns, position.variant.length)
+    return Step(position.variant.guesses.words[guess], pattern, int(keep.sum()))

@@ -1,0 +1,108 @@
+import json
+
+import numpy as np
+import pytest
+
+from bot.cli import main
+from engine.absurdle import AbsurdleGame, adversary_choice
+from engine.game import GameStateError, Status
+from engine.pattern import from_tiles, parse_pattern, score
+from engine.rules import Mode
+from engine.solver.absurdle import force_target, minimax_step, shortest_win
+from engine.solver.position import Position
+
+
+def patterns(*texts: str) -> np.ndarray:
+    return np.array([parse_pattern(t, 5) for t in texts], dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("buckets", "kept"),
+    [
+        (["00000", "00000", "10000"], "00000"),  # the largest bucket
+        (["20000", "01100"], "01100"),  # a tie: fewer greens first...
+        (["11000", "01000"], "01000"),  # ...then fewer yellows...
+        (["01000", "10000"], "01000"),  # ...then grey before yellow, left to right
+        (["00200", "02000"], "00200"),  # ...and grey before green
+        (["22222"], "22222"),  # the single word left, guessed
+    ],
+)
+def test_the_adversary_keeps_the_largest_least_revealing_bucket(buckets, kept) -> None:
+    pattern, keep = adversary_choice(patterns(*buckets), 5)
+    assert pattern == parse_pattern(kept, 5)
+    assert keep.sum() == buckets.count(kept)
+
+
+def test_every_guess_leaves_the_largest_bucket(wordle) -> None:
+    game = AbsurdleGame(wordle)
+    before = set(game.remaining)
+    outcome = game.guess("crane")
+    sizes = {}
+    for word in before:
+        sizes[score("crane", word)] = sizes.get(score("crane", word), 0) + 1
+    assert len(game.remaining) == max(sizes.values())
+    assert all(score("crane", w) == outcome.pattern for w in game.remaining)
+
+
+def test_a_known_four_guess_win(wordle) -> None:
+    game = AbsurdleGame(wordle)
+    for word in ("arise", "yauld", "tench"):
+        game.guess(word)
+    assert game.remaining == ["whoop"] and game.status is Status.PLAYING
+    assert game.guess("whoop").pattern == from_tiles([2] * 5)
+    assert game.status is Status.WON
+    assert game.guess("crane").message == "This game is over"
+
+
+def test_challenge_mode_is_lost_when_the_target_is_eliminated(wordle) -> None:
+    game = AbsurdleGame(wordle, target="cigar")
+    game.guess("cigar")  # the adversary dodges the target itself
+    assert "cigar" not in game.remaining and game.status is Status.LOST
+
+
+def test_hard_mode_uses_the_wordle_validator(wordle) -> None:
+    game = AbsurdleGame(wordle, Mode.HARD)
+    for word in ("arise", "yauld", "tench"):
+        assert game.guess(word).accepted
+    assert game.guess("crane").message == "Guess must contain H"  # TENCH showed a yellow H
+
+
+def test_refusals_change_nothing_and_state_round_trips(wordle) -> None:
+    game = AbsurdleGame(wordle, target="whoop")
+    game.guess("arise")
+    assert game.guess("zzzzz").message == "Not in word list"
+    restored = AbsurdleGame.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert restored.remaining == game.remaining and restored.rows == game.rows
+    with pytest.raises(GameStateError):
+        AbsurdleGame.from_dict({**game.to_dict(), "rows": ["zzzzz"]})
+
+
+def test_the_solver_finds_a_four_guess_win_that_really_wins(wordle) -> None:
+    line = shortest_win(wordle, max_guesses=4, width=20)
+    assert line.won and len(line.steps) == 4
+    game = AbsurdleGame(wordle)
+    for step in line.steps:
+        outcome = game.guess(step.guess)
+        assert outcome.pattern == step.pattern and len(game.remaining) == step.remaining
+    assert game.status is Status.WON
+    assert not shortest_win(wordle, max_guesses=3, width=20).won  # none in three found
+
+
+def test_a_challenge_line_forces_the_target(wordle) -> None:
+    line = force_target(wordle, "fuzzy", max_guesses=5, width=15)
+    assert line.won and line.steps[-1].guess == "fuzzy"
+    game = AbsurdleGame(wordle, target="fuzzy")
+    for step in line.steps:
+        game.guess(step.guess)
+    assert game.status is Status.WON
+    assert not force_target(wordle, "fuzzy", max_guesses=2, width=5).won
+
+
+def test_the_minimax_step_is_the_smallest_worst_case(wordle) -> None:
+    assert minimax_step(Position.start(wordle)) == "arise"
+
+
+def test_absurdle_solve_json(capsys) -> None:
+    assert main(["absurdle", "solve", "--max-guesses", "4", "--width", "20", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["won"] is True and len(data["guesses"]) == 4 and data["remaining"] == []
