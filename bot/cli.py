@@ -159,6 +159,31 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    from engine.solver.multiboard import WRITE_UP, simulate
+
+    figures = simulate(args.game, args.strategy, args.games, args.seed)
+    if args.compare:
+        figures["compare"] = {
+            name: {k: v for k, v in simulate(args.game, name, args.games, args.seed).items()
+                   if k in ("win_rate", "mean", "seconds")}
+            for name in WRITE_UP if name != args.strategy
+        }  # fmt: skip
+    if args.json:
+        _print_json(figures)
+        return 0
+    mean = "-" if figures["mean"] is None else f"{figures['mean']:.4f}"
+    print(
+        f"{args.game}, {args.strategy}: {figures['games']} games, win rate "
+        f"{figures['win_rate']:.1%}, mean {mean} guesses (won games), {figures['seconds']} s"
+    )
+    print(benchmarks.bar_chart(figures["distribution"]))
+    for name, other in figures.get("compare", {}).items():
+        other_mean = "-" if other["mean"] is None else f"{other['mean']:.4f}"
+        print(f"  {name:<14} win rate {other['win_rate']:.1%}, mean {other_mean}")
+    return 0
+
+
 def cmd_bench_service(args: argparse.Namespace) -> int:
     figures = benchmarks.bench_service(args.players, args.games, args.board_players, args.results)
     if args.json:
@@ -301,6 +326,23 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_absurdle_solve)
+
+    from engine.multiboard import BOARDS
+    from engine.solver.multiboard import BEST
+    from engine.solver.multiboard import STRATEGIES as MULTI_STRATEGIES
+
+    p = commands.add_parser("sim", help="simulate multi-board games with a strategy")
+    p.add_argument("--game", default="quordle", choices=tuple(BOARDS))
+    p.add_argument("--strategy", default=BEST, choices=tuple(MULTI_STRATEGIES))
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="also run the Quordle write-up's four strategies on the same games",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_sim)
 
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
