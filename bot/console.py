@@ -5,6 +5,7 @@ line, so tests and shell scripts can drive it.
 Commands (a bare word is a guess)::
 
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
+    /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PAGE]   /export   /help   /quit
 """
@@ -17,8 +18,17 @@ import sys
 import zlib
 from collections.abc import Awaitable, Callable
 
-from bot.render.text import board_text, keyboard, share_text, stats_text, status_line, title
+from bot.render.text import (
+    board_rows,
+    board_text,
+    keyboard,
+    share_text,
+    stats_text,
+    status_line,
+    title,
+)
 from bot.services import DM, GameView, Player, Services, kind_of, open_services
+from bot.services.kinds import KINDS
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
 from engine.history import HistoryError, parse_history
@@ -69,6 +79,10 @@ class Console:
         handlers = {
             "/wordle": lambda: self.start("wordle", args),
             "/primel": lambda: self.start("primel", args),
+            "/absurdle": lambda: self.start("absurdle", ["practice", *args]),
+            "/dordle": lambda: self.start("dordle", ["practice", *args]),
+            "/quordle": lambda: self.start("quordle", ["practice", *args]),
+            "/octordle": lambda: self.start("octordle", ["practice", *args]),
             "/guess": lambda: self.guess(rest),
             "/giveup": self.give_up,
             "/hint": lambda: self.hint(rest),
@@ -93,7 +107,10 @@ class Console:
         for word in args[1:] if args else []:
             if word.lower() in {m.value for m in Mode}:
                 mode = Mode(word.lower())
-        outcome = await self.services.games.start(self.player, DM, variant, daily=daily, mode=mode)
+        challenge = "challenge" in (a.lower() for a in args)
+        outcome = await self.services.games.start(
+            self.player, DM, variant, daily=daily, mode=mode, challenge=challenge
+        )
         if outcome.message:
             self.write(outcome.message)
         if outcome.game is not None:
@@ -124,6 +141,12 @@ class Console:
                 return
         else:
             outcome = await self.services.games.hint(self.player, DM)
+            if outcome.multi is not None:
+                for board, words in enumerate(outcome.multi.candidates, 1):
+                    shown = ", ".join(w.upper() for w in words[:8]) or "solved"
+                    self.write(f"Board {board}: {len(words)} possible: {shown}")
+                self.write(f"Best guess for all boards: {outcome.multi.guess.upper()}")
+                return
             if outcome.hint is None:
                 self.write(f"  {outcome.message}")
                 return
@@ -139,8 +162,8 @@ class Console:
     async def stats(self, args: list[str], *, streak_only: bool = False) -> None:
         variant = args[0].lower() if args else "wordle"
         daily = not (len(args) > 1 and args[1].lower() == "practice")
-        if variant not in ("wordle", "primel"):
-            self.write("Stats are kept for wordle and primel")
+        if variant not in KINDS:
+            self.write(f"Stats are kept for {', '.join(KINDS)}")
             return
         today = self.services.daily.today()
         stats = await self.services.stats.stats(self.player.id, kind_of(variant, daily), today)
@@ -166,7 +189,10 @@ class Console:
 
     def show(self, game: GameView) -> None:
         self.write(title(game))
-        for guess, digits in game.rows:
+        if game.boards is not None:
+            for line in board_rows(game):
+                self.write("  " + line.replace("`", ""))
+        for guess, digits in [] if game.boards is not None else game.rows:
             self.write("  " + self.tiles(guess, digits))
         self.write("  " + status_line(game, spoiler=False))
         if game.over:

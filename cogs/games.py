@@ -68,7 +68,8 @@ class GameButton(
 
 class GuessModal(discord.ui.Modal):
     def __init__(self, game_id: int, game: GameView) -> None:
-        super().__init__(title=f"Guess {len(game.rows) + 1} of {game.max_guesses}")
+        limit = f" of {game.max_guesses}" if game.max_guesses else ""
+        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}")
         self.game_id = game_id
         self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
             label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
@@ -124,10 +125,26 @@ async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | Non
     outcome = await bot.services.games.hint(
         player_of(interaction), scope_of(interaction), game_id=game_id, daily_hints=daily_hints
     )
+    if outcome.multi is not None:
+        await interaction.followup.send(format_multi_hint(outcome.multi), ephemeral=True)
+        return
     if outcome.hint is None:
         await interaction.followup.send(outcome.message or NO_GAME, ephemeral=True)
         return
     await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
+
+
+def format_multi_hint(result: Any) -> str:
+    lines = []
+    for board, words in enumerate(result.candidates, 1):
+        if not words:
+            lines.append(f"Board {board}: solved")
+            continue
+        shown = ", ".join(w.upper() for w in words[:8])
+        more = f" and {len(words) - 8} more" if len(words) > 8 else ""
+        lines.append(f"Board {board}: {len(words)} possible: {shown}{more}")
+    lines.append(f"Best guess for all boards: `{result.guess.upper()}`")
+    return "\n".join(lines)
 
 
 def format_hint(result: Any) -> str:
@@ -196,6 +213,41 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.start(interaction, "primel", False, mode)
+
+    @app_commands.command(name="absurdle", description="Wordle against an adversary that dodges")
+    @app_commands.describe(challenge="Get a target word and force the adversary to it")
+    async def absurdle(self, interaction: discord.Interaction[Any], challenge: bool = False,
+                       mode: ModeChoice = "normal") -> None:  # fmt: skip
+        services = bot_of(interaction).services
+        player, scope = player_of(interaction), scope_of(interaction)
+        outcome = await services.games.start(
+            player, scope, "absurdle", mode=Mode(mode), challenge=challenge
+        )
+        await show_board(interaction, outcome)
+
+    async def multi(self, interaction: discord.Interaction[Any], name: str, mode: str) -> None:
+        services = bot_of(interaction).services
+        outcome = await services.games.start(player_of(interaction), scope_of(interaction), name,
+                                             mode=Mode(mode))  # fmt: skip
+        await show_board(interaction, outcome)
+
+    @app_commands.command(name="dordle", description="Two boards at once, 7 guesses")
+    async def dordle(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.multi(interaction, "dordle", mode)
+
+    @app_commands.command(name="quordle", description="Four boards at once, 9 guesses")
+    async def quordle(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.multi(interaction, "quordle", mode)
+
+    @app_commands.command(name="octordle", description="Eight boards at once, 13 guesses")
+    async def octordle(
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
+    ) -> None:
+        await self.multi(interaction, "octordle", mode)
 
     @app_commands.command(name="guess", description="Guess a word in your game")
     @app_commands.describe(word="Your guess")

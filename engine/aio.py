@@ -14,6 +14,7 @@ from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
 from engine.solver.exact import cached_optimal_tree, optimal_tree
 from engine.solver.hints import Hint, hint
+from engine.solver.measures import Measure
 from engine.solver.position import by_answer
 from engine.solver.tree import Node
 from engine.variants import get_variant
@@ -36,11 +37,16 @@ def tree(variant_name: str, mode: Mode) -> Node | None:
     return found
 
 
-async def hint_async(variant_name: str, history: Sequence[Row], mode: Mode, top: int = 5) -> Hint:
+async def hint_async(
+    variant_name: str, history: Sequence[Row], mode: Mode, top: int = 5,
+    measure: Measure = Measure.ENTROPY,
+) -> Hint:  # fmt: skip
     """A hint computed off the loop, using the exact tree when it has been searched."""
 
     def work() -> Hint:
-        return hint(get_variant(variant_name), history, mode, top, tree=tree(variant_name, mode))
+        variant = get_variant(variant_name)
+        exact = tree(variant_name, mode) if measure is Measure.ENTROPY else None
+        return hint(variant, history, mode, top, measure, tree=exact)
 
     return await asyncio.to_thread(work)
 

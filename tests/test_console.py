@@ -63,3 +63,21 @@ def test_the_console_reads_commands_from_a_pipe(tmp_path) -> None:
     assert "CRANE" in result.stdout and "The answer was" in result.stdout
     assert "Played 1 | Win % 0" in result.stdout
     assert "\x1b[" not in result.stdout  # no colour codes when not on a terminal
+
+
+async def test_the_console_plays_quordle_and_absurdle(tmp_path) -> None:
+    settings = load_settings(database_path=str(tmp_path / "m.sqlite3"), daily_seed="s")
+    services = await open_services(settings)
+    services.games.deal = lambda variant, n: ["cigar", "rebut", "sissy", "humph"][:n]
+    shown: list[str] = []
+    console = Console(services, Player(6, "max"), shown.append, colour=False)
+    await console.run(script(
+        "/quordle", "cigar", "/hint", "rebut", "sissy", "humph",
+        "/absurdle", "arise", "yauld", "tench", "whoop", "/stats quordle practice",
+    ))  # fmt: skip
+    await services.close()
+    text = "\n".join(shown)
+    assert "Board 1: 0 possible: solved" in text and "Best guess for all boards" in text
+    assert "All 4 boards solved in 4/9!" in text
+    assert "1 word left." in text and "Cornered in 4 guesses!" in text
+    assert "Played 1 | Win % 100" in text

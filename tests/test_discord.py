@@ -153,3 +153,23 @@ async def test_my_data_export_and_delete(double):
     assert "Nothing deleted" in kept.text
     gone = only(await double.command("mydata", "delete", user_id=ANN, confirm="DELETE"))
     assert "Deleted" in gone.text
+
+
+async def test_quordle_and_absurdle_play_through_the_same_buttons(double):
+    double.bot.services.games.deal = lambda variant, n: ["cigar", "rebut", "sissy", "humph"][:n]
+    board = only(await double.command("quordle", user_id=ANN))
+    assert board.files == ["board.png"] and "0/4 boards solved" in board.text
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess, user_id=ANN, on=board))
+    assert modal.data["title"] == "Guess 1 of 9"
+    updated = only(await double.submit(modal, {"word": "cigar"}, user_id=ANN))
+    assert "1/4 boards solved" in updated.text
+    _, hint = await double.command("hint", user_id=ANN)
+    assert hint.ephemeral and "Board 1: solved" in hint.text and "Best guess" in hint.text
+    await double.command("giveup", user_id=ANN)
+
+    absurd = only(await double.command("absurdle", user_id=BOB, challenge=True))
+    assert "Target: CIGAR" in absurd.text
+    modal = only(await double.click(next(i for i in absurd.custom_ids() if ":guess:" in i),
+                                    user_id=BOB, on=absurd))  # fmt: skip
+    assert modal.data["title"] == "Guess 1"

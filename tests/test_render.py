@@ -88,3 +88,17 @@ def test_run_without_a_token_points_to_the_console(tmp_path) -> None:
                             text=True, env=env, timeout=120, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 1
     assert "discord.com/developers" in result.stdout and "wordlebot console" in result.stdout
+
+
+def test_multi_board_images_put_boards_side_by_side() -> None:
+    rows = [("crane", "")]
+    boards = [[("crane", "00000")], [("crane", "22222")], [], [("crane", "11000")]]
+    view = GameView(1, 1, "quordle:practice", "wordle", "Quordle", "normal", None, None, rows,
+                    "playing", 9, 5, None, boards)  # fmt: skip
+    image = Image.open(io.BytesIO(images.board_png(view))).convert("RGB")
+    width, height = images.board_size(5, 9)
+    assert image.size == (4 * (width // 2), height // 2)
+    left, top, _, _ = images.tile_box(0, 0)
+    second_board = (width // 2 + left // 2 + 3, top // 2 + 3)
+    assert image.getpixel(second_board) == images.GREEN
+    assert image.getpixel((left // 2 + 3, top // 2 + 3)) == images.GREY

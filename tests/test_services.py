@@ -316,7 +316,7 @@ async def test_primel_plays_through_the_same_service(services):
     assert (await services.games.guess(ANN, GUILD, "10007")).ok
 
 
-@pytest.mark.parametrize("variant", ["'; DROP TABLE games; --", "absurdle", "x" * 4000, "🟩"])
+@pytest.mark.parametrize("variant", ["'; DROP TABLE games; --", "sedecordle", "x" * 4000, "🟩"])
 async def test_an_unknown_game_is_refused_in_words(services, variant: str):
     outcome = await services.games.start(ANN, GUILD, variant)
     assert not outcome.ok and outcome.message.startswith("Unknown game")
@@ -329,3 +329,41 @@ async def test_an_unknown_board_is_refused_with_the_choices(services):
 
     with pytest.raises(LeaderboardError, match="choose one of wins"):
         await services.stats.leaderboard("wordle:daily", "'; DROP TABLE standings", today=DAY)
+
+
+async def test_absurdle_through_the_service(services):
+    start = await services.games.start(ANN, GUILD, "absurdle")
+    assert start.ok and start.game.kind == "absurdle:practice" and start.game.remaining == 2315
+    for word in ("arise", "yauld", "tench"):
+        outcome = await services.games.guess(ANN, GUILD, word)
+    assert outcome.game.remaining == 1 and not outcome.game.over
+    won = await services.games.guess(ANN, GUILD, "whoop")
+    assert won.game.status == "won" and won.game.answer == "whoop"
+    stats = await services.stats.stats(ANN.id, "absurdle:practice", DAY)
+    assert stats.played == 1 and stats.distribution[4] == 1
+    assert (await services.games.start(ANN, GUILD, "absurdle", daily=True)).message == (
+        "Absurdle has no daily puzzle: play practice"
+    )
+
+
+async def test_an_absurdle_challenge_ends_when_the_target_goes(services):
+    start = await services.games.start(ANN, GUILD, "absurdle", challenge=True)
+    assert start.game.kind == "absurdle:challenge" and start.game.target == "cigar"
+    lost = await services.games.guess(ANN, GUILD, "cigar")  # the adversary dodges it
+    assert lost.game.status == "lost" and "gone" not in (lost.message or "")
+    assert (await services.stats.stats(ANN.id, "absurdle:challenge", DAY)).played == 1
+
+
+async def test_a_quordle_through_the_service(services):
+    services.games.deal = lambda variant, n: ["cigar", "rebut", "sissy", "humph"][:n]
+    start = await services.games.start(ANN, GUILD, "quordle")
+    assert start.game.kind == "quordle:practice" and start.game.max_guesses == 9
+    first = await services.games.guess(ANN, GUILD, "cigar")
+    assert first.game.boards[0] == [("cigar", "22222")] and len(first.game.boards[1]) == 1
+    hint = await services.games.hint(ANN, GUILD)
+    assert hint.ok and hint.multi.candidates[0] == [] and "rebut" in hint.multi.candidates[1]
+    for word in ("rebut", "sissy", "humph"):
+        outcome = await services.games.guess(ANN, GUILD, word)
+    assert outcome.game.status == "won" and outcome.game.answer == "cigar, rebut, sissy, humph"
+    stats = await services.stats.stats(ANN.id, "quordle:practice", DAY)
+    assert stats.distribution[4] == 1 and len(stats.distribution) == 9

@@ -30,16 +30,58 @@ def tile_box(row: int, column: int) -> tuple[int, int, int, int]:
     return x, y, x + TILE - 1, y + TILE - 1
 
 
+def rows_shown(game: GameView) -> int:
+    """Every guess allowed; Absurdle has no limit, so its rows so far and one more."""
+    return game.max_guesses or max(6, len(game.rows) + 1)
+
+
 def board_png(game: GameView, *, letters: bool = True) -> bytes:
     """The board: a row of tiles per guess, empty tiles for the guesses left.
-    ``letters=False`` draws colours only (a daily game shown to others)."""
-    image = Image.new("RGB", board_size(game.length, game.max_guesses), BACKGROUND)
+    ``letters=False`` draws colours only (a daily game shown to others). Multi-board games
+    draw their boards side by side, four to a row, at half size."""
+    if game.boards is not None:
+        return _multi_png(game)
+    rows = rows_shown(game)
+    image = Image.new("RGB", board_size(game.length, rows), BACKGROUND)
+    _draw_board(ImageDraw.Draw(image), game.rows, rows, game.length, (0, 0), 1.0, letters)
+    return _png(image)
+
+
+def multi_size(boards: int, length: int, rows: int) -> tuple[int, int]:
+    width, height = board_size(length, rows)
+    across = min(boards, 4)
+    down = -(-boards // 4)
+    return across * (width // 2), down * (height // 2)
+
+
+def _multi_png(game: GameView) -> bytes:
+    assert game.boards is not None
+    rows = rows_shown(game)
+    width, height = board_size(game.length, rows)
+    image = Image.new("RGB", multi_size(len(game.boards), game.length, rows), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=TILE // 2)
-    for r in range(game.max_guesses):
-        guess, digits = game.rows[r] if r < len(game.rows) else ("", "")
-        for c in range(game.length):
-            box = tile_box(r, c)
+    for b, board in enumerate(game.boards):
+        origin = ((b % 4) * (width // 2), (b // 4) * (height // 2))
+        _draw_board(draw, board, rows, game.length, origin, 0.5, True)
+    return _png(image)
+
+
+def _draw_board(
+    draw: ImageDraw.ImageDraw,
+    game_rows: list[tuple[str, str]],
+    rows: int,
+    length: int,
+    origin: tuple[int, int],
+    scale: float,
+    letters: bool,
+) -> None:
+    font = ImageFont.load_default(size=max(8, int(TILE * scale) // 2))
+    for r in range(rows):
+        guess, digits = game_rows[r] if r < len(game_rows) else ("", "")
+        for c in range(length):
+            x0, y0, x1, y1 = tile_box(r, c)
+            box = (origin[0] + int(x0 * scale), origin[1] + int(y0 * scale),
+                   origin[0] + int(x1 * scale), origin[1] + int(y1 * scale))  # fmt: skip
             if not digits:
                 draw.rectangle(box, outline=EMPTY_BORDER, width=2)
                 continue
@@ -47,7 +89,6 @@ def board_png(game: GameView, *, letters: bool = True) -> bytes:
             if letters:
                 centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
                 draw.text(centre, guess[c].upper(), fill=WHITE, font=font, anchor="mm")
-    return _png(image)
 
 
 def stats_png(stats: Stats) -> bytes:

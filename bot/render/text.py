@@ -18,7 +18,10 @@ METRIC_TITLES = {
 
 
 def board_rows(game: GameView, *, hide_letters: bool = False) -> list[str]:
-    """One line per row: the coloured squares, then the guess (in spoilers when hidden)."""
+    """One line per row: the coloured squares, then the guess (in spoilers when hidden).
+    Multi-board games show every board's squares side by side, a dot once it is solved."""
+    if game.boards is not None:
+        return multi_rows(game)
     lines = []
     for guess, digits in game.rows:
         squares = to_emoji(int(digits, 3), game.length)
@@ -27,10 +30,21 @@ def board_rows(game: GameView, *, hide_letters: bool = False) -> list[str]:
     return lines
 
 
+def multi_rows(game: GameView) -> list[str]:
+    assert game.boards is not None
+    lines = []
+    for i, (guess, _) in enumerate(game.rows):
+        cells = [to_emoji(int(b[i][1], 3), game.length) if i < len(b) else "·" * game.length
+                 for b in game.boards]  # fmt: skip
+        lines.append(f"`{guess.upper()}` " + " ".join(cells))
+    return lines
+
+
 def keyboard(game: GameView) -> list[list[tuple[str, int]]]:
     """Each key with what the rows revealed about it: correct beats present beats absent."""
     known: dict[str, int] = {}
-    for guess, digits in game.rows:
+    rows = [r for board in game.boards for r in board] if game.boards is not None else game.rows
+    for guess, digits in rows:
         for letter, tile in zip(guess, digits, strict=True):
             status = {"2": CORRECT, "1": PRESENT, "0": ABSENT}[tile]
             known[letter] = max(known.get(letter, UNUSED), status)
@@ -47,13 +61,29 @@ def keyboard_markdown(game: GameView) -> str:
 
 
 def title(game: GameView) -> str:
-    name = game.title + (f" #{game.number}" if game.number is not None else " practice")
+    kind = game.kind.split(":")[1]
+    suffix = f" #{game.number}" if game.number is not None else f" {kind}"
+    name = game.title + suffix
     mode = "" if game.mode == "normal" else f" ({game.mode} mode)"
     return f"{name}{mode}"
 
 
 def status_line(game: GameView, *, spoiler: bool) -> str:
     count = len(game.rows)
+    if game.boards is not None:
+        solved = sum(1 for b in game.boards if b and b[-1][1] == "2" * game.length)
+        if game.status == "won":
+            return f"All {len(game.boards)} boards solved in {count}/{game.max_guesses}!"
+        if game.status == "lost":
+            return f"X/{game.max_guesses}. The answers were {(game.answer or '').upper()}."
+        return f"{solved}/{len(game.boards)} boards solved. Guess {count + 1} of {game.max_guesses}"
+    if game.remaining is not None:  # Absurdle
+        goal = f" Target: {game.target.upper()}." if game.target else ""
+        if game.status == "won":
+            return f"Cornered in {count} guesses!{goal}"
+        if game.status == "lost":
+            return f"The target {(game.target or '').upper()} is gone: the adversary dodged it."
+        return f"{game.remaining} word{'s' if game.remaining != 1 else ''} left.{goal}"
     if game.status == "won":
         return f"Solved in {count}/{game.max_guesses}!"
     if game.status == "lost":
@@ -67,7 +97,10 @@ def share_text(game: GameView) -> str:
     """The spoiler-free share, as the original game writes it."""
     score = len(game.rows) if game.status == "won" else "X"
     hard = "*" if game.mode != "normal" else ""
-    header = f"{title(game).split(' (')[0]} {score}/{game.max_guesses}{hard}"
+    limit = f"/{game.max_guesses}" if game.max_guesses else ""
+    header = f"{title(game).split(' (')[0]} {score}{limit}{hard}"
+    if game.boards is not None:
+        return "\n".join([header, "", *multi_rows(game)]).replace("`", "")
     return "\n".join([header, "", *(to_emoji(int(d, 3), game.length) for _, d in game.rows)])
 
 

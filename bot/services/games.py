@@ -17,16 +17,30 @@ from datetime import date
 from typing import Any
 
 from bot.services.daily import DailyPuzzles
+from bot.services.kinds import (
+    KINDS,
+    EngineGame,
+    answer_text,
+    fresh_copy,
+    guesses_used,
+    kind_name,
+    new_game,
+    parse,
+)
 from bot.storage import Result, Storage, StorageBusy, StoredGame
+from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
-from engine.game import GameStateError, Status, WordleGame
-from engine.pattern import to_digits
+from engine.game import GameStateError, Status
+from engine.multiboard import MultiGame
+from engine.pattern import score, to_digits
 from engine.rules import Mode
 from engine.solver.hints import Hint
+from engine.solver.measures import Measure
+from engine.solver.multiboard import MultiHint, multi_hint
 from engine.solver.position import InconsistentHistory
 from engine.variants import get_variant
 
-PLAYABLE = ("wordle", "primel")
+PLAYABLE = tuple(KINDS)
 DM = 0  # the scope of games played in direct messages
 
 NO_GAME = "No game in progress"
@@ -56,11 +70,14 @@ class GameView:
     mode: str
     day: str | None
     number: int | None
-    rows: list[tuple[str, str]]  # guess, pattern digits
+    rows: list[tuple[str, str]]  # guess, pattern digits (multi-board: the guesses, "" digits)
     status: str
-    max_guesses: int
+    max_guesses: int  # 0: no limit (Absurdle)
     length: int
     answer: str | None
+    boards: list[list[tuple[str, str]]] | None = None  # multi-board: each board's rows
+    remaining: int | None = None  # Absurdle: words the adversary still has
+    target: str | None = None  # Absurdle challenge
 
     @property
     def daily(self) -> bool:
@@ -86,14 +103,15 @@ class Outcome:
 class HintOutcome:
     hint: Hint | None = None
     message: str | None = None
+    multi: MultiHint | None = None  # multi-board games: per-board candidates, joint guess
 
     @property
     def ok(self) -> bool:
-        return self.hint is not None
+        return self.hint is not None or self.multi is not None
 
 
-def kind_of(variant: str, daily: bool) -> str:
-    return f"{variant}:{'daily' if daily else 'practice'}"
+def kind_of(variant: str, daily: bool, challenge: bool = False) -> str:
+    return f"{variant}:{'challenge' if challenge else 'daily' if daily else 'practice'}"
 
 
 @dataclass
@@ -106,18 +124,22 @@ class GameService:
     # Games in progress by (player, scope), then kind: a write-through cache of the database,
     # which stays the truth (every change is stored first; a version conflict drops the entry).
     _active: dict[tuple[int, int], dict[str, StoredGame]] = field(default_factory=dict)
-    # How practice answers are drawn (tests pin it).
+    # How practice answers are drawn (tests pin them).
     choose_answer: Callable[[str], str] = field(default=lambda variant: _practice_answer(variant))
+    deal: Callable[[str, int], list[str]] = field(default=lambda variant, n: _deal(variant, n))
     # Parsed engine games by (game id, version): parsing re-scores every row, so do it once.
-    _parsed: OrderedDict[tuple[int, int], WordleGame] = field(default_factory=OrderedDict)
+    _parsed: OrderedDict[tuple[int, int], EngineGame] = field(default_factory=OrderedDict)
 
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
-        mode: Mode = Mode.NORMAL, zone_day: date | None = None,
+        mode: Mode = Mode.NORMAL, zone_day: date | None = None, challenge: bool = False,
     ) -> Outcome:  # fmt: skip
-        if variant not in PLAYABLE:
-            return Outcome.refuse(f"Unknown game {variant[:20]!r}; play {' or '.join(PLAYABLE)}")
-        kind = kind_of(variant, daily)
+        spec = KINDS.get(variant)
+        if spec is None:
+            return Outcome.refuse(f"Unknown game {variant[:20]!r}; play {', '.join(PLAYABLE)}")
+        if daily and not spec.daily:
+            return Outcome.refuse(f"{spec.title} has no daily puzzle: play practice")
+        kind = kind_of(variant, daily, challenge)
         async with self._locks[player.id]:
             await self.storage.ensure_player(player.id, player.name)
             active = await self._find(player, scope, kind, fresh=True)
@@ -139,9 +161,12 @@ class GameService:
                     )
                 answer = self.daily.answer(variant, today)
                 await self.storage.record_daily(variant, day, self.daily.number(today), answer)
+            elif spec.boards > 1:
+                answers = self.deal(spec.variant, spec.boards)
             else:
-                answer = self.choose_answer(variant)
-            game = WordleGame(get_variant(variant), answer, mode)
+                answer = self.choose_answer(spec.variant)
+            target = self.choose_answer(spec.variant) if challenge else None
+            game = new_game(spec, answers if spec.boards > 1 else [answer], mode, target)
             stored = await self.storage.insert_game(player.id, scope, kind, day, game.to_dict())
             if stored is None:  # created meanwhile by another process on the same database
                 again = await self._find(player, scope, kind, fresh=True)
@@ -186,21 +211,30 @@ class GameService:
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, self._view(stored))
             game = self._game(stored)
-            result = Result(False, len(game.rows), stored.puzzle)
+            result = Result(False, guesses_used(game), stored.puzzle)
             saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
             if saved is None:
                 self._forget(stored)
                 return Outcome.refuse(CHANGED, self._view(stored))
             self._remember(saved)
-            return Outcome(self._view(saved), f"The answer was {game.answer.upper()}")
+            return Outcome(self._view(saved), f"The answer was {answer_text(game).upper()}")
 
     async def start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
-        mode: Mode = Mode.NORMAL, zone_day: date | None = None,
+        mode: Mode = Mode.NORMAL, zone_day: date | None = None, challenge: bool = False,
     ) -> Outcome:  # fmt: skip
-        """Start a game, or return the one already going. A daily may be played once."""
+        """Start a game, or return the one already going. A daily may be played once.
+        ``challenge``: Absurdle's challenge mode, with a target to force."""
         return await _unless_busy(
-            self._start(player, scope, variant, daily=daily, mode=mode, zone_day=zone_day)
+            self._start(
+                player,
+                scope,
+                variant,
+                daily=daily,
+                mode=mode,
+                zone_day=zone_day,
+                challenge=challenge,
+            )
         )
 
     async def guess(
@@ -237,8 +271,14 @@ class GameService:
         if stored.puzzle is not None and not daily_hints:
             return HintOutcome(message="Hints are off for daily games in this server")
         game = self._game(stored)
+        if isinstance(game, MultiGame):
+            rows = [[None if p is None else p for p in _multi_patterns(game, i)]
+                    for i in range(len(game.guesses))]  # fmt: skip
+            multi = await asyncio.to_thread(multi_hint, game.variant, list(game.guesses), rows)
+            return HintOutcome(multi=multi)
+        measure = Measure.MINIMAX if isinstance(game, AbsurdleGame) else Measure.ENTROPY
         try:
-            result = await hint_async(game.variant.name, game.rows, game.mode, top)
+            result = await hint_async(game.variant.name, game.rows, game.mode, top, measure)
         except InconsistentHistory as exc:  # cannot happen for a real game; say so plainly
             return HintOutcome(message=str(exc))
         return HintOutcome(result)
@@ -269,7 +309,7 @@ class GameService:
             return games.get(kind)
         return max(games.values(), key=lambda g: g.id, default=None)
 
-    def _remember(self, stored: StoredGame, game: WordleGame | None = None) -> None:
+    def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
         if game is not None:
             self._keep_parsed(stored, game)
         games = self._active.setdefault((stored.player_id, stored.scope), {})
@@ -281,41 +321,43 @@ class GameService:
     def _forget(self, stored: StoredGame) -> None:
         self._active.pop((stored.player_id, stored.scope), None)
 
-    def _game(self, stored: StoredGame) -> WordleGame:
+    def _game(self, stored: StoredGame) -> EngineGame:
         """A fresh engine game for ``stored`` (fresh: callers may play it)."""
         parsed = self._parsed.get((stored.id, stored.version))
         if parsed is None:
             parsed = _parse(stored)
             self._keep_parsed(stored, parsed)
-        return WordleGame(parsed.variant, parsed.answer, parsed.mode, list(parsed.rows))
+        return fresh_copy(parsed)
 
-    def _keep_parsed(self, stored: StoredGame, game: WordleGame) -> None:
+    def _keep_parsed(self, stored: StoredGame, game: EngineGame) -> None:
         self._parsed[(stored.id, stored.version)] = game
         while len(self._parsed) > _PARSED_LIMIT:
             self._parsed.popitem(last=False)
 
     def _view(self, stored: StoredGame) -> GameView:
         game = self._game(stored)
+        spec = kind_name(stored.kind)
         variant = game.variant
         number = None
         if stored.puzzle is not None:
             number = self.daily.number(date.fromisoformat(stored.puzzle))
         status = stored.status
+        over = status != Status.PLAYING.value
+        boards = remaining = target = None
+        if isinstance(game, MultiGame):
+            rows = [(g, "") for g in game.guesses]
+            boards = [[(g, to_digits(p, variant.length)) for g, p in game.rows(b)]
+                      for b in range(len(game.answers))]  # fmt: skip
+        else:
+            rows = [(g, to_digits(p, variant.length)) for g, p in game.rows]
+        if isinstance(game, AbsurdleGame):
+            remaining, target = len(game.candidates), game.target
         return GameView(
-            stored.id,
-            stored.player_id,
-            stored.kind,
-            variant.name,
-            variant.title,
-            game.mode.value,
-            stored.puzzle,
-            number,
-            [(g, to_digits(p, variant.length)) for g, p in game.rows],
-            status,
-            variant.max_guesses,
-            variant.length,
-            game.answer if status != Status.PLAYING.value else None,
-        )
+            stored.id, stored.player_id, stored.kind, variant.name,
+            spec.title if spec.name != "wordle" else variant.title, game.mode.value,
+            stored.puzzle, number, rows, status, spec.limit, variant.length,
+            answer_text(game) if over else None, boards, remaining, target,
+        )  # fmt: skip
 
 
 async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
@@ -326,15 +368,29 @@ async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
         return Outcome.refuse(BUSY)
 
 
-def _parse(stored: StoredGame) -> WordleGame:
+def _parse(stored: StoredGame) -> EngineGame:
     try:
-        return WordleGame.from_dict(stored.state)
+        return parse(stored.state)
     except GameStateError as exc:
         raise GameStateError(f"stored game {stored.id} is damaged: {exc}") from exc
 
 
-def _result(game: WordleGame, stored: StoredGame) -> Result:
-    return Result(game.status is Status.WON, len(game.rows), stored.puzzle)
+def _result(game: EngineGame, stored: StoredGame) -> Result:
+    return Result(game.status is Status.WON, guesses_used(game), stored.puzzle)
+
+
+def _deal(variant: str, boards: int) -> list[str]:
+    return secrets.SystemRandom().sample(get_variant(variant).answers.words, boards)
+
+
+def _multi_patterns(game: MultiGame, index: int) -> list[int | None]:
+    """Each board's pattern for guess ``index``: None once that board was solved before it."""
+    word = game.guesses[index]
+    out: list[int | None] = []
+    for board, answer in enumerate(game.answers):
+        solved = game.solved_at(board)
+        out.append(None if solved is not None and solved <= index else score(word, answer))
+    return out
 
 
 def _practice_answer(variant: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from bot.services.kinds import kind_name
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, Storage
-from engine.variants import get_variant
 
 METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
@@ -53,7 +53,7 @@ class StatsService:
 
     async def stats(self, player_id: int, kind: str, today: date) -> Stats:
         standing = await self.storage.standing(player_id, kind)
-        limit = get_variant(kind.split(":")[0]).max_guesses
+        limit = kind_name(kind).distribution_size
         counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
         if standing is None:

@@ -1,0 +1,88 @@
+"""The games the services host, and how each engine game is built, stored and measured.
+
+A kind of game is a name (``wordle``, ``absurdle``, ``quordle``...) plus daily or practice
+(``absurdle`` has a challenge flavour instead); stats and leaderboards are kept per kind.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from engine.absurdle import AbsurdleGame
+from engine.game import WordleGame
+from engine.multiboard import BOARDS, MultiGame, guess_limit
+from engine.rules import Mode
+from engine.variants import get_variant
+
+EngineGame = WordleGame | AbsurdleGame | MultiGame
+
+
+@dataclass(frozen=True)
+class GameKind:
+    name: str
+    title: str
+    variant: str
+    boards: int = 1
+    limit: int = 6  # guesses allowed; 0: no limit (Absurdle)
+    daily: bool = True
+
+    @property
+    def distribution_size(self) -> int:
+        return self.limit or 10
+
+
+KINDS: dict[str, GameKind] = {
+    "wordle": GameKind("wordle", "Wordle", "wordle"),
+    "primel": GameKind("primel", "Primel", "primel"),
+    "absurdle": GameKind("absurdle", "Absurdle", "wordle", limit=0, daily=False),
+    **{
+        name: GameKind(name, name.title(), "wordle", boards, guess_limit(boards), daily=False)
+        for name, boards in BOARDS.items()
+        if boards <= 8  # Sedecordle's 16 boards do not fit a Discord message
+    },
+}
+
+
+def kind_name(kind: str) -> GameKind:
+    return KINDS[kind.split(":")[0]]
+
+
+def new_game(
+    spec: GameKind, answers: list[str], mode: Mode, target: str | None = None
+) -> EngineGame:
+    variant = get_variant(spec.variant)
+    if spec.name == "absurdle":
+        return AbsurdleGame(variant, mode, target)
+    if spec.boards > 1:
+        return MultiGame(variant, answers, mode)
+    return WordleGame(variant, answers[0], mode)
+
+
+def parse(state: dict[str, Any]) -> EngineGame:
+    if state.get("game") == "absurdle":
+        return AbsurdleGame.from_dict(state)
+    if state.get("game") == "multi":
+        return MultiGame.from_dict(state)
+    return WordleGame.from_dict(state)
+
+
+def fresh_copy(game: EngineGame) -> EngineGame:
+    """A copy a caller may play without touching ``game``."""
+    if isinstance(game, WordleGame):
+        return WordleGame(game.variant, game.answer, game.mode, list(game.rows))
+    return copy.deepcopy(game)
+
+
+def guesses_used(game: EngineGame) -> int:
+    return len(game.guesses) if isinstance(game, MultiGame) else len(game.rows)
+
+
+def answer_text(game: EngineGame) -> str:
+    """The answer(s), to show once a game is over."""
+    if isinstance(game, MultiGame):
+        return ", ".join(game.answers)
+    if isinstance(game, AbsurdleGame):
+        return game.target or ", ".join(game.remaining[:3])
+    return game.answer
