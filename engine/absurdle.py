@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.game import GameStateError, GuessOutcome, Status
+from engine.game import GameStateError, GuessOutcome, Status, replayed
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.position import pattern_row
@@ -107,13 +107,8 @@ class AbsurdleGame:
         """Replay the stored guesses: the adversary is deterministic, so the state follows."""
         if data.get("format") != FORMAT_VERSION or data.get("game") != "absurdle":
             raise GameStateError("not a stored Absurdle game")
-        try:
-            game = cls(get_variant(data["variant"]), Mode(data["mode"]), data.get("target"))
-            for guess in data["rows"]:
-                if not game.guess(guess).accepted:
-                    raise GameStateError(f"stored guess {guess!r} is not playable")
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, GameStateError):
-                raise
-            raise GameStateError(f"malformed Absurdle data: {exc}") from exc
-        return game
+        return replayed(
+            "Absurdle",
+            lambda: cls(get_variant(data["variant"]), Mode(data["mode"]), data.get("target")),
+            lambda: data["rows"],
+        )

@@ -7,9 +7,10 @@ JSON for storage, with a format version so stored games outlive code changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.pattern import score, to_digits, winning
 from engine.rules import Mode, Row, check_guess
@@ -27,6 +28,28 @@ class Status(StrEnum):
 
 class GameStateError(ValueError):
     """Stored game data that cannot be a real game (wrong version, tampered rows...)."""
+
+
+class Playable(Protocol):
+    def guess(self, text: str) -> Any: ...
+
+
+G = TypeVar("G", bound=Playable)
+
+
+def replayed(label: str, build: Callable[[], G], guesses: Callable[[], Iterable[str]]) -> G:
+    """A stored game rebuilt by replaying its guesses (its rules decide the state again),
+    or :class:`GameStateError` naming what is wrong."""
+    try:
+        game = build()
+        for guess in guesses():
+            if not game.guess(guess).accepted:
+                raise GameStateError(f"stored guess {guess!r} is not playable")
+    except GameStateError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameStateError(f"malformed {label} data: {exc}") from exc
+    return game
 
 
 @dataclass(frozen=True)

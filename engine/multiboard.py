@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import GameStateError, Status
+from engine.game import GameStateError, Status, replayed
 from engine.pattern import score
 from engine.rules import Mode, Row, check_guess, normalise
 from engine.variants import Variant, get_variant
@@ -105,13 +105,8 @@ class MultiGame:
     def from_dict(cls, data: dict[str, Any]) -> MultiGame:
         if data.get("format") != FORMAT_VERSION or data.get("game") != "multi":
             raise GameStateError("not a stored multi-board game")
-        try:
-            game = cls(get_variant(data["variant"]), list(data["answers"]), Mode(data["mode"]))
-            for guess in data["guesses"]:
-                if not game.guess(guess).accepted:
-                    raise GameStateError(f"stored guess {guess!r} is not playable")
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, GameStateError):
-                raise
-            raise GameStateError(f"malformed multi-board data: {exc}") from exc
-        return game
+        return replayed(
+            "multi-board",
+            lambda: cls(get_variant(data["variant"]), list(data["answers"]), Mode(data["mode"])),
+            lambda: data["guesses"],
+        )
