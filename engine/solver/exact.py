@@ -100,6 +100,13 @@ class ExactSearch:
             raise ValueError("no tree solves every answer within the guess limit")
         return total, self._tree(position.candidates, depth, hard)
 
+    def guess_cost(self, position: Position, guess: int, depth: int) -> int:
+        """Total guesses to solve every candidate when ``guess`` is played now (exact within
+        the settings' width), or ``INF`` when it cannot finish within ``depth``."""
+        s = position.candidates
+        hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
+        return self._try(s, self._matrix[s, guess], guess, depth, hard, INF)
+
     # -- the search --------------------------------------------------------------------
 
     def _cost(

@@ -1,0 +1,188 @@
+"""Hints from a shared grid, and post-game coaching.
+
+Expected guesses to finish (EG) a position of n candidates after guess g, by the heuristic
+used everywhere here:
+
+    EG(g) = 1 + (1/n) * sum over buckets b other than the win of |b| * F(|b|)
+    F(1) = 1,   F(k) = 1 + log2(k) / (2 + 0.23 * log2(k))   for k >= 2
+
+F is fitted to the exact search: F(2) = 1.45 (exactly 1.5), F(2315) = 3.45 (exactly 3.42).
+Where the position is small (at most ``EXACT_LIMIT`` candidates), the played and the best
+guess are also given their exact EG from the exact search.
+
+Skill of a turn (the opener is not scored), with EG_avg the mean EG over the allowed pool:
+
+    skill = 99 * clamp((EG_avg - EG(played)) / (EG_avg - EG(best)), 0, 1)
+
+Luck of a turn: the share of outcomes (weighted by probability) that would have left more
+candidates than the one that came up, counting ties as half:
+
+    luck = 99 * (sum of |b| over buckets larger than the actual
+                 + half the sum over buckets of the actual's size) / n
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.pattern import winning
+from engine.rules import Mode, Row, check_guess
+from engine.solver.exact import INF, ExactSearch, SearchSettings
+from engine.solver.measures import bucket_counts
+from engine.solver.position import Position, patterns_of
+from engine.variants import Variant
+
+EXACT_LIMIT = 40
+
+
+def finish_cost(k: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """F(k): expected guesses to finish k candidates (heuristic, see the module doc)."""
+    bits = np.log2(np.maximum(k, 1))
+    return np.where(k <= 1, 1.0, 1 + bits / (2 + 0.23 * bits))
+
+
+def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """EG of every guess in ``pool`` at ``position`` (heuristic)."""
+    n = len(position.candidates)
+    patterns = patterns_of(position.variant, pool, position.candidates)
+    counts = bucket_counts(patterns, 3**position.variant.length).astype(np.float64)
+    total = (counts * finish_cost(counts)).sum(axis=1)
+    wins = counts[:, winning(position.variant.length)]  # 1 where the guess is a candidate
+    eg: npt.NDArray[np.float64] = 1 + (total - wins) / n
+    return eg
+
+
+@dataclass(frozen=True)
+class Turn:
+    guess: str
+    pattern: int
+    before: int
+    after: int
+    best: str
+    expected: float  # EG of the played guess
+    best_expected: float
+    exact: bool  # whether the two EG figures are exact
+    skill: int | None  # None for the opener
+    luck: int
+
+
+@dataclass(frozen=True)
+class Coaching:
+    turns: list[Turn]
+    skill: int | None
+    luck: int
+    won: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) -> Coaching:
+    """Turn by turn: candidates before and after, the best guess, skill and luck."""
+    position = Position.start(variant, mode)
+    turns = []
+    search = ExactSearch(
+        variant, Mode.NORMAL if mode is Mode.STRICT else mode, SearchSettings(8, 8)
+    )
+    for i, (guess, pattern) in enumerate(history):
+        pool = position.pool
+        eg = expected_guesses(position, pool)
+        rows = variant.guesses.index
+        played_row = rows.get(guess)
+        played_eg = float(expected_guesses(position, np.array([played_row]))[0]) if (
+            played_row is not None) else float(eg.mean())  # fmt: skip
+        best_index = int(np.lexsort((np.arange(len(pool)), np.round(eg, 9)))[0])
+        best = int(pool[best_index])
+        best_eg = float(eg[best_index])
+        exact = False
+        n = len(position.candidates)
+        if n <= EXACT_LIMIT and played_row is not None:
+            depth = variant.max_guesses - i
+            played_exact = search.guess_cost(position, played_row, depth)
+            best_exact = search.guess_cost(position, best, depth)
+            if played_exact < INF and best_exact < INF:
+                played_eg, best_eg, exact = played_exact / n, best_exact / n, True
+                if played_eg < best_eg:
+                    best, best_eg = played_row, played_eg
+        skill = None
+        if i > 0:
+            average = float(eg.mean())
+            spread = average - best_eg
+            share = 1.0 if spread <= 0 else min(1.0, max(0.0, (average - played_eg) / spread))
+            skill = round(99 * share)
+        luck = _luck(position, guess, pattern)
+        after = position.play(guess, pattern)
+        turns.append(Turn(guess, pattern, n, len(after.candidates), variant.guesses.words[best],
+                          round(played_eg, 3), round(best_eg, 3), exact, skill, luck))  # fmt: skip
+        position = after
+    skills = [t.skill for t in turns if t.skill is not None]
+    won = bool(history) and history[-1][1] == winning(variant.length)
+    skill = round(sum(skills) / len(skills)) if skills else None
+    luck = round(sum(t.luck for t in turns) / len(turns)) if turns else 0
+    return Coaching(turns, skill, luck, won)
+
+
+def _luck(position: Position, guess: str, pattern: int) -> int:
+    from engine.solver.position import pattern_row
+
+    patterns = pattern_row(position.variant, guess)[position.candidates]
+    values, sizes = np.unique(patterns, return_counts=True)
+    actual = int(sizes[values == pattern][0]) if (values == pattern).any() else 0
+    n = len(position.candidates)
+    worse = sizes[sizes > actual].sum() + 0.5 * sizes[sizes == actual].sum()
+    return round(float(99 * worse / n))
+
+
+@dataclass(frozen=True)
+class GridReading:
+    count: int
+    likely: list[str]  # the most likely answers first
+
+
+def grid_candidates(
+    variant: Variant, patterns: Sequence[int], hard: bool = False, top: int = 10
+) -> GridReading:
+    """Answers consistent with a grid of patterns alone (no words): each row's pattern must
+    come from some allowed guess against the answer; in hard mode, from a sequence of guesses
+    that obeys the rule. Ranked by how many guesses could give each row."""
+    matrix = np.asarray(variant.matrix)
+    alive = np.ones(len(variant.answers), dtype=bool)
+    weight = np.zeros(len(variant.answers))
+    for p in patterns:
+        hits = (matrix == p).sum(axis=0)
+        alive &= hits > 0
+        weight += np.log(np.maximum(hits, 1))
+    candidates = np.flatnonzero(alive)
+    if hard:
+        rows = list(patterns)
+        kept = [a for a in candidates.tolist() if _hard_path(variant, a, rows)]
+        candidates = np.array(kept, dtype=np.intp)
+    order = candidates[np.argsort(-weight[candidates], kind="stable")]
+    return GridReading(len(candidates), [variant.answers.words[a] for a in order[:top]])
+
+
+def _hard_path(variant: Variant, answer: int, patterns: list[int], budget: int = 400) -> bool:
+    """Is there a sequence of guesses giving these patterns that obeys hard mode?"""
+    column = np.asarray(variant.matrix)[:, answer]
+    words = variant.guesses.words
+    tried = 0
+
+    def extend(history: list[Row], i: int) -> bool:
+        nonlocal tried
+        if i == len(patterns):
+            return True
+        for g in np.flatnonzero(column == patterns[i]).tolist():
+            tried += 1
+            if tried > budget:
+                return True  # too many to check: the benefit of the doubt
+            allowed = check_guess(variant, words[g], history, Mode.HARD).allowed
+            if allowed and extend([*history, (words[g], patterns[i])], i + 1):
+                return True
+        return False
+
+    return extend([], 0)
