@@ -344,6 +344,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_sim)
 
+    p = commands.add_parser("parse", help="read pasted shares from standard input")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=solver_commands.cmd_parse)
+
+    p = commands.add_parser("coach", help="skill and luck, turn by turn, for a finished game")
+    p.add_argument("history", nargs="+", help="the words played, e.g. crane moist cigar")
+    p.add_argument("--answer", required=True)
+    variant_option(p)
+    mode_option(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=solver_commands.cmd_coach)
+
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     p = db_commands.add_parser("migrate", help="apply pending schema migrations")

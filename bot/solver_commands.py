@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.errors import UsageError
-from engine.history import parse_history
+from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, normalise, shape_problem
 from engine.solver.exact import cached_optimal_tree
@@ -249,4 +249,67 @@ def cmd_absurdle_play(
         write(f"You won in {len(game.rows)} guesses.")
     else:
         write(TARGET_GONE + ".")
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    """Shares (and typed histories) read from standard input."""
+    import sys
+
+    from engine.shares import parse_shares
+
+    text = sys.stdin.read()
+    result = parse_shares(text)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    for share in result.shares:
+        number = f" #{share.puzzle}" if share.puzzle is not None else ""
+        print(f"{share.game.title()}{number}{' (hard mode)' if share.hard else ''}")
+        for b, board in enumerate(share.boards, 1):
+            state = f"solved in {board.guesses}" if board.solved else "not solved"
+            label = f"  board {b}: " if len(share.boards) > 1 else "  "
+            print(f"{label}{state}, {len(board.rows)} rows read")
+    for problem in result.problems:
+        print(f"  ! {problem}")
+    return 0
+
+
+def cmd_coach(args: argparse.Namespace) -> int:
+    """Coaching for a finished game: the words played (feedback optional) and the answer."""
+    from engine.pattern import score
+    from engine.solver.coach import coach
+
+    variant = get_variant(args.variant)
+    answer = normalise(args.answer)
+    if shape_problem(answer, variant) or answer not in variant.guesses:
+        raise UsageError(f"--answer {args.answer[:20]!r} is not a word of {variant.name}")
+    text = " ".join(args.history)
+    try:  # words with their feedback, in any notation
+        words = [guess for guess, _ in parse_history(text, variant)]
+    except HistoryError:  # or the words alone
+        words = text.replace(",", " ").split()
+    history = []
+    for word in words:
+        guess = normalise(word)
+        problem = shape_problem(guess, variant)
+        if problem:
+            raise UsageError(f"{word[:20]!r}: {problem}")
+        history.append((guess, score(guess, answer)))
+    result = coach(variant, history, Mode(args.mode))
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"{'turn':>4}  {'guess':<6} {'left':>9}  {'best':<6} {'EG':>6} {'best EG':>8} "
+          f"{'skill':>5} {'luck':>4}")  # fmt: skip
+    for i, t in enumerate(result.turns, 1):
+        skill = "-" if t.skill is None else str(t.skill)
+        exact = "" if t.exact else "~"
+        print(
+            f"{i:>4}  {t.guess.upper():<6} {t.before:>4}->{t.after:<4} {t.best.upper():<6} "
+            f"{exact}{t.expected:>5.2f} {exact}{t.best_expected:>7.2f} {skill:>5} {t.luck:>4}"
+        )
+    skill = "-" if result.skill is None else result.skill
+    print(f"Skill {skill}/99, luck {result.luck}/99 ({'won' if result.won else 'not solved'}); "
+          "~ marks heuristic estimates.")  # fmt: skip
     return 0
