@@ -1,0 +1,143 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.pattern import parse_pattern, score
+from engine.shares import parse_shares
+from engine.solver.coach import coach, grid_candidates
+
+WORDLE = "Wordle 1,234 4/6*\n\n⬛🟨⬛⬛⬛\n⬜️🟩🟨⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"
+
+
+def rows(share) -> list[str]:
+    return share.to_json()["boards"][0]["rows"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        WORDLE,
+        WORDLE.replace("1,234", "1.234"),
+        WORDLE.replace("1,234", "1234"),
+        WORDLE.replace("\n", "\r\n"),
+        WORDLE.replace("⬛", "⬜").replace("🟩", "🟧").replace("🟨", "🟦"),
+        WORDLE.replace("\n\n", " ").replace("\n", " "),  # newlines lost
+        "so today:\n" + WORDLE + "\nwhat about you?",
+        WORDLE.replace("⬛", "⬛\ufe0f"),
+    ],
+)
+def test_every_spelling_of_a_wordle_share_reads_the_same(text: str) -> None:
+    result = parse_shares(text)
+    assert result.problems == []
+    (share,) = result.shares
+    assert (share.game, share.puzzle, share.hard) == ("wordle", 1234, True)
+    assert share.boards[0].solved and share.boards[0].guesses == 4
+    assert rows(share) == ["01000", "02100", "22022", "22222"]
+
+
+def test_a_loss_and_several_shares_in_one_message() -> None:
+    loss = "Wordle 987 X/6\n" + "\n".join(["⬛⬛⬛⬛⬛"] * 5 + ["⬛⬛🟩⬛⬛"])
+    result = parse_shares(loss + "\nand\nPrimel 45 3/6\n\n⬛🟨⬛⬛⬛\n🟩⬛⬛⬛🟩\n🟩🟩🟩🟩🟩")
+    first, second = result.shares
+    assert (first.game, first.boards[0].solved, len(first.boards[0].rows)) == ("wordle", False, 6)
+    assert (second.game, second.puzzle, second.boards[0].guesses) == ("primel", 45, 3)
+
+
+def test_quordle_old_and_new_formats_with_a_failed_board() -> None:
+    old = parse_shares("Daily Quordle #17\n6️⃣4️⃣\n8️⃣🟥\nquordle.com").shares[0]
+    new = parse_shares("Daily Quordle 1234\n6⃣4⃣\n8⃣🟥\nm-w.com/games/quordle/").shares[0]
+    for share, puzzle in ((old, 17), (new, 1234)):
+        assert share.game == "quordle" and share.puzzle == puzzle
+        assert [(b.solved, b.guesses) for b in share.boards] == [
+            (True, 6), (True, 4), (True, 8), (False, None),
+        ]  # fmt: skip
+
+
+def test_octordle_clock_faces_and_its_sequence_variant() -> None:
+    text = "Daily Sequence Octordle #123\n8️⃣🔟\n🕚🕛\n🕐5️⃣\n🟥7️⃣\noctordle.com"
+    share = parse_shares(text).shares[0]
+    assert share.variant == "sequence"
+    assert [b.guesses for b in share.boards] == [8, 10, 11, 12, 13, 5, None, 7]
+
+
+def test_dordle_with_grids_side_by_side() -> None:
+    share = parse_shares("Dordle #123 2&X/7\n⬛🟨⬛⬛⬛ ⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛").shares[
+        0
+    ]
+    assert [(b.solved, b.guesses) for b in share.boards] == [(True, 2), (False, None)]
+    assert share.to_json()["boards"][0]["rows"] == ["01000", "22222"]
+
+
+def test_absurdle_shares() -> None:
+    share = parse_shares("Absurdle 4/∞\n\n⬛⬛⬛⬛⬛\n⬛⬛⬛⬛⬛\n⬛⬛⬛⬛🟨\n🟩🟩🟩🟩🟩").shares[0]
+    assert share.game == "absurdle" and share.boards[0].guesses == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("hello there", "No share found"),
+        ("🟩🟩🟩🟩🟩", "no game header"),
+        ("Wordle 1,234 4/6\n\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", "says 4 guesses but 2 rows"),
+        ("Wordle 1,234 2/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩🟩🟩", "last row is not all green"),
+        ("Daily Quordle 55\nnothing else", "not each board's result"),
+    ],
+)
+def test_malformed_pastes_say_what_was_and_was_not_read(text: str, problem: str) -> None:
+    assert any(problem in p for p in parse_shares(text).problems)
+
+
+PIECES = [*"Wordle Quordle Daily#0123456789/X*&\n ,.∞", "⬛", "🟩", "🟨", "⬜", "🟥", "🔟", "🕚",
+          "6️⃣", "\ufe0f", "\u20e3"]  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(PIECES), max_size=80).map("".join))
+def test_the_parser_never_raises(text: str) -> None:
+    result = parse_shares(text)
+    assert isinstance(result.shares, list) and isinstance(result.problems, list)
+    json.dumps(result.to_json())
+
+
+@settings(max_examples=100)
+@given(st.text(max_size=300))
+def test_the_parser_never_raises_on_any_text(text: str) -> None:
+    parse_shares(text)
+
+
+def test_grid_alone_gives_the_consistent_answers(wordle) -> None:
+    history = [(g, score(g, "cigar")) for g in ("crane", "moist", "cigar")]
+    reading = grid_candidates(wordle, [p for _, p in history])
+    assert 1 < reading.count < 2315 and "cigar" in reading.likely
+    hard = grid_candidates(wordle, [p for _, p in history], hard=True)
+    assert hard.count <= reading.count
+
+
+def test_coaching_scores_stay_in_range_and_skip_the_opener(wordle) -> None:
+    history = [(g, score(g, "cigar")) for g in ("crane", "moist", "cigar")]
+    result = coach(wordle, history)
+    first, second, last = result.turns
+    assert first.skill is None and (first.before, first.after) == (2315, 8)
+    assert 0 <= second.skill <= 99 and second.exact and second.best_expected <= second.expected
+    assert last.after == 1 and result.won
+    assert all(0 <= t.luck <= 99 for t in result.turns)
+    best = second.best  # playing the coach's own choice scores full skill
+    again = coach(wordle, [history[0], (best, score(best, "cigar"))])
+    assert again.turns[1].skill == 99
+
+
+def test_parse_and_coach_commands() -> None:
+    run = [sys.executable, "-m", "bot.cli"]
+    parsed = subprocess.run([*run, "parse", "--json"], input=WORDLE, capture_output=True,
+                            text=True, timeout=120)  # fmt: skip
+    data = json.loads(parsed.stdout)
+    assert data["shares"][0]["boards"][0]["rows"][-1] == "22222" and data["problems"] == []
+    coached = subprocess.run([*run, "coach", "crane", "moist", "cigar", "--answer", "cigar",
+                              "--json"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    report = json.loads(coached.stdout)
+    assert [t["guess"] for t in report["turns"]] == ["crane", "moist", "cigar"]
+    assert parse_pattern("21100", 5) == report["turns"][0]["pattern"]
