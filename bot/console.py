@@ -7,7 +7,7 @@ Commands (a bare word is a guess)::
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
-    /streak   /leaderboard [METRIC] [PAGE]   /export   /help   /quit
+    /streak   /leaderboard [METRIC] [PAGE]   /analyze PASTE   /coach   /export   /help   /quit
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ import zlib
 from collections.abc import Awaitable, Callable
 
 from bot.render.text import (
+    analysis_text,
     board_rows,
     board_text,
+    coaching_text,
     keyboard,
     share_text,
     stats_text,
@@ -28,6 +30,7 @@ from bot.render.text import (
     title,
 )
 from bot.services import DM, GameView, Player, Services, kind_of, open_services
+from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.kinds import KINDS
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
@@ -90,6 +93,8 @@ class Console:
             "/streak": lambda: self.stats(args, streak_only=True),
             "/leaderboard": lambda: self.leaderboard(args),
             "/export": self.export,
+            "/analyze": lambda: self.analyze(rest),
+            "/coach": self.coach,
             "/help": self.help,
         }
         handler = handlers.get(command)
@@ -183,6 +188,22 @@ class Console:
             self.write(str(exc))
             return
         self.write(board_text(board))
+
+    async def analyze(self, text: str) -> None:
+        result = await analyze(text)
+        self.write(analysis_text(result).replace("**", ""))
+        if result.shares:
+            notes = await record_shares(self.services.storage, self.player.id, self.player.name,
+                                        result.shares)  # fmt: skip
+            self.write("\n".join(notes))
+
+    async def coach(self) -> None:
+        stored = await self.services.storage.last_finished_game(self.player.id)
+        report = None if stored is None else await coach_game(stored.state)
+        if report is None:
+            self.write("Finish a Wordle or Primel game first, then ask for coaching")
+            return
+        self.write(coaching_text(report))
 
     async def export(self) -> None:
         self.write(await self.services.export_player(self.player.id))

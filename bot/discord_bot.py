@@ -22,7 +22,7 @@ from bot.settings import Settings
 from engine.aio import build_trees, warm
 
 log = logging.getLogger("wordlebot")
-EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin")
+EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
 

@@ -80,6 +80,14 @@ class Admin(commands.Cog):
             ephemeral=True,
         )
 
+    @data.command(name="unshare", description="Remove a result you recorded from a share")
+    async def unshare(self, interaction: discord.Interaction[Any], game: str, puzzle: int) -> None:
+        storage = bot_of(interaction).services.storage
+        removed = await storage.remove_share(interaction.user.id, game.lower()[:20], puzzle)
+        await interaction.response.send_message(
+            "Removed." if removed else "No such recorded result.", ephemeral=True
+        )
+
     @commands.command(name="sync", hidden=True)
     @commands.is_owner()
     async def sync(self, ctx: commands.Context[Any]) -> None:

@@ -148,6 +148,15 @@ class DiscordDouble:
         payload["data"] = {"id": snowflake(), "name": name, "type": 1, "options": leaf}
         return await self._dispatch(payload)
 
+    async def message_command(
+        self, name: str, target: dict[str, Any], *, user_id: int
+    ) -> list[Sent]:
+        """A message context-menu command used on ``target`` (a message payload)."""
+        payload = self._base(2, user_id, EVERYTHING, True)
+        payload["data"] = {"id": snowflake(), "name": name, "type": 3, "target_id": target["id"],
+                           "resolved": {"messages": {target["id"]: target}}}  # fmt: skip
+        return await self._dispatch(payload)
+
     async def click(self, custom_id: str, *, user_id: int, on: Sent | None = None) -> list[Sent]:
         payload = self._base(3, user_id, EVERYTHING, True)
         payload["data"] = {"custom_id": custom_id, "component_type": 2}

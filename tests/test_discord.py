@@ -173,3 +173,38 @@ async def test_quordle_and_absurdle_play_through_the_same_buttons(double):
     modal = only(await double.click(next(i for i in absurd.custom_ids() if ":guess:" in i),
                                     user_id=BOB, on=absurd))  # fmt: skip
     assert modal.data["title"] == "Guess 1"
+
+
+SHARE = "Wordle 1,234 3/6*\n\n⬛🟨⬛⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"
+
+
+async def test_analyze_a_paste_privately(double):
+    deferred, reply = await double.command("analyze", user_id=ANN, paste="today!\n" + SHARE)
+    assert deferred.kind == 5 and deferred.ephemeral and reply.ephemeral
+    assert "Wordle #1234** (hard mode): 3" in reply.text and "The grid alone fits" in reply.text
+    _, bad = await double.command("analyze", user_id=ANN, paste="just words")
+    assert "No share found" in bad.text
+
+
+async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own(double):
+    from discord_double import message
+
+    mine = {**message({"content": SHARE}, author_id=ANN)}
+    _, reply = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
+    assert reply.ephemeral and "Wordle #1234: recorded" in reply.text
+    _, again = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
+    assert "already recorded" in again.text
+    _, theirs = await double.message_command("Analyze Wordle result", mine, user_id=BOB)
+    assert "Wordle #1234" in theirs.text and "recorded" not in theirs.text
+    assert len(await double.bot.services.storage.shares(ANN)) == 1
+    assert await double.bot.services.storage.shares(BOB) == []
+
+
+async def test_coach_after_a_game(double):
+    nothing = only(await double.command("coach", user_id=ANN))
+    assert nothing.ephemeral and "Finish a game first" in nothing.text
+    await double.command("wordle", "practice", user_id=ANN)
+    await double.command("guess", user_id=ANN, word="crane")
+    await double.command("guess", user_id=ANN, word="cigar")
+    _, report = await double.command("coach", user_id=ANN)
+    assert report.ephemeral and "CRANE" in report.text and "Skill" in report.text

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.services import Board, GameView, Stats
+
+if TYPE_CHECKING:
+    from bot.services.analysis import Analysis
+    from engine.solver.coach import Coaching
 from engine.pattern import to_emoji
 
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
@@ -131,4 +137,36 @@ def board_text(board: Board) -> str:
         value = VALUE_FORMATS.get(board.metric, "{:.0f}").format(entry.value)
         lines.append(f"{entry.rank:>3}. {entry.name} - {value} ({entry.played} played)")
     lines.append(f"Page {board.page} of {board.pages}")
+    return "\n".join(lines)
+
+
+def analysis_text(analysis: Analysis) -> str:
+    """What a paste showed: each share's result and, for a Wordle grid, the answers it fits."""
+    lines: list[str] = []
+    for share, reading in zip(analysis.shares, analysis.readings, strict=True):
+        number = f" #{share.puzzle}" if share.puzzle is not None else ""
+        mode = " (hard mode)" if share.hard else ""
+        results = ", ".join(f"{b.guesses}" if b.solved else "X" for b in share.boards)
+        lines.append(f"**{share.game.title()}{number}**{mode}: {results}")
+        if reading is not None:
+            likely = ", ".join(w.upper() for w in reading.likely[:6])
+            lines.append(f"The grid alone fits {reading.count} answers; most likely: {likely}")
+    if analysis.hint is not None:
+        result = analysis.hint
+        shown = ", ".join(w.upper() for w in result.candidates[:12])
+        lines.append(f"{result.remaining} possible: {shown}")
+        if result.suggestions:
+            lines.append(f"Best next guess: {result.suggestions[0].guess.upper()}")
+    lines.extend(f"Note: {p}" for p in analysis.problems)
+    return "\n".join(lines) or "Nothing to analyse."
+
+
+def coaching_text(report: Coaching) -> str:
+    lines = ["Turn  guess   left        best    skill luck"]
+    for i, t in enumerate(report.turns, 1):
+        skill = "-" if t.skill is None else f"{t.skill:>2}"
+        lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {t.after:<4} "
+                     f"{t.best.upper():<6} {skill:>5} {t.luck:>4}")  # fmt: skip
+    skill = "-" if report.skill is None else report.skill
+    lines.append(f"Skill {skill}/99, luck {report.luck}/99")
     return "\n".join(lines)

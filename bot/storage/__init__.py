@@ -390,6 +390,23 @@ class Storage:
             )
         return "new" if old is None else "replaced"
 
+    async def remove_share(self, player_id: int, game: str, puzzle: int) -> bool:
+        return (
+            await self._write(
+                "DELETE FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?",
+                (player_id, game, puzzle),
+            )
+            == 1
+        )
+
+    async def last_finished_game(self, player_id: int) -> StoredGame | None:
+        row = await self._one(
+            "SELECT * FROM games WHERE player_id = ? AND status != 'playing' "
+            "ORDER BY id DESC LIMIT 1",
+            (player_id,),
+        )
+        return None if row is None else _game(row)
+
     async def shares(self, player_id: int) -> list[dict[str, Any]]:
         rows = await self._all(
             "SELECT game, puzzle, won, guesses, hard, grid, recorded_at FROM share_results "

@@ -1,0 +1,84 @@
+"""Analysing what players paste, coaching finished games, recording shared results."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.storage import Storage
+from engine.history import HistoryError, parse_history
+from engine.pattern import PatternError
+from engine.rules import Mode
+from engine.shares import Share, parse_shares
+from engine.solver.coach import Coaching, GridReading, coach, grid_candidates
+from engine.solver.hints import Hint, hint
+from engine.solver.position import InconsistentHistory
+from engine.variants import get_variant
+
+MAX_PASTE = 4000
+
+
+@dataclass(frozen=True)
+class Analysis:
+    shares: list[Share] = field(default_factory=list)
+    readings: list[GridReading | None] = field(default_factory=list)  # per share
+    hint: Hint | None = None  # for a typed history
+    problems: list[str] = field(default_factory=list)
+
+
+async def analyze(text: str) -> Analysis:
+    """Shares in ``text`` (each Wordle or Primel grid read for its possible answers), or a
+    typed history (answered with a hint). Never raises: problems are listed."""
+    text = text[:MAX_PASTE]
+    parsed = parse_shares(text)
+    if parsed.shares:
+        readings = []
+        for share in parsed.shares:
+            board = share.boards[0]
+            if share.game in ("wordle", "primel") and board.rows:
+                variant = get_variant(share.game)
+                patterns = [p for p in board.rows if p != 3**variant.length - 1]
+                readings.append(
+                    await asyncio.to_thread(grid_candidates, variant, patterns, share.hard)
+                )
+            else:
+                readings.append(None)
+        return Analysis(parsed.shares, readings, problems=parsed.problems)
+    try:
+        rows = parse_history(text, get_variant("wordle-nyt"))
+        if rows:
+            result = await asyncio.to_thread(hint, get_variant("wordle"), rows, Mode.NORMAL)
+            return Analysis(hint=result)
+    except (HistoryError, PatternError, InconsistentHistory) as exc:
+        return Analysis(problems=[*parsed.problems, f"As a typed history: {exc}"])
+    return Analysis(problems=parsed.problems)
+
+
+async def coach_game(state: dict[str, object]) -> Coaching | None:
+    """Coaching for a stored Wordle or Primel game (None for other kinds)."""
+    from engine.game import WordleGame
+
+    if "game" in state:
+        return None
+    game = WordleGame.from_dict(state)  # type: ignore[arg-type]
+    return await asyncio.to_thread(coach, game.variant, game.rows, game.mode)
+
+
+async def record_shares(
+    storage: Storage, player_id: int, name: str, shares: list[Share]
+) -> list[str]:
+    """Record each share to the player's results; says what happened to each."""
+    await storage.ensure_player(player_id, name)
+    notes = []
+    for share in shares:
+        if share.puzzle is None:
+            notes.append(f"{share.game.title()}: no puzzle number, not recorded")
+            continue
+        solved = all(b.solved for b in share.boards)
+        guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
+        grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
+        outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
+                                             guesses, share.hard, grid)  # fmt: skip
+        label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
+        notes.append(f"{share.game.title()} #{share.puzzle}: {label}")
+    return notes

@@ -1,0 +1,75 @@
+"""Pasted results and coaching: /analyze, the message menu "Analyze Wordle result", /coach.
+
+The message menu works on anyone's message without the message-content intent (Discord
+sends the message with the interaction). Used on one's own message, it also records the
+share to one's stats. Replies are private unless the player asks to share them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.text import analysis_text, coaching_text
+from bot.services.analysis import analyze, coach_game, record_shares
+from cogs.common import bot_of, refuse
+
+
+class Analysis(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.menu = app_commands.ContextMenu(
+            name="Analyze Wordle result", callback=self.analyze_message
+        )
+        bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+
+    @app_commands.command(name="analyze", description="Read a pasted share or history")
+    @app_commands.describe(paste="What your game's Share button copied, or 'crane 01002 ...'",
+                           share="Show the answer to the channel")  # fmt: skip
+    async def analyze(
+        self,
+        interaction: discord.Interaction[Any],
+        paste: app_commands.Range[str, 1, 4000],
+        share: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        result = await analyze(paste)
+        await interaction.followup.send(analysis_text(result)[:1900], ephemeral=not share)
+
+    async def analyze_message(self, interaction: discord.Interaction[Any],
+                              message: discord.Message) -> None:  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await analyze(message.content)
+        text = analysis_text(result)
+        if result.shares and message.author.id == interaction.user.id:
+            notes = await record_shares(bot_of(interaction).services.storage, interaction.user.id,
+                                        interaction.user.display_name, result.shares)  # fmt: skip
+            text += "\n" + "\n".join(notes)
+        await interaction.followup.send(text[:1900], ephemeral=True)
+
+    @app_commands.command(
+        name="coach", description="How your last finished game went, turn by turn"
+    )
+    async def coach(self, interaction: discord.Interaction[Any], share: bool = False) -> None:
+        storage = bot_of(interaction).services.storage
+        stored = await storage.last_finished_game(interaction.user.id)
+        if stored is None:
+            return await refuse(interaction, "Finish a game first, then ask for coaching")
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        report = await coach_game(stored.state)
+        if report is None:
+            await interaction.followup.send(
+                "Coaching covers Wordle and Primel games", ephemeral=True
+            )
+            return
+        await interaction.followup.send(f"```\n{coaching_text(report)}\n```", ephemeral=not share)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Analysis(bot))
