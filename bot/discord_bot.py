@@ -31,9 +31,12 @@ class WordleBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, warm_engine: bool = True) -> None:
         # The default intents: no message content, no members. Mentions still reach commands.
+        intents = discord.Intents.default()
+        # Privileged, off by default: only to record shares posted in chosen channels.
+        intents.message_content = settings.message_content_intent
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=intents,
             help_command=None,
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions.none(),

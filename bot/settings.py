@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     daily_timezone: str = "UTC"
     daily_seed: SecretStr | None = None
     log_level: str = "INFO"
+    message_content_intent: bool = False  # needed only to record shares posted in channels
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
 
     @field_validator("daily_timezone")

@@ -53,6 +53,48 @@ class Analysis(commands.Cog):
             text += "\n" + "\n".join(notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
 
+    @app_commands.command(name="sharechannel", description="Record shares posted in this channel")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def share_channel(self, interaction: discord.Interaction[Any], enabled: bool) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        bot = bot_of(interaction)
+        await bot.services.storage.set_share_channel(
+            interaction.guild_id, interaction.channel_id, enabled
+        )
+        needs = ""
+        if not bot.settings.message_content_intent:
+            needs = (
+                " The bot runs without the message-content intent, so it cannot read posts yet:"
+                " set MESSAGE_CONTENT_INTENT=true and enable it in the Developer Portal."
+            )
+        state = "now records" if enabled else "no longer records"
+        await interaction.response.send_message(
+            f"This channel {state} the shares people post.{needs}", ephemeral=True
+        )
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        await self.record_post(message)
+
+    @commands.Cog.listener()
+    async def on_message_edit(self, before: discord.Message, after: discord.Message) -> None:
+        await self.record_post(after)  # an edited share replaces the earlier record
+
+    async def record_post(self, message: discord.Message) -> None:
+        """A share posted in a chosen channel counts for its poster (silently)."""
+        if message.author.bot or message.guild is None or not message.content:
+            return
+        storage = self.bot.services.storage  # type: ignore[attr-defined]
+        if not await storage.is_share_channel(message.guild.id, message.channel.id):
+            return
+        result = await analyze(message.content)
+        if result.shares:
+            await record_shares(
+                storage, message.author.id, message.author.display_name, result.shares
+            )
+
     @app_commands.command(
         name="coach", description="How your last finished game went, turn by turn"
     )

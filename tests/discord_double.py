@@ -112,6 +112,16 @@ class DiscordDouble:
             data={**user(APP_ID, "wordlebot"), "bot": True, "mfa_enabled": False, "verified": True},
         )
         state.application_id = APP_ID
+        state._add_guild_from_data({  # GUILD_CREATE: the server and its one channel
+            "id": str(GUILD_ID), "name": "games club", "owner_id": "1", "roles": [
+                {"id": str(GUILD_ID), "name": "@everyone", "permissions": EVERYTHING,
+                 "position": 0, "color": 0, "hoist": False, "managed": False,
+                 "mentionable": False, "flags": 0}],
+            "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "games", "position": 0,
+                          "permission_overwrites": []}],
+            "members": [], "emojis": [], "stickers": [], "features": [], "member_count": 3,
+            "unavailable": False,
+        })  # fmt: skip
 
     @property
     def sent(self) -> list[Sent]:
@@ -156,6 +166,21 @@ class DiscordDouble:
         payload["data"] = {"id": snowflake(), "name": name, "type": 3, "target_id": target["id"],
                            "resolved": {"messages": {target["id"]: target}}}  # fmt: skip
         return await self._dispatch(payload)
+
+    async def post(self, content: str, *, user_id: int, edit_of: str | None = None) -> str:
+        """A member's message in the channel (MESSAGE_CREATE, or MESSAGE_UPDATE of ``edit_of``)."""
+        data = message({"content": content}, author_id=user_id)
+        data["author"] = {**user(user_id), "bot": False}
+        data["guild_id"] = str(GUILD_ID)
+        data["member"] = {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                          "mute": False, "flags": 0}  # fmt: skip
+        if edit_of is None:
+            self.bot._connection.parse_message_create(data)
+        else:
+            data["id"] = edit_of
+            self.bot._connection.parse_message_update(data)
+        await settle()
+        return data["id"]
 
     async def click(self, custom_id: str, *, user_id: int, on: Sent | None = None) -> list[Sent]:
         payload = self._base(3, user_id, EVERYTHING, True)

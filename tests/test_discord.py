@@ -208,3 +208,25 @@ async def test_coach_after_a_game(double):
     await double.command("guess", user_id=ANN, word="cigar")
     _, report = await double.command("coach", user_id=ANN)
     assert report.ephemeral and "CRANE" in report.text and "Skill" in report.text
+
+
+async def test_shares_posted_in_a_chosen_channel_are_recorded_and_edits_update_them(double):
+    storage = double.bot.services.storage
+    await double.post(SHARE, user_id=BOB)
+    assert await storage.shares(BOB) == []  # not a chosen channel yet
+    refused = only(await double.command("sharechannel", user_id=ANN, permissions=NOTHING,
+                                        enabled=True))  # fmt: skip
+    assert "Manage Server" in refused.text
+    done = only(await double.command("sharechannel", user_id=ANN, enabled=True))
+    assert done.ephemeral and "now records" in done.text and "MESSAGE_CONTENT_INTENT" in done.text
+    posted = await double.post("look: " + SHARE, user_id=BOB)
+    await double.post("look: " + SHARE, user_id=BOB)  # the same share twice counts once
+    recorded = await storage.shares(BOB)
+    assert len(recorded) == 1 and recorded[0]["guesses"] == 3
+    corrected = SHARE.replace("3/6*", "2/6*").replace("⬛🟨⬛⬛⬛\n", "")
+    await double.post(corrected, user_id=BOB, edit_of=posted)
+    recorded = await storage.shares(BOB)
+    assert len(recorded) == 1 and recorded[0]["guesses"] == 2
+    removed = only(await double.command("mydata", "unshare", user_id=BOB, game="wordle",
+                                        puzzle=1234))  # fmt: skip
+    assert "Removed" in removed.text and await storage.shares(BOB) == []

@@ -390,6 +390,25 @@ class Storage:
             )
         return "new" if old is None else "replaced"
 
+    async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
+        if enabled:
+            await self._write(
+                "INSERT OR IGNORE INTO share_channels (guild_id, channel_id) VALUES (?, ?)",
+                (guild_id, channel_id),
+            )
+        else:
+            await self._write(
+                "DELETE FROM share_channels WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+
+    async def is_share_channel(self, guild_id: int, channel_id: int) -> bool:
+        row = await self._one(
+            "SELECT 1 FROM share_channels WHERE guild_id = ? AND channel_id = ?",
+            (guild_id, channel_id),
+        )
+        return row is not None
+
     async def remove_share(self, player_id: int, game: str, puzzle: int) -> bool:
         return (
             await self._write(

@@ -98,6 +98,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX standings_live ON standings(scope, kind, last_day, current_streak);
     CREATE INDEX standings_played ON standings(scope, kind, played);
     """,
+    # 5: channels where an admin lets the bot record the shares people post.
+    """
+    CREATE TABLE share_channels (
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, channel_id)
+    );
+    """,
 )
 
 LATEST = len(MIGRATIONS)
