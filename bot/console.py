@@ -190,7 +190,8 @@ class Console:
         self.write(board_text(board))
 
     async def analyze(self, text: str) -> None:
-        result = await analyze(text)
+        text, _, words = text.partition(" words:")  # /analyze SHARE words: crane moist
+        result = await analyze(text, words)
         self.write(analysis_text(result).replace("**", ""))
         if result.shares:
             notes = await record_shares(self.services.storage, self.player.id, self.player.name,

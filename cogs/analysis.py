@@ -30,16 +30,20 @@ class Analysis(commands.Cog):
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     @app_commands.command(name="analyze", description="Read a pasted share or history")
-    @app_commands.describe(paste="What your game's Share button copied, or 'crane 01002 ...'",
-                           share="Show the answer to the channel")  # fmt: skip
+    @app_commands.describe(
+        paste="What your game's Share button copied, or 'crane 01002 ...'",
+        words="The words you played, to see what was left and the best next guess",
+        share="Show the answer to the channel",
+    )
     async def analyze(
         self,
         interaction: discord.Interaction[Any],
         paste: app_commands.Range[str, 1, 4000],
+        words: app_commands.Range[str, 1, 200] | None = None,
         share: bool = False,
     ) -> None:
         await interaction.response.defer(ephemeral=not share, thinking=True)
-        result = await analyze(paste)
+        result = await analyze(paste, words or "")
         await interaction.followup.send(analysis_text(result)[:1900], ephemeral=not share)
 
     async def analyze_message(self, interaction: discord.Interaction[Any],

@@ -230,3 +230,9 @@ async def test_shares_posted_in_a_chosen_channel_are_recorded_and_edits_update_t
     removed = only(await double.command("mydata", "unshare", user_id=BOB, game="wordle",
                                         puzzle=1234))  # fmt: skip
     assert "Removed" in removed.text and await storage.shares(BOB) == []
+
+
+async def test_a_share_with_the_words_played_gives_the_position(double):
+    share = "Wordle 1,234 3/6*\n\n🟩🟨🟨⬛⬛\n🟩⬛⬛⬛🟩\n🟩🟩🟩🟩🟩"
+    _, reply = await double.command("analyze", user_id=ANN, paste=share, words="crane")
+    assert reply.ephemeral and "possible" in reply.text and "CIGAR" in reply.text

@@ -26,11 +26,15 @@ class Analysis:
     problems: list[str] = field(default_factory=list)
 
 
-async def analyze(text: str) -> Analysis:
+async def analyze(text: str, words: str = "") -> Analysis:
     """Shares in ``text`` (each Wordle or Primel grid read for its possible answers), or a
-    typed history (answered with a hint). Never raises: problems are listed."""
+    typed history (answered with a hint). With ``words`` (the guesses behind a share's rows)
+    the first Wordle share becomes a history: what is left and the best next guess, in hard
+    mode when the share says so. Never raises: problems are listed."""
     text = text[:MAX_PASTE]
     parsed = parse_shares(text)
+    if parsed.shares and words.strip():
+        return await _with_words(parsed.shares, words, parsed.problems)
     if parsed.shares:
         readings = []
         for share in parsed.shares:
@@ -52,6 +56,27 @@ async def analyze(text: str) -> Analysis:
     except (HistoryError, PatternError, InconsistentHistory) as exc:
         return Analysis(problems=[*parsed.problems, f"As a typed history: {exc}"])
     return Analysis(problems=parsed.problems)
+
+
+async def _with_words(shares: list[Share], words: str, problems: list[str]) -> Analysis:
+    share = next((s for s in shares if s.game in ("wordle", "primel")), None)
+    if share is None:
+        return Analysis(
+            shares, [None] * len(shares), problems=[*problems, "No Wordle grid to pair"]
+        )
+    variant = get_variant(share.game)
+    guesses = words.replace(",", " ").lower().split()
+    rows = share.boards[0].rows
+    if len(guesses) > len(rows):
+        note = f"{len(guesses)} words for {len(rows)} rows: the extra words were ignored"
+        problems = [*problems, note]
+    history = list(zip(guesses, rows, strict=False))
+    mode = Mode.HARD if share.hard else Mode.NORMAL
+    try:
+        result = await asyncio.to_thread(hint, variant, history, mode)
+    except (InconsistentHistory, ValueError) as exc:
+        return Analysis(shares, [None] * len(shares), problems=[*problems, str(exc)])
+    return Analysis(shares, [None] * len(shares), hint=result, problems=problems)
 
 
 async def coach_game(state: dict[str, object]) -> Coaching | None:
