@@ -14,8 +14,10 @@ import signal
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot.services import Services, open_services
 from bot.settings import Settings
@@ -51,8 +53,8 @@ class WordleBot(commands.Bot):
             await self.load_extension(extension)
         if self.warm_engine:
             await warm(("wordle", "primel"))
-            # Exact trees missing from the cache are searched in the background (first start).
-            self._tree_task = asyncio.create_task(build_trees(("wordle",)))
+            if self.settings.build_trees:  # missing exact trees: searched in the background
+                self._tree_task = asyncio.create_task(build_trees(("wordle",)))
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -60,6 +62,7 @@ class WordleBot(commands.Bot):
             log.info("commands synced to the development guild")
 
     async def close(self) -> None:
+        """Close the gateway, then the database (safe to call more than once)."""
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:
@@ -93,6 +96,8 @@ def configure(settings: Settings) -> None:
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     if settings.discord_api_base:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
 NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
@@ -117,6 +122,7 @@ async def run_bot(settings: Settings) -> int:
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
+            await bot.close()  # finish what a signal began: the database closes before exit
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN): check it in the Developer Portal")
         return 1

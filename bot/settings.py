@@ -31,8 +31,10 @@ class Settings(BaseSettings):
     daily_timezone: str = "UTC"
     daily_seed: SecretStr | None = None
     log_level: str = "INFO"
+    build_trees: bool = True  # search missing exact trees in the background at start
     message_content_intent: bool = False  # needed only to record shares posted in channels
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
+    discord_gateway_url: str | None = None  # and for its gateway
 
     @field_validator("daily_timezone")
     @classmethod

@@ -91,6 +91,7 @@ class Storage:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self._closed = False
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -117,7 +118,11 @@ class Storage:
         return storage
 
     async def close(self) -> None:
+        """Close once; later calls do nothing (a shutdown may come from several places)."""
         async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             await self._db.execute("PRAGMA optimize")  # keeps the planner's statistics fresh
             await self._db.close()
 

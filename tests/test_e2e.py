@@ -1,0 +1,148 @@
+"""End to end: the real `wordlebot run` process against a local Discord stand-in."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from discord_server import APP_ID, DiscordServer, snowflake, user
+
+from bot.services.daily import DailyPuzzles
+from engine.pattern import score
+from engine.rules import Mode, check_guess
+from engine.variants import get_variant
+
+GUILDS = [970000000000000000, 970000000000000100, 970000000000000200]
+SEED = "e2e-seed"
+
+
+def command(name: str, *path: str, user_id: int, guild: int = GUILDS[0], **options):
+    leaf = [{"name": k, "type": 3 if isinstance(v, str) else 5 if isinstance(v, bool) else 4,
+             "value": v} for k, v in options.items()]  # fmt: skip
+    for sub in reversed(path):
+        leaf = [{"name": sub, "type": 1, "options": leaf}]
+    data = {"id": snowflake(), "name": name, "type": 1, "options": leaf, "guild_id": str(guild)}
+    return base(2, user_id, guild) | {"data": data}
+
+
+def click(custom_id: str, *, user_id: int, on: dict, guild: int = GUILDS[0]):
+    """A button press on the message ``on`` (the board the bot sent), as Discord sends it."""
+    clicked = message_stub(guild) | {"components": on.get("components", []),
+                                     "embeds": on.get("embeds", [])}  # fmt: skip
+    return base(3, user_id, guild) | {"data": {"custom_id": custom_id, "component_type": 2},
+                                      "message": clicked}  # fmt: skip
+
+
+def submit(modal: dict, value: str, *, user_id: int, guild: int = GUILDS[0]):
+    field = modal["components"][0]["components"][0]
+    return base(5, user_id, guild) | {"data": {"custom_id": modal["custom_id"], "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}
+    ]}, "message": message_stub(guild)}  # fmt: skip
+
+
+def base(kind: int, user_id: int, guild: int) -> dict:
+    return {
+        "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": snowflake(),
+        "version": 1, "channel_id": str(guild + 1), "guild_id": str(guild), "locale": "en-US",
+        "guild_locale": "en-US", "app_permissions": "2251799813685247", "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
+        "attachment_size_limit": 8388608,
+        "member": {"user": user(user_id), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                   "deaf": False, "mute": False, "flags": 0, "permissions": "2251799813685247"},
+    }  # fmt: skip
+
+
+def message_stub(guild: int) -> dict:
+    return {"id": snowflake(), "channel_id": str(guild + 1), "type": 0, "content": "",
+            "author": user(APP_ID, "wordlebot", bot=True), "embeds": [], "components": [],
+            "attachments": [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
+            "edited_timestamp": None, "flags": 0}  # fmt: skip
+
+
+class Bot:
+    """The real bot process, pointed at the stand-in through settings only."""
+
+    def __init__(self, server: DiscordServer, database: str) -> None:
+        env = {**os.environ, "DISCORD_TOKEN": "e2e-token", "DISCORD_API_BASE": server.api_base,
+               "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{server.port}/gateway",
+               "DATABASE_PATH": database, "DEV_GUILD_ID": str(GUILDS[0]), "DAILY_SEED": SEED,
+               "BUILD_TREES": "false", "LOG_LEVEL": "WARNING"}  # fmt: skip
+        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+
+    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
+        self.process.send_signal(sig)
+        try:
+            _, err = self.process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate()
+        return self.process.returncode, err.decode(errors="replace")
+
+
+async def started(server: DiscordServer, bot: Bot) -> None:
+    try:
+        await asyncio.wait_for(server.identified.wait(), 90)
+    except TimeoutError:
+        _, err = bot.stop(signal.SIGKILL)
+        pytest.fail(f"the bot never identified: {err[-2000:]}")
+    for _ in range(100):  # the guild's commands are synced in setup_hook, before connecting
+        if server.synced:
+            return
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def server():
+    s = DiscordServer(GUILDS)
+    await s.start()
+    yield s
+    await s.stop()
+    assert s.violations == [], s.violations
+
+
+async def test_a_daily_game_through_the_real_process(server, tmp_path):
+    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    path, commands = server.synced[0]
+    assert str(GUILDS[0]) in path and {"wordle", "guess", "hint", "stats"} <= {
+        c["name"] for c in commands
+    }
+
+    board = await server.interact(command("wordle", "daily", user_id=1))
+    assert board.kind == 4 and board.files == ["board.png"] and "Wordle #" in board.text()
+    guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = await server.interact(click(guess_button, user_id=1, on=board.data))
+    assert modal.kind == 9
+    first = await server.interact(submit(modal.data, "crane", user_id=1))
+    assert first.kind == 7 and "||CRANE||" in first.text()
+    today = datetime.now(UTC).date()
+    answer = DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", today)
+    hard = await server.interact(command("wordle", "daily", user_id=2, mode="hard"))
+    assert hard.kind == 4
+    await server.interact(command("guess", user_id=2, word="crane"))
+    wordle = get_variant("wordle")
+    history = [("crane", score("crane", answer))]
+    breaker, expected = next(
+        (w, v.message)
+        for w in ("pious", "dumpy", "shelf", "zzzzz", answer)
+        if not (v := check_guess(wordle, w, history, Mode.HARD)).allowed
+    )
+    refusal = await server.interact(command("guess", user_id=2, word=breaker))
+    assert refusal.flags & 64 and refusal.data["content"] == expected
+    hint = await server.interact(command("hint", user_id=1), followups=1)
+    assert hint.kind == 5 and hint.flags & 64 and "possible" in hint.text()
+    won = await server.interact(command("guess", user_id=1, word=answer))
+    assert "Solved in 2/6!" in won.text()
+    stats = await server.interact(command("stats", user_id=1))
+    assert stats.files == ["stats.png"] and "Played 1" in stats.text()
+    board = await server.interact(command("leaderboard", user_id=1, metric="wins"))
+    assert "Wins" in board.text() and "Page 1 of 1" in board.text()
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
+    assert "e2e-token" not in err
