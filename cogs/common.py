@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +39,10 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
-def board_message(game: GameView, view: discord.ui.View | None) -> dict[str, Any]:
+async def board_message(game: GameView, view: discord.ui.View | None) -> dict[str, Any]:
     """The public board: emoji rows, keyboard and an image. A daily game shows its letters
-    and answer only behind spoilers, and its image has colours only."""
+    and answer only behind spoilers, and its image has colours only. The image is drawn in a
+    worker thread: the event loop never waits on Pillow."""
     hidden = game.daily
     lines = board_rows(game, hide_letters=hidden)
     lines.append(status_line(game, spoiler=hidden))
@@ -53,7 +55,7 @@ def board_message(game: GameView, view: discord.ui.View | None) -> dict[str, Any
         colour=GREEN if game.status == "won" else GREY,
     )
     embed.set_image(url="attachment://board.png")
-    png = images.board_png(game, letters=not hidden)
+    png = await asyncio.to_thread(images.board_png, game, letters=not hidden)
     message: dict[str, Any] = {
         "embed": embed,
         "attachments": [discord.File(io.BytesIO(png), filename="board.png")],

@@ -99,7 +99,7 @@ async def show_board(interaction: discord.Interaction[Any], outcome: Outcome) ->
     """Answer a command with the board in a new message, or refuse privately."""
     if outcome.game is None or (not outcome.ok and outcome.message):
         return await refuse(interaction, outcome.message or NO_GAME)
-    message = board_message(outcome.game, buttons(outcome.game))
+    message = await board_message(outcome.game, buttons(outcome.game))
     files = message.pop("attachments")
     if outcome.message:
         message["content"] = outcome.message
@@ -110,7 +110,9 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
     """Answer a button or the modal by editing the board in place, or refuse privately."""
     if not outcome.ok or outcome.game is None:
         return await refuse(interaction, outcome.message or NO_GAME)
-    await interaction.response.edit_message(**board_message(outcome.game, buttons(outcome.game)))
+    await interaction.response.edit_message(
+        **await board_message(outcome.game, buttons(outcome.game))
+    )
 
 
 async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> None:

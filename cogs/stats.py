@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import Any, Literal
@@ -88,7 +89,7 @@ class Stats(commands.Cog):
         embed = discord.Embed(description=f"```\n{stats_text(result, who.display_name)}\n```",
                               colour=GREEN)  # fmt: skip
         embed.set_image(url="attachment://stats.png")
-        png = images.stats_png(result)
+        png = await asyncio.to_thread(images.stats_png, result)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png")
         )

@@ -146,3 +146,90 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     code, err = bot.stop()
     assert code == 0, err[-2000:]
     assert "e2e-token" not in err
+
+
+def daily_answer() -> str:
+    return DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
+
+
+async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(server, tmp_path):
+    database = str(tmp_path / "bot.sqlite3")
+    first = Bot(server, database)
+    await started(server, first)
+    board = await server.interact(command("wordle", "daily", user_id=3))
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = await server.interact(click(guess, user_id=3, on=board.data))
+    await server.interact(submit(modal.data, "crane", user_id=3))
+    first.stop(signal.SIGKILL)  # no shutdown at all
+
+    server.identified.clear()
+    second = Bot(server, database)
+    await started(server, second)
+    modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
+    assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # CRANE was kept
+    won = await server.interact(submit(modal.data, daily_answer(), user_id=3))
+    assert won.kind == 7 and "Solved in 2/6!" in won.text()
+    code, err = second.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
+    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    await server.interact(command("wordle", "practice", user_id=4))
+    await server.drop_connection()
+    await asyncio.wait_for(server.resumed.wait(), 30)
+    reply = await server.interact(command("guess", user_id=4, word="crane"))
+    assert reply.kind == 4 and "CRANE" in reply.text()
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_two_hundred_players_at_once(server, tmp_path):
+    import random
+    import sqlite3
+    import time
+
+    database = str(tmp_path / "load.sqlite3")
+    bot = Bot(server, database)
+    await started(server, bot)
+    words = get_variant("wordle").guesses.words
+    rng = random.Random(8)
+    accepted = 0
+
+    async def player(number: int) -> None:
+        nonlocal accepted
+        guild = GUILDS[number % len(GUILDS)]
+        await server.interact(command("wordle", "practice", user_id=1000 + number, guild=guild))
+        for _ in range(4):
+            reply = await server.interact(
+                command("guess", user_id=1000 + number, guild=guild, word=rng.choice(words))
+            )
+            if reply.kind == 4 and not reply.flags & 64:
+                accepted += 1
+
+    begin = time.perf_counter()
+    await asyncio.gather(*(player(n) for n in range(200)))
+    seconds = time.perf_counter() - begin
+    peak_kb = 0
+    with open(f"/proc/{bot.process.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                peak_kb = int(line.split()[1])
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
+
+    latencies = sorted(r.latency for r in server.replies.values() if r.latency is not None)
+    assert len(latencies) == 1000 and max(latencies) < 3.0
+    stored = sqlite3.connect(database).execute("SELECT state FROM games").fetchall()
+    import json
+
+    rows = sum(len(json.loads(state)["rows"]) for (state,) in stored)
+    assert rows == accepted and len(stored) == 200
+    p50 = latencies[len(latencies) // 2] * 1000
+    p99 = latencies[int(len(latencies) * 0.99)] * 1000
+    print(
+        f"\nload: 200 players, 1000 interactions, {accepted} accepted guesses in {seconds:.1f} s"
+        f" ({accepted / seconds:.0f} guesses/s); reply latency p50 {p50:.0f} ms,"
+        f" p99 {p99:.0f} ms; bot peak memory {peak_kb / 1024:.0f} MiB"
+    )

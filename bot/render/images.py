@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -75,7 +76,7 @@ def _draw_board(
     scale: float,
     letters: bool,
 ) -> None:
-    font = ImageFont.load_default(size=max(8, int(TILE * scale) // 2))
+    letter_font = font(max(8, int(TILE * scale) // 2))
     for r in range(rows):
         guess, digits = game_rows[r] if r < len(game_rows) else ("", "")
         for c in range(length):
@@ -88,7 +89,7 @@ def _draw_board(
             draw.rectangle(box, fill=TILE_COLOURS[digits[c]])
             if letters:
                 centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                draw.text(centre, guess[c].upper(), fill=WHITE, font=font, anchor="mm")
+                draw.text(centre, guess[c].upper(), fill=WHITE, font=letter_font, anchor="mm")
 
 
 def stats_png(stats: Stats) -> bytes:
@@ -97,20 +98,28 @@ def stats_png(stats: Stats) -> bytes:
     rows = len(stats.distribution)
     image = Image.new("RGB", (width, 2 * MARGIN + rows * (bar_height + gap)), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=16)
+    label_font = font(16)
     most = max(stats.distribution.values(), default=0) or 1
     for i, (guesses, count) in enumerate(stats.distribution.items()):
         y = MARGIN + i * (bar_height + gap)
-        draw.text((MARGIN, y + bar_height / 2), str(guesses), fill=DARK, font=font, anchor="lm")
+        draw.text(
+            (MARGIN, y + bar_height / 2), str(guesses), fill=DARK, font=label_font, anchor="lm"
+        )
         left = MARGIN + 24
         length = max(28, round((width - left - MARGIN) * count / most))
         draw.rectangle((left, y, left + length, y + bar_height), fill=GREEN if count else GREY)
-        draw.text((left + length - 6, y + bar_height / 2), str(count), fill=WHITE, font=font,
+        draw.text((left + length - 6, y + bar_height / 2), str(count), fill=WHITE, font=label_font,
                   anchor="rm")  # fmt: skip
     return _png(image)
 
 
 def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG", compress_level=1)  # flat colours: fast and still small
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=16)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` (loading it costs more than drawing a board)."""
+    return ImageFont.load_default(size=size)
