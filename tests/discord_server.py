@@ -95,8 +95,10 @@ def check_message(body: dict[str, Any], where: str) -> list[str]:
 
 
 class DiscordServer:
-    def __init__(self, guilds: list[int]) -> None:
+    def __init__(self, guilds: list[int], heartbeat_ms: int = 1000) -> None:
         self.guilds = guilds
+        self.heartbeat_ms = heartbeat_ms  # short, so that tests see heartbeats and ACKs
+        self.heartbeats = 0
         self.violations: list[str] = []
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
         self.identified = asyncio.Event()
@@ -246,13 +248,15 @@ class DiscordServer:
         await ws.prepare(request)
         self._ws = ws
         self._zlib = zlib.compressobj() if request.query.get("compress") == "zlib-stream" else None
-        await self._send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        await self._send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms},
+                          "s": None, "t": None})  # fmt: skip
         async for frame in ws:
             if frame.type != WSMsgType.TEXT:
                 continue
             payload = json.loads(frame.data)
             op = payload.get("op")
             if op == 1:
+                self.heartbeats += 1
                 await self._send({"op": 11, "d": None, "s": None, "t": None})
             elif op == 2:
                 await self._ready(payload["d"])
