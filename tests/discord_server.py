@@ -125,7 +125,10 @@ class DiscordServer:
         self.app.router.add_patch(
             f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self.edit
         )
+        self.app.router.add_post(f"{api}/channels/{{channel}}/messages", self.create_message)
+        self.app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self.edit)
         self.app.router.add_route("*", "/{tail:.*}", self.unknown)
+        self.messages: list[tuple[dict[str, Any], list[str]]] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -224,8 +227,17 @@ class DiscordServer:
         return _json(self.message(body))
 
     async def edit(self, request: web.Request) -> web.Response:
-        body, _ = await self._body(request)
+        body, files = await self._body(request)
         self.violations += check_message(body, "edit")
+        self.messages.append((body, files))
+        return _json(self.message(body))
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        body, files = await self._body(request)
+        self.violations += check_message(body, "message")
+        if not (body.get("content") or body.get("embeds") or files or body.get("components")):
+            self.violations.append("a message needs content, an embed, a file or components")
+        self.messages.append((body, files))
         return _json(self.message(body))
 
     async def unknown(self, request: web.Request) -> web.Response:
