@@ -119,13 +119,8 @@ async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | Non
     """A private hint; solver work may take a moment, so the reply is deferred first."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    daily_hints = True
-    if interaction.guild_id:
-        daily_hints = (
-            await bot.services.storage.guild_settings(interaction.guild_id)
-        ).hints_in_daily
     outcome = await bot.services.games.hint(
-        player_of(interaction), scope_of(interaction), game_id=game_id, daily_hints=daily_hints
+        player_of(interaction), scope_of(interaction), game_id=game_id
     )
     if outcome.multi is not None:
         await interaction.followup.send(format_multi_hint(outcome.multi), ephemeral=True)
@@ -174,20 +169,8 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], variant: str, daily: bool, mode: str = "normal"
     ) -> None:
         services = bot_of(interaction).services
-        zone_day = None
-        if daily and interaction.guild_id:
-            zone = (await services.storage.guild_settings(interaction.guild_id)).timezone
-            if zone:
-                from zoneinfo import ZoneInfo
-
-                zone_day = services.daily.today(ZoneInfo(zone))
         outcome = await services.games.start(
-            player_of(interaction),
-            scope_of(interaction),
-            variant,
-            daily=daily,
-            mode=Mode(mode),
-            zone_day=zone_day,
+            player_of(interaction), scope_of(interaction), variant, daily=daily, mode=Mode(mode)
         )
         await show_board(interaction, outcome)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.services.kinds import parse
 from bot.storage import Storage
+from engine.game import WordleGame
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError
 from engine.rules import Mode
@@ -81,11 +83,9 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
 
 async def coach_game(state: dict[str, object]) -> Coaching | None:
     """Coaching for a stored Wordle or Primel game (None for other kinds)."""
-    from engine.game import WordleGame
-
-    if "game" in state:
+    game = parse(dict(state))
+    if not isinstance(game, WordleGame):
         return None
-    game = WordleGame.from_dict(state)  # type: ignore[arg-type]
     return await asyncio.to_thread(coach, game.variant, game.rows, game.mode)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import (
@@ -147,7 +148,7 @@ class GameService:
                 return Outcome(self._view(active), "You already have a game going: here it is")
             day = None
             if daily:
-                today = zone_day or self.daily.today()
+                today = zone_day or await self._today(scope)
                 day = today.isoformat()
                 played = await self.storage.daily_game(player.id, kind, day)
                 if played is not None:
@@ -260,20 +261,22 @@ class GameService:
 
     async def hint(
         self, player: Player, scope: int, kind: str | None = None, *, top: int = 5,
-        daily_hints: bool = True, game_id: int | None = None,
+        daily_hints: bool | None = None, game_id: int | None = None,
     ) -> HintOutcome:  # fmt: skip
-        """A hint for the player's game in progress (computed off the event loop)."""
+        """A hint for the player's game in progress (computed off the event loop). Whether
+        daily games allow hints is the guild's setting unless ``daily_hints`` says."""
         stored, refusal = await self._target(player, scope, kind, game_id)
         if stored is None:
             return HintOutcome(message=refusal.message)
         if stored.status != Status.PLAYING.value:
             return HintOutcome(message=GAME_OVER)
+        if daily_hints is None:
+            daily_hints = scope == DM or (await self.storage.guild_settings(scope)).hints_in_daily
         if stored.puzzle is not None and not daily_hints:
             return HintOutcome(message="Hints are off for daily games in this server")
         game = self._game(stored)
         if isinstance(game, MultiGame):
-            rows = [[None if p is None else p for p in _multi_patterns(game, i)]
-                    for i in range(len(game.guesses))]  # fmt: skip
+            rows = [_multi_patterns(game, i) for i in range(len(game.guesses))]
             multi = await asyncio.to_thread(multi_hint, game.variant, list(game.guesses), rows)
             return HintOutcome(multi=multi)
         measure = Measure.MINIMAX if isinstance(game, AbsurdleGame) else Measure.ENTROPY
@@ -282,6 +285,11 @@ class GameService:
         except InconsistentHistory as exc:  # cannot happen for a real game; say so plainly
             return HintOutcome(message=str(exc))
         return HintOutcome(result)
+
+    async def _today(self, scope: int) -> date:
+        """Today where the day boundary is drawn: the guild's time zone, else the default."""
+        zone = None if scope == DM else (await self.storage.guild_settings(scope)).timezone
+        return self.daily.today(ZoneInfo(zone) if zone else None)
 
     async def _target(
         self, player: Player, scope: int, kind: str | None, game_id: int | None
@@ -323,11 +331,15 @@ class GameService:
 
     def _game(self, stored: StoredGame) -> EngineGame:
         """A fresh engine game for ``stored`` (fresh: callers may play it)."""
+        return fresh_copy(self._parsed_game(stored))
+
+    def _parsed_game(self, stored: StoredGame) -> EngineGame:
+        """The parsed game, shared: read it, never play it."""
         parsed = self._parsed.get((stored.id, stored.version))
         if parsed is None:
             parsed = _parse(stored)
             self._keep_parsed(stored, parsed)
-        return fresh_copy(parsed)
+        return parsed
 
     def _keep_parsed(self, stored: StoredGame, game: EngineGame) -> None:
         self._parsed[(stored.id, stored.version)] = game
@@ -335,7 +347,7 @@ class GameService:
             self._parsed.popitem(last=False)
 
     def _view(self, stored: StoredGame) -> GameView:
-        game = self._game(stored)
+        game = self._parsed_game(stored)
         spec = kind_name(stored.kind)
         variant = game.variant
         number = None

@@ -6,7 +6,6 @@ A kind of game is a name (``wordle``, ``absurdle``, ``quordle``...) plus daily o
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,10 +68,13 @@ def parse(state: dict[str, Any]) -> EngineGame:
 
 
 def fresh_copy(game: EngineGame) -> EngineGame:
-    """A copy a caller may play without touching ``game``."""
+    """A copy a caller may play without touching ``game`` (the variant is shared, not copied)."""
     if isinstance(game, WordleGame):
         return WordleGame(game.variant, game.answer, game.mode, list(game.rows))
-    return copy.deepcopy(game)
+    if isinstance(game, AbsurdleGame):
+        return AbsurdleGame(game.variant, game.mode, game.target, list(game.rows),
+                            game.candidates.copy())  # fmt: skip
+    return MultiGame(game.variant, list(game.answers), game.mode, list(game.guesses))
 
 
 def guesses_used(game: EngineGame) -> int:

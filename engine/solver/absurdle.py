@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.absurdle import adversary_choice
+from engine.pattern import winning
 from engine.rules import Mode
 from engine.solver.greedy import rank_guesses
 from engine.solver.measures import Measure
@@ -74,11 +75,7 @@ def force_target(
 
 
 def _finish(variant: Variant, steps: list[Step]) -> Line:
-    return Line([*steps, Step(_only_word(variant, steps), winning_pattern(variant), 1)], True, [])
-
-
-def winning_pattern(variant: Variant) -> int:
-    return int(3**variant.length - 1)
+    return Line([*steps, Step(_only_word(variant, steps), winning(variant.length), 1)], True, [])
 
 
 def _only_word(variant: Variant, steps: list[Step]) -> str:

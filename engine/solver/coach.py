@@ -34,7 +34,7 @@ from engine.pattern import winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import bucket_counts
-from engine.solver.position import Position, patterns_of
+from engine.solver.position import Position, pattern_row, patterns_of
 from engine.variants import Variant
 
 EXACT_LIMIT = 40
@@ -128,8 +128,6 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
 
 
 def _luck(position: Position, guess: str, pattern: int) -> int:
-    from engine.solver.position import pattern_row
-
     patterns = pattern_row(position.variant, guess)[position.candidates]
     values, sizes = np.unique(patterns, return_counts=True)
     actual = int(sizes[values == pattern][0]) if (values == pattern).any() else 0

@@ -32,9 +32,9 @@ from engine.rules import Mode, Row
 from engine.solver.measures import parts_and_squares
 from engine.solver.position import (
     Position,
+    allowed_pool,
     answer_rows,
     by_answer,
-    hard_mode_pool,
     tie_order,
 )
 from engine.solver.tree import Node
@@ -231,8 +231,10 @@ class ExactSearch:
     def _pool(self, hard: HardKey) -> npt.NDArray[np.intp]:
         pool = self._pools.get(hard)
         if pool is None:
-            history = _history_for(hard, self.variant.length)
-            pool = hard_mode_pool(self.variant, history) if history else self._all
+            greens, minimum = hard
+            pool = (
+                allowed_pool(self.variant, dict(greens), dict(minimum)) if any(hard) else self._all
+            )
             self._pools[hard] = pool
         return pool
 
@@ -253,29 +255,6 @@ class ExactSearch:
             child_hard = None if hard is None else self._after(hard, guess, pattern)
             node.children[pattern] = self._tree(s[patterns == pattern], depth - 1, child_hard)
         return node
-
-
-def _history_for(hard: HardKey, length: int) -> list[Row]:
-    """Rows that reveal exactly ``hard``'s constraints, to reuse the hard-mode pool filter."""
-    rows: list[Row] = []
-    greens, minimum = hard
-    if greens:
-        word = ["."] * length
-        pattern_tiles = [0] * length
-        for i, letter in greens:
-            word[i], pattern_tiles[i] = letter, 2
-        rows.append(("".join(word), _from_tiles(pattern_tiles)))
-    for letter, count in minimum:
-        word = [letter] * count + ["."] * (length - count)
-        rows.append(("".join(word), _from_tiles([1] * count + [0] * (length - count))))
-    return rows
-
-
-def _from_tiles(values: list[int]) -> int:
-    out = 0
-    for v in values:
-        out = out * 3 + v
-    return out
 
 
 # -- the disk cache of found trees --------------------------------------------------------

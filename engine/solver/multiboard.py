@@ -26,7 +26,7 @@ from engine.pattern import tiles, winning
 from engine.rules import Mode
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure, sort_key
-from engine.solver.position import Position, answer_rows, patterns_of, tie_order
+from engine.solver.position import Position, answer_rows, pattern_row, patterns_of, tie_order
 from engine.variants import Variant, get_variant
 
 
@@ -219,8 +219,6 @@ class MultiHint:
 def multi_hint(variant: Variant, guesses: list[str], patterns: list[list[int | None]]) -> MultiHint:
     """Per-board candidates after ``guesses`` (``patterns[i][b]``: board b's pattern for
     guess i, None once solved) and the best next guess for all boards together."""
-    from engine.solver.position import pattern_row
-
     n_boards = len(patterns[0]) if patterns else 0
     win = winning(variant.length)
     candidates: list[npt.NDArray[np.intp] | None] = [

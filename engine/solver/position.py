@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -129,7 +129,13 @@ class Position:
 
 def hard_mode_pool(variant: Variant, history: Sequence[Row]) -> npt.NDArray[np.intp]:
     """Every guess the NYT hard-mode rule allows after ``history``, vectorised."""
-    greens, minimum = revealed(history, variant.length)
+    return allowed_pool(variant, *revealed(history, variant.length))
+
+
+def allowed_pool(
+    variant: Variant, greens: Mapping[int, str], minimum: Mapping[str, int]
+) -> npt.NDArray[np.intp]:
+    """Every guess keeping the ``greens`` in place and each letter at least ``minimum`` times."""
     ok = np.ones(len(variant.guesses), dtype=bool)
     array = variant.guesses.array
     code = {ch: i for i, ch in enumerate(variant.alphabet)}
