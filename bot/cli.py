@@ -16,6 +16,7 @@ from typing import Any
 from bot import benchmarks, console, solver_commands
 from bot.errors import UsageError
 from bot.settings import SettingsError
+from bot.storage import StorageUnavailable
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
@@ -28,6 +29,7 @@ from engine.words import WordListError
 USER_ERRORS = (
     UsageError,
     SettingsError,
+    StorageUnavailable,
     InconsistentHistory,
     StrategyError,
     GameStateError,

@@ -28,7 +28,9 @@ class Services:
         return json.dumps(await self.storage.export_player(player_id), indent=2)
 
     async def delete_player(self, player_id: int) -> bool:
-        return await self.storage.delete_player(player_id)
+        deleted = await self.storage.delete_player(player_id)
+        self.games.forget_player(player_id)
+        return deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:
         return await self.storage.reset_guild_board(guild_id)

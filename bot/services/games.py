@@ -128,8 +128,9 @@ class GameService:
     # How practice answers are drawn (tests pin them).
     choose_answer: Callable[[str], str] = field(default=lambda variant: _practice_answer(variant))
     deal: Callable[[str, int], list[str]] = field(default=lambda variant, n: _deal(variant, n))
-    # Parsed engine games by (game id, version): parsing re-scores every row, so do it once.
-    _parsed: OrderedDict[tuple[int, int], EngineGame] = field(default_factory=OrderedDict)
+    # Parsed engine games by (player, game id, version): parsing re-scores every row, so do it
+    # once. Game ids are never reused, and the owner in the key keeps players apart regardless.
+    _parsed: OrderedDict[tuple[int, int, int], EngineGame] = field(default_factory=OrderedDict)
 
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
@@ -326,6 +327,14 @@ class GameService:
         else:
             games.pop(stored.kind, None)
 
+    def forget_player(self, player_id: int) -> None:
+        """Drop everything held in memory about a player (their data was deleted)."""
+        for key in [k for k in self._active if k[0] == player_id]:
+            del self._active[key]
+        for key in [k for k in self._parsed if k[0] == player_id]:
+            del self._parsed[key]
+        self._locks.pop(player_id, None)
+
     def _forget(self, stored: StoredGame) -> None:
         self._active.pop((stored.player_id, stored.scope), None)
 
@@ -335,14 +344,14 @@ class GameService:
 
     def _parsed_game(self, stored: StoredGame) -> EngineGame:
         """The parsed game, shared: read it, never play it."""
-        parsed = self._parsed.get((stored.id, stored.version))
+        parsed = self._parsed.get(_parsed_key(stored))
         if parsed is None:
             parsed = _parse(stored)
             self._keep_parsed(stored, parsed)
         return parsed
 
     def _keep_parsed(self, stored: StoredGame, game: EngineGame) -> None:
-        self._parsed[(stored.id, stored.version)] = game
+        self._parsed[_parsed_key(stored)] = game
         while len(self._parsed) > _PARSED_LIMIT:
             self._parsed.popitem(last=False)
 
@@ -378,6 +387,10 @@ async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
         return await action
     except StorageBusy:
         return Outcome.refuse(BUSY)
+
+
+def _parsed_key(stored: StoredGame) -> tuple[int, int, int]:
+    return (stored.player_id, stored.id, stored.version)
 
 
 def _parse(stored: StoredGame) -> EngineGame:

@@ -30,6 +30,11 @@ class StorageBusy(RuntimeError):
     """The database stayed locked past the busy timeout; nothing was changed."""
 
 
+class StorageUnavailable(RuntimeError):
+    """The database cannot be opened or used (damaged, missing, unreachable). The message is
+    one line for a person, naming the file or setting, never a secret."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     id: int
@@ -628,4 +633,4 @@ def _standing(row: sqlite3.Row) -> Standing:
 
 
 __all__ = ["GLOBAL", "LATEST", "GuildSettings", "Result", "Standing", "Storage", "StorageBusy",
-           "StoredGame"]  # fmt: skip
+           "StorageUnavailable", "StoredGame"]  # fmt: skip
