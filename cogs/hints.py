@@ -8,14 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import refuse
+from cogs.common import bot_of, player_of
 from cogs.games import COOLDOWN, format_hint, send_hint
-from engine.aio import hint_async
-from engine.history import HistoryError, parse_history
-from engine.pattern import PatternError
-from engine.rules import Mode
-from engine.solver.position import InconsistentHistory
-from engine.variants import get_variant
 
 
 class Hints(commands.Cog):
@@ -29,17 +23,14 @@ class Hints(commands.Cog):
                    history: app_commands.Range[str, 1, 400] | None = None) -> None:  # fmt: skip
         if history is None:
             return await send_hint(interaction)
-        try:
-            rows = parse_history(history, get_variant("wordle-nyt"))
-        except (HistoryError, PatternError) as exc:
-            return await refuse(interaction, str(exc))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            result = await hint_async("wordle", rows, Mode.NORMAL)
-        except InconsistentHistory as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+        outcome = await bot_of(interaction).services.games.hint_history(
+            player_of(interaction), history
+        )
+        if outcome.hint is None:
+            await interaction.followup.send(outcome.message or "No hint", ephemeral=True)
             return
-        await interaction.followup.send(format_hint(result), ephemeral=True)
+        await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

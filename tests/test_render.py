@@ -102,3 +102,25 @@ def test_multi_board_images_put_boards_side_by_side() -> None:
     second_board = (width // 2 + left // 2 + 3, top // 2 + 3)
     assert image.getpixel(second_board) == images.GREEN
     assert image.getpixel((left // 2 + 3, top // 2 + 3)) == images.GREY
+
+
+def test_the_bots_daily_has_its_own_name_in_titles_and_shares() -> None:
+    from bot.render.text import title
+
+    daily = GameView(1, 1, "wordle:daily", "wordle", "Wordle", "normal", "2026-11-22", 1982,
+                     [("cigar", "22222")], "won", 6, 5, "cigar")  # fmt: skip
+    assert title(daily) == "wordlebot Wordle #1982"
+    assert share_text(daily).splitlines()[0] == "wordlebot Wordle #1982 1/6"
+
+
+def test_a_multi_board_share_shows_colours_only() -> None:
+    rows = [("crane", ""), ("cigar", ""), ("rebut", "")]
+    boards = [[("crane", "00110"), ("cigar", "22222")],
+              [("crane", "00000"), ("cigar", "00010"), ("rebut", "22222")]]  # fmt: skip
+    view = GameView(1, 1, "dordle:practice", "wordle", "Dordle", "normal", None, None, rows,
+                    "won", 7, 5, "cigar, rebut", boards)  # fmt: skip
+    text = share_text(view)
+    assert text == (
+        "Dordle practice 3/7\n\n⬛⬛🟨🟨⬛ ⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩 ⬛⬛⬛🟨⬛\n⬜⬜⬜⬜⬜ 🟩🟩🟩🟩🟩"
+    )
+    assert not any(word in text.lower() for word in ("crane", "cigar", "rebut"))

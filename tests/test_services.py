@@ -4,14 +4,22 @@ import signal
 import subprocess
 import sys
 import textwrap
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.services import Player, Services, kind_of, open_services
+from bot.services import DM, Player, Services, kind_of, open_services
 from bot.services.daily import DailyPuzzles
-from bot.services.games import BUSY, GAME_OVER, NO_GAME, NOT_YOURS
+from bot.services.games import (
+    BUSY,
+    GAME_OVER,
+    HINTS_OFF,
+    HINTS_OFF_TYPED,
+    NO_GAME,
+    NOT_YOURS,
+    WHICH,
+)
 from bot.settings import load_settings
 from engine.pattern import score, to_digits
 from engine.rules import Mode, check_guess
@@ -122,7 +130,7 @@ async def test_the_daily_is_the_same_for_everyone_and_played_once(services):
     assert answers[0] == answers[1] == services.daily.answer("wordle", DAY)
     await services.games.guess(ANN, GUILD, answers[0])
     again = await services.games.start(ANN, OTHER_GUILD, daily=True, zone_day=DAY)
-    assert not again.ok and "already played today's Wordle" in again.message
+    assert not again.ok and "already played today's wordlebot Wordle" in again.message
     assert a.game.number == (DAY - date(2021, 6, 19)).days
 
 
@@ -136,10 +144,34 @@ def test_daily_answers_depend_on_the_secret_seed_and_do_not_repeat():
     assert first == [DailyPuzzles("seed-one", zone).answer("wordle", d) for d in days]
 
 
-def test_the_day_boundary_follows_the_time_zone():
-    puzzles = DailyPuzzles("s", ZoneInfo("UTC"))
-    east, west = ZoneInfo("Pacific/Kiritimati"), ZoneInfo("Pacific/Pago_Pago")  # UTC+14, -11
-    assert (puzzles.today(east) - puzzles.today(west)).days in (1, 2)
+def at(when: str):
+    """A clock stopped at an ISO instant (UTC)."""
+    moment = datetime.fromisoformat(when).replace(tzinfo=UTC)
+    return lambda: moment
+
+
+def test_the_day_changes_at_midnight_in_the_deployment_zone():
+    late = at("2026-11-22T23:30:00")
+    assert DailyPuzzles("s", ZoneInfo("UTC"), late).today() == date(2026, 11, 22)
+    assert DailyPuzzles("s", ZoneInfo("Pacific/Kiritimati"), late).today() == date(2026, 11, 23)
+
+
+async def test_a_far_east_server_cannot_open_tomorrows_daily(services):
+    """One day for everyone: a server's own zone does not open day D early (an answer learnt
+    by giving up there would spoil D for everyone else), and streaks count by the same day."""
+    from bot.storage import GuildSettings
+
+    services.daily.clock = at("2026-11-22T12:00:00")  # already the 23rd at UTC+14
+    await services.storage.save_guild_settings(GuildSettings(GUILD, "Pacific/Kiritimati"))
+    east = await services.games.start(ANN, GUILD, daily=True)
+    home = await services.games.start(BOB, OTHER_GUILD, daily=True)
+    assert east.game.day == home.game.day == "2026-11-22"
+    answer = services.daily.answer("wordle", date(2026, 11, 22))
+    won = await services.games.guess(ANN, GUILD, answer, kind="wordle:daily")
+    assert won.game.status == "won"
+    services.daily.clock = at("2026-11-23T20:00:00")  # a day later, before UTC-10's evening
+    streak = await services.stats.stats(ANN.id, "wordle:daily", services.daily.today())
+    assert streak.current_streak == 1
 
 
 async def test_stats_streaks_and_distribution(services):
@@ -367,3 +399,120 @@ async def test_a_quordle_through_the_service(services):
     assert outcome.game.status == "won" and outcome.game.answer == "cigar, rebut, sissy, humph"
     stats = await services.stats.stats(ANN.id, "quordle:practice", DAY)
     assert stats.distribution[4] == 1 and len(stats.distribution) == 9
+
+
+# -- every action lands on the game the player is looking at -------------------------------
+
+CHANNEL = 555
+
+
+async def test_a_give_up_goes_to_the_game_shown_in_that_place_not_the_newest(services):
+    practice = await services.games.start(ANN, GUILD, place=CHANNEL)
+    daily = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY, place=CHANNEL + 1)
+    # The practice board is what Ann looks at in CHANNEL; the daily is newer.
+    gave_up = await services.games.give_up(ANN, GUILD, place=CHANNEL)
+    assert gave_up.ok and gave_up.game.game_id == practice.game.game_id
+    assert (await services.storage.game(daily.game.game_id)).status == "playing"
+
+
+async def test_when_several_games_could_be_meant_nothing_is_played_and_both_are_offered(services):
+    practice = await services.games.start(ANN, GUILD)
+    daily = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    for action in (
+        services.games.guess(ANN, GUILD, "slate"),
+        services.games.give_up(ANN, GUILD),
+        services.games.guess(ANN, GUILD, "slate", place=CHANNEL),  # nothing shown there yet
+    ):
+        outcome = await action
+        assert not outcome.ok and outcome.message == WHICH
+        assert [c.game_id for c in outcome.choices] == [practice.game.game_id, daily.game.game_id]
+    for game in (practice, daily):
+        stored = await services.storage.game(game.game.game_id)
+        assert stored.status == "playing" and stored.state["rows"] == []
+    # Naming one (a board's button carries its id) plays it and makes it the one shown.
+    assert (await services.games.guess(ANN, GUILD, "slate", game_id=daily.game.game_id)).ok
+
+
+async def test_a_letters_guess_to_a_primel_game_says_which_game_it_went_to(services):
+    await services.games.start(ANN, GUILD, "primel")
+    refused = await services.games.guess(ANN, GUILD, "crane")
+    assert not refused.ok and "Primel practice" in refused.message
+
+
+# -- caches cannot be confused, and stay small -------------------------------------------
+
+
+async def test_a_deleted_players_cached_game_never_answers_for_a_new_game(services):
+    services.games.choose_answer = lambda variant: "cigar"
+    await services.games.start(ANN, GUILD)
+    await services.games.guess(ANN, GUILD, "crane")  # parsed and cached against CIGAR
+    assert await services.delete_player(ANN.id)
+    services.games.choose_answer = lambda variant: "rebut"
+    await services.games.start(BOB, GUILD)
+    first = await services.games.guess(BOB, GUILD, "crane")
+    assert first.game.rows == [("crane", to_digits(score("crane", "rebut"), 5))]
+    won = await services.games.guess(BOB, GUILD, "rebut")
+    assert won.game.status == "won" and won.game.answer == "rebut"
+
+
+async def test_memory_held_does_not_grow_with_finished_games_and_players(services):
+    for n in range(40):
+        player = Player(1000 + n)
+        await services.games.start(player, GUILD, place=CHANNEL)
+        await services.games.guess(player, GUILD, "crane", place=CHANNEL)
+        await services.games.give_up(player, GUILD, place=CHANNEL)
+    held = services.games.memory_held()
+    assert held["locks"] == 0  # a lock lives only while someone holds or waits for it
+    assert held["parsed"] == 0  # finished games are not kept parsed
+    await asyncio.gather(*(services.games.start(Player(n), GUILD) for n in range(3000, 3050)))
+    assert services.games.memory_held()["locks"] == 0
+
+
+# -- hints: the server's setting holds on every path; hints that help ----------------------
+
+
+async def test_daily_hints_off_holds_in_a_dm_and_for_typed_histories(services):
+    from bot.storage import GuildSettings
+
+    services.daily.clock = at("2026-03-01T12:00:00")
+    await services.storage.save_guild_settings(GuildSettings(GUILD, hints_in_daily=False))
+    daily = await services.games.start(ANN, GUILD, daily=True)
+    answer = services.daily.answer("wordle", DAY)
+    opener = "slate" if answer != "slate" else "crane"
+    await services.games.guess(ANN, GUILD, opener, kind="wordle:daily")
+    # The server's daily opened in a DM: its Hint button names the game.
+    in_dm = await services.games.hint(ANN, DM, game_id=daily.game.game_id)
+    assert not in_dm.ok and in_dm.message == HINTS_OFF
+    history = f"{opener} {to_digits(score(opener, answer), 5)}"
+    typed = await services.games.hint_history(ANN, history)
+    assert not typed.ok and typed.message == HINTS_OFF_TYPED
+    assert (await services.games.hint_history(BOB, history)).ok  # Bob has no daily going
+    await services.games.guess(ANN, GUILD, answer, kind="wordle:daily")
+    assert (await services.games.hint_history(ANN, history)).ok  # finished: no harm now
+
+
+async def test_a_challenge_hint_steers_the_adversary_to_the_target(services):
+    services.games.choose_answer = lambda variant: "whoop"
+    start = await services.games.start(ANN, GUILD, "absurdle", challenge=True)
+    assert start.game.target == "whoop"
+    outcome = start
+    for _ in range(6):
+        hint = await services.games.hint(ANN, GUILD)
+        assert hint.ok and hint.hint.suggestions
+        outcome = await services.games.guess(ANN, GUILD, hint.hint.suggestions[0].guess)
+        if outcome.game.over:
+            break
+    assert outcome.game.status == "won"  # following the hints corners the target
+
+
+async def test_a_multi_board_hint_before_the_first_guess_gives_a_real_opener(services):
+    from engine.solver.greedy import rank_guesses
+    from engine.solver.measures import Measure
+    from engine.solver.position import Position
+
+    await services.games.start(ANN, GUILD, "quordle")
+    hint = await services.games.hint(ANN, GUILD)
+    assert [len(words) for words in hint.multi.candidates] == [2315] * 4
+    wordle = get_variant("wordle")
+    best = rank_guesses(Position.start(wordle), Measure.ENTROPY, top=20).guesses.tolist()
+    assert hint.multi.guess in {wordle.guesses.words[g] for g in best}

@@ -46,6 +46,17 @@ def multi_rows(game: GameView) -> list[str]:
     return lines
 
 
+def multi_squares(game: GameView) -> list[str]:
+    """Each guess's squares on every board, side by side (blank once a board is solved)."""
+    assert game.boards is not None
+    lines = []
+    for i in range(len(game.rows)):
+        cells = [to_emoji(int(b[i][1], 3), game.length) if i < len(b) else "⬜" * game.length
+                 for b in game.boards]  # fmt: skip
+        lines.append(" ".join(cells))
+    return lines
+
+
 def keyboard(game: GameView) -> list[list[tuple[str, int]]]:
     """Each key with what the rows revealed about it: correct beats present beats absent."""
     known: dict[str, int] = {}
@@ -67,9 +78,13 @@ def keyboard_markdown(game: GameView) -> str:
 
 
 def title(game: GameView) -> str:
+    """The game's name. The bot's dailies are "wordlebot Wordle #N": the number counts days
+    as the NYT's does, but the answer is ours, so the name keeps the two apart."""
     kind = game.kind.split(":")[1]
-    suffix = f" #{game.number}" if game.number is not None else f" {kind}"
-    name = game.title + suffix
+    if game.number is not None:
+        name = f"wordlebot {game.title} #{game.number}"
+    else:
+        name = f"{game.title} {kind}"
     mode = "" if game.mode == "normal" else f" ({game.mode} mode)"
     return f"{name}{mode}"
 
@@ -105,8 +120,8 @@ def share_text(game: GameView) -> str:
     hard = "*" if game.mode != "normal" else ""
     limit = f"/{game.max_guesses}" if game.max_guesses else ""
     header = f"{title(game).split(' (')[0]} {score}{limit}{hard}"
-    if game.boards is not None:
-        return "\n".join([header, "", *multi_rows(game)]).replace("`", "")
+    if game.boards is not None:  # colours only: the guessed words would give the answers away
+        return "\n".join([header, "", *multi_squares(game)])
     return "\n".join([header, "", *(to_emoji(int(d, 3), game.length) for _, d in game.rows)])
 
 
@@ -121,6 +136,10 @@ def stats_text(stats: Stats, who: str) -> str:
     for guesses, count in stats.distribution.items():
         bar = "█" * max(1, round(20 * count / most)) if count else ""
         lines.append(f"{guesses} {bar} {count}")
+    if stats.shared is not None:
+        shared = stats.shared
+        average = "" if shared.average is None else f" | Average {shared.average:.2f}"
+        lines.append(f"{shared.label}: Played {shared.played} | Won {shared.wins}{average}")
     return "\n".join(lines)
 
 

@@ -1,5 +1,10 @@
 """Daily puzzles: one answer per variant per date, the same for everyone.
 
+One day for everyone: the puzzle changes at midnight in the deployment's zone
+(``DAILY_TIMEZONE``, UTC by default), in every server and in direct messages, and streaks
+count by that same day. Were each server's zone to draw its own boundary, a server far east
+could play (and learn, by giving up) day D's answer hours before the others could play it.
+
 The answer for a date is a position in a secret shuffle of the answer list: the shuffle is
 seeded from the deployment's secret seed (a setting, or generated once and kept in the
 database), so the schedule cannot be read off the code, and no answer repeats until every
@@ -10,7 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from datetime import date, datetime
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from functools import cache
 from zoneinfo import ZoneInfo
 
@@ -19,14 +25,22 @@ from engine.variants import get_variant
 EPOCH = date(2021, 6, 19)  # puzzle #0, as the original game counts
 
 
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
 class DailyPuzzles:
-    def __init__(self, seed: str, zone: ZoneInfo) -> None:
+    def __init__(self, seed: str, zone: ZoneInfo, clock: Clock = system_clock) -> None:
         self._seed = seed
         self.zone = zone
+        self.clock = clock  # tests set the time
 
-    def today(self, zone: ZoneInfo | None = None) -> date:
-        """The date now where the day boundary is drawn (a guild may set its own zone)."""
-        return datetime.now(zone or self.zone).date()
+    def today(self) -> date:
+        """The puzzle day now: the date in the deployment's zone, the same for everyone."""
+        return self.clock().astimezone(self.zone).date()
 
     @staticmethod
     def number(day: date) -> int:

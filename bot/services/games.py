@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Coroutine
+import string
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import (
@@ -32,9 +33,11 @@ from bot.storage import Result, Storage, StorageBusy, StoredGame
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
 from engine.game import GameStateError, Status
+from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
-from engine.pattern import score, to_digits
+from engine.pattern import PatternError, score, to_digits
 from engine.rules import Mode
+from engine.solver.absurdle import challenge_hint
 from engine.solver.hints import Hint
 from engine.solver.measures import Measure
 from engine.solver.multiboard import MultiHint, multi_hint
@@ -49,8 +52,18 @@ NOT_YOURS = "This is someone else's game: start your own"
 BUSY = "The game's database is busy; nothing was changed, try again in a moment"
 GAME_OVER = "This game is over"
 CHANGED = "Your game changed somewhere else; try again"
+WHICH = "You have several games going: which one?"
+HINTS_OFF = "Hints are off for daily games in this server"
+HINTS_OFF_TYPED = (
+    "Hints are off for daily games in the server where your daily is in progress: finish it first"
+)
 MAX_INPUT = 200  # characters; anything longer is refused without being read
-_PARSED_LIMIT = 50_000  # parsed games kept in memory
+# Memory stays flat however many players come and go: parsed games are the heavy part (an
+# Absurdle game holds its candidates), so only a few are kept; games in progress and the
+# game each player last looked at are small, kept for the most recent players.
+PARSED_LIMIT = 1_000
+ACTIVE_LIMIT = 20_000
+FOCUS_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
@@ -94,10 +107,15 @@ class Outcome:
     game: GameView | None = None
     message: str | None = None  # a refusal when ``ok`` is False, otherwise a note
     ok: bool = True
+    # Several games could be meant and none was named: the front end asks which (the action
+    # was not taken).
+    choices: tuple[GameView, ...] = ()
 
     @classmethod
-    def refuse(cls, message: str, game: GameView | None = None) -> Outcome:
-        return cls(game, message, ok=False)
+    def refuse(
+        cls, message: str, game: GameView | None = None, choices: tuple[GameView, ...] = ()
+    ) -> Outcome:
+        return cls(game, message, ok=False, choices=choices)
 
 
 @dataclass(frozen=True)
@@ -115,16 +133,53 @@ def kind_of(variant: str, daily: bool, challenge: bool = False) -> str:
     return f"{variant}:{'challenge' if challenge else 'daily' if daily else 'practice'}"
 
 
+def game_label(view: GameView) -> str:
+    """How a message names a game: "your Primel practice game", "your Wordle #1982 daily"."""
+    if view.number is not None:
+        return f"your wordlebot {view.title} #{view.number}"
+    return f"your {view.title} {view.kind.split(':')[1]} game"
+
+
+class PlayerLocks:
+    """One asyncio lock per player, so a player's actions never interleave. A lock lives only
+    while someone holds or waits for it: memory does not grow with every player ever seen."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, player_id: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(player_id, (asyncio.Lock(), 0))
+        self._locks[player_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[player_id]
+            if users == 1:
+                del self._locks[player_id]
+            else:
+                self._locks[player_id] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 @dataclass
 class GameService:
     storage: Storage
     daily: DailyPuzzles
-    _locks: defaultdict[int, asyncio.Lock] = field(
-        default_factory=lambda: defaultdict(asyncio.Lock)
-    )
+    _locks: PlayerLocks = field(default_factory=PlayerLocks)
     # Games in progress by (player, scope), then kind: a write-through cache of the database,
     # which stays the truth (every change is stored first; a version conflict drops the entry).
-    _active: dict[tuple[int, int], dict[str, StoredGame]] = field(default_factory=dict)
+    # The most recently used players only (LRU).
+    _active: OrderedDict[tuple[int, int], dict[str, StoredGame]] = field(
+        default_factory=OrderedDict
+    )
+    # The game each player last saw in each place (a channel): where a typed guess goes.
+    # Per process, like Discord's routing of a guild to one shard; lost on restart, when the
+    # player is asked which game they mean if it is not obvious.
+    _focus: OrderedDict[tuple[int, int], int] = field(default_factory=OrderedDict)
     # How practice answers are drawn (tests pin them).
     choose_answer: Callable[[str], str] = field(default=lambda variant: _practice_answer(variant))
     deal: Callable[[str, int], list[str]] = field(default=lambda variant, n: _deal(variant, n))
@@ -135,6 +190,7 @@ class GameService:
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
         mode: Mode = Mode.NORMAL, zone_day: date | None = None, challenge: bool = False,
+        place: int | None = None,
     ) -> Outcome:  # fmt: skip
         spec = KINDS.get(variant)
         if spec is None:
@@ -142,23 +198,23 @@ class GameService:
         if daily and not spec.daily:
             return Outcome.refuse(f"{spec.title} has no daily puzzle: play practice")
         kind = kind_of(variant, daily, challenge)
-        async with self._locks[player.id]:
+        async with self._locks.hold(player.id):
             await self.storage.ensure_player(player.id, player.name)
             active = await self._find(player, scope, kind, fresh=True)
             if active is not None:
-                return Outcome(self._view(active), "You already have a game going: here it is")
+                return self._shown(place, active, "You already have a game going: here it is")
             day = None
             if daily:
-                today = zone_day or await self._today(scope)
+                today = zone_day or self.daily.today()
                 day = today.isoformat()
                 played = await self.storage.daily_game(player.id, kind, day)
                 if played is not None:
                     if played.status == Status.PLAYING.value:
-                        return Outcome(self._view(played), "Here is your game in progress")
+                        return self._shown(place, played, "Here is your game in progress")
                     number = self.daily.number(today)
                     return Outcome.refuse(
-                        f"You have already played today's {get_variant(variant).title} "
-                        f"#{number}. A new one comes tomorrow.",
+                        f"You have already played today's wordlebot "
+                        f"{get_variant(variant).title} #{number}. A new one comes tomorrow.",
                         self._view(played),
                     )
                 answer = self.daily.answer(variant, today)
@@ -174,15 +230,16 @@ class GameService:
                 again = await self._find(player, scope, kind, fresh=True)
                 if again is None:
                     return Outcome.refuse(CHANGED)
-                return Outcome(self._view(again), "You already have a game going: here it is")
+                return self._shown(place, again, "You already have a game going: here it is")
             self._remember(stored)
-            return Outcome(self._view(stored))
+            return self._shown(place, stored)
 
     async def _guess(
-        self, player: Player, scope: int, text: str, kind: str | None, game_id: int | None
-    ) -> Outcome:
-        async with self._locks[player.id]:
-            stored, refusal = await self._target(player, scope, kind, game_id)
+        self, player: Player, scope: int, text: str, kind: str | None, game_id: int | None,
+        place: int | None,
+    ) -> Outcome:  # fmt: skip
+        async with self._locks.hold(player.id):
+            stored, refusal = await self._target(player, scope, kind, game_id, place)
             if stored is None:
                 return refusal
             view = self._view(stored)
@@ -194,6 +251,9 @@ class GameService:
             outcome = game.guess(text)
             if not outcome.accepted:
                 assert outcome.message is not None
+                if game_id is None and _foreign(text, game.variant.alphabet):
+                    # Letters sent to a Primel game (or digits to a Wordle): say which game.
+                    return Outcome.refuse(f"{outcome.message} (in {game_label(view)})", view)
                 return Outcome.refuse(outcome.message, view)
             result = _result(game, stored) if game.over else None
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
@@ -201,13 +261,14 @@ class GameService:
                 self._forget(stored)
                 return Outcome.refuse(CHANGED, view)
             self._remember(saved, game)
-            return Outcome(self._view(saved))
+            return self._shown(place, saved)
 
     async def _give_up(
-        self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None
-    ) -> Outcome:
-        async with self._locks[player.id]:
-            stored, refusal = await self._target(player, scope, kind, game_id)
+        self, player: Player, scope: int, kind: str | None, game_id: int | None,
+        place: int | None,
+    ) -> Outcome:  # fmt: skip
+        async with self._locks.hold(player.id):
+            stored, refusal = await self._target(player, scope, kind, game_id, place)
             if stored is None:
                 return refusal
             if stored.status != Status.PLAYING.value:
@@ -219,14 +280,16 @@ class GameService:
                 self._forget(stored)
                 return Outcome.refuse(CHANGED, self._view(stored))
             self._remember(saved)
-            return Outcome(self._view(saved), f"The answer was {answer_text(game).upper()}")
+            return self._shown(place, saved, f"The answer was {answer_text(game).upper()}")
 
     async def start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
         mode: Mode = Mode.NORMAL, zone_day: date | None = None, challenge: bool = False,
+        place: int | None = None,
     ) -> Outcome:  # fmt: skip
         """Start a game, or return the one already going. A daily may be played once.
-        ``challenge``: Absurdle's challenge mode, with a target to force."""
+        ``challenge``: Absurdle's challenge mode, with a target to force. ``place`` (a
+        channel) remembers the game as the one the player is looking at there."""
         return await _unless_busy(
             self._start(
                 player,
@@ -236,92 +299,163 @@ class GameService:
                 mode=mode,
                 zone_day=zone_day,
                 challenge=challenge,
+                place=place,
             )
         )
 
     async def guess(
         self, player: Player, scope: int, text: str, kind: str | None = None,
-        game_id: int | None = None,
+        game_id: int | None = None, place: int | None = None,
     ) -> Outcome:  # fmt: skip
-        """Play a guess in the player's game: the one ``game_id`` names (a board's button),
-        else the active game of ``kind``, else the one played last."""
-        return await _unless_busy(self._guess(player, scope, text, kind, game_id))
+        """Play a guess in the game ``game_id`` names (a board's button), else the active game
+        of ``kind``, else the game last shown to the player in ``place``, else the only game
+        in progress. When several could be meant, nothing is played: the outcome lists them."""
+        return await _unless_busy(self._guess(player, scope, text, kind, game_id, place))
 
     async def give_up(
-        self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None
-    ) -> Outcome:
-        return await _unless_busy(self._give_up(player, scope, kind, game_id))
+        self, player: Player, scope: int, kind: str | None = None, game_id: int | None = None,
+        place: int | None = None,
+    ) -> Outcome:  # fmt: skip
+        """Give up the game chosen as :meth:`guess` chooses it."""
+        return await _unless_busy(self._give_up(player, scope, kind, game_id, place))
 
-    async def current(self, player: Player, scope: int, kind: str | None = None) -> Outcome:
+    async def current(
+        self, player: Player, scope: int, kind: str | None = None, place: int | None = None
+    ) -> Outcome:
         stored = await self._find(player, scope, kind, fresh=True)
-        return Outcome.refuse(NO_GAME) if stored is None else Outcome(self._view(stored))
+        return Outcome.refuse(NO_GAME) if stored is None else self._shown(place, stored)
 
     async def game(self, game_id: int) -> GameView | None:
         stored = await self.storage.game(game_id)
         return None if stored is None else self._view(stored)
 
+    def shown(self, player_id: int, place: int, game_id: int) -> None:
+        """The player is looking at this game here (a board message they used)."""
+        self._focus[(player_id, place)] = game_id
+        self._focus.move_to_end((player_id, place))
+        while len(self._focus) > FOCUS_LIMIT:
+            self._focus.popitem(last=False)
+
     async def hint(
         self, player: Player, scope: int, kind: str | None = None, *, top: int = 5,
-        daily_hints: bool | None = None, game_id: int | None = None,
+        daily_hints: bool | None = None, game_id: int | None = None, place: int | None = None,
     ) -> HintOutcome:  # fmt: skip
         """A hint for the player's game in progress (computed off the event loop). Whether
-        daily games allow hints is the guild's setting unless ``daily_hints`` says."""
-        stored, refusal = await self._target(player, scope, kind, game_id)
+        a daily allows hints is the setting of the server the daily was started in (wherever
+        the hint is asked) unless ``daily_hints`` says."""
+        stored, refusal = await self._target(player, scope, kind, game_id, place)
         if stored is None:
             return HintOutcome(message=refusal.message)
         if stored.status != Status.PLAYING.value:
             return HintOutcome(message=GAME_OVER)
-        if daily_hints is None:
-            daily_hints = scope == DM or (await self.storage.guild_settings(scope)).hints_in_daily
-        if stored.puzzle is not None and not daily_hints:
-            return HintOutcome(message="Hints are off for daily games in this server")
+        if stored.puzzle is not None:
+            if daily_hints is None:
+                daily_hints = await self._hints_allowed(stored.scope)
+            if not daily_hints:
+                return HintOutcome(message=HINTS_OFF)
         game = self._game(stored)
         if isinstance(game, MultiGame):
             rows = [_multi_patterns(game, i) for i in range(len(game.guesses))]
-            multi = await asyncio.to_thread(multi_hint, game.variant, list(game.guesses), rows)
+            multi = await asyncio.to_thread(
+                multi_hint, game.variant, list(game.guesses), rows, len(game.answers)
+            )
             return HintOutcome(multi=multi)
-        measure = Measure.MINIMAX if isinstance(game, AbsurdleGame) else Measure.ENTROPY
         try:
-            result = await hint_async(game.variant.name, game.rows, game.mode, top, measure)
+            if isinstance(game, AbsurdleGame) and game.target is not None:
+                # Challenge mode: steer the adversary toward the target, not away from it.
+                result = await asyncio.to_thread(
+                    challenge_hint, game.variant, game.rows, game.mode, game.target, top
+                )
+            else:
+                measure = Measure.MINIMAX if isinstance(game, AbsurdleGame) else Measure.ENTROPY
+                result = await hint_async(game.variant.name, game.rows, game.mode, top, measure)
         except InconsistentHistory as exc:  # cannot happen for a real game; say so plainly
             return HintOutcome(message=str(exc))
         return HintOutcome(result)
 
-    async def _today(self, scope: int) -> date:
-        """Today where the day boundary is drawn: the guild's time zone, else the default."""
-        zone = None if scope == DM else (await self.storage.guild_settings(scope)).timezone
-        return self.daily.today(ZoneInfo(zone) if zone else None)
+    async def hint_history(
+        self, player: Player, text: str, variant: str = "wordle", *, top: int = 5
+    ) -> HintOutcome:
+        """A hint for a history typed from a game played elsewhere. Refused while the player
+        has today's daily in progress in a server that turned daily hints off: a typed
+        history must not be a way around that setting."""
+        for kind in (kind_of(name, True) for name, spec in KINDS.items() if spec.daily):
+            daily = await self.storage.daily_game(player.id, kind, self.daily.today().isoformat())
+            playing = daily is not None and daily.status == Status.PLAYING.value
+            if playing and daily is not None and not await self._hints_allowed(daily.scope):
+                return HintOutcome(message=HINTS_OFF_TYPED)
+        edition = "wordle-nyt" if variant == "wordle" else variant  # every word people play
+        try:
+            rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
+            result = await hint_async(variant, rows, Mode.NORMAL, top)
+        except (HistoryError, PatternError, InconsistentHistory) as exc:
+            return HintOutcome(message=str(exc))
+        return HintOutcome(result)
+
+    async def _hints_allowed(self, scope: int) -> bool:
+        return scope == DM or (await self.storage.guild_settings(scope)).hints_in_daily
 
     async def _target(
-        self, player: Player, scope: int, kind: str | None, game_id: int | None
-    ) -> tuple[StoredGame | None, Outcome]:
-        """The game an action is about, or the refusal to give."""
-        if game_id is None:
-            found = await self._find(player, scope, kind)
-            return found, Outcome.refuse(NO_GAME)
-        stored = await self.storage.game(game_id)
-        if stored is None:
-            return None, Outcome.refuse(NO_GAME)
-        if stored.player_id != player.id:
-            return None, Outcome.refuse(NOT_YOURS)
-        return stored, Outcome.refuse(NO_GAME)
+        self, player: Player, scope: int, kind: str | None, game_id: int | None,
+        place: int | None,
+    ) -> tuple[StoredGame | None, Outcome]:  # fmt: skip
+        """The game an action is about, or the refusal to give (with the games to choose
+        from when several could be meant)."""
+        if game_id is not None:
+            stored = await self.storage.game(game_id)
+            if stored is None:
+                return None, Outcome.refuse(NO_GAME)
+            if stored.player_id != player.id:
+                return None, Outcome.refuse(NOT_YOURS)
+            return stored, Outcome.refuse(NO_GAME)
+        if kind is not None:
+            return await self._find(player, scope, kind), Outcome.refuse(NO_GAME)
+        games = await self._here(player, scope)
+        if len(games) <= 1:
+            return next(iter(games.values()), None), Outcome.refuse(NO_GAME)
+        focused = None if place is None else self._focus.get((player.id, place))
+        for stored in games.values():
+            if stored.id == focused:
+                return stored, Outcome.refuse(NO_GAME)
+        choices = tuple(self._view(g) for g in sorted(games.values(), key=lambda g: g.id))
+        return None, Outcome.refuse(WHICH, choices=choices)
+
+    async def _here(
+        self, player: Player, scope: int, *, fresh: bool = False
+    ) -> dict[str, StoredGame]:
+        """The player's games in progress here, by kind."""
+        key = (player.id, scope)
+        games = self._active.get(key)
+        if games is None or fresh:
+            found = await self.storage.active_games(player.id, scope)
+            games = self._active[key] = {g.kind: g for g in found}
+        self._active.move_to_end(key)
+        while len(self._active) > ACTIVE_LIMIT:
+            self._active.popitem(last=False)
+        return games
 
     async def _find(
         self, player: Player, scope: int, kind: str | None, *, fresh: bool = False
     ) -> StoredGame | None:
         """The player's game in progress here: of ``kind``, or the newest of any kind."""
-        games = self._active.get((player.id, scope))
-        if games is None or fresh:
-            found = await self.storage.active_games(player.id, scope)
-            games = self._active[(player.id, scope)] = {g.kind: g for g in found}
+        games = await self._here(player, scope, fresh=fresh)
         if kind is not None:
             return games.get(kind)
         return max(games.values(), key=lambda g: g.id, default=None)
 
+    def _shown(self, place: int | None, stored: StoredGame, note: str | None = None) -> Outcome:
+        """The outcome showing ``stored``, remembered as what its player looks at there."""
+        if place is not None:
+            self.shown(stored.player_id, place, stored.id)
+        return Outcome(self._view(stored), note)
+
     def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
-        if game is not None:
+        self._parsed.pop((stored.player_id, stored.id, stored.version - 1), None)
+        if game is not None and stored.status == Status.PLAYING.value:
             self._keep_parsed(stored, game)
-        games = self._active.setdefault((stored.player_id, stored.scope), {})
+        games = self._active.get((stored.player_id, stored.scope))
+        if games is None:
+            return  # not cached: the next read loads it
         if stored.status == Status.PLAYING.value:
             games[stored.kind] = stored
         else:
@@ -333,7 +467,8 @@ class GameService:
             del self._active[key]
         for key in [k for k in self._parsed if k[0] == player_id]:
             del self._parsed[key]
-        self._locks.pop(player_id, None)
+        for key in [k for k in self._focus if k[0] == player_id]:
+            del self._focus[key]
 
     def _forget(self, stored: StoredGame) -> None:
         self._active.pop((stored.player_id, stored.scope), None)
@@ -343,17 +478,26 @@ class GameService:
         return fresh_copy(self._parsed_game(stored))
 
     def _parsed_game(self, stored: StoredGame) -> EngineGame:
-        """The parsed game, shared: read it, never play it."""
-        parsed = self._parsed.get(_parsed_key(stored))
+        """The parsed game, shared: read it, never play it. Games in progress are kept."""
+        key = _parsed_key(stored)
+        parsed = self._parsed.get(key)
         if parsed is None:
             parsed = _parse(stored)
-            self._keep_parsed(stored, parsed)
+            if stored.status == Status.PLAYING.value:
+                self._keep_parsed(stored, parsed)
+        else:
+            self._parsed.move_to_end(key)
         return parsed
 
     def _keep_parsed(self, stored: StoredGame, game: EngineGame) -> None:
         self._parsed[_parsed_key(stored)] = game
-        while len(self._parsed) > _PARSED_LIMIT:
+        while len(self._parsed) > PARSED_LIMIT:
             self._parsed.popitem(last=False)
+
+    def memory_held(self) -> dict[str, int]:
+        """How many entries each in-memory cache holds (the soak benchmark prints them)."""
+        return {"locks": len(self._locks), "active": len(self._active),
+                "parsed": len(self._parsed), "focus": len(self._focus)}  # fmt: skip
 
     def _view(self, stored: StoredGame) -> GameView:
         game = self._parsed_game(stored)
@@ -387,6 +531,13 @@ async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
         return await action
     except StorageBusy:
         return Outcome.refuse(BUSY)
+
+
+def _foreign(text: str, alphabet: str) -> bool:
+    """Whether ``text`` is mostly made of what another game's tiles hold."""
+    chars = [c for c in text.lower() if not c.isspace()]
+    other = set(string.ascii_lowercase + string.digits) - set(alphabet)
+    return sum(c in other for c in chars) * 2 > len(chars) > 0
 
 
 def _parsed_key(stored: StoredGame) -> tuple[int, int, int]:

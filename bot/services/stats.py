@@ -14,6 +14,20 @@ MIN_GAMES = 5  # for win rate and average guesses, so one lucky game does not to
 
 
 @dataclass(frozen=True)
+class SharedResults:
+    """Results recorded from pasted shares of the original game (not played in the bot)."""
+
+    game: str  # as the share names it: wordle, primel, quordle...
+    played: int
+    wins: int
+    average: float | None  # guesses per win
+
+    @property
+    def label(self) -> str:
+        return f"{self.game.title()} ({'NYT ' if self.game == 'wordle' else ''}shares)"
+
+
+@dataclass(frozen=True)
 class Stats:
     kind: str
     played: int
@@ -21,6 +35,7 @@ class Stats:
     current_streak: int
     max_streak: int
     distribution: dict[int, int]  # guesses -> wins, for 1..max guesses
+    shared: SharedResults | None = None  # the same game's recorded shares, on their own line
 
 
 @dataclass(frozen=True)
@@ -56,13 +71,25 @@ class StatsService:
         limit = kind_name(kind).distribution_size
         counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
+        shared = await self.shared_results(player_id, kind_name(kind).name)
         if standing is None:
-            return Stats(kind, 0, 0, 0, 0, distribution)
+            return Stats(kind, 0, 0, 0, 0, distribution, shared)
         current = standing.current_streak
         if standing.last_day is not None and standing.last_day < (today - timedelta(1)).isoformat():
             current = 0  # a missed day breaks a daily streak
         percent = round(100 * standing.wins / standing.played) if standing.played else 0
-        return Stats(kind, standing.played, percent, current, standing.max_streak, distribution)
+        return Stats(
+            kind, standing.played, percent, current, standing.max_streak, distribution, shared
+        )
+
+    async def shared_results(self, player_id: int, game: str) -> SharedResults | None:
+        """The player's recorded shares of ``game``, or None when there are none."""
+        rows = [r for r in await self.storage.shares(player_id) if r["game"] == game]
+        if not rows:
+            return None
+        wins = [int(r["guesses"]) for r in rows if r["won"]]
+        average = sum(wins) / len(wins) if wins else None
+        return SharedResults(game, len(rows), len(wins), average)
 
     async def leaderboard(
         self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,

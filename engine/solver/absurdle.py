@@ -16,8 +16,9 @@ import numpy.typing as npt
 
 from engine.absurdle import adversary_choice
 from engine.pattern import winning
-from engine.rules import Mode
+from engine.rules import Mode, Row
 from engine.solver.greedy import rank_guesses
+from engine.solver.hints import Hint, Suggestion
 from engine.solver.measures import Measure
 from engine.solver.position import Position, tie_order
 from engine.variants import Variant
@@ -72,6 +73,54 @@ def force_target(
         if steps is not None:
             return _finish(variant, steps)
     return Line([], False, [target])
+
+
+def steer(position: Position, target: str, top: int = 5, *, max_guesses: int = 3,
+          width: int = 10) -> list[str]:  # fmt: skip
+    """Challenge-mode hints: up to ``top`` guesses after which the adversary still keeps
+    ``target``. A guess that starts a forcing line (found within ``max_guesses`` more guesses,
+    ``width`` tried per step) leads; the rest follow by smallest worst bucket. Empty when the
+    target is already gone."""
+    index = position.variant.answers.index.get(target)
+    if index is None or index not in position.candidates:
+        return []
+    words = position.variant.guesses.words
+    if len(position.candidates) == 1:
+        return [target]
+    line: list[str] = []
+    for total in range(1, max_guesses + 1):
+        steps = _shrink(position, total, width, target=index)
+        if steps is not None:
+            line = [steps[0].guess]
+            break
+    keeping: list[str] = []
+    for g in rank_guesses(position, Measure.MINIMAX).guesses.tolist():
+        if len(keeping) >= top:
+            break
+        if index in position.candidates[_kept(position, g)] and words[g] not in line:
+            keeping.append(words[g])
+    return (line + keeping)[:top]
+
+
+def challenge_hint(
+    variant: Variant, history: list[Row], mode: Mode, target: str, top: int = 5
+) -> Hint:
+    """A challenge-mode hint: the words left and the guesses that keep ``target`` alive, the
+    start of a forcing line first (see :func:`steer`), with their minimax measures."""
+    position = Position.after(variant, history, mode)
+    chosen = steer(position, target, top)
+    ranking = rank_guesses(position, Measure.MINIMAX)
+    where = {g: i for i, g in enumerate(ranking.guesses.tolist())}
+    index = variant.guesses.index
+    suggestions = []
+    for word in chosen:
+        i = where[index[word]]
+        suggestions.append(Suggestion(
+            word, round(float(ranking.scores.entropy[i]), 4),
+            round(float(ranking.scores.expected[i]), 4), int(ranking.scores.worst[i]),
+            bool(ranking.possible[i]), None,
+        ))  # fmt: skip
+    return Hint(len(position.candidates), position.words, suggestions)
 
 
 def _finish(variant: Variant, steps: list[Step]) -> Line:

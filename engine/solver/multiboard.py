@@ -216,10 +216,19 @@ class MultiHint:
     guess: str  # the best joint guess (the ``finish`` strategy)
 
 
-def multi_hint(variant: Variant, guesses: list[str], patterns: list[list[int | None]]) -> MultiHint:
+def multi_hint(
+    variant: Variant,
+    guesses: list[str],
+    patterns: list[list[int | None]],
+    n_boards: int | None = None,
+) -> MultiHint:
     """Per-board candidates after ``guesses`` (``patterns[i][b]``: board b's pattern for
-    guess i, None once solved) and the best next guess for all boards together."""
-    n_boards = len(patterns[0]) if patterns else 0
+    guess i, None once solved) and the best next guess for all ``n_boards`` together (before
+    the first guess too: every board open)."""
+    if n_boards is None:
+        if not patterns:
+            raise ValueError("say how many boards there are before the first guess")
+        n_boards = len(patterns[0])
     win = winning(variant.length)
     candidates: list[npt.NDArray[np.intp] | None] = [
         np.arange(len(variant.answers), dtype=np.intp) for _ in range(n_boards)
