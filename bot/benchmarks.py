@@ -221,7 +221,10 @@ async def _bench_service(players: int, games_each: int, board_players: int, boar
     rng = random.Random(seed)
     words = get_variant("wordle").guesses.words
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(database_path=str(Path(tmp) / "bench.sqlite3"), daily_seed="b")
+        settings = load_settings(
+            database_path=str(Path(tmp) / "bench.sqlite3"),
+            daily_seed="b3nch-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        )
         services = await open_services(settings)
         latencies: list[float] = []
         everyone = [Player(p, f"p{p}") for p in range(1, players + 1)]

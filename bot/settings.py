@@ -7,6 +7,8 @@ Every setting is documented in ``.env.example``. Secrets are ``SecretStr``: they
 from __future__ import annotations
 
 import logging
+import math
+from collections import Counter
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -47,6 +49,15 @@ class Settings(BaseSettings):
             ) from None
         return value
 
+    @field_validator("daily_seed")
+    @classmethod
+    def _strong_seed(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            problem = seed_weakness(value.get_secret_value())
+            if problem is not None:  # the message never contains the seed itself
+                raise ValueError(f"too weak: {problem}. Leave it unset to have one generated")
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:
@@ -58,6 +69,26 @@ class Settings(BaseSettings):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.daily_timezone)
+
+
+SEED_MIN_LENGTH = 32
+SEED_MIN_BITS = 100  # estimated: a 32-character hex token (128 bits) scores about 115
+
+
+def seed_weakness(seed: str) -> str | None:
+    """Why a daily seed could be guessed, or None. Two observed answers would let someone
+    test guesses of the seed offline and so read every future answer; the bar is a random
+    string of 128 bits or more (``python -c "import secrets; print(secrets.token_hex(32))"``),
+    estimated from the length and the spread of its characters (Shannon entropy), and no
+    pattern repeated over and over."""
+    if len(seed) < SEED_MIN_LENGTH:
+        return f"use at least {SEED_MIN_LENGTH} random characters"
+    counts = Counter(seed)
+    per_char = -sum(n / len(seed) * math.log2(n / len(seed)) for n in counts.values())
+    periodic = seed in (seed + seed)[1:-1]  # "abcabcabc..."
+    if periodic or per_char * len(seed) < SEED_MIN_BITS:
+        return "it is too regular to be random; use a random string"
+    return None
 
 
 class SettingsError(ValueError):

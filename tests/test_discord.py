@@ -7,12 +7,16 @@ from discord_double import NOTHING, DiscordDouble
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
 
+SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
+
 ANN, BOB = 111, 222
 
 
 @pytest.fixture
 async def double():
-    settings = load_settings(database_path=":memory:", daily_seed="discord-tests")
+    settings = load_settings(
+        database_path=":memory:", daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
+    )
     bot = WordleBot(settings, warm_engine=False)
     await bot._async_setup_hook()
     await bot.setup_hook()
@@ -80,7 +84,7 @@ async def test_buttons_of_a_finished_game_say_so(double):
 
 
 async def test_buttons_keep_working_after_a_restart(tmp_path):
-    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed="s")
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
     first = WordleBot(settings, warm_engine=False)
     await first._async_setup_hook()
     await first.setup_hook()

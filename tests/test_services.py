@@ -28,12 +28,17 @@ from engine.variants import get_variant
 ANN, BOB = Player(1, "ann"), Player(2, "bob")
 GUILD, OTHER_GUILD = 100, 200
 DAY = date(2026, 3, 1)
+SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
 PINNED = {"wordle": "cigar", "primel": "99991"}  # practice answers, so tests never win by luck
 
 
 @pytest.fixture
 async def services():
-    s = await open_services(load_settings(database_path=":memory:", daily_seed="test-seed"))
+    s = await open_services(
+        load_settings(
+            database_path=":memory:", daily_seed="5e1f0c2b9a8d7e6f4a3b2c1d0e9f8a7b-services"
+        )
+    )
     s.games.choose_answer = PINNED.get
     yield s
     await s.close()
@@ -260,7 +265,7 @@ async def test_many_concurrent_guesses_store_exactly_the_accepted_ones(services)
 
 
 async def test_a_restart_mid_game_loses_nothing(tmp_path):
-    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed="s")
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
     first = await open_services(settings)
     first.games.choose_answer = PINNED.get
     await first.games.start(ANN, GUILD)
@@ -280,7 +285,8 @@ CRASHER = textwrap.dedent(
     from bot.settings import load_settings
 
     async def main():
-        services = await open_services(load_settings(database_path=sys.argv[1], daily_seed="s"))
+        settings = load_settings(database_path=sys.argv[1], daily_seed=sys.argv[2])
+        services = await open_services(settings)
         services.games.choose_answer = lambda variant: "cigar"
         await services.games.start(Player(1), 5)
         for word in ("crane", "slate"):
@@ -296,12 +302,12 @@ CRASHER = textwrap.dedent(
 async def test_a_crash_between_guesses_keeps_every_committed_guess(tmp_path):
     path = str(tmp_path / "crash.sqlite3")
     process = subprocess.Popen(
-        [sys.executable, "-c", CRASHER, path], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", CRASHER, path, SEED], stdout=subprocess.PIPE, text=True
     )
     assert process.stdout.readline().strip() == "guessed"
     process.send_signal(signal.SIGKILL)  # no close, no cleanup
     process.wait()
-    services = await open_services(load_settings(database_path=path, daily_seed="s"))
+    services = await open_services(load_settings(database_path=path, daily_seed=SEED))
     current = await services.games.current(Player(1), 5)
     assert [g for g, _ in current.game.rows] == ["crane", "slate"]
     await services.close()
@@ -309,7 +315,7 @@ async def test_a_crash_between_guesses_keeps_every_committed_guess(tmp_path):
 
 async def test_a_database_locked_too_long_gets_a_message(tmp_path, lock_database):
     path = str(tmp_path / "db.sqlite3")
-    services = await open_services(load_settings(database_path=path, daily_seed="s"))
+    services = await open_services(load_settings(database_path=path, daily_seed=SEED))
     services.games.choose_answer = PINNED.get
     await services.games.start(ANN, GUILD)
     await services.storage._db.execute("PRAGMA busy_timeout = 200")

@@ -10,6 +10,7 @@ import secrets
 from dataclasses import dataclass
 
 from bot.services.daily import DailyPuzzles
+from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
 from bot.services.stats import Board, Stats, StatsService
 from bot.settings import Settings
@@ -24,8 +25,9 @@ class Services:
     stats: StatsService
 
     async def export_player(self, player_id: int) -> str:
-        """Everything stored about a player, as JSON they can keep."""
-        return json.dumps(await self.storage.export_player(player_id), indent=2)
+        """Everything stored about a player, as JSON they can keep (games in progress
+        without their answers)."""
+        return json.dumps(public_export(await self.storage.export_player(player_id)), indent=2)
 
     async def delete_player(self, player_id: int) -> bool:
         deleted = await self.storage.delete_player(player_id)

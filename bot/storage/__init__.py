@@ -1,15 +1,23 @@
 """Storage: the only module that speaks SQL (aiosqlite).
 
-One connection, WAL mode, foreign keys on, a busy timeout; migrations applied at open.
-Statements run one at a time behind a lock, so a coroutine's transaction never interleaves
-with another's. A guess that does not end its game is one ``UPDATE`` (its own transaction);
-a finished game, its result and both standings rows commit together.
+A file database has two connections, WAL mode, foreign keys on and a short busy timeout;
+migrations are applied at open. Writes go through one connection, one at a time behind a
+lock, so a coroutine's transaction never interleaves with another's; reads go through the
+other, so a reader never queues behind a write that waits for another process's lock (WAL
+lets readers go on meanwhile). A guess that does not end its game is one ``UPDATE`` (its own
+transaction); a finished game, its result and both standings rows commit together.
+
+An existing file is opened only if it is a sound wordlebot database: a fresh one is never
+created over it. Deleted rows are overwritten (``secure_delete``), and a player's deletion
+is checkpointed out of the write-ahead log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -22,8 +30,13 @@ import aiosqlite
 
 from bot.storage.migrations import LATEST, MIGRATIONS
 
+log = logging.getLogger("wordlebot.storage")
+
 GLOBAL = -1  # the scope of the global leaderboard
-BUSY_TIMEOUT_MS = 5000
+# How long a statement waits for another process's write lock before the action is refused:
+# well inside Discord's 3-second window, so the player hears back either way.
+BUSY_TIMEOUT_MS = 1500
+MEMORY = ":memory:"
 
 
 class StorageBusy(RuntimeError):
@@ -93,9 +106,13 @@ def _now() -> str:
 
 
 class Storage:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._db = connection
+        self._reader = reader or connection  # ":memory:" has one connection for both
         self._lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self._closed = False
 
     # -- opening, closing, migrating -------------------------------------------------------
@@ -104,32 +121,73 @@ class Storage:
     async def open(
         cls, path: str, *, migrate: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
     ) -> Storage:
-        """Open (creating if needed) and migrate. A locked database is waited for up to
-        ``busy_timeout_ms``; then :class:`StorageBusy` is raised and nothing is changed."""
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(
-            path, isolation_level=None, timeout=busy_timeout_ms / 1000
-        )
-        connection.row_factory = sqlite3.Row
-        storage = cls(connection)
-        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        await connection.execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:":
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA synchronous = NORMAL")
-        if migrate:
-            await storage.migrate()
-        return storage
+        """Open and migrate; a database is created only where no file exists. A locked
+        database is waited for up to ``busy_timeout_ms``; then :class:`StorageBusy` is raised
+        and nothing is changed. A file that cannot be used raises :class:`StorageUnavailable`
+        with one line for a person, and leaves no connection (nor its thread) behind."""
+        fresh = path == MEMORY or not Path(path).exists()
+        if not fresh and Path(path).is_file() and Path(path).stat().st_size == 0:
+            raise StorageUnavailable(f"The database file {path} is empty: {_RESTORE}")
+        connections: list[aiosqlite.Connection] = []
+        try:
+            if fresh and path != MEMORY:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connections.append(await _connect(path, busy_timeout_ms))
+            if path != MEMORY:
+                await connections[0].execute_fetchall("PRAGMA journal_mode = WAL")
+                connections.append(await _connect(path, busy_timeout_ms))
+            storage = cls(*connections)
+            if not fresh:
+                await storage._check_existing(path)
+            if migrate:
+                await storage.migrate()
+            return storage
+        except BaseException as exc:
+            for connection in connections:
+                await _close_quietly(connection)
+            if isinstance(exc, StorageBusy | StorageUnavailable):
+                raise
+            if isinstance(exc, sqlite3.Error | OSError):
+                if not fresh and isinstance(exc, sqlite3.DatabaseError) and not _is_busy(exc):
+                    raise StorageUnavailable(f"The database file {path} is damaged or not a "
+                                             f"database ({exc}): {_RESTORE}") from None  # fmt: skip
+                raise StorageUnavailable(f"Cannot open the database {path}: {exc}") from None
+            raise
+
+    async def _check_existing(self, path: str) -> None:
+        """An existing file must be a sound wordlebot database, else nothing touches it."""
+        try:
+            check = await self._one("PRAGMA quick_check")
+            version = await self.schema_version()
+            meta = await self._one("SELECT 1 FROM sqlite_master WHERE name = 'meta'")
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise
+            raise StorageUnavailable(f"The database file {path} is damaged ({exc}): "
+                                     f"{_RESTORE}") from None  # fmt: skip
+        if check is None or check[0] != "ok":
+            raise StorageUnavailable(f"The database file {path} is damaged: {_RESTORE}")
+        if version < 1 or meta is None or version > LATEST:
+            newer = " (written by a newer wordlebot)" if version > LATEST else ""
+            raise StorageUnavailable(
+                f"{path} is not a wordlebot database{newer}: point DATABASE_PATH elsewhere"
+            )
 
     async def close(self) -> None:
-        """Close once; later calls do nothing (a shutdown may come from several places)."""
+        """Close once; later calls do nothing (a shutdown may come from several places).
+        The connections close even when the last statement fails (a full disk)."""
         async with self._lock:
             if self._closed:
                 return
             self._closed = True
-            await self._db.execute("PRAGMA optimize")  # keeps the planner's statistics fresh
-            await self._db.close()
+            try:
+                await self._db.execute_fetchall("PRAGMA optimize")  # fresh planner statistics
+            except Exception:  # a full disk, a dead link: only statistics are lost
+                log.warning("PRAGMA optimize failed at close; the data is committed")
+            finally:
+                await _close_quietly(self._db)
+                if self._reader is not self._db:
+                    await _close_quietly(self._reader)
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
@@ -137,14 +195,24 @@ class Storage:
 
     async def migrate(self, target: int = LATEST) -> list[int]:
         """Apply the migrations after the current version up to ``target``, each in its own
-        transaction; returns the versions applied."""
-        applied = []
+        transaction; returns the versions applied. Foreign keys are off meanwhile (a table
+        rebuilt must not cascade into the rows that refer to it) and checked before each
+        commit."""
+        applied: list[int] = []
         current = await self.schema_version()
-        for version in range(current + 1, target + 1):
-            async with self.transaction() as db:
-                await db.executescript_in_transaction(MIGRATIONS[version - 1])
-                await db.execute(f"PRAGMA user_version = {version}")
-            applied.append(version)
+        if current >= target:
+            return applied
+        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
+        try:
+            for version in range(current + 1, target + 1):
+                async with self.transaction() as db:
+                    await db.executescript_in_transaction(MIGRATIONS[version - 1])
+                    if await db.all("PRAGMA foreign_key_check"):
+                        raise StorageUnavailable(f"Migration {version} broke a reference")
+                    await db.execute(f"PRAGMA user_version = {version}")
+                applied.append(version)
+        finally:
+            await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
         return applied
 
     @asynccontextmanager
@@ -180,9 +248,9 @@ class Storage:
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
-        async with self._lock:
+        async with self._read_lock:
             try:
-                return list(await self._db.execute_fetchall(sql, params))
+                return list(await self._reader.execute_fetchall(sql, params))
             except sqlite3.OperationalError as exc:
                 raise _busy_or(exc) from exc
 
@@ -469,8 +537,13 @@ class Storage:
         return data
 
     async def delete_player(self, player_id: int) -> bool:
-        """Remove the player and everything of theirs (foreign keys cascade)."""
-        return await self._write("DELETE FROM players WHERE id = ?", (player_id,)) == 1
+        """Remove the player and everything of theirs (foreign keys cascade). The freed pages
+        are zeroed (``secure_delete``) and the write-ahead log, which still holds the old
+        pages, is checkpointed into the file and truncated: nothing stays readable."""
+        deleted = await self._write("DELETE FROM players WHERE id = ?", (player_id,)) == 1
+        async with self._lock:
+            await self._db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        return deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:
         """Clear a guild's leaderboard; players' own stats and histories stay."""
@@ -614,8 +687,38 @@ def _statements(script: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_RESTORE = "restore it from a backup (wordlebot db backup), or move it away to start afresh"
+
+
+async def _connect(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    try:
+        connection.row_factory = sqlite3.Row
+        pragmas = [
+            f"busy_timeout = {int(busy_timeout_ms)}",
+            "foreign_keys = ON",
+            "secure_delete = ON",
+        ] + (["synchronous = NORMAL"] if path != MEMORY else [])
+        for pragma in pragmas:  # each read to the end: an open cursor would hold a lock
+            await connection.execute_fetchall(f"PRAGMA {pragma}")
+    except BaseException:
+        await _close_quietly(connection)
+        raise
+    return connection
+
+
+async def _close_quietly(connection: aiosqlite.Connection) -> None:
+    """Close, and end aiosqlite's worker thread, whatever the last statement did."""
+    with contextlib.suppress(Exception):  # the thread is told to stop before close can fail
+        await connection.close()
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _busy_or(exc: sqlite3.OperationalError) -> Exception:
-    return StorageBusy(str(exc)) if "locked" in str(exc) or "busy" in str(exc) else exc
+    return StorageBusy(str(exc)) if _is_busy(exc) else exc
 
 
 def _game(row: sqlite3.Row) -> StoredGame:

@@ -106,6 +106,32 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, channel_id)
     );
     """,
+    # 6: game ids are never reused (AUTOINCREMENT): a deleted player's game id must not come
+    # back as someone else's game. The table is rebuilt as SQLite's ALTER TABLE guide says.
+    """
+    CREATE TABLE games_new (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        scope INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        puzzle TEXT,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    INSERT INTO games_new (id, player_id, scope, kind, puzzle, state, version, status,
+                           created_at, updated_at)
+        SELECT id, player_id, scope, kind, puzzle, state, version, status, created_at,
+               updated_at FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_new RENAME TO games;
+    CREATE UNIQUE INDEX games_one_active ON games(player_id, scope, kind)
+        WHERE status = 'playing';
+    CREATE UNIQUE INDEX games_one_daily ON games(player_id, kind, puzzle)
+        WHERE puzzle IS NOT NULL;
+    """,
 )
 
 LATEST = len(MIGRATIONS)
