@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bot import benchmarks, console, solver_commands
@@ -225,7 +227,15 @@ def cmd_db(args: argparse.Namespace) -> int:
                     else (f"schema version {before}: up to date")
                 )
             await storage.migrate()
-            await storage.backup(args.path)
+            target = Path(args.path)
+            if not target.parent.is_dir():
+                raise UsageError(f"cannot back up to {args.path}: no folder {target.parent}")
+            if target.exists():
+                raise UsageError(f"{args.path} exists: choose a new file for the backup")
+            try:
+                await storage.backup(args.path)
+            except sqlite3.Error as exc:
+                raise UsageError(f"cannot back up to {args.path}: {exc}") from None
             return f"backed up {settings.database_path} to {args.path}"
         finally:
             await storage.close()
@@ -242,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wordlebot", description="Play, check and benchmark Wordle-family games."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"wordlebot {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
@@ -407,12 +418,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wordlebot")
+    except PackageNotFoundError:  # run from a checkout without installing
+        return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # `wordlebot` alone: what it can do
+        parser.print_help()
+        return 0
     try:
         return int(args.run(args))
     except USER_ERRORS as exc:
         print(f"wordlebot: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file argument that cannot be read or written
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"wordlebot: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -2,12 +2,13 @@
 same SQLite file. Scriptable: when standard input is not a terminal it reads one command a
 line, so tests and shell scripts can drive it.
 
-Commands (a bare word is a guess)::
+Commands (a bare word is a guess in the game shown last)::
 
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PAGE]   /analyze PASTE   /coach   /export   /help   /quit
+    (a start command shows the game already going, so it also switches between games)
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import sys
+import threading
 import zlib
 from collections.abc import Awaitable, Callable
 
@@ -29,17 +31,12 @@ from bot.render.text import (
     status_line,
     title,
 )
-from bot.services import DM, GameView, Player, Services, kind_of, open_services
+from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.kinds import KINDS
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
-from engine.history import HistoryError, parse_history
-from engine.pattern import PatternError
 from engine.rules import Mode
-from engine.solver.hints import hint
-from engine.solver.position import InconsistentHistory
-from engine.variants import get_variant
 
 HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
@@ -47,6 +44,10 @@ RESET = "\x1b[0m"
 KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
 
 Reader = Callable[[str], Awaitable[str | None]]
+SAVED = "Your games are saved: come back with wordlebot console."
+SQUARES = set("🟩🟨⬛⬜🟧🟦🟥🟫") | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}
+_NOTHING_YET = "\x00"  # no line arrived in time (a line never holds NUL: it is stripped)
+MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
 
 
 def console_player() -> Player:
@@ -59,19 +60,59 @@ class Console:
     def __init__(self, services: Services, player: Player, write: Callable[[str], None],
                  colour: bool) -> None:  # fmt: skip
         self.services, self.player, self.write, self.colour = services, player, write, colour
+        self.shown: int | None = None  # the game whose board was printed last
+        self._pushed: list[str | None] = []  # lines read ahead, to be handled next
+        self._pending: asyncio.Task[str | None] | None = None
 
     async def run(self, read: Reader) -> None:
         self.write("wordlebot console. Type /help for commands, /quit to leave.")
         while True:
-            line = await read("> ")
+            line = await self._next(read, "> ")
             if line is None:
+                self.write("")  # Ctrl-D: end the prompt's line
+                self.write(SAVED)
                 return
-            line = line.strip()
+            line = line.replace("\x00", "").strip()[:MAX_LINE]
             if not line:
                 continue
             if line.lower() in {"/quit", "/exit", "quit", "exit"}:
                 return
+            if line.lower().startswith("/analyze"):  # a share pasted over several lines
+                line = "\n".join([line, *await self._share_lines(read)])
             await self.handle(line)
+
+    async def _next(self, read: Reader, prompt: str, wait: float | None = None) -> str | None:
+        """The next line (one pushed back first); with ``wait``, ``_NOTHING_YET`` when none
+        comes in time (the read goes on and its line is handled next)."""
+        if self._pushed:
+            return self._pushed.pop()
+        if self._pending is None:
+            self._pending = asyncio.ensure_future(read(prompt))
+        if wait is not None:
+            done, _ = await asyncio.wait({self._pending}, timeout=wait)
+            if not done:
+                return _NOTHING_YET
+        line, self._pending = await self._pending, None
+        return line
+
+    async def _share_lines(self, read: Reader) -> list[str]:
+        """The lines that follow an /analyze and belong to the pasted share: pasted text
+        arrives at once, so a pause or a line that is not part of a share ends it."""
+        lines: list[str] = []
+        blanks = 0
+        while blanks <= 2:
+            line = await self._next(read, "", wait=0.3)
+            if line is _NOTHING_YET:
+                break
+            if line is None or (line.strip() and not _share_line(line)):
+                self._pushed.append(line)  # not part of the share: handled next
+                break
+            if line.strip():
+                lines.append(line.strip()[:MAX_LINE])
+                blanks = 0
+            else:
+                blanks += 1  # a share has blank lines between its header and its grid
+        return lines
 
     async def handle(self, line: str) -> None:
         command, _, rest = line.partition(" ")
@@ -107,45 +148,61 @@ class Console:
         self.write(HELP)
 
     async def start(self, variant: str, args: list[str]) -> None:
-        daily = bool(args) and args[0].lower() == "daily"
-        mode = Mode.NORMAL
-        for word in args[1:] if args else []:
-            if word.lower() in {m.value for m in Mode}:
-                mode = Mode(word.lower())
-        challenge = "challenge" in (a.lower() for a in args)
+        """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an
+        optional mode. Anything else is refused with what is valid, never guessed at."""
+        words = [a.lower() for a in args]
+        modes = [m.value for m in Mode]
+        flavours = (["daily"] if KINDS[variant].daily else []) + ["practice"]
+        flavour, extra = (words[0], words[1:]) if words else ("practice", [])
+        if variant == "absurdle" and "challenge" in extra:  # /absurdle [hard] challenge
+            flavour, extra = "challenge", [w for w in extra if w != "challenge"]
+        understood = flavour in flavours + ["challenge"] * (variant == "absurdle")
+        if not understood or len(extra) > 1 or (extra and extra[0] not in modes):
+            name = f"/{variant}"
+            self.write(f"  {name} takes {' or '.join(flavours)}, then a mode: "
+                       f"{', '.join(modes)} (e.g. {name} {flavours[0]} hard)")  # fmt: skip
+            return
         outcome = await self.services.games.start(
-            self.player, DM, variant, daily=daily, mode=mode, challenge=challenge
-        )
+            self.player, DM, variant, daily=flavour == "daily",
+            mode=Mode(extra[0]) if extra else Mode.NORMAL, challenge=flavour == "challenge",
+        )  # fmt: skip
         if outcome.message:
             self.write(outcome.message)
         if outcome.game is not None:
             self.show(outcome.game)
 
     async def guess(self, text: str) -> None:
-        outcome = await self.services.games.guess(self.player, DM, text.strip())
+        outcome = await self.services.games.guess(self.player, DM, text.strip(), game_id=self.shown)
         if not outcome.ok:
-            self.write(f"  {outcome.message}")
+            self.refused(outcome)
             return
         assert outcome.game is not None
         self.show(outcome.game)
 
     async def give_up(self) -> None:
-        outcome = await self.services.games.give_up(self.player, DM)
+        outcome = await self.services.games.give_up(self.player, DM, game_id=self.shown)
+        if not outcome.ok:
+            self.refused(outcome)
+            return
         self.write(outcome.message or "")
-        if outcome.game is not None and outcome.ok:
+        if outcome.game is not None:
             self.show(outcome.game)
+
+    def refused(self, outcome: Outcome) -> None:
+        self.write(f"  {outcome.message}")
+        if outcome.choices:  # several games, none shown yet: say how to show the one meant
+            commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in outcome.choices)
+            self.write(f"  Show the game you mean first. {commands}")
 
     async def hint(self, text: str) -> None:
         if text.strip():  # a history typed for a game played elsewhere
-            variant = get_variant("wordle")
-            try:
-                rows = parse_history(text, variant)
-                result = await asyncio.to_thread(hint, variant, rows)
-            except (HistoryError, PatternError, InconsistentHistory) as exc:
-                self.write(f"  {exc}")
+            outcome = await self.services.games.hint_history(self.player, text)
+            if outcome.hint is None:
+                self.write(f"  {outcome.message}")
                 return
+            result = outcome.hint
         else:
-            outcome = await self.services.games.hint(self.player, DM)
+            outcome = await self.services.games.hint(self.player, DM, game_id=self.shown)
             if outcome.multi is not None:
                 for board, words in enumerate(outcome.multi.candidates, 1):
                     shown = ", ".join(w.upper() for w in words[:8]) or "solved"
@@ -179,7 +236,11 @@ class Console:
 
     async def leaderboard(self, args: list[str]) -> None:
         metric = args[0].lower() if args else "wins"
-        page = int(args[1]) if len(args) > 1 and args[1].isdigit() else 1
+        number = args[1] if len(args) > 1 else "1"
+        if not (number.isascii() and number.isdigit() and len(number) <= 6):
+            self.write(f"  A page is a number from 1 to 999999, not {number[:20]!r}")
+            return
+        page = int(number)
         try:
             board = await self.services.stats.leaderboard(
                 "wordle:daily", metric, page=page, today=self.services.daily.today()
@@ -210,6 +271,7 @@ class Console:
         self.write(await self.services.export_player(self.player.id))
 
     def show(self, game: GameView) -> None:
+        self.shown = game.game_id  # what a bare word, /giveup or /hint now goes to
         self.write(title(game))
         if game.boards is not None:
             for line in board_rows(game):
@@ -245,7 +307,8 @@ class Console:
 
 async def run_console(settings: Settings, read: Reader | None = None,
                       write: Callable[[str], None] = print) -> None:  # fmt: skip
-    """Open the database from the settings and take commands until /quit or end of input."""
+    """Open the database from the settings and take commands until /quit or end of input.
+    Ctrl-C leaves at once: every accepted guess is already stored."""
     interactive = read is None and sys.stdin.isatty()
     reader = read or (_prompt if interactive else _lines)
     services = await open_services(settings)
@@ -254,20 +317,70 @@ async def run_console(settings: Settings, read: Reader | None = None,
             services, console_player(), write, colour=interactive and sys.stdout.isatty()
         )
         await console.run(reader)
+    except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels us, then raises it
+        write("")
+        write(SAVED)
+        raise
     finally:
         await services.close()
 
 
+def _in_daemon_thread(function: Callable[[], str | None]) -> Awaitable[str | None]:
+    """Run a blocking read in a daemon thread: Ctrl-C must not wait for Enter, which it
+    would with asyncio.to_thread (the interpreter joins that pool's threads at exit)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str | None] = loop.create_future()
+
+    def work() -> None:
+        try:
+            result: str | None = function()
+        except EOFError:
+            result = None
+        except BaseException as exc:  # handed to the waiting coroutine
+            loop.call_soon_threadsafe(_settle, future, None, exc)
+            return
+        loop.call_soon_threadsafe(_settle, future, result, None)
+
+    threading.Thread(target=work, daemon=True).start()
+    return future
+
+
+def _settle(future: asyncio.Future[str | None], result: str | None,
+            error: BaseException | None) -> None:  # fmt: skip
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 async def _prompt(prompt: str) -> str | None:
-    try:
-        return await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
+    return await _in_daemon_thread(lambda: input(prompt))
 
 
 async def _lines(_: str) -> str | None:
-    line = sys.stdin.readline()
+    line = await _in_daemon_thread(sys.stdin.readline)
     return line if line else None
+
+
+def _share_line(line: str) -> bool:
+    """Whether a line can belong to a pasted share: squares, a header or the game's link."""
+    text = line.strip()
+    lowered = text.lower()
+    return (
+        any(square in text for square in SQUARES)
+        or any(name in lowered for name in ("wordle", "primel", "ordle", "absurdle"))
+        or "http" in lowered
+        or ".com" in lowered
+    )
+
+
+def _start_command(game: GameView) -> str:
+    variant, flavour = game.kind.split(":")
+    if variant in ("wordle", "primel"):
+        return f"/{variant} {flavour}"
+    return f"/{variant}{' challenge' if flavour == 'challenge' else ''}"
 
 
 __all__ = ["METRICS", "Console", "console_player", "run_console"]

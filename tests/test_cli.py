@@ -185,3 +185,37 @@ def test_bench_service_small(capsys) -> None:
     data = json.loads(out)
     assert code == 0 and data["accepted_guesses"] > 0 and data["board_results"] == 200
     assert {"guesses_per_second", "p99_ms", "page_ms_max"} <= set(data)
+
+
+def test_wordlebot_alone_prints_help_and_version_works(capsys) -> None:
+    code, out, _ = run(
+        capsys,
+    )
+    assert code == 0 and "usage: wordlebot" in out and "console" in out
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("wordlebot 0.")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["db", "backup", "/nonexistent/x.db"],
+        ["tree", "--strategy", "entropy", "--out", "/nonexistent/tree.txt"],
+    ],
+)
+def test_file_arguments_that_cannot_be_used_exit_2_with_one_line(
+    capsys, tmp_path, monkeypatch, argv: list[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "db.sqlite3"))
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "/nonexistent" in err
+
+
+def test_a_damaged_database_exits_2_with_one_line(capsys, tmp_path, monkeypatch) -> None:
+    path = tmp_path / "zero.sqlite3"
+    path.write_bytes(b"")
+    monkeypatch.setenv("DATABASE_PATH", str(path))
+    code, _, err = run(capsys, "db", "migrate")
+    assert code == 2 and "is empty" in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == b""

@@ -83,3 +83,73 @@ async def test_the_console_plays_quordle_and_absurdle(tmp_path) -> None:
     assert "All 4 boards solved in 4/9!" in text
     assert "1 word left." in text and "Cornered in 4 guesses!" in text
     assert "Played 1 | Win % 100" in text
+
+
+async def scripted(tmp_path, *lines: str, name: str = "t") -> tuple[str, object]:
+    settings = load_settings(database_path=str(tmp_path / f"{name}.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
+    shown: list[str] = []
+    console = Console(services, Player(5, "tess"), shown.append, colour=False)
+    await console.run(script(*lines))
+    return "\n".join(shown), services
+
+
+async def test_a_give_up_goes_to_the_board_shown_last_not_the_newest_game(tmp_path) -> None:
+    text, services = await scripted(
+        tmp_path, "/wordle daily", "/wordle practice", "/wordle daily", "/wordle practice",
+        "/giveup",
+    )  # fmt: skip
+    games = {g.kind: g for g in await services.storage.active_games(5, 0)}
+    await services.close()
+    assert "wordle:daily" in games and "wordle:practice" not in games
+    assert "The answer was CIGAR" in text
+
+
+async def test_start_commands_refuse_what_they_do_not_understand(tmp_path) -> None:
+    text, services = await scripted(tmp_path, "/wordle hard", "/wordle dialy", "/quordle dialy")
+    assert await services.storage.active_games(5, 0) == []
+    await services.close()
+    assert text.count("/wordle takes daily or practice, then a mode") == 2
+    assert "/quordle takes practice, then a mode" in text
+
+
+async def test_bad_leaderboard_pages_and_long_lines_are_answered_in_words(tmp_path) -> None:
+    text, services = await scripted(
+        tmp_path, "/leaderboard wins ²", "/leaderboard wins 99999999999999999999",
+        "/leaderboard wins 3", "x" * 5000,
+    )  # fmt: skip
+    await services.close()
+    assert text.count("A page is a number") == 2 and "Page 1 of 1" not in text
+
+
+async def test_a_share_pasted_over_several_lines_is_read_as_one(tmp_path) -> None:
+    text, services = await scripted(
+        tmp_path, "/wordle practice", "/analyze Wordle 1,234 3/6", "", "⬛🟨⬛⬛⬛",
+        "🟨🟨⬛🟩⬛", "🟩🟩🟩🟩🟩", "crane",
+    )  # fmt: skip
+    rows = (await services.storage.active_games(5, 0))[0].state["rows"]
+    await services.close()
+    assert "Wordle #1234" in text and ": 3" in text
+    assert [r[0] for r in rows] == ["crane"]  # the grid was not played as guesses
+
+
+async def test_several_games_and_none_shown_asks_which(tmp_path) -> None:
+    settings = load_settings(database_path=str(tmp_path / "w.sqlite3"), daily_seed=SEED)
+    first = await open_services(settings)
+    await first.games.start(Player(5), 0, "wordle")
+    await first.games.start(Player(5), 0, "primel")
+    await first.close()
+    text, services = await scripted(tmp_path, "crane", "/giveup", name="w")
+    assert all(g.state["rows"] == [] for g in await services.storage.active_games(5, 0))
+    await services.close()
+    assert "several games going" in text and "/primel practice" in text
+
+
+def test_end_of_input_says_the_game_is_saved(tmp_path) -> None:
+    env = {"DATABASE_PATH": str(tmp_path / "eof.sqlite3"), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console"], input="/wordle practice\n",
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0 and "Your games are saved" in result.stdout
