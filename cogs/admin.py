@@ -21,7 +21,8 @@ class Admin(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="settings", description="Server settings (Manage Server)")
-    @app_commands.describe(timezone="Where the daily puzzle's day begins, e.g. Europe/Paris",
+    @app_commands.describe(timezone="This server's time zone, e.g. Europe/Paris (kept for its "
+                                    "schedules; the daily changes at one time for everyone)",
                            hints_in_daily="Allow /hint during daily games")  # fmt: skip
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -43,8 +44,10 @@ class Admin(commands.Cog):
             hints_in_daily if hints_in_daily is not None else current.hints_in_daily,
         )
         await storage.save_guild_settings(updated)
+        zone = bot_of(interaction).services.daily.zone
         await interaction.response.send_message(
-            f"Daily time zone: {updated.timezone or 'the bot default'}. "
+            f"Server time zone: {updated.timezone or 'not set'}. The daily changes at midnight "
+            f"{zone.key} for everyone, so nobody can learn an answer before others can play it. "
             f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}.",
             ephemeral=True,
         )

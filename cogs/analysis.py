@@ -107,6 +107,11 @@ class Analysis(commands.Cog):
         stored = await storage.last_finished_game(interaction.user.id)
         if stored is None:
             return await refuse(interaction, "Finish a game first, then ask for coaching")
+        today = bot_of(interaction).services.daily.today().isoformat()
+        note = ""
+        if share and stored.puzzle is not None and stored.puzzle >= today:
+            # Today's daily: its guesses and answer would spoil it for those still playing.
+            share, note = False, "\n(Today's daily stays private until the day is over.)"
         await interaction.response.defer(ephemeral=not share, thinking=True)
         report = await coach_game(stored.state)
         if report is None:
@@ -114,7 +119,9 @@ class Analysis(commands.Cog):
                 "Coaching covers Wordle and Primel games", ephemeral=True
             )
             return
-        await interaction.followup.send(f"```\n{coaching_text(report)}\n```", ephemeral=not share)
+        await interaction.followup.send(
+            f"```\n{coaching_text(report)}\n```{note}", ephemeral=not share
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -27,6 +27,11 @@ def scope_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or DM
 
 
+def place_of(interaction: discord.Interaction[Any]) -> int:
+    """Where the player looks at a board: the channel (a DM is a channel too)."""
+    return interaction.channel_id or scope_of(interaction)
+
+
 def bot_of(interaction: discord.Interaction[Any]) -> WordleBot:
     return interaction.client  # type: ignore[no-any-return]
 

@@ -9,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.render.text import title
 from bot.services import GameView, Outcome
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
-from cogs.common import board_message, bot_of, player_of, refuse, scope_of
+from cogs.common import board_message, bot_of, place_of, player_of, refuse, scope_of
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
@@ -55,6 +56,7 @@ class GameButton(
             return await refuse(interaction, NOT_YOURS)
         if game.over:
             return await refuse(interaction, GAME_OVER)
+        services.games.shown(player.id, place_of(interaction), self.game_id)
         if self.action == "guess":
             await interaction.response.send_modal(GuessModal(self.game_id, game))
         elif self.action == "hint":
@@ -64,6 +66,59 @@ class GameButton(
                 player, scope_of(interaction), game_id=self.game_id
             )
             await update_board(interaction, outcome)
+            await tell_answer(interaction, outcome)
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wb:pick:(?P<action>guess|giveup):(?P<game>[0-9]+):(?P<word>[a-z0-9]{0,16})",
+):
+    """When several games could be meant, one button per game: pressing it takes the action
+    (the guess is in the custom id) on that game. Works after a restart too."""
+
+    def __init__(self, action: str, game_id: int, word: str, label: str) -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.primary,
+            custom_id=f"wb:pick:{action}:{game_id}:{word}",
+        ))  # fmt: skip
+        self.action, self.game_id, self.word = action, game_id, word
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> PickButton:
+        return cls(match["action"], int(match["game"]), match["word"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        games = bot_of(interaction).services.games
+        player, scope, place = player_of(interaction), scope_of(interaction), place_of(interaction)
+        if self.action == "guess":
+            outcome = await games.guess(player, scope, self.word, game_id=self.game_id,
+                                        place=place)  # fmt: skip
+        else:
+            outcome = await games.give_up(player, scope, game_id=self.game_id, place=place)
+        await show_board(interaction, outcome)
+        await tell_answer(interaction, outcome)
+
+
+def choices_view(outcome: Outcome, action: str, word: str = "") -> discord.ui.View | None:
+    """Buttons naming each game the player could have meant (Discord allows 25)."""
+    if not outcome.choices or not re.fullmatch(r"[a-z0-9]{0,16}", word):
+        return None
+    view = discord.ui.View(timeout=None)
+    for game in outcome.choices[:25]:
+        view.add_item(PickButton(action, game.game_id, word, title(game)))
+    return view
+
+
+async def tell_answer(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """The answer after giving up, privately: a daily's answer must not reach the channel
+    while others are still playing it (a practice game's may, but one rule is simpler)."""
+    if outcome.ok and outcome.message and outcome.game is not None and outcome.game.over:
+        await interaction.followup.send(outcome.message, ephemeral=True)
 
 
 class GuessModal(discord.ui.Modal):
@@ -81,8 +136,9 @@ class GuessModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
         services = bot_of(interaction).services
         outcome = await services.games.guess(
-            player_of(interaction), scope_of(interaction), self.word.value, game_id=self.game_id
-        )
+            player_of(interaction), scope_of(interaction), self.word.value, game_id=self.game_id,
+            place=place_of(interaction),
+        )  # fmt: skip
         await update_board(interaction, outcome)
 
 
@@ -95,13 +151,21 @@ def buttons(game: GameView) -> discord.ui.View | None:
     return view
 
 
-async def show_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-    """Answer a command with the board in a new message, or refuse privately."""
+async def show_board(
+    interaction: discord.Interaction[Any], outcome: Outcome, *, picks: discord.ui.View | None = None
+) -> None:
+    """Answer a command with the board in a new message, or refuse privately (with buttons
+    to pick a game when several could be meant). A note that reveals an answer (giving up)
+    is not put on the public board: :func:`tell_answer` sends it privately."""
     if outcome.game is None or (not outcome.ok and outcome.message):
+        if picks is not None:
+            return await interaction.response.send_message(
+                outcome.message or NO_GAME, view=picks, ephemeral=True
+            )
         return await refuse(interaction, outcome.message or NO_GAME)
     message = await board_message(outcome.game, buttons(outcome.game))
     files = message.pop("attachments")
-    if outcome.message:
+    if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
     await interaction.response.send_message(files=files, **message)
 
@@ -120,7 +184,7 @@ async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | Non
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await bot.services.games.hint(
-        player_of(interaction), scope_of(interaction), game_id=game_id
+        player_of(interaction), scope_of(interaction), game_id=game_id, place=place_of(interaction)
     )
     if outcome.multi is not None:
         await interaction.followup.send(format_multi_hint(outcome.multi), ephemeral=True)
@@ -170,8 +234,9 @@ class Games(commands.Cog):
     ) -> None:
         services = bot_of(interaction).services
         outcome = await services.games.start(
-            player_of(interaction), scope_of(interaction), variant, daily=daily, mode=Mode(mode)
-        )
+            player_of(interaction), scope_of(interaction), variant, daily=daily, mode=Mode(mode),
+            place=place_of(interaction),
+        )  # fmt: skip
         await show_board(interaction, outcome)
 
     @wordle.command(name="daily", description="Today's Wordle: the same word for everyone")
@@ -206,14 +271,17 @@ class Games(commands.Cog):
         services = bot_of(interaction).services
         player, scope = player_of(interaction), scope_of(interaction)
         outcome = await services.games.start(
-            player, scope, "absurdle", mode=Mode(mode), challenge=challenge
-        )
+            player, scope, "absurdle", mode=Mode(mode), challenge=challenge,
+            place=place_of(interaction),
+        )  # fmt: skip
         await show_board(interaction, outcome)
 
     async def multi(self, interaction: discord.Interaction[Any], name: str, mode: str) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.start(player_of(interaction), scope_of(interaction), name,
-                                             mode=Mode(mode))  # fmt: skip
+        outcome = await services.games.start(
+            player_of(interaction), scope_of(interaction), name, mode=Mode(mode),
+            place=place_of(interaction),
+        )  # fmt: skip
         await show_board(interaction, outcome)
 
     @app_commands.command(name="dordle", description="Two boards at once, 7 guesses")
@@ -241,16 +309,21 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], word: app_commands.Range[str, 1, 100]
     ) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.guess(player_of(interaction), scope_of(interaction), word)
-        await show_board(interaction, outcome)
+        outcome = await services.games.guess(
+            player_of(interaction), scope_of(interaction), word, place=place_of(interaction)
+        )
+        await show_board(interaction, outcome, picks=choices_view(outcome, "guess", word.lower()))
 
     @app_commands.command(name="giveup", description="Give up your game and see the answer")
     async def giveup(self, interaction: discord.Interaction[Any]) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.give_up(player_of(interaction), scope_of(interaction))
-        await show_board(interaction, outcome)
+        outcome = await services.games.give_up(
+            player_of(interaction), scope_of(interaction), place=place_of(interaction)
+        )
+        await show_board(interaction, outcome, picks=choices_view(outcome, "giveup"))
+        await tell_answer(interaction, outcome)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(GameButton)
+    bot.add_dynamic_items(GameButton, PickButton)
     await bot.add_cog(Games(bot))

@@ -207,11 +207,14 @@ class DiscordDouble:
 
 
 async def settle() -> None:
-    """Let every task the dispatch started run to completion."""
+    """Let every task the dispatch started run to completion (but a view's timeout timer:
+    discord.py gives views on ephemeral messages a 15-minute one)."""
     for _ in range(200):
         pending = [
-            t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
-        ]
+            t for t in asyncio.all_tasks()
+            if t is not asyncio.current_task() and not t.done()
+            and "timeout_task" not in t.get_coro().__qualname__  # type: ignore[union-attr]
+        ]  # fmt: skip
         if not pending:
             return
         await asyncio.wait(pending, timeout=10)

@@ -38,8 +38,9 @@ async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(doubl
     modal = only(await double.click(guess_button, user_id=ANN, on=board))
     assert modal.kind == 9 and modal.data["title"] == "Guess 1 of 6"
     answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
-    updated = only(await double.submit(modal, {"word": "crane"}, user_id=ANN))
-    assert updated.kind == 7 and "||CRANE||" in updated.text  # a daily shows letters in spoilers
+    opener = "crane" if answer != "crane" else "slate"  # never the day's answer
+    updated = only(await double.submit(modal, {"word": opener}, user_id=ANN))
+    assert updated.kind == 7 and f"||{opener.upper()}||" in updated.text  # letters in spoilers
     won = only(await double.command("guess", user_id=ANN, word=answer))
     assert "Solved in 2/6!" in won.text and won.custom_ids() == []
     assert f"||{answer.upper()}||" in won.text
@@ -77,8 +78,9 @@ async def test_someone_elses_buttons_are_refused_privately(double):
 async def test_buttons_of_a_finished_game_say_so(double):
     board = only(await double.command("wordle", "practice", user_id=ANN))
     give_up = next(i for i in board.custom_ids() if ":giveup:" in i)
-    ended = only(await double.click(give_up, user_id=ANN, on=board))
+    ended, told = await double.click(give_up, user_id=ANN, on=board)
     assert ended.kind == 7 and "The answer was CIGAR" in ended.text
+    assert told.ephemeral and told.text == "The answer was CIGAR"
     again = only(await double.click(give_up, user_id=ANN, on=board))
     assert again.ephemeral and again.text == "This game is over"
 
@@ -240,3 +242,48 @@ async def test_a_share_with_the_words_played_gives_the_position(double):
     share = "Wordle 1,234 3/6*\n\n🟩🟨🟨⬛⬛\n🟩⬛⬛⬛🟩\n🟩🟩🟩🟩🟩"
     _, reply = await double.command("analyze", user_id=ANN, paste=share, words="crane")
     assert reply.ephemeral and "possible" in reply.text and "CIGAR" in reply.text
+
+
+async def test_giving_up_a_daily_tells_the_answer_privately_only(double):
+    answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
+    only(await double.command("wordle", "daily", user_id=ANN))
+    board, told = await double.command("giveup", user_id=ANN)
+    assert not board.ephemeral and answer.upper() not in board.text.replace(
+        f"||{answer.upper()}||", ""
+    )  # in the channel: behind a spoiler at most
+    assert told.ephemeral and answer.upper() in told.text
+
+
+async def test_a_guess_that_could_mean_several_games_asks_with_buttons(double):
+    from discord_double import CHANNEL_ID
+
+    games = double.bot.services.games
+    from bot.services import Player
+
+    practice = await games.start(Player(ANN), 900000000000000002, "wordle")
+    daily = await games.start(Player(ANN), 900000000000000002, "wordle", daily=True)
+    asked = only(await double.command("guess", user_id=ANN, word="slate"))
+    assert asked.ephemeral and "several games" in asked.text
+    picks = asked.custom_ids()
+    assert picks == [f"wb:pick:guess:{g.game.game_id}:slate" for g in (practice, daily)]
+    for game in (practice, daily):  # nothing was played yet
+        assert (await double.bot.services.storage.game(game.game.game_id)).state["rows"] == []
+    played = only(await double.click(picks[0], user_id=ANN, on=asked))
+    assert played.kind == 4 and "SLATE" in played.text
+    assert [r[0] for r in (await double.bot.services.storage.game(
+        practice.game.game_id)).state["rows"]] == ["slate"]  # fmt: skip
+    # The board just shown is now what Ann looks at in this channel: no question this time.
+    again = only(await double.command("guess", user_id=ANN, word="crane"))
+    assert again.kind == 4 and not again.ephemeral and CHANNEL_ID
+
+
+async def test_coaching_todays_daily_stays_private_even_when_shared(double):
+    answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
+    await double.command("wordle", "daily", user_id=ANN)
+    await double.command("guess", user_id=ANN, word=answer)
+    _, report = await double.command("coach", user_id=ANN, share=True)
+    assert report.ephemeral and "stays private" in report.text
+    await double.command("wordle", "practice", user_id=ANN)
+    await double.command("guess", user_id=ANN, word="cigar")
+    _, public = await double.command("coach", user_id=ANN, share=True)
+    assert not public.ephemeral and "CIGAR" in public.text
