@@ -29,11 +29,21 @@ CLOCKS = {"🔟": 10, "🕚": 11, "🕛": 12, "🕐": 13}
 FAILED = "🟥"
 LIMITS = {"wordle": 6, "primel": 6, "absurdle": 0, "dordle": 7, "quordle": 9, "octordle": 13}
 BOARD_COUNT = {"dordle": 2, "quordle": 4, "octordle": 8}
+# The wordlebot bot's own dailies ("wordlebot Wordle #1982 3/6"): numbered by day like the
+# NYT's puzzle but with other answers, so never read as an NYT result.
+OURS = re.compile(r"\bwordlebot\s+(?:Wordle|Primel)\s+#\d+", re.I)
 
 _NUMBER = r"(?P<puzzle>\d{1,3}(?:[,. ]\d{3})+|\d+)"
+_NOT_OURS = r"(?<!wordlebot )(?<!Wordlebot )(?<!WORDLEBOT )"  # see OURS
 HEADERS = [
-    ("wordle", re.compile(rf"\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)")),
-    ("primel", re.compile(rf"\bPrimel\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)")),
+    (
+        "wordle",
+        re.compile(rf"{_NOT_OURS}\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)"),
+    ),
+    (
+        "primel",
+        re.compile(rf"{_NOT_OURS}\bPrimel\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)"),
+    ),
     (
         "absurdle",
         re.compile(
@@ -61,6 +71,9 @@ class Share:
     hard: bool
     boards: list[BoardResult]
     variant: str = ""  # "sequence" for Octordle's Sequence, "challenge" for Absurdle's
+    # Whether the grid backs the header up (a result is recorded only then): a header with
+    # no grid, or rows that contradict it, could be typed by anyone.
+    recordable: bool = True
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -101,7 +114,9 @@ def _parse(text: str) -> ParseResult:
             shares.append(share)
         if problem:
             problems.append(problem)
-    if not found:
+    if OURS.search(text):
+        problems.append("That is a wordlebot daily: its result is already in your /stats")
+    elif not found:
         if any(ch in text for ch in SQUARES):
             problems.append("Found coloured squares but no game header (like 'Wordle 1,234 4/6')")
         else:
@@ -157,7 +172,12 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, str
             problem = f"{name}: the last row is not all green"
         if game == "wordle" and not solved and rows and len(rows) != 6:
             problem = f"{name}: a loss should have 6 rows, found {len(rows)}"
-        return Share(game, puzzle, hard, [BoardResult(solved, guesses, rows)], variant), problem
+        if 242 in rows[:-1] or (not solved and 242 in rows):
+            problem = f"{name}: a row before the last is all green"
+        if not rows:
+            problem = f"{name}: no grid under the header, so the result is not recorded"
+        board = BoardResult(solved, guesses, rows)
+        return Share(game, puzzle, hard, [board], variant, recordable=problem is None), problem
     counts = _board_counts(game, match, body)
     if counts is None:
         return None, f"{name}: found the header but not each board's result"

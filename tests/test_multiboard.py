@@ -59,8 +59,29 @@ def test_every_strategy_plays_legal_consistent_games(wordle, strategy: str) -> N
     rng = random.Random(3)
     for _ in range(5):
         deal = rng.sample(range(len(wordle.answers)), 4)
-        turns = play(wordle, deal, STRATEGIES[strategy], random.Random(1))
+        played: list[str] = []
+
+        def spy(boards, deal=deal, played=played) -> int:
+            for b in boards.open():  # the real answer is never filtered out
+                assert deal[b] in boards.candidates[b]
+            guess = STRATEGIES[strategy](boards)
+            played.append(wordle.guesses.words[guess])
+            return guess
+
+        turns = play(wordle, deal, spy, random.Random(1))
         assert turns is None or 4 <= turns <= 9
+        # Replayed in the real game: every guess legal, the same number of turns and outcome.
+        game = MultiGame(wordle, [wordle.answers.words[i] for i in deal])
+        assert all(game.guess(word).accepted for word in played)
+        assert len(played) == (turns or 9)
+        assert (game.status is Status.WON) == (turns is not None)
+
+
+def test_hard_mode_leaves_solved_boards_alone(wordle) -> None:
+    game = MultiGame(wordle, ["cigar", "rebut"], Mode.HARD)
+    game.guess("cigar")  # board 1 solved; board 2: R present, not last
+    # Were board 1's greens still binding, only CIGAR could follow.
+    assert game.guess("rebut").accepted and game.status is Status.WON
 
 
 def test_the_simulator_is_seeded_and_reports_the_documented_keys() -> None:

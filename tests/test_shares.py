@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pattern import parse_pattern, score
-from engine.shares import parse_shares
+from engine.shares import _parse, parse_shares
 from engine.solver.coach import coach, grid_candidates
 
 WORDLE = "Wordle 1,234 4/6*\n\n⬛🟨⬛⬛⬛\n⬜️🟩🟨⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"
@@ -95,18 +95,51 @@ PIECES = [*"Wordle Quordle Daily#0123456789/X*&\n ,.∞", "⬛", "🟩", "🟨",
           "6️⃣", "\ufe0f", "\u20e3"]  # fmt: skip
 
 
+def consistent(result) -> None:
+    """What a reading may never say, whatever was pasted."""
+    assert result.problems or result.shares
+    assert all(0 < len(p) < 200 and "\n" not in p for p in result.problems)
+    for share in result.shares:
+        for board in share.boards:
+            assert all(0 <= row < 3**5 for row in board.rows)
+            if share.recordable and share.game in ("wordle", "primel"):
+                # A recorded result is backed by its grid: one row per guess, green last.
+                assert board.rows and (not board.solved or len(board.rows) == board.guesses)
+                assert board.solved == (board.rows[-1] == 242)
+                assert 242 not in board.rows[:-1]
+    json.dumps(result.to_json())
+
+
+# The layer under parse_shares' catch-all: a parser that raises fails these tests.
 @settings(max_examples=300)
 @given(st.lists(st.sampled_from(PIECES), max_size=80).map("".join))
 def test_the_parser_never_raises(text: str) -> None:
-    result = parse_shares(text)
-    assert isinstance(result.shares, list) and isinstance(result.problems, list)
-    json.dumps(result.to_json())
+    consistent(_parse(text))
 
 
 @settings(max_examples=100)
 @given(st.text(max_size=300))
 def test_the_parser_never_raises_on_any_text(text: str) -> None:
-    parse_shares(text)
+    consistent(_parse(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Wordle 1,234 3/6", "no grid"),
+        ("Wordle 1,234 3/6\n\n⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩\n🟩🟩🟩🟩🟩", "all green"),
+        ("Wordle 1,234 2/6\n\n⬛⬛⬛⬛⬛\n⬛🟩🟩🟩🟩", "not all green"),
+    ],
+)
+def test_a_header_the_grid_does_not_back_up_is_not_recordable(text: str, problem: str) -> None:
+    result = parse_shares(text)
+    assert not result.shares[0].recordable
+    assert any(problem in p for p in result.problems)
+
+
+def test_a_wordlebot_daily_share_is_never_read_as_the_nyt_puzzle() -> None:
+    result = parse_shares("wordlebot Wordle #1982 2/6\n\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩")
+    assert result.shares == [] and "wordlebot daily" in result.problems[0]
 
 
 def test_grid_alone_gives_the_consistent_answers(wordle) -> None:
@@ -114,7 +147,8 @@ def test_grid_alone_gives_the_consistent_answers(wordle) -> None:
     reading = grid_candidates(wordle, [p for _, p in history])
     assert 1 < reading.count < 2315 and "cigar" in reading.likely
     hard = grid_candidates(wordle, [p for _, p in history], hard=True)
-    assert hard.count <= reading.count
+    # Hard mode removes answers whose rows no rule-abiding sequence of guesses gives.
+    assert hard.count < reading.count
 
 
 def test_coaching_scores_stay_in_range_and_skip_the_opener(wordle) -> None:
@@ -125,6 +159,14 @@ def test_coaching_scores_stay_in_range_and_skip_the_opener(wordle) -> None:
     assert 0 <= second.skill <= 99 and second.exact and second.best_expected <= second.expected
     assert last.after == 1 and result.won
     assert all(0 <= t.luck <= 99 for t in result.turns)
+    # Luck, recomputed from the buckets: 99 x the share of answers whose bucket is larger
+    # than the one that came up, ties counting half. CRANE against CIGAR leaves 8.
+    import numpy as np
+
+    buckets = np.bincount([score("crane", a) for a in wordle.answers.words], minlength=243)
+    came = buckets[score("crane", "cigar")]
+    worse = buckets[buckets > came].sum() + 0.5 * buckets[buckets == came].sum()
+    assert came == 8 and first.luck == round(99 * worse / 2315)
     best = second.best  # playing the coach's own choice scores full skill
     again = coach(wordle, [history[0], (best, score(best, "cigar"))])
     assert again.turns[1].skill == 99

@@ -99,11 +99,16 @@ async def record_shares(
         if share.puzzle is None:
             notes.append(f"{share.game.title()}: no puzzle number, not recorded")
             continue
+        if not share.recordable:
+            notes.append(f"{share.game.title()} #{share.puzzle}: not recorded (the grid does "
+                         "not back up the header)")  # fmt: skip
+            continue
         solved = all(b.solved for b in share.boards)
         guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
         grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
         outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
                                              guesses, share.hard, grid)  # fmt: skip
         label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
+        label += " (see /stats)"
         notes.append(f"{share.game.title()} #{share.puzzle}: {label}")
     return notes
