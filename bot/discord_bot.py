@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 from typing import Any
 
@@ -91,9 +92,36 @@ class WordleBot(commands.Bot):
             log.warning("could not answer interaction %s", interaction.id)
 
 
+class Redact(logging.Filter):
+    """Nothing secret reaches the log, even at DEBUG: interaction tokens (each a webhook
+    credential for 15 minutes) in URLs and payloads, and the bodies of what is sent and
+    received (a daily's letters, typed guesses, answers told privately)."""
+
+    RULES = (
+        (re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s'\"?]+"), r"\1<token>"),
+        (re.compile(r"(['\"]token['\"]\s*:\s*['\"])[^'\"]*"), r"\1<token>"),
+        (re.compile(r"^([A-Z]+ \S+) with .* has returned ", re.S), r"\1 with <body> has returned "),
+        (re.compile(r" has received .*", re.S), " has received <body>"),
+        (re.compile(r"(WebSocket Event: |^Received |dispatched with ).*", re.S), r"\1<payload>"),
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = message
+        for pattern, replacement in self.RULES:
+            redacted = pattern.sub(replacement, redacted)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
 def configure(settings: Settings) -> None:
-    """Logs to stderr by level; the API base URL when pointed at a stand-in for Discord."""
+    """Logs to stderr by level, redacted; the API base URL when pointed at a stand-in."""
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(Redact())
+    # aiosqlite's DEBUG lines are every statement with its parameters: stored answers, names.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLogger().level))
     if settings.discord_api_base:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
@@ -125,6 +153,20 @@ async def run_bot(settings: Settings) -> int:
             await bot.close()  # finish what a signal began: the database closes before exit
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN): check it in the Developer Portal")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error(
+            "Discord refused the Message Content intent (MESSAGE_CONTENT_INTENT=true): switch "
+            "it on in the Developer Portal (Bot > Privileged Gateway Intents), or set "
+            "MESSAGE_CONTENT_INTENT=false"
+        )
+        return 1
+    except discord.ConnectionClosed as exc:  # a close Discord says not to retry
+        if exc.code == 4004:
+            log.error("Discord refused the token (DISCORD_TOKEN, gateway close 4004): check "
+                      "it in the Developer Portal")  # fmt: skip
+        else:
+            log.error("Discord closed the gateway for good (code %s)", exc.code)
         return 1
     except (OSError, discord.HTTPException) as exc:
         log.error("Could not reach Discord: %s", type(exc).__name__)

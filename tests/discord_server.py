@@ -96,6 +96,7 @@ def check_message(body: dict[str, Any], where: str) -> list[str]:
 
 class DiscordServer:
     def __init__(self, guilds: list[int], heartbeat_ms: int = 1000) -> None:
+        self.refuse_identify: int | None = None  # a close code to answer IDENTIFY with
         self.guilds = guilds
         self.heartbeat_ms = heartbeat_ms  # short, so that tests see heartbeats and ACKs
         self.heartbeats = 0
@@ -271,6 +272,9 @@ class DiscordServer:
                 self.heartbeats += 1
                 await self._send({"op": 11, "d": None, "s": None, "t": None})
             elif op == 2:
+                if self.refuse_identify is not None:  # Discord's fatal closes: 4004, 4014
+                    await ws.close(code=self.refuse_identify, message=b"refused")
+                    return ws
                 await self._ready(payload["d"])
             elif op == 6:
                 seq = payload["d"].get("seq") or 0
@@ -342,6 +346,10 @@ class DiscordServer:
             event.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
+
+    def issued_tokens(self) -> list[str]:
+        """Every interaction token sent to the bot (secrets the bot must never log)."""
+        return list(self._tokens)
 
     def _interaction_of(self, token: str) -> str | None:
         return self._tokens.get(token)

@@ -67,21 +67,27 @@ def message_stub(guild: int) -> dict:
 class Bot:
     """The real bot process, pointed at the stand-in through settings only."""
 
-    def __init__(self, server: DiscordServer, database: str) -> None:
+    def __init__(self, server: DiscordServer, database: str, log_level: str = "WARNING") -> None:
         env = {**os.environ, "DISCORD_TOKEN": "e2e-token", "DISCORD_API_BASE": server.api_base,
                "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{server.port}/gateway",
                "DATABASE_PATH": database, "DEV_GUILD_ID": str(GUILDS[0]), "DAILY_SEED": SEED,
-               "BUILD_TREES": "false", "LOG_LEVEL": "WARNING"}  # fmt: skip
+               "BUILD_TREES": "false", "LOG_LEVEL": log_level}  # fmt: skip
+        # The log goes to a file: a pipe nobody reads until the end would fill up at DEBUG
+        # and block the bot.
+        self.log = open(f"{database}.{os.getpid()}.{id(self)}.log", "w+b")  # noqa: SIM115
         self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+                                        stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
 
     def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
         self.process.send_signal(sig)
         try:
-            _, err = self.process.communicate(timeout=30)
+            self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, err = self.process.communicate()
+            self.process.wait()
+        self.log.seek(0)
+        err = self.log.read()
+        self.log.close()
         return self.process.returncode, err.decode(errors="replace")
 
 
@@ -107,7 +113,8 @@ async def server():
 
 
 async def test_a_daily_game_through_the_real_process(server, tmp_path):
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    """At DEBUG, so the log can be checked: no interaction token, no letter of the daily."""
+    bot = Bot(server, str(tmp_path / "bot.sqlite3"), log_level="DEBUG")
     await started(server, bot)
     path, commands = server.synced[0]
     assert str(GUILDS[0]) in path and {"wordle", "guess", "hint", "stats"} <= {
@@ -119,15 +126,16 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = await server.interact(click(guess_button, user_id=1, on=board.data))
     assert modal.kind == 9
-    first = await server.interact(submit(modal.data, "crane", user_id=1))
-    assert first.kind == 7 and "||CRANE||" in first.text()
     today = datetime.now(UTC).date()
     answer = DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", today)
+    opener = "crane" if answer != "crane" else "slate"  # never the day's answer
+    first = await server.interact(submit(modal.data, opener, user_id=1))
+    assert first.kind == 7 and f"||{opener.upper()}||" in first.text()
     hard = await server.interact(command("wordle", "daily", user_id=2, mode="hard"))
     assert hard.kind == 4
-    await server.interact(command("guess", user_id=2, word="crane"))
+    await server.interact(command("guess", user_id=2, word=opener))
     wordle = get_variant("wordle")
-    history = [("crane", score("crane", answer))]
+    history = [(opener, score(opener, answer))]
     breaker, expected = next(
         (w, v.message)
         for w in ("pious", "dumpy", "shelf", "zzzzz", answer)
@@ -147,6 +155,10 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     code, err = bot.stop()
     assert code == 0, err[-2000:]
     assert "e2e-token" not in err
+    assert "DEBUG" in err and "<token>" in err  # the log was written, and redacted
+    leaks = [t for t in server.issued_tokens() if t in err]
+    assert leaks == [], f"interaction tokens in the log: {leaks[:3]}"
+    assert answer.upper() not in err and answer not in err.replace("wordlebot", "")
 
 
 def daily_answer() -> str:
@@ -242,3 +254,18 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
             f" reply latency p50 {p50:.0f} ms,"
             f" p99 {p99:.0f} ms; bot peak memory {peak_kb / 1024:.0f} MiB"
         )
+
+
+@pytest.mark.parametrize(
+    ("code", "says"), [(4004, "DISCORD_TOKEN"), (4014, "MESSAGE_CONTENT_INTENT")]
+)
+async def test_a_fatal_gateway_close_ends_with_one_clear_line(server, tmp_path, code, says):
+    server.refuse_identify = code
+    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    try:
+        returncode = await asyncio.wait_for(asyncio.to_thread(bot.process.wait), 60)
+    finally:
+        _, err = bot.stop(signal.SIGKILL)
+    assert returncode == 1
+    assert "Traceback" not in err and says in err
+    assert len([line for line in err.splitlines() if "ERROR" in line]) == 1
