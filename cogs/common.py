@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -14,6 +15,12 @@ from bot.services import DM, GameView, Player
 
 if TYPE_CHECKING:
     from bot.discord_bot import WordleBot
+
+T = TypeVar("T")
+# Discord waits 3 s for the first answer to an interaction. A service call still running
+# after this long (a database locked by another process) is deferred, so its answer comes
+# later as an edit instead of the player being told the interaction failed.
+DEFER_AFTER = 1.0
 
 GREEN = discord.Colour.from_rgb(*images.GREEN)
 GREY = discord.Colour.from_rgb(*images.GREY)
@@ -34,6 +41,21 @@ def place_of(interaction: discord.Interaction[Any]) -> int:
 
 def bot_of(interaction: discord.Interaction[Any]) -> WordleBot:
     return interaction.client  # type: ignore[no-any-return]
+
+
+async def in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool = False
+) -> T:
+    """Await a service call, deferring the interaction if it runs past :data:`DEFER_AFTER`
+    (``update``: a button or modal on a board, whose message the answer will edit)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True)
+    return await task
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.render.text import title
 from bot.services import GameView, Outcome
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
-from cogs.common import board_message, bot_of, place_of, player_of, refuse, scope_of
+from cogs.common import board_message, bot_of, in_time, place_of, player_of, refuse, scope_of
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
@@ -62,8 +62,10 @@ class GameButton(
         elif self.action == "hint":
             await send_hint(interaction, game_id=self.game_id)
         else:
-            outcome = await services.games.give_up(
-                player, scope_of(interaction), game_id=self.game_id
+            outcome = await in_time(
+                interaction,
+                services.games.give_up(player, scope_of(interaction), game_id=self.game_id),
+                update=True,
             )
             await update_board(interaction, outcome)
             await tell_answer(interaction, outcome)
@@ -96,10 +98,10 @@ class PickButton(
         games = bot_of(interaction).services.games
         player, scope, place = player_of(interaction), scope_of(interaction), place_of(interaction)
         if self.action == "guess":
-            outcome = await games.guess(player, scope, self.word, game_id=self.game_id,
-                                        place=place)  # fmt: skip
+            work = games.guess(player, scope, self.word, game_id=self.game_id, place=place)
         else:
-            outcome = await games.give_up(player, scope, game_id=self.game_id, place=place)
+            work = games.give_up(player, scope, game_id=self.game_id, place=place)
+        outcome = await in_time(interaction, work)
         await show_board(interaction, outcome)
         await tell_answer(interaction, outcome)
 
@@ -135,11 +137,11 @@ class GuessModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
         services = bot_of(interaction).services
-        outcome = await services.games.guess(
+        work = services.games.guess(
             player_of(interaction), scope_of(interaction), self.word.value, game_id=self.game_id,
             place=place_of(interaction),
         )  # fmt: skip
-        await update_board(interaction, outcome)
+        await update_board(interaction, await in_time(interaction, work, update=True))
 
 
 def buttons(game: GameView) -> discord.ui.View | None:
@@ -157,16 +159,23 @@ async def show_board(
     """Answer a command with the board in a new message, or refuse privately (with buttons
     to pick a game when several could be meant). A note that reveals an answer (giving up)
     is not put on the public board: :func:`tell_answer` sends it privately."""
+    deferred = interaction.response.is_done()  # the service was slow: edit "thinking..."
     if outcome.game is None or (not outcome.ok and outcome.message):
-        if picks is not None:
-            return await interaction.response.send_message(
-                outcome.message or NO_GAME, view=picks, ephemeral=True
-            )
-        return await refuse(interaction, outcome.message or NO_GAME)
+        text = outcome.message or NO_GAME
+        if deferred:
+            await interaction.edit_original_response(content=text, view=picks)
+        elif picks is not None:
+            await interaction.response.send_message(text, view=picks, ephemeral=True)
+        else:
+            await refuse(interaction, text)
+        return
     message = await board_message(outcome.game, buttons(outcome.game))
-    files = message.pop("attachments")
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
+    if deferred:
+        await interaction.edit_original_response(**message)
+        return
+    files = message.pop("attachments")
     await interaction.response.send_message(files=files, **message)
 
 
@@ -174,9 +183,11 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
     """Answer a button or the modal by editing the board in place, or refuse privately."""
     if not outcome.ok or outcome.game is None:
         return await refuse(interaction, outcome.message or NO_GAME)
-    await interaction.response.edit_message(
-        **await board_message(outcome.game, buttons(outcome.game))
-    )
+    message = await board_message(outcome.game, buttons(outcome.game))
+    if interaction.response.is_done():  # deferred: the service was slow
+        await interaction.edit_original_response(**message)
+    else:
+        await interaction.response.edit_message(**message)
 
 
 async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> None:
@@ -233,11 +244,11 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], variant: str, daily: bool, mode: str = "normal"
     ) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.start(
+        work = services.games.start(
             player_of(interaction), scope_of(interaction), variant, daily=daily, mode=Mode(mode),
             place=place_of(interaction),
         )  # fmt: skip
-        await show_board(interaction, outcome)
+        await show_board(interaction, await in_time(interaction, work))
 
     @wordle.command(name="daily", description="Today's Wordle: the same word for everyone")
     @app_commands.describe(mode="hard: greens stay, yellows must be used")
@@ -270,19 +281,19 @@ class Games(commands.Cog):
                        mode: ModeChoice = "normal") -> None:  # fmt: skip
         services = bot_of(interaction).services
         player, scope = player_of(interaction), scope_of(interaction)
-        outcome = await services.games.start(
+        work = services.games.start(
             player, scope, "absurdle", mode=Mode(mode), challenge=challenge,
             place=place_of(interaction),
         )  # fmt: skip
-        await show_board(interaction, outcome)
+        await show_board(interaction, await in_time(interaction, work))
 
     async def multi(self, interaction: discord.Interaction[Any], name: str, mode: str) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.start(
+        work = services.games.start(
             player_of(interaction), scope_of(interaction), name, mode=Mode(mode),
             place=place_of(interaction),
         )  # fmt: skip
-        await show_board(interaction, outcome)
+        await show_board(interaction, await in_time(interaction, work))
 
     @app_commands.command(name="dordle", description="Two boards at once, 7 guesses")
     async def dordle(
@@ -309,17 +320,19 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], word: app_commands.Range[str, 1, 100]
     ) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.guess(
+        work = services.games.guess(
             player_of(interaction), scope_of(interaction), word, place=place_of(interaction)
         )
+        outcome = await in_time(interaction, work)
         await show_board(interaction, outcome, picks=choices_view(outcome, "guess", word.lower()))
 
     @app_commands.command(name="giveup", description="Give up your game and see the answer")
     async def giveup(self, interaction: discord.Interaction[Any]) -> None:
         services = bot_of(interaction).services
-        outcome = await services.games.give_up(
+        work = services.games.give_up(
             player_of(interaction), scope_of(interaction), place=place_of(interaction)
         )
+        outcome = await in_time(interaction, work)
         await show_board(interaction, outcome, picks=choices_view(outcome, "giveup"))
         await tell_answer(interaction, outcome)
 

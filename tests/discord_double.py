@@ -81,7 +81,7 @@ class Recorder(AsyncWebhookAdapter):
         if route.path.endswith("/callback"):
             return {"interaction": {"id": str(route.webhook_id), "type": 2,
                                     "response_message_id": snowflake()}}  # fmt: skip
-        if route.method == "POST":
+        if route.method in ("POST", "PATCH"):
             return message(body)
         return {}
 

@@ -287,3 +287,31 @@ async def test_coaching_todays_daily_stays_private_even_when_shared(double):
     await double.command("guess", user_id=ANN, word="cigar")
     _, public = await double.command("coach", user_id=ANN, share=True)
     assert not public.ephemeral and "CIGAR" in public.text
+
+
+async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_database):
+    """Another process holds the write lock past the point where the bot would miss
+    Discord's 3-second window: the bot defers in time, then edits in its answer."""
+    import time
+
+    from cogs.common import DEFER_AFTER
+
+    path = str(tmp_path / "locked.sqlite3")
+    bot = WordleBot(load_settings(database_path=path, daily_seed=SEED), warm_engine=False)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    try:
+        double = DiscordDouble(bot)
+        only(await double.command("wordle", "practice", user_id=ANN))
+        locker = lock_database(path, 3.0)
+        begin = time.perf_counter()
+        deferred, answered = await double.command("guess", user_id=ANN, word="crane")
+        took = time.perf_counter() - begin
+        locker.wait(timeout=10)
+        assert deferred.kind == 5  # deferred, well inside the window
+        assert answered.method == "PATCH" and "busy" in answered.text
+        assert took < 3.0 and DEFER_AFTER < 3.0
+        stored = await bot.services.storage.active_games(ANN, 900000000000000002)
+        assert stored[0].state["rows"] == []  # refused, and so nothing was written
+    finally:
+        await bot.close()
