@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any, Literal
 
 import discord
@@ -123,10 +124,18 @@ async def tell_answer(interaction: discord.Interaction[Any], outcome: Outcome) -
         await interaction.followup.send(outcome.message, ephemeral=True)
 
 
+# This process's mark in the guess modal's custom id: a modal submitted after a restart
+# carries another process's mark, is unknown to discord.py (which would drop it silently) and
+# is answered by :meth:`Games.on_interaction` instead.
+BOOT = secrets.token_hex(4)
+MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+):(?P<boot>[0-9a-f]+)")
+
+
 class GuessModal(discord.ui.Modal):
     def __init__(self, game_id: int, game: GameView) -> None:
         limit = f" of {game.max_guesses}" if game.max_guesses else ""
-        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}")
+        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}",
+                         custom_id=f"wb:modal:guess:{game_id}:{BOOT}")  # fmt: skip
         self.game_id = game_id
         self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
             label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
@@ -239,6 +248,22 @@ class Games(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A guess modal opened before a restart: play its guess like the modal would."""
+        if interaction.type is not discord.InteractionType.modal_submit or not interaction.data:
+            return
+        match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
+        if match is None or match["boot"] == BOOT:
+            return  # not ours, or a modal this process opened (discord.py runs it)
+        values = [c.get("value", "") for row in interaction.data.get("components", [])
+                  for c in row.get("components", [])]  # type: ignore[union-attr]  # fmt: skip
+        work = bot_of(interaction).services.games.guess(
+            player_of(interaction), scope_of(interaction), str(values[0] if values else ""),
+            game_id=int(match["game"]), place=place_of(interaction),
+        )  # fmt: skip
+        await update_board(interaction, await in_time(interaction, work, update=True))
 
     async def start(
         self, interaction: discord.Interaction[Any], variant: str, daily: bool, mode: str = "normal"

@@ -315,3 +315,28 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         assert stored[0].state["rows"] == []  # refused, and so nothing was written
     finally:
         await bot.close()
+
+
+async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path, monkeypatch):
+    import cogs.games
+
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
+    first = WordleBot(settings, warm_engine=False)
+    await first._async_setup_hook()
+    await first.setup_hook()
+    first.services.games.choose_answer = {"wordle": "cigar"}.get
+    old = DiscordDouble(first)
+    board = only(await old.command("wordle", "practice", user_id=ANN))
+    guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await old.click(guess_button, user_id=ANN, on=board))  # opened, not sent
+    await first.close()
+
+    monkeypatch.setattr(cogs.games, "BOOT", "0fresh0")  # a new process has a new mark
+    second = WordleBot(settings, warm_engine=False)
+    await second._async_setup_hook()
+    await second.setup_hook()
+    try:
+        played = only(await DiscordDouble(second).submit(modal, {"word": "crane"}, user_id=ANN))
+        assert played.kind == 7 and "CRANE" in played.text and "Guess 2 of 6" in played.text
+    finally:
+        await second.close()
