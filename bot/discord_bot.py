@@ -25,6 +25,29 @@ from bot.settings import Settings
 from engine.aio import build_trees, warm
 
 log = logging.getLogger("wordlebot")
+# The tasks in which discord.py runs an interaction's handler (by the names it gives them).
+HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+            "discord-ui-modal-dispatch-", "discord.py: on_interaction")  # fmt: skip
+CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
+DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
+BUSY = "The bot is very busy right now: try again in a moment."
+
+
+def interactions_in_flight() -> list[asyncio.Task[Any]]:
+    return [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLERS)
+            and t is not asyncio.current_task()]  # fmt: skip
+
+
+class Tree(app_commands.CommandTree["WordleBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Shed load: past capacity a quick private "busy" beats every player's reply
+        drifting past Discord's 3-second window."""
+        if len(interactions_in_flight()) >= self.client.capacity:
+            await interaction.response.send_message(BUSY, ephemeral=True)
+            return False
+        return True
+
+
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
@@ -43,8 +66,10 @@ class WordleBot(commands.Bot):
             help_command=None,
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=Tree,
         )
         self.settings = settings
+        self.capacity = CAPACITY
         self.warm_engine = warm_engine
         self.tree.on_error = self.on_app_command_error
 
@@ -63,7 +88,13 @@ class WordleBot(commands.Bot):
             log.info("commands synced to the development guild")
 
     async def close(self) -> None:
-        """Close the gateway, then the database (safe to call more than once)."""
+        """Let interactions in flight finish (a bounded drain), close the gateway, then the
+        database (safe to call more than once)."""
+        if not self.is_closed():
+            pending = interactions_in_flight()
+            if pending:
+                log.info("letting %d interactions finish before closing", len(pending))
+                await asyncio.wait(pending, timeout=DRAIN_SECONDS)
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -340,3 +340,13 @@ async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path, monke
         assert played.kind == 7 and "CRANE" in played.text and "Guess 2 of 6" in played.text
     finally:
         await second.close()
+
+
+async def test_past_capacity_new_interactions_are_turned_away_at_once(double):
+    double.bot.capacity = 0  # every handler slot taken
+    busy = only(await double.command("wordle", "practice", user_id=ANN))
+    assert busy.ephemeral and "busy" in busy.text
+    assert await double.bot.services.storage.active_games(ANN, 900000000000000002) == []
+    double.bot.capacity = 400
+    board = only(await double.command("wordle", "practice", user_id=ANN))
+    assert board.kind == 4 and not board.ephemeral

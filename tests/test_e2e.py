@@ -269,3 +269,22 @@ async def test_a_fatal_gateway_close_ends_with_one_clear_line(server, tmp_path, 
     assert returncode == 1
     assert "Traceback" not in err and says in err
     assert len([line for line in err.splitlines() if "ERROR" in line]) == 1
+
+
+async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
+    """A hint is deferred, then computed: SIGTERM between the two must not lose its answer."""
+    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    await server.interact(command("wordle", "practice", user_id=9))
+    asking = command("hint", user_id=9)
+    reply = asyncio.ensure_future(server.interact(asking, followups=1, timeout=30))
+    for _ in range(400):  # until the deferral arrives: the hint is being computed
+        answer = server.replies.get(asking["id"])
+        if answer is not None and answer.kind == 5:
+            break
+        await asyncio.sleep(0.005)
+    bot.process.send_signal(signal.SIGTERM)
+    hint = await reply
+    assert hint.kind == 5 and "possible" in hint.text()
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
