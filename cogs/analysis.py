@@ -14,8 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.text import analysis_text, coaching_text
-from bot.services.analysis import analyze, coach_game, record_shares
-from cogs.common import bot_of, refuse
+from bot.services.analysis import MAX_PASTE, analyze, coach_game, record_shares
+from cogs.common import bot_of, refuse, scope_of
+from engine.shares import parse_shares
 
 
 class Analysis(commands.Cog):
@@ -42,14 +43,28 @@ class Analysis(commands.Cog):
         words: app_commands.Range[str, 1, 200] | None = None,
         share: bool = False,
     ) -> None:
-        await interaction.response.defer(ephemeral=not share, thinking=True)
-        result = await analyze(paste, words or "")
+        gate, where = bot_of(interaction).services.analysis_gate, scope_of(interaction)
+        refusal = gate.admit(interaction.user.id, where)
+        if refusal is not None:
+            return await refuse(interaction, refusal)
+        try:
+            await interaction.response.defer(ephemeral=not share, thinking=True)
+            result = await analyze(paste, words or "")
+        finally:
+            gate.release(where)
         await interaction.followup.send(analysis_text(result)[:1900], ephemeral=not share)
 
     async def analyze_message(self, interaction: discord.Interaction[Any],
                               message: discord.Message) -> None:  # fmt: skip
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await analyze(message.content)
+        gate, where = bot_of(interaction).services.analysis_gate, scope_of(interaction)
+        refusal = gate.admit(interaction.user.id, where)
+        if refusal is not None:
+            return await refuse(interaction, refusal)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            result = await analyze(message.content)
+        finally:
+            gate.release(where)
         text = analysis_text(result)
         if result.shares and message.author.id == interaction.user.id:
             notes = await record_shares(bot_of(interaction).services.storage, interaction.user.id,
@@ -93,11 +108,9 @@ class Analysis(commands.Cog):
         storage = self.bot.services.storage  # type: ignore[attr-defined]
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
-        result = await analyze(message.content)
-        if result.shares:
-            await record_shares(
-                storage, message.author.id, message.author.display_name, result.shares
-            )
+        shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
+        if shares:
+            await record_shares(storage, message.author.id, message.author.display_name, shares)
 
     @app_commands.command(
         name="coach", description="How your last finished game went, turn by turn"

@@ -188,7 +188,9 @@ async def test_analyze_a_paste_privately(double):
     deferred, reply = await double.command("analyze", user_id=ANN, paste="today!\n" + SHARE)
     assert deferred.kind == 5 and deferred.ephemeral and reply.ephemeral
     assert "Wordle #1234** (hard mode): 3" in reply.text and "The grid alone fits" in reply.text
-    _, bad = await double.command("analyze", user_id=ANN, paste="just words")
+    too_soon = only(await double.command("analyze", user_id=ANN, paste="just words"))
+    assert too_soon.ephemeral and "One analysis every 10 s" in too_soon.text  # a cooldown
+    _, bad = await double.command("analyze", user_id=BOB, paste="just words")
     assert "No share found" in bad.text
 
 
@@ -197,7 +199,8 @@ async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own
 
     mine = {**message({"content": SHARE}, author_id=ANN)}
     _, reply = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
-    assert reply.ephemeral and "Wordle #1234: recorded" in reply.text
+    assert reply.ephemeral and "Wordle #1234: recorded (see /stats)" in reply.text
+    double.bot.services.analysis_gate._last.clear()  # past the cooldown
     _, again = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
     assert "already recorded" in again.text
     _, theirs = await double.message_command("Analyze Wordle result", mine, user_id=BOB)

@@ -170,6 +170,9 @@ def analysis_text(analysis: Analysis) -> str:
         if reading is not None:
             likely = ", ".join(w.upper() for w in reading.likely[:6])
             lines.append(f"The grid alone fits {reading.count} answers; most likely: {likely}")
+            if not reading.complete:
+                lines.append("(The hard-mode check ran out of time, so the count may be high: "
+                             "add the words you played for an exact reading.)")  # fmt: skip
     if analysis.hint is not None:
         result = analysis.hint
         shown = ", ".join(w.upper() for w in result.candidates[:12])

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from bot.services.analysis import AnalysisGate
 from bot.services.daily import DailyPuzzles
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
@@ -23,6 +24,7 @@ class Services:
     daily: DailyPuzzles
     games: GameService
     stats: StatsService
+    analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

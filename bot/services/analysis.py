@@ -1,9 +1,21 @@
-"""Analysing what players paste, coaching finished games, recording shared results."""
+"""Analysing what players paste, coaching finished games, recording shared results.
+
+Analysis can be costly (a hard-mode grid read without its words), so it runs in a worker
+pool of its own, apart from the game path (board images, hints), under a time budget, and
+:class:`AnalysisGate` gives each player a cooldown and each server a limit on analyses at
+once: one player cannot stop the bot for everyone.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
 
 from bot.services.kinds import parse
 from bot.storage import Storage
@@ -18,6 +30,48 @@ from engine.solver.position import InconsistentHistory
 from engine.variants import get_variant
 
 MAX_PASTE = 4000
+BUDGET = 5.0  # seconds for the hard-mode check of one grid
+T = TypeVar("T")
+# One worker: analyses queue behind each other, never in front of a player's guess.
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wordlebot-analysis")
+
+
+async def _off_loop(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    return await asyncio.get_running_loop().run_in_executor(
+        _POOL, partial(function, *args, **kwargs)
+    )
+
+
+class AnalysisGate:
+    """Whether an analysis may start now: one per player every ``cooldown`` seconds, and at
+    most ``per_server`` running at once in a server (direct messages count as one place)."""
+
+    def __init__(self, cooldown: float = 10.0, per_server: int = 2,
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+        self.cooldown, self.per_server, self.clock = cooldown, per_server, clock
+        self._last: OrderedDict[int, float] = OrderedDict()
+        self._running: defaultdict[int, int] = defaultdict(int)
+
+    def admit(self, player_id: int, server_id: int) -> str | None:
+        """None, with a slot taken (give it back with :meth:`release`), or why not."""
+        now = self.clock()
+        last = self._last.get(player_id)
+        if last is not None and now - last < self.cooldown:
+            return f"One analysis every {self.cooldown:.0f} s: try again in " \
+                   f"{self.cooldown - (now - last):.0f} s"  # fmt: skip
+        if self._running[server_id] >= self.per_server:
+            return "Analyses are busy in this server: try again in a moment"
+        self._last[player_id] = now
+        self._last.move_to_end(player_id)
+        while len(self._last) > 10_000:  # only recent players matter for a cooldown
+            self._last.popitem(last=False)
+        self._running[server_id] += 1
+        return None
+
+    def release(self, server_id: int) -> None:
+        self._running[server_id] -= 1
+        if self._running[server_id] <= 0:
+            del self._running[server_id]
 
 
 @dataclass(frozen=True)
@@ -28,7 +82,7 @@ class Analysis:
     problems: list[str] = field(default_factory=list)
 
 
-async def analyze(text: str, words: str = "") -> Analysis:
+async def analyze(text: str, words: str = "", *, budget: float = BUDGET) -> Analysis:
     """Shares in ``text`` (each Wordle or Primel grid read for its possible answers), or a
     typed history (answered with a hint). With ``words`` (the guesses behind a share's rows)
     the first Wordle share becomes a history: what is left and the best next guess, in hard
@@ -44,16 +98,17 @@ async def analyze(text: str, words: str = "") -> Analysis:
             if share.game in ("wordle", "primel") and board.rows:
                 variant = get_variant(share.game)
                 patterns = [p for p in board.rows if p != 3**variant.length - 1]
-                readings.append(
-                    await asyncio.to_thread(grid_candidates, variant, patterns, share.hard)
+                reading = await _off_loop(
+                    grid_candidates, variant, patterns, share.hard, budget=budget
                 )
+                readings.append(reading)
             else:
                 readings.append(None)
         return Analysis(parsed.shares, readings, problems=parsed.problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
         if rows:
-            result = await asyncio.to_thread(hint, get_variant("wordle"), rows, Mode.NORMAL)
+            result = await _off_loop(hint, get_variant("wordle"), rows, Mode.NORMAL)
             return Analysis(hint=result)
     except (HistoryError, PatternError, InconsistentHistory) as exc:
         return Analysis(problems=[*parsed.problems, f"As a typed history: {exc}"])
@@ -75,7 +130,7 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
     history = list(zip(guesses, rows, strict=False))
     mode = Mode.HARD if share.hard else Mode.NORMAL
     try:
-        result = await asyncio.to_thread(hint, variant, history, mode)
+        result = await _off_loop(hint, variant, history, mode)
     except (InconsistentHistory, ValueError) as exc:
         return Analysis(shares, [None] * len(shares), problems=[*problems, str(exc)])
     return Analysis(shares, [None] * len(shares), hint=result, problems=problems)
@@ -86,7 +141,7 @@ async def coach_game(state: dict[str, object]) -> Coaching | None:
     game = parse(dict(state))
     if not isinstance(game, WordleGame):
         return None
-    return await asyncio.to_thread(coach, game.variant, game.rows, game.mode)
+    return await _off_loop(coach, game.variant, game.rows, game.mode)
 
 
 async def record_shares(

@@ -23,7 +23,8 @@ candidates than the one that came up, counting ties as half:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -140,14 +141,20 @@ def _luck(position: Position, guess: str, pattern: int) -> int:
 class GridReading:
     count: int
     likely: list[str]  # the most likely answers first
+    complete: bool = True  # False: the hard-mode check ran out of time (count may be high)
 
 
 def grid_candidates(
-    variant: Variant, patterns: Sequence[int], hard: bool = False, top: int = 10
-) -> GridReading:
+    variant: Variant, patterns: Sequence[int], hard: bool = False, top: int = 10, *,
+    budget: float | None = None, clock: Callable[[], float] = time.monotonic,
+) -> GridReading:  # fmt: skip
     """Answers consistent with a grid of patterns alone (no words): each row's pattern must
     come from some allowed guess against the answer; in hard mode, from a sequence of guesses
-    that obeys the rule. Ranked by how many guesses could give each row."""
+    that obeys the rule. Ranked by how many guesses could give each row.
+
+    The hard-mode check can take minutes on a long grid: with ``budget`` (seconds of
+    ``clock``) it stops when the time is up, keeps the answers it did not reach, and says so
+    (``complete`` False)."""
     matrix = np.asarray(variant.matrix)
     alive = np.ones(len(variant.answers), dtype=bool)
     weight = np.zeros(len(variant.answers))
@@ -156,12 +163,20 @@ def grid_candidates(
         alive &= hits > 0
         weight += np.log(np.maximum(hits, 1))
     candidates = np.flatnonzero(alive)
+    complete = True
     if hard:
         rows = list(patterns)
-        kept = [a for a in candidates.tolist() if _hard_path(variant, a, rows)]
+        deadline = None if budget is None else clock() + budget
+        kept = []
+        for a in candidates.tolist():
+            if complete and deadline is not None and clock() > deadline:
+                complete = False  # out of time: the rest keep the benefit of the doubt
+            if not complete or _hard_path(variant, a, rows):
+                kept.append(a)
         candidates = np.array(kept, dtype=np.intp)
     order = candidates[np.argsort(-weight[candidates], kind="stable")]
-    return GridReading(len(candidates), [variant.answers.words[a] for a in order[:top]])
+    words = [variant.answers.words[a] for a in order[:top]]
+    return GridReading(len(candidates), words, complete)
 
 
 def _hard_path(variant: Variant, answer: int, patterns: list[int], budget: int = 400) -> bool:
