@@ -7,10 +7,12 @@ a shared, noisy machine.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -291,3 +293,74 @@ def bench_service(players: int = 200, games_each: int = 5, board_players: int = 
 
     get_variant("wordle")  # word lists loaded before the clock starts
     return asyncio.run(_bench_service(players, games_each, board_players, board_results, seed))
+
+
+def _rss_mib() -> float:
+    """Resident memory now (Linux's /proc; elsewhere the peak, from getrusage)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+SOAK_KINDS = ("wordle", "primel", "absurdle", "dordle", "quordle", "octordle")
+
+
+async def _bench_soak(games: int, kinds: Sequence[str], every: int, seed: int,
+                      report: Callable[[str], None]) -> dict[str, Any]:  # fmt: skip
+    import asyncio
+    import random
+
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+
+    rng = random.Random(seed)
+    figures: dict[str, Any] = {"games_per_kind": games, "kinds": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(database_path=str(Path(tmp) / "soak.sqlite3"),
+                                 daily_seed="50ak-0f1e2d3c4b5a69788796a5b4c3d2e1f0")  # fmt: skip
+        services = await open_services(settings)
+        player_id = 1
+        for kind in kinds:
+            words = get_variant("primel" if kind == "primel" else "wordle").guesses.words
+            samples: list[float] = []
+            begin = time.perf_counter()
+
+            async def one_game(player: Player, kind: str = kind,
+                               words: list[str] = words) -> None:  # fmt: skip
+                scope = player.id % 7 + 1
+                await services.games.start(player, scope, kind)
+                for _ in range(3):
+                    await services.games.guess(player, scope, rng.choice(words))
+                await services.games.give_up(player, scope)
+
+            for done in range(0, games, 50):  # 50 players at a time, each a new player
+                batch = [Player(player_id + i, f"p{player_id + i}") for i in range(50)]
+                player_id += 50
+                await asyncio.gather(*(one_game(p) for p in batch[: games - done]))
+                if (done + 50) % every == 0 or done + 50 >= games:
+                    samples.append(round(_rss_mib(), 1))
+                    report(f"  {kind}: {min(done + 50, games)} games, RSS {samples[-1]} MiB, "
+                           f"held {services.games.memory_held()}")  # fmt: skip
+            warm = samples[len(samples) // 4]  # after warm-up: word lists, matrices, caches
+            figures["kinds"][kind] = {
+                "rss_mib": samples,
+                "growth_after_warmup_mib": round(samples[-1] - warm, 1),
+                "seconds": round(time.perf_counter() - begin, 1),
+            }
+        figures["held_at_end"] = services.games.memory_held()
+        await services.close()
+    return figures
+
+
+def bench_soak(games: int = 4000, kinds: Sequence[str] = SOAK_KINDS, every: int = 1000,
+               seed: int = 0, report: Callable[[str], None] = print) -> dict[str, Any]:  # fmt: skip
+    """Play ``games`` games of each kind, each by a new player, through the services on a file
+    database, printing the process's resident memory every ``every`` games: it should stay
+    flat after warm-up (caches bounded by what they hold, not by players ever seen)."""
+    import asyncio
+
+    return asyncio.run(_bench_soak(games, kinds, every, seed, report))

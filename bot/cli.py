@@ -208,6 +208,54 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_soak(args: argparse.Namespace) -> int:
+    kinds = [args.kind] if args.kind else list(benchmarks.SOAK_KINDS)
+    quiet = args.json
+    figures = benchmarks.bench_soak(args.games, kinds, args.every,
+                                    report=(lambda _: None) if quiet else print)  # fmt: skip
+    if args.json:
+        _print_json(figures)
+        return 0
+    for kind, data in figures["kinds"].items():
+        print(
+            f"{kind}: {figures['games_per_kind']} games in {data['seconds']} s, RSS after "
+            f"warm-up grew {data['growth_after_warmup_mib']} MiB (samples {data['rss_mib']})"
+        )
+    print(f"held in memory at the end: {figures['held_at_end']}")
+    return 0
+
+
+INVITE_PERMISSIONS = 51200  # Send Messages, Embed Links, Attach Files (see the README)
+
+
+def cmd_invite(args: argparse.Namespace) -> int:
+    """The install links. A bot token's first part is its user id, the application's id."""
+    app_id = args.app_id
+    if app_id is None:
+        import base64
+
+        from bot.settings import load_settings
+
+        token = load_settings().discord_token
+        if token is None:
+            raise UsageError("give --app-id (Developer Portal > General Information) or set "
+                             "DISCORD_TOKEN")  # fmt: skip
+        first = token.get_secret_value().split(".")[0]
+        try:
+            app_id = int(base64.b64decode(first + "=" * (-len(first) % 4)).decode())
+        except ValueError:
+            raise UsageError(
+                "DISCORD_TOKEN does not look like a bot token: give --app-id"
+            ) from None
+    base = f"https://discord.com/oauth2/authorize?client_id={app_id}"
+    print(
+        f"Add to a server:  {base}&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    )
+    print(f"Add to your apps: {base}&integration_type=1&scope=applications.commands")
+    print("Then run `wordlebot sync` once so the slash commands appear.")
+    return 0
+
+
 def cmd_db(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -258,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
 
+    p = commands.add_parser("invite", help="the links that install the bot (server or user)")
+    p.add_argument("--app-id", type=int, help="the application id (else read from the token)")
+    p.set_defaults(run=cmd_invite)
     p = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     p.set_defaults(run=cmd_run)
     p = commands.add_parser("sync", help="publish the slash commands globally, once")
@@ -415,6 +466,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=int, default=200_000)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
+    p = benches.add_parser("soak", help="resident memory over many games of every kind")
+    p.add_argument("--games", type=int, default=4000, help="games per kind, each a new player")
+    p.add_argument("--kind", choices=benchmarks.SOAK_KINDS)
+    p.add_argument("--every", type=int, default=1000, help="print memory every N games")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_soak)
     return parser
 
 
@@ -438,16 +495,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"wordlebot: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left early (`wordlebot tree | head`): not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # a file argument that cannot be read or written
         where = f": {exc.filename}" if exc.filename else ""
         print(f"wordlebot: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader left early (`wordlebot tree | head`): not an error.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":

@@ -219,3 +219,23 @@ def test_a_damaged_database_exits_2_with_one_line(capsys, tmp_path, monkeypatch)
     code, _, err = run(capsys, "db", "migrate")
     assert code == 2 and "is empty" in err and len(err.strip().splitlines()) == 1
     assert path.read_bytes() == b""
+
+
+def test_invite_prints_both_install_links(capsys, monkeypatch) -> None:
+    import base64
+
+    token_id = base64.b64encode(b"987654321098765432").decode().rstrip("=")
+    monkeypatch.setenv("DISCORD_TOKEN", f"{token_id}.Gx1234.secret-part")
+    code, out, err = run(capsys, "invite")
+    assert code == 0 and "client_id=987654321098765432" in out and "permissions=51200" in out
+    assert "integration_type=1" in out and "secret-part" not in out + err
+    code, out, _ = run(capsys, "invite", "--app-id", "42")
+    assert code == 0 and "client_id=42&scope=bot+applications.commands" in out
+
+
+def test_bench_soak_reports_memory_per_kind(capsys) -> None:
+    _, out, _ = run(capsys, "bench", "soak", "--games", "100", "--every", "50", "--kind",
+                    "quordle", "--json")  # fmt: skip
+    figures = json.loads(out)
+    assert len(figures["kinds"]["quordle"]["rss_mib"]) == 2
+    assert figures["held_at_end"]["locks"] == 0 and figures["held_at_end"]["parsed"] == 0
