@@ -86,6 +86,19 @@ class WordleBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)  # never a global sync at start
             log.info("commands synced to the development guild")
+        else:
+            await self._warn_if_never_synced()
+
+    async def _warn_if_never_synced(self) -> None:
+        """Slash commands appear only once published: say how, if they never were."""
+        if self.application_id is None:  # not logged in (tests drive the bot directly)
+            return
+        try:
+            published = await self.tree.fetch_commands()
+        except discord.HTTPException:
+            return  # not worth failing the start over a check
+        if not published:
+            log.warning("No slash commands are published yet: run `wordlebot sync` once")
 
     async def close(self) -> None:
         """Let interactions in flight finish (a bounded drain), close the gateway, then the

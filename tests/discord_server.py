@@ -121,6 +121,11 @@ class DiscordServer:
         self.app.router.add_get("/gateway", self.gateway)
         self.app.router.add_put(f"{api}/applications/{{app}}/guilds/{{guild}}/commands", self.sync)
         self.app.router.add_put(f"{api}/applications/{{app}}/commands", self.sync)
+        self.app.router.add_get(
+            f"{api}/applications/{{app}}/guilds/{{guild}}/commands", self.list_commands
+        )
+        self.app.router.add_get(f"{api}/applications/{{app}}/commands", self.list_commands)
+        self.commands: dict[str, list[dict[str, Any]]] = {}  # by path, as synced
         self.app.router.add_post(f"{api}/interactions/{{id}}/{{token}}/callback", self.callback)
         self.app.router.add_post(f"{api}/webhooks/{{app}}/{{token}}", self.followup)
         self.app.router.add_patch(
@@ -182,7 +187,12 @@ class DiscordServer:
         stored = [{"description": "", "type": 1, "options": [], "dm_permission": True,
                    "default_member_permissions": None, "nsfw": False, **c, "id": snowflake(),
                    "application_id": str(APP_ID), "version": "1"} for c in commands]  # fmt: skip
+        self.commands[request.path] = stored  # a bulk overwrite replaces the whole list
         return _json(stored)
+
+    async def list_commands(self, request: web.Request) -> web.Response:
+        """GET .../commands: the application commands last synced there, or none."""
+        return _json(self.commands.get(request.path, []))
 
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[str]]:
         if request.content_type.startswith("multipart/"):

@@ -196,3 +196,22 @@ def test_random_seeds_pass():
         assert seed_weakness(secrets.token_hex(32)) is None
         assert seed_weakness(secrets.token_hex(16)) is None
         assert seed_weakness(secrets.token_urlsafe(32)) is None
+
+
+LEFT_OPEN = textwrap.dedent(
+    """
+    import asyncio, sys
+    from bot.storage import Storage
+    async def main():
+        await Storage.open(sys.argv[1])  # never closed: a test that failed halfway
+        raise SystemExit(3)
+    asyncio.run(main())
+    """
+)
+
+
+def test_a_connection_left_open_never_keeps_the_process_alive(tmp_path):
+    """A failing test (or crash) that skips close() must end, not hang pytest or CI."""
+    done = subprocess.run([sys.executable, "-c", LEFT_OPEN, str(tmp_path / "open.sqlite3")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 3

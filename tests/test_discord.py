@@ -18,11 +18,13 @@ async def double():
         database_path=":memory:", daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
     )
     bot = WordleBot(settings, warm_engine=False)
-    await bot._async_setup_hook()
-    await bot.setup_hook()
-    bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
-    yield DiscordDouble(bot)
-    await bot.close()
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
+        yield DiscordDouble(bot)
+    finally:
+        await bot.close()
 
 
 def only(sent):

@@ -691,7 +691,11 @@ _RESTORE = "restore it from a backup (wordlebot db backup), or move it away to s
 
 
 async def _connect(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:
-    connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    pending = aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    thread = getattr(pending, "_thread", None)  # aiosqlite's worker, not started yet
+    if thread is not None:  # a connection a crash left open never keeps the process alive
+        thread.daemon = True
+    connection = await pending
     try:
         connection.row_factory = sqlite3.Row
         pragmas = [
