@@ -45,12 +45,19 @@ async def test_a_scripted_session_plays_a_practice_game_and_shows_stats(tmp_path
 async def test_the_console_uses_the_same_database_as_the_services(tmp_path) -> None:
     settings = load_settings(database_path=str(tmp_path / "shared.sqlite3"), daily_seed=SEED)
     shown: list[str] = []
-    await run_console(settings, script("/wordle daily", "crane"), shown.append)
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from bot.services.daily import DailyPuzzles
+
+    answer = DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
+    opener = "crane" if answer != "crane" else "slate"  # never the day's answer
+    await run_console(settings, script("/wordle daily", opener), shown.append)
     services = await open_services(settings)
     from bot.console import console_player
 
     current = await services.games.current(console_player(), 0)
-    assert [g for g, _ in current.game.rows] == ["crane"]
+    assert [g for g, _ in current.game.rows] == [opener]
     await services.close()
 
 
