@@ -42,10 +42,9 @@ class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
         drifting past Discord's 3-second window."""
-        if len(interactions_in_flight()) >= self.client.capacity:
-            await interaction.response.send_message(BUSY, ephemeral=True)
-            return False
-        return True
+        from cogs.common import turned_away
+
+        return not await turned_away(interaction)
 
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")

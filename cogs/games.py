@@ -13,7 +13,16 @@ from discord.ext import commands
 from bot.render.text import title
 from bot.services import GameView, Outcome
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
-from cogs.common import board_message, bot_of, in_time, place_of, player_of, refuse, scope_of
+from cogs.common import (
+    board_message,
+    bot_of,
+    in_time,
+    place_of,
+    player_of,
+    refuse,
+    scope_of,
+    turned_away,
+)
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
@@ -46,6 +55,9 @@ class GameButton(
         match: re.Match[str],
     ) -> GameButton:
         return cls(match["action"], int(match["game"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         services = bot_of(interaction).services
@@ -95,6 +107,9 @@ class PickButton(
     ) -> PickButton:
         return cls(match["action"], int(match["game"]), match["word"], item.label or "")
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         games = bot_of(interaction).services.games
         player, scope, place = player_of(interaction), scope_of(interaction), place_of(interaction)
@@ -143,6 +158,9 @@ class GuessModal(discord.ui.Modal):
             max_length=50,
         )
         self.add_item(self.word)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
         services = bot_of(interaction).services
@@ -257,6 +275,8 @@ class Games(commands.Cog):
         match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
         if match is None or match["boot"] == BOOT:
             return  # not ours, or a modal this process opened (discord.py runs it)
+        if await turned_away(interaction):
+            return
         values = [c.get("value", "") for row in interaction.data.get("components", [])
                   for c in row.get("components", [])]  # type: ignore[union-attr]  # fmt: skip
         work = bot_of(interaction).services.games.guess(

@@ -355,3 +355,11 @@ async def test_past_capacity_new_interactions_are_turned_away_at_once(double):
     double.bot.capacity = 400
     board = only(await double.command("wordle", "practice", user_id=ANN))
     assert board.kind == 4 and not board.ephemeral
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess, user_id=ANN, on=board))
+    double.bot.capacity = 0  # buttons and modals are turned away too
+    for sent in (await double.click(guess, user_id=ANN, on=board),
+                 await double.submit(modal, {"word": "crane"}, user_id=ANN)):  # fmt: skip
+        assert only(sent).ephemeral and "busy" in only(sent).text
+    stored = await double.bot.services.storage.active_games(ANN, 900000000000000002)
+    assert stored[0].state["rows"] == []
