@@ -38,12 +38,23 @@ def interactions_in_flight() -> list[asyncio.Task[Any]]:
             and t is not asyncio.current_task()]  # fmt: skip
 
 
+async def turned_away(interaction: discord.Interaction[Any]) -> bool:
+    """Past the bot's capacity, answer a private "busy" at once and say so: a quick no beats
+    every player's reply drifting past Discord's window. Commands, buttons and modals alike."""
+    capacity = getattr(interaction.client, "capacity", CAPACITY)
+    if len(interactions_in_flight()) < capacity:
+        return False
+    if interaction.response.is_done():
+        await interaction.followup.send(BUSY, ephemeral=True)
+    else:
+        await interaction.response.send_message(BUSY, ephemeral=True)
+    return True
+
+
 class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
         drifting past Discord's 3-second window."""
-        from cogs.common import turned_away
-
         return not await turned_away(interaction)
 
 

@@ -58,17 +58,6 @@ async def in_time(
     return await task
 
 
-async def turned_away(interaction: discord.Interaction[Any]) -> bool:
-    """Past the bot's capacity, answer a private "busy" at once and say so: a quick no beats
-    every player's reply drifting past Discord's window. Commands, buttons and modals alike."""
-    from bot.discord_bot import BUSY, interactions_in_flight
-
-    if len(interactions_in_flight()) < bot_of(interaction).capacity:
-        return False
-    await refuse(interaction, BUSY)
-    return True
-
-
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
     """A refusal, seen only by the person who caused it."""
     if interaction.response.is_done():

@@ -10,19 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import turned_away
 from bot.render.text import title
 from bot.services import GameView, Outcome
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
-from cogs.common import (
-    board_message,
-    bot_of,
-    in_time,
-    place_of,
-    player_of,
-    refuse,
-    scope_of,
-    turned_away,
-)
+from cogs.common import board_message, bot_of, in_time, place_of, player_of, refuse, scope_of
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
