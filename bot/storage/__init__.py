@@ -15,13 +15,11 @@ is checkpointed out of the write-ahead log.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,63 +27,23 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.migrations import LATEST, MIGRATIONS
+from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
+from bot.storage.sqlite import (
+    BUSY_TIMEOUT_MS,
+    MEMORY,
+    RESTORE,
+    StorageBusy,
+    StorageUnavailable,
+    Transaction,
+    busy_or,
+    close_quietly,
+    connect,
+    is_busy,
+)
 
 log = logging.getLogger("wordlebot.storage")
 
 GLOBAL = -1  # the scope of the global leaderboard
-# How long a statement waits for another process's write lock before the action is refused:
-# well inside Discord's 3-second window, so the player hears back either way.
-BUSY_TIMEOUT_MS = 1500
-MEMORY = ":memory:"
-
-
-class StorageBusy(RuntimeError):
-    """The database stayed locked past the busy timeout; nothing was changed."""
-
-
-class StorageUnavailable(RuntimeError):
-    """The database cannot be opened or used (damaged, missing, unreachable). The message is
-    one line for a person, naming the file or setting, never a secret."""
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    id: int
-    player_id: int
-    scope: int
-    kind: str
-    puzzle: str | None
-    state: dict[str, Any]
-    version: int
-    status: str
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a finished game ended, for results and standings."""
-
-    won: bool
-    guesses: int
-    day: str | None  # the daily puzzle's date, None for practice
-
-
-@dataclass(frozen=True)
-class Standing:
-    player_id: int
-    name: str
-    played: int
-    wins: int
-    win_guesses: int
-    current_streak: int
-    max_streak: int
-    last_day: str | None
-
-
-@dataclass(frozen=True)
-class GuildSettings:
-    guild_id: int
-    timezone: str | None = None
-    hints_in_daily: bool = True
 
 
 LEADERBOARD_METRICS = {
@@ -127,15 +85,15 @@ class Storage:
         with one line for a person, and leaves no connection (nor its thread) behind."""
         fresh = path == MEMORY or not Path(path).exists()
         if not fresh and Path(path).is_file() and Path(path).stat().st_size == 0:
-            raise StorageUnavailable(f"The database file {path} is empty: {_RESTORE}")
+            raise StorageUnavailable(f"The database file {path} is empty: {RESTORE}")
         connections: list[aiosqlite.Connection] = []
         try:
             if fresh and path != MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connections.append(await _connect(path, busy_timeout_ms))
+            connections.append(await connect(path, busy_timeout_ms))
             if path != MEMORY:
                 await connections[0].execute_fetchall("PRAGMA journal_mode = WAL")
-                connections.append(await _connect(path, busy_timeout_ms))
+                connections.append(await connect(path, busy_timeout_ms))
             storage = cls(*connections)
             if not fresh:
                 await storage._check_existing(path)
@@ -144,13 +102,13 @@ class Storage:
             return storage
         except BaseException as exc:
             for connection in connections:
-                await _close_quietly(connection)
+                await close_quietly(connection)
             if isinstance(exc, StorageBusy | StorageUnavailable):
                 raise
             if isinstance(exc, sqlite3.Error | OSError):
-                if not fresh and isinstance(exc, sqlite3.DatabaseError) and not _is_busy(exc):
+                if not fresh and isinstance(exc, sqlite3.DatabaseError) and not is_busy(exc):
                     raise StorageUnavailable(f"The database file {path} is damaged or not a "
-                                             f"database ({exc}): {_RESTORE}") from None  # fmt: skip
+                                             f"database ({exc}): {RESTORE}") from None  # fmt: skip
                 raise StorageUnavailable(f"Cannot open the database {path}: {exc}") from None
             raise
 
@@ -161,12 +119,12 @@ class Storage:
             version = await self.schema_version()
             meta = await self._one("SELECT 1 FROM sqlite_master WHERE name = 'meta'")
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            if isinstance(exc, sqlite3.OperationalError) and is_busy(exc):
                 raise
             raise StorageUnavailable(f"The database file {path} is damaged ({exc}): "
-                                     f"{_RESTORE}") from None  # fmt: skip
+                                     f"{RESTORE}") from None  # fmt: skip
         if check is None or check[0] != "ok":
-            raise StorageUnavailable(f"The database file {path} is damaged: {_RESTORE}")
+            raise StorageUnavailable(f"The database file {path} is damaged: {RESTORE}")
         if version < 1 or meta is None or version > LATEST:
             newer = " (written by a newer wordlebot)" if version > LATEST else ""
             raise StorageUnavailable(
@@ -185,9 +143,9 @@ class Storage:
             except Exception:  # a full disk, a dead link: only statistics are lost
                 log.warning("PRAGMA optimize failed at close; the data is committed")
             finally:
-                await _close_quietly(self._db)
+                await close_quietly(self._db)
                 if self._reader is not self._db:
-                    await _close_quietly(self._reader)
+                    await close_quietly(self._reader)
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
@@ -216,20 +174,20 @@ class Storage:
         return applied
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_Transaction]:
+    async def transaction(self) -> AsyncIterator[Transaction]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error."""
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise _busy_or(exc) from exc
+                raise busy_or(exc) from exc
             try:
-                yield _Transaction(self._db)
+                yield Transaction(self._db)
                 await self._db.commit()
             except BaseException as exc:
                 await self._db.rollback()
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise _busy_or(exc) from exc
+                    raise busy_or(exc) from exc
                 raise
 
     async def backup(self, target: str) -> None:
@@ -252,7 +210,7 @@ class Storage:
             try:
                 return list(await self._reader.execute_fetchall(sql, params))
             except sqlite3.OperationalError as exc:
-                raise _busy_or(exc) from exc
+                raise busy_or(exc) from exc
 
     async def _write(self, sql: str, params: Any = ()) -> int:
         """One statement, its own transaction; returns the rows changed."""
@@ -261,7 +219,7 @@ class Storage:
                 cursor = await self._db.execute(sql, params)
                 return cursor.rowcount
             except sqlite3.OperationalError as exc:
-                raise _busy_or(exc) from exc
+                raise busy_or(exc) from exc
 
     # -- meta, players, guilds ---------------------------------------------------------
 
@@ -373,7 +331,7 @@ class Storage:
             status,
         )  # fmt: skip
 
-    async def _record(self, db: _Transaction, game: StoredGame, result: Result) -> None:
+    async def _record(self, db: Transaction, game: StoredGame, result: Result) -> None:
         await db.execute(
             "INSERT INTO results (game_id, player_id, scope, kind, day, won, guesses, "
             "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -603,66 +561,8 @@ class Storage:
             await db.execute("ANALYZE")  # fresh planner statistics after a large import
 
 
-class _Transaction:
-    """Statements inside :meth:`Storage.transaction` (the lock is already held)."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-
-    async def execute(self, sql: str, params: Any = ()) -> int:
-        cursor = await self._db.execute(sql, params)
-        return cursor.rowcount
-
-    async def insert(self, sql: str, params: Any = ()) -> int:
-        cursor = await self._db.execute(sql, params)
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    async def executemany(self, sql: str, rows: Iterable[Any]) -> None:
-        await self._db.executemany(sql, rows)
-
-    async def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
-
-    async def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
-        cursor = await self._db.execute(sql, params)
-        row: sqlite3.Row | None = await cursor.fetchone()
-        return row
-
-    async def executescript_in_transaction(self, script: str) -> None:
-        """Run a migration script statement by statement (``executescript`` would commit)."""
-        for statement in _statements(script):
-            await self._db.execute(statement)
-
-
-StandingRow = tuple[int, int, int, int, int, str | None]
-"""played, wins, win_guesses, current_streak, max_streak, last_day"""
-
-
-def fold(row: StandingRow | None, result: Result) -> StandingRow:
-    """A standings row after one more result. Daily streaks continue only from yesterday's
-    puzzle; a loss or a missed day starts over. Practice streaks count consecutive wins."""
-    played, wins, win_guesses, current, best, last_day = row or (0, 0, 0, 0, 0, None)
-    if result.won:
-        if result.day is not None and last_day is not None:
-            yesterday = (date.fromisoformat(result.day) - timedelta(days=1)).isoformat()
-            current = current + 1 if last_day == yesterday else 1
-        else:
-            current += 1
-    else:
-        current = 0
-    return (
-        played + 1,
-        wins + int(result.won),
-        win_guesses + (result.guesses if result.won else 0),
-        current,
-        max(best, current),
-        result.day if result.day is not None else last_day,
-    )
-
-
 async def _apply_result(
-    db: _Transaction, scope: int, player_id: int, kind: str, result: Result
+    db: Transaction, scope: int, player_id: int, kind: str, result: Result
 ) -> None:
     old = await db.one(
         "SELECT played, wins, win_guesses, current_streak, max_streak, last_day FROM standings "
@@ -675,54 +575,6 @@ async def _apply_result(
         "current_streak, max_streak, last_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (scope, player_id, kind, *new),
     )
-
-
-def _statements(script: str) -> list[str]:
-    parts, buffer = [], ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            parts.append(buffer.strip())
-            buffer = ""
-    return [p for p in parts if p]
-
-
-_RESTORE = "restore it from a backup (wordlebot db backup), or move it away to start afresh"
-
-
-async def _connect(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:
-    pending = aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
-    thread = getattr(pending, "_thread", None)  # aiosqlite's worker, not started yet
-    if thread is not None:  # a connection a crash left open never keeps the process alive
-        thread.daemon = True
-    connection = await pending
-    try:
-        connection.row_factory = sqlite3.Row
-        pragmas = [
-            f"busy_timeout = {int(busy_timeout_ms)}",
-            "foreign_keys = ON",
-            "secure_delete = ON",
-        ] + (["synchronous = NORMAL"] if path != MEMORY else [])
-        for pragma in pragmas:  # each read to the end: an open cursor would hold a lock
-            await connection.execute_fetchall(f"PRAGMA {pragma}")
-    except BaseException:
-        await _close_quietly(connection)
-        raise
-    return connection
-
-
-async def _close_quietly(connection: aiosqlite.Connection) -> None:
-    """Close, and end aiosqlite's worker thread, whatever the last statement did."""
-    with contextlib.suppress(Exception):  # the thread is told to stop before close can fail
-        await connection.close()
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    return "locked" in str(exc) or "busy" in str(exc)
-
-
-def _busy_or(exc: sqlite3.OperationalError) -> Exception:
-    return StorageBusy(str(exc)) if _is_busy(exc) else exc
 
 
 def _game(row: sqlite3.Row) -> StoredGame:

@@ -1,0 +1,74 @@
+"""What storage hands the services: stored games, results, standings, guild settings, and
+how a standings row folds in one more result. Plain data, no SQL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    player_id: int
+    scope: int
+    kind: str
+    puzzle: str | None
+    state: dict[str, Any]
+    version: int
+    status: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended, for results and standings."""
+
+    won: bool
+    guesses: int
+    day: str | None  # the daily puzzle's date, None for practice
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    played: int
+    wins: int
+    win_guesses: int
+    current_streak: int
+    max_streak: int
+    last_day: str | None
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    timezone: str | None = None
+    hints_in_daily: bool = True
+
+
+StandingRow = tuple[int, int, int, int, int, str | None]
+"""played, wins, win_guesses, current_streak, max_streak, last_day"""
+
+
+def fold(row: StandingRow | None, result: Result) -> StandingRow:
+    """A standings row after one more result. Daily streaks continue only from yesterday's
+    puzzle; a loss or a missed day starts over. Practice streaks count consecutive wins."""
+    played, wins, win_guesses, current, best, last_day = row or (0, 0, 0, 0, 0, None)
+    if result.won:
+        if result.day is not None and last_day is not None:
+            yesterday = (date.fromisoformat(result.day) - timedelta(days=1)).isoformat()
+            current = current + 1 if last_day == yesterday else 1
+        else:
+            current += 1
+    else:
+        current = 0
+    return (
+        played + 1,
+        wins + int(result.won),
+        win_guesses + (result.guesses if result.won else 0),
+        current,
+        max(best, current),
+        result.day if result.day is not None else last_day,
+    )
