@@ -262,18 +262,23 @@ def cmd_db(args: argparse.Namespace) -> int:
     from bot.settings import load_settings
     from bot.storage import Storage
 
+    if args.db_command == "copy":
+        return cmd_db_copy(args)
+
     async def run() -> str:
         settings = load_settings()
-        storage = await Storage.open(settings.database_path, migrate=False)
+        storage = await Storage.open(settings.database, migrate=False)
         try:
             if args.db_command == "migrate":
                 before = await storage.schema_version()
                 applied = await storage.migrate()
                 return (
-                    f"schema version {before} -> {before + len(applied)}"
+                    f"schema version {before} -> {applied[-1]}"
                     if applied
                     else (f"schema version {before}: up to date")
                 )
+            if storage.engine != "sqlite":
+                await storage.backup(args.path)  # says to use pg_dump
             await storage.migrate()
             target = Path(args.path)
             if not target.parent.is_dir():
@@ -284,11 +289,43 @@ def cmd_db(args: argparse.Namespace) -> int:
                 await storage.backup(args.path)
             except sqlite3.Error as exc:
                 raise UsageError(f"cannot back up to {args.path}: {exc}") from None
-            return f"backed up {settings.database_path} to {args.path}"
+            return f"backed up {settings.database.shown} to {args.path}"
         finally:
             await storage.close()
 
     print(asyncio.run(run()))
+    return 0
+
+
+def cmd_db_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.storage import Storage, parse_database_url
+    from bot.storage.copy import copy_database, counts
+
+    try:
+        source_url, target_url = parse_database_url(args.source), parse_database_url(args.target)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if source_url == target_url:
+        raise UsageError("--from and --to name the same database")
+
+    async def run() -> None:
+        source = await Storage.open(source_url)
+        try:
+            target = await Storage.open(target_url)
+            try:
+                before = await counts(source)
+                copied = await copy_database(source, target, say=lambda line: print(line))
+                print(f"copied {source_url.shown} -> {target_url.shown}; rows checked:")
+                for table, n in copied.items():
+                    print(f"  {table:15} source {before[table]:>10,}  target {n:>10,}")
+            finally:
+                await target.close()
+        finally:
+            await source.close()
+
+    asyncio.run(run())
     return 0
 
 
@@ -306,16 +343,22 @@ def build_parser() -> argparse.ArgumentParser:
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
 
+    def database_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--database", metavar="URL", help="sqlite:///path or postgresql://... "
+                       "(else DATABASE_URL, else DATABASE_PATH)")  # fmt: skip
+
     p = commands.add_parser("invite", help="the links that install the bot (server or user)")
     p.add_argument("--app-id", type=int, help="the application id (else read from the token)")
     p.set_defaults(run=cmd_invite)
     p = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    database_option(p)
     p.set_defaults(run=cmd_run)
     p = commands.add_parser("sync", help="publish the slash commands globally, once")
     p.set_defaults(run=cmd_sync)
     p = commands.add_parser(
         "console", help="the bot's commands at a terminal, on the same database (no Discord)"
     )
+    database_option(p)
     p.set_defaults(run=cmd_console)
 
     p = commands.add_parser("score", help="the feedback GUESS gets against ANSWER")
@@ -423,9 +466,15 @@ def build_parser() -> argparse.ArgumentParser:
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     p = db_commands.add_parser("migrate", help="apply pending schema migrations")
+    database_option(p)
     p.set_defaults(run=cmd_db)
     p = db_commands.add_parser("backup", help="a consistent copy of the live database")
     p.add_argument("path")
+    database_option(p)
+    p.set_defaults(run=cmd_db)
+    p = db_commands.add_parser("copy", help="move a whole database, e.g. SQLite to PostgreSQL")
+    p.add_argument("--from", dest="source", required=True, metavar="URL")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="an empty database")
     p.set_defaults(run=cmd_db)
 
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
@@ -460,6 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bench_hints)
 
     p = benches.add_parser("service", help="guesses per second and leaderboard page time")
+    database_option(p)
     p.add_argument("--players", type=int, default=200)
     p.add_argument("--games", type=int, default=5, help="practice games per player")
     p.add_argument("--board-players", type=int, default=10_000)
@@ -490,6 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # `wordlebot` alone: what it can do
         parser.print_help()
         return 0
+    if getattr(args, "database", None):  # read with the other settings, checked with them
+        os.environ["DATABASE_URL"] = args.database
     try:
         return int(args.run(args))
     except USER_ERRORS as exc:

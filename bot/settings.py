@@ -16,6 +16,8 @@ import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.storage.database import DatabaseUrl, parse_database_url
+
 MEMORY = ":memory:"
 
 
@@ -27,6 +29,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     discord_token: SecretStr | None = None
+    # The database: DATABASE_URL (sqlite:///path or postgresql://...) if set, else the SQLite
+    # file DATABASE_PATH. A secret: a PostgreSQL URL may hold a password.
+    database_url: SecretStr | None = None
     database_path: str = Field(default_factory=default_database)
     dev_guild_id: int | None = None
     owner_ids: list[int] = Field(default_factory=list)
@@ -58,6 +63,13 @@ class Settings(BaseSettings):
                 raise ValueError(f"too weak: {problem}. Leave it unset to have one generated")
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            parse_database_url(value.get_secret_value())  # its message hides any password
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:
@@ -65,6 +77,12 @@ class Settings(BaseSettings):
         if level not in logging.getLevelNamesMapping():
             raise ValueError(f"unknown log level {value!r} (DEBUG, INFO, WARNING, ERROR)")
         return level
+
+    @property
+    def database(self) -> DatabaseUrl:
+        if self.database_url is not None:
+            return parse_database_url(self.database_url.get_secret_value())
+        return DatabaseUrl("sqlite", self.database_path)
 
     @property
     def zone(self) -> ZoneInfo:

@@ -147,9 +147,9 @@ def test_a_damaged_database_ends_the_process_with_one_line(tmp_path):
 
 async def test_close_finishes_even_when_the_last_statement_fails(tmp_path):
     storage = await Storage.open(str(tmp_path / "c.sqlite3"))
-    await storage._db.close()  # what a failing statement at close would leave: a dead link
+    await storage.db._db.close()  # what a failing statement at close would leave: a dead link
     await asyncio.wait_for(storage.close(), 10)  # returns, and the reader's thread ends too
-    assert not storage._reader._running
+    assert not storage.db._reader._running
 
 
 # -- a database locked by another process: short waits, readers keep moving ----------------

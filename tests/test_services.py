@@ -318,7 +318,7 @@ async def test_a_database_locked_too_long_gets_a_message(tmp_path, lock_database
     services = await open_services(load_settings(database_path=path, daily_seed=SEED))
     services.games.choose_answer = PINNED.get
     await services.games.start(ANN, GUILD)
-    await services.storage._db.execute("PRAGMA busy_timeout = 200")
+    await services.storage.db._db.execute("PRAGMA busy_timeout = 200")
     locker = lock_database(path, 1.5)
     outcome = await services.games.guess(ANN, GUILD, "crane")
     locker.wait()

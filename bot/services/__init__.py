@@ -44,7 +44,7 @@ class Services:
 
 
 async def open_services(settings: Settings) -> Services:
-    storage = await Storage.open(settings.database_path)
+    storage = await Storage.open(settings.database)
     if settings.daily_seed is not None:
         seed = settings.daily_seed.get_secret_value()
     else:  # one secret per deployment, made on first start and kept with the data

@@ -1,62 +1,58 @@
-"""Storage: the only module that speaks SQL (aiosqlite).
+"""Storage: the games, results, standings and settings the services keep, on SQLite or
+PostgreSQL. The only module that speaks SQL.
 
-A file database has two connections, WAL mode, foreign keys on and a short busy timeout;
-migrations are applied at open. Writes go through one connection, one at a time behind a
-lock, so a coroutine's transaction never interleaves with another's; reads go through the
-other, so a reader never queues behind a write that waits for another process's lock (WAL
-lets readers go on meanwhile). A guess that does not end its game is one ``UPDATE`` (its own
-transaction); a finished game, its result and both standings rows commit together.
-
-An existing file is opened only if it is a sound wordlebot database: a fresh one is never
-created over it. Deleted rows are overwritten (``secure_delete``), and a player's deletion
-is checkpointed out of the write-ahead log.
+Each query is written once, with ``?`` placeholders, in SQL both engines run; the engine
+(:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`, behind the interface in
+:mod:`bot.storage.database`) runs it. A guess that does not end its game is one ``UPDATE``
+(its own transaction), checked against the version it was read at; a finished game, its
+result and both standings rows commit together.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.migrations import LATEST, MIGRATIONS
-from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
-from bot.storage.sqlite import (
-    BUSY_TIMEOUT_MS,
+from bot.storage.database import (
     MEMORY,
-    RESTORE,
+    Database,
+    DatabaseUrl,
+    Duplicate,
+    Row,
     StorageBusy,
     StorageUnavailable,
     Transaction,
-    busy_or,
-    close_quietly,
-    connect,
-    is_busy,
+    parse_database_url,
 )
+from bot.storage.migrations import LATEST
+from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
+from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 
 log = logging.getLogger("wordlebot.storage")
 
 GLOBAL = -1  # the scope of the global leaderboard
 
 
-LEADERBOARD_METRICS = {
-    # metric: (SQL value, higher is better, condition to appear on the board). Each value
-    # has an index (migrations 2 and 4). A daily streak is live only if the last puzzle won
-    # was yesterday's or today's; practice streaks have no day.
-    "wins": ("s.wins", True, "s.wins > 0"),
-    "win_rate": ("CAST(s.wins AS REAL) / s.played", True, "s.played >= :min_games"),
-    "average": ("CAST(s.win_guesses AS REAL) / s.wins", False, "s.wins >= :min_games"),
-    "current_streak": ("s.current_streak", True,
-                       "s.current_streak > 0 AND (s.last_day IS NULL OR s.last_day >= :yesterday)"),
-    "max_streak": ("s.max_streak", True, "s.max_streak > 0"),
-}  # fmt: skip
+def leaderboard_metric(db: Database, metric: str) -> tuple[str, bool, str, str | None]:
+    """(SQL value, higher is better, condition to appear on the board, the condition's
+    parameter). Each value has an index (migrations 2 and 4). A daily streak is live only if
+    the last puzzle won was yesterday's or today's; practice streaks have no day."""
+    return {
+        "wins": ("s.wins", True, "s.wins > 0", None),
+        "win_rate": (db.ratio("s.wins", "s.played"), True, "s.played >= ?", "min_games"),
+        "average": (db.ratio("s.win_guesses", "s.wins"), False, "s.wins >= ?", "min_games"),
+        "current_streak": ("s.current_streak", True,
+                           "s.current_streak > 0 AND (s.last_day IS NULL OR s.last_day >= ?)",
+                           "yesterday"),
+        "max_streak": ("s.max_streak", True, "s.max_streak > 0", None),
+    }[metric]  # fmt: skip
+
+
+LEADERBOARD_METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
 
 
 def _now() -> str:
@@ -64,162 +60,77 @@ def _now() -> str:
 
 
 class Storage:
-    def __init__(
-        self, connection: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
-    ) -> None:
-        self._db = connection
-        self._reader = reader or connection  # ":memory:" has one connection for both
-        self._lock = asyncio.Lock()
-        self._read_lock = asyncio.Lock() if reader is not None else self._lock
-        self._closed = False
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     # -- opening, closing, migrating -------------------------------------------------------
 
     @classmethod
     async def open(
-        cls, path: str, *, migrate: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
-    ) -> Storage:
-        """Open and migrate; a database is created only where no file exists. A locked
-        database is waited for up to ``busy_timeout_ms``; then :class:`StorageBusy` is raised
-        and nothing is changed. A file that cannot be used raises :class:`StorageUnavailable`
-        with one line for a person, and leaves no connection (nor its thread) behind."""
-        fresh = path == MEMORY or not Path(path).exists()
-        if not fresh and Path(path).is_file() and Path(path).stat().st_size == 0:
-            raise StorageUnavailable(f"The database file {path} is empty: {RESTORE}")
-        connections: list[aiosqlite.Connection] = []
-        try:
-            if fresh and path != MEMORY:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connections.append(await connect(path, busy_timeout_ms))
-            if path != MEMORY:
-                await connections[0].execute_fetchall("PRAGMA journal_mode = WAL")
-                connections.append(await connect(path, busy_timeout_ms))
-            storage = cls(*connections)
-            if not fresh:
-                await storage._check_existing(path)
-            if migrate:
-                await storage.migrate()
-            return storage
-        except BaseException as exc:
-            for connection in connections:
-                await close_quietly(connection)
-            if isinstance(exc, StorageBusy | StorageUnavailable):
-                raise
-            if isinstance(exc, sqlite3.Error | OSError):
-                if not fresh and isinstance(exc, sqlite3.DatabaseError) and not is_busy(exc):
-                    raise StorageUnavailable(f"The database file {path} is damaged or not a "
-                                             f"database ({exc}): {RESTORE}") from None  # fmt: skip
-                raise StorageUnavailable(f"Cannot open the database {path}: {exc}") from None
-            raise
+        cls, url: str | DatabaseUrl, *, migrate: bool = True,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> Storage:  # fmt: skip
+        """Open (and migrate) the database a URL or a file path names: SQLite by default,
+        PostgreSQL for ``postgresql://``. A database is created only where none exists. A
+        locked database is waited for up to ``busy_timeout_ms``; then :class:`StorageBusy`
+        is raised and nothing is changed. A database that cannot be used raises
+        :class:`StorageUnavailable` with one line for a person, and leaves nothing open."""
+        if isinstance(url, str):
+            try:
+                url = parse_database_url(url)
+            except ValueError as exc:
+                raise StorageUnavailable(f"DATABASE_URL: {exc}") from None
+        db: Database
+        if url.engine == "postgresql":
+            from bot.storage.postgres import PostgresDatabase  # asyncpg only when used
 
-    async def _check_existing(self, path: str) -> None:
-        """An existing file must be a sound wordlebot database, else nothing touches it."""
-        try:
-            check = await self._one("PRAGMA quick_check")
-            version = await self.schema_version()
-            meta = await self._one("SELECT 1 FROM sqlite_master WHERE name = 'meta'")
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and is_busy(exc):
+            db = await PostgresDatabase.open(url, busy_timeout_ms)
+        else:
+            db = await SqliteDatabase.open(url.target, busy_timeout_ms)
+        storage = cls(db)
+        if migrate:
+            try:
+                await storage.migrate()
+            except BaseException:
+                await storage.close()
                 raise
-            raise StorageUnavailable(f"The database file {path} is damaged ({exc}): "
-                                     f"{RESTORE}") from None  # fmt: skip
-        if check is None or check[0] != "ok":
-            raise StorageUnavailable(f"The database file {path} is damaged: {RESTORE}")
-        if version < 1 or meta is None or version > LATEST:
-            newer = " (written by a newer wordlebot)" if version > LATEST else ""
-            raise StorageUnavailable(
-                f"{path} is not a wordlebot database{newer}: point DATABASE_PATH elsewhere"
-            )
+        return storage
+
+    @property
+    def engine(self) -> str:
+        return self.db.engine
 
     async def close(self) -> None:
-        """Close once; later calls do nothing (a shutdown may come from several places).
-        The connections close even when the last statement fails (a full disk)."""
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await self._db.execute_fetchall("PRAGMA optimize")  # fresh planner statistics
-            except Exception:  # a full disk, a dead link: only statistics are lost
-                log.warning("PRAGMA optimize failed at close; the data is committed")
-            finally:
-                await close_quietly(self._db)
-                if self._reader is not self._db:
-                    await close_quietly(self._reader)
+        """Close once; later calls do nothing (a shutdown may come from several places)."""
+        await self.db.close()
 
     async def schema_version(self) -> int:
-        row = await self._one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+        return await self.db.schema_version()
 
-    async def migrate(self, target: int = LATEST) -> list[int]:
-        """Apply the migrations after the current version up to ``target``, each in its own
-        transaction; returns the versions applied. Foreign keys are off meanwhile (a table
-        rebuilt must not cascade into the rows that refer to it) and checked before each
-        commit."""
-        applied: list[int] = []
-        current = await self.schema_version()
-        if current >= target:
-            return applied
-        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
-        try:
-            for version in range(current + 1, target + 1):
-                async with self.transaction() as db:
-                    await db.executescript_in_transaction(MIGRATIONS[version - 1])
-                    if await db.all("PRAGMA foreign_key_check"):
-                        raise StorageUnavailable(f"Migration {version} broke a reference")
-                    await db.execute(f"PRAGMA user_version = {version}")
-                applied.append(version)
-        finally:
-            await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
-        return applied
+    async def migrate(self, target: int | None = None) -> list[int]:
+        """Apply the migrations after the current version up to ``target`` (the latest);
+        returns the versions applied."""
+        return await self.db.migrate(target)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error."""
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise busy_or(exc) from exc
-            try:
-                yield Transaction(self._db)
-                await self._db.commit()
-            except BaseException as exc:
-                await self._db.rollback()
-                if isinstance(exc, sqlite3.OperationalError):
-                    raise busy_or(exc) from exc
-                raise
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """Statements that commit together or not at all."""
+        return self.db.transaction()
 
     async def backup(self, target: str) -> None:
-        """A consistent copy of the live database (SQLite's online backup)."""
-        async with self._lock:
-            destination = await aiosqlite.connect(target)
-            try:
-                await self._db.backup(destination)
-            finally:
-                await destination.close()
+        """A consistent copy of a live SQLite database; PostgreSQL says to use pg_dump."""
+        await self.db.backup(target)
 
     # -- small helpers -----------------------------------------------------------------
 
-    async def _one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
-        rows = await self._all(sql, params)  # one trip to the database thread, not two
-        return rows[0] if rows else None
+    async def _one(self, sql: str, params: Any = ()) -> Row | None:
+        return await self.db.one(sql, params)
 
-    async def _all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
-        async with self._read_lock:
-            try:
-                return list(await self._reader.execute_fetchall(sql, params))
-            except sqlite3.OperationalError as exc:
-                raise busy_or(exc) from exc
+    async def _all(self, sql: str, params: Any = ()) -> list[Row]:
+        return await self.db.all(sql, params)
 
     async def _write(self, sql: str, params: Any = ()) -> int:
         """One statement, its own transaction; returns the rows changed."""
-        async with self._lock:
-            try:
-                cursor = await self._db.execute(sql, params)
-                return cursor.rowcount
-            except sqlite3.OperationalError as exc:
-                raise busy_or(exc) from exc
+        return await self.db.write(sql, params)
 
     # -- meta, players, guilds ---------------------------------------------------------
 
@@ -229,7 +140,9 @@ class Storage:
 
     async def set_meta_once(self, key: str, value: str) -> str:
         """Store ``value`` unless the key is set; returns the stored value either way."""
-        await self._write("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING", (key, value)
+        )
         stored = await self.get_meta(key)
         assert stored is not None
         return stored
@@ -263,11 +176,11 @@ class Storage:
         self, player_id: int, scope: int, kind: str | None = None
     ) -> StoredGame | None:
         """The player's game in progress of ``kind`` here, or of any kind, the newest."""
-        row = await self._one(
-            "SELECT * FROM games WHERE player_id = ? AND scope = ? AND status = 'playing' "
-            "AND (? IS NULL OR kind = ?) ORDER BY id DESC LIMIT 1",
-            (player_id, scope, kind, kind),
-        )
+        sql = "SELECT * FROM games WHERE player_id = ? AND scope = ? AND status = 'playing' "
+        if kind is None:
+            row = await self._one(sql + "ORDER BY id DESC LIMIT 1", (player_id, scope))
+        else:
+            row = await self._one(sql + "AND kind = ?", (player_id, scope, kind))
         return None if row is None else _game(row)
 
     async def active_games(self, player_id: int, scope: int) -> list[StoredGame]:
@@ -296,12 +209,13 @@ class Storage:
         now = _now()
         try:
             async with self.transaction() as db:
-                game_id = await db.insert(
+                game_id = await db.value(
                     "INSERT INTO games (player_id, scope, kind, puzzle, state, version, status, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'playing', ?, ?)",
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'playing', ?, ?) "
+                    "RETURNING id",
                     (player_id, scope, kind, puzzle, json.dumps(state), now, now),
                 )
-        except sqlite3.IntegrityError:
+        except Duplicate:
             return None
         return StoredGame(game_id, player_id, scope, kind, puzzle, state, 0, "playing")
 
@@ -338,15 +252,15 @@ class Storage:
             (game.id, game.player_id, game.scope, game.kind, result.day, int(result.won),
              result.guesses, _now()),
         )  # fmt: skip
-        for scope in {game.scope, GLOBAL}:
-            await _apply_result(db, scope, game.player_id, game.kind, result)
+        for scope in sorted({game.scope, GLOBAL}):  # one order everywhere: no deadlock
+            await _apply_result(db, self.db.for_update, scope, game.player_id, game.kind, result)
 
     # -- daily puzzles -----------------------------------------------------------------
 
     async def record_daily(self, variant: str, day: str, number: int, answer: str) -> None:
         await self._write(
-            "INSERT OR IGNORE INTO daily_puzzles (variant, day, number, answer) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT INTO daily_puzzles (variant, day, number, answer) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
             (variant, day, number, answer),
         )
 
@@ -362,8 +276,8 @@ class Storage:
 
     async def distribution(self, player_id: int, kind: str) -> dict[int, int]:
         rows = await self._all(
-            "SELECT guesses, COUNT(*) AS n FROM results WHERE player_id = ? AND kind = ? AND won "
-            "GROUP BY guesses",
+            "SELECT guesses, COUNT(*) AS n FROM results WHERE player_id = ? AND kind = ? "
+            "AND won = 1 GROUP BY guesses",
             (player_id, kind),
         )
         return {int(r["guesses"]): int(r["n"]) for r in rows}
@@ -381,22 +295,17 @@ class Storage:
     ) -> tuple[list[tuple[Standing, float]], int]:
         """One page of the board (standing, value), and how many players are on it.
         Ties keep a stable order: by player id."""
-        value, descending, condition = LEADERBOARD_METRICS[metric]
-        params = {
-            "scope": scope,
-            "kind": kind,
-            "min_games": max(1, min_games),
-            "yesterday": (today - timedelta(days=1)).isoformat(),
-            "limit": per_page,
-            "offset": (max(page, 1) - 1) * per_page,
-        }
-        where = f"s.scope = :scope AND s.kind = :kind AND {condition}"
+        value, descending, condition, needs = leaderboard_metric(self.db, metric)
+        yesterday = (today - timedelta(days=1)).isoformat()
+        given = {"min_games": max(1, min_games), "yesterday": yesterday}
+        params: tuple[Any, ...] = (scope, kind) + ((given[needs],) if needs else ())
+        where = f"s.scope = ? AND s.kind = ? AND {condition}"
         order = "DESC" if descending else "ASC"
         rows = await self._all(
             f"SELECT s.*, p.name, {value} AS value FROM standings s "
             f"JOIN players p ON p.id = s.player_id WHERE {where} "
-            f"ORDER BY value {order}, s.player_id LIMIT :limit OFFSET :offset",
-            params,
+            f"ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?",
+            (*params, per_page, (max(page, 1) - 1) * per_page),
         )
         total_row = await self._one(f"SELECT COUNT(*) FROM standings s WHERE {where}", params)
         total = int(total_row[0]) if total_row else 0
@@ -429,7 +338,8 @@ class Storage:
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
         if enabled:
             await self._write(
-                "INSERT OR IGNORE INTO share_channels (guild_id, channel_id) VALUES (?, ?)",
+                "INSERT INTO share_channels (guild_id, channel_id) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (guild_id, channel_id),
             )
         else:
@@ -495,12 +405,11 @@ class Storage:
         return data
 
     async def delete_player(self, player_id: int) -> bool:
-        """Remove the player and everything of theirs (foreign keys cascade). The freed pages
-        are zeroed (``secure_delete``) and the write-ahead log, which still holds the old
-        pages, is checkpointed into the file and truncated: nothing stays readable."""
+        """Remove the player and everything of theirs (foreign keys cascade); then the
+        engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
+        truncated write-ahead log; PostgreSQL: a vacuum)."""
         deleted = await self._write("DELETE FROM players WHERE id = ?", (player_id,)) == 1
-        async with self._lock:
-            await self._db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        await self.db.after_delete()
         return deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:
@@ -529,67 +438,75 @@ class Storage:
                     "max_streak, last_day FROM standings WHERE kind = ?",
                     (kind,),
                 ):
-                    standings[(old[0], old[1], kind)] = tuple(old)[2:]  # type: ignore[assignment]
+                    standings[(old[0], old[1], kind)] = tuple(old)[2:]
             for player_id, scope, kind, day, won, guesses in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
-            first = await db.one("SELECT COALESCE(MAX(id), 0) FROM games")
-            base = int(first[0]) if first else 0
-            players = {r[0] for r in rows}
-            await db.executemany(
-                "INSERT OR IGNORE INTO players (id, name, created_at) VALUES (?, ?, ?)",
-                [(p, f"player{p}", now) for p in sorted(players)],
-            )
-            await db.executemany(
-                "INSERT INTO games (id, player_id, scope, kind, puzzle, state, version, status, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, NULL, '{}', 0, ?, ?, ?)",
-                [(base + i + 1, r[0], r[1], r[2], "won" if r[4] else "lost", now, now)
+            base = int(await db.value("SELECT COALESCE(MAX(id), 0) FROM games"))
+            known = {int(r[0]) for r in await db.all("SELECT id FROM players")}
+            await db.load(
+                "players", ("id", "name", "created_at"),
+                [(p, f"player{p}", now) for p in sorted({r[0] for r in rows} - known)],
+            )  # fmt: skip
+            await db.load(
+                "games", ("id", "player_id", "scope", "kind", "state", "version", "status",
+                          "created_at", "updated_at"),
+                [(base + i + 1, r[0], r[1], r[2], "{}", 0, "won" if r[4] else "lost", now, now)
                  for i, r in enumerate(rows)],
             )  # fmt: skip
-            await db.executemany(
-                "INSERT INTO results (game_id, player_id, scope, kind, day, won, guesses, "
-                "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            await db.load(
+                "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
+                            "finished_at"),
                 [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now)
                  for i, r in enumerate(rows)],
             )  # fmt: skip
-            await db.executemany(
-                "INSERT OR REPLACE INTO standings (scope, player_id, kind, played, wins, "
-                "win_guesses, current_streak, max_streak, last_day) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            for kind in {r[2] for r in rows}:  # every row of these kinds was read above
+                await db.execute("DELETE FROM standings WHERE kind = ?", (kind,))
+            await db.load(
+                "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
+                              "current_streak", "max_streak", "last_day"),
                 [(*key, *value) for key, value in standings.items()],
-            )
-            await db.execute("ANALYZE")  # fresh planner statistics after a large import
+            )  # fmt: skip
+            await self.db.after_load(db, ("players", "games", "results", "standings"))
 
 
 async def _apply_result(
-    db: Transaction, scope: int, player_id: int, kind: str, result: Result
+    db: Transaction, for_update: str, scope: int, player_id: int, kind: str, result: Result
 ) -> None:
+    """Fold one result into a standings row. The row is made first if missing, then read
+    and locked (``FOR UPDATE`` on PostgreSQL): two results of one player finishing at once
+    in two processes add up, neither overwrites the other."""
+    await db.execute(
+        "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        (scope, player_id, kind),
+    )
     old = await db.one(
         "SELECT played, wins, win_guesses, current_streak, max_streak, last_day FROM standings "
-        "WHERE scope = ? AND kind = ? AND player_id = ?",
+        f"WHERE scope = ? AND kind = ? AND player_id = ?{for_update}",
         (scope, kind, player_id),
     )
-    new = fold(None if old is None else tuple(old), result)  # type: ignore[arg-type]
+    new = fold(None if old is None else tuple(old), result)
     await db.execute(
-        "INSERT OR REPLACE INTO standings (scope, player_id, kind, played, wins, win_guesses, "
-        "current_streak, max_streak, last_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (scope, player_id, kind, *new),
+        "UPDATE standings SET played = ?, wins = ?, win_guesses = ?, current_streak = ?, "
+        "max_streak = ?, last_day = ? WHERE scope = ? AND kind = ? AND player_id = ?",
+        (*new, scope, kind, player_id),
     )
 
 
-def _game(row: sqlite3.Row) -> StoredGame:
+def _game(row: Row) -> StoredGame:
     return StoredGame(
         row["id"], row["player_id"], row["scope"], row["kind"], row["puzzle"],
         json.loads(row["state"]), row["version"], row["status"],
     )  # fmt: skip
 
 
-def _standing(row: sqlite3.Row) -> Standing:
+def _standing(row: Row) -> Standing:
     return Standing(
         row["player_id"], row["name"], row["played"], row["wins"], row["win_guesses"],
         row["current_streak"], row["max_streak"], row["last_day"],
     )  # fmt: skip
 
 
-__all__ = ["GLOBAL", "LATEST", "GuildSettings", "Result", "Standing", "Storage", "StorageBusy",
-           "StorageUnavailable", "StoredGame"]  # fmt: skip
+__all__ = ["BUSY_TIMEOUT_MS", "GLOBAL", "LATEST", "MEMORY", "DatabaseUrl", "Duplicate",
+           "GuildSettings", "Result", "Standing", "Storage", "StorageBusy", "StorageUnavailable",
+           "StoredGame", "parse_database_url"]  # fmt: skip

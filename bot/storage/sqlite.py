@@ -1,61 +1,256 @@
-"""SQLite plumbing under :class:`bot.storage.Storage`: connections (aiosqlite, each pragma
-read to the end), closing that always ends the worker thread, statements inside a
-transaction, migration scripts split into statements, and the errors a person sees."""
+"""The SQLite engine (aiosqlite): the embedded default, one process, one file.
+
+A file database has two connections, WAL mode, foreign keys on and a short busy timeout.
+Writes go through one connection, one at a time behind a lock, so a coroutine's transaction
+never interleaves with another's; reads go through the other, so a reader never queues
+behind a write that waits for another process's lock (WAL lets readers go on meanwhile).
+
+An existing file is opened only if it is a sound wordlebot database: a fresh one is never
+created over it. Deleted rows are overwritten (``secure_delete``), and a deletion is
+checkpointed out of the write-ahead log.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.storage.database import MEMORY, Duplicate, StorageBusy, StorageUnavailable
+from bot.storage.migrations import LATEST, SQLITE_MIGRATIONS
+
+log = logging.getLogger("wordlebot.storage")
+
 # How long a statement waits for another process's write lock before the action is refused:
 # well inside Discord's 3-second window, so the player hears back either way.
 BUSY_TIMEOUT_MS = 1500
-MEMORY = ":memory:"
+RESTORE = "restore it from a backup (wordlebot db backup), or move it away to start afresh"
 
 
-class StorageBusy(RuntimeError):
-    """The database stayed locked past the busy timeout; nothing was changed."""
-
-
-class StorageUnavailable(RuntimeError):
-    """The database cannot be opened or used (damaged, missing, unreachable). The message is
-    one line for a person, naming the file or setting, never a secret."""
-
-
-class Transaction:
-    """Statements inside :meth:`Storage.transaction` (the lock is already held)."""
+class SqliteTransaction:
+    """Statements inside :meth:`SqliteDatabase.transaction` (the write lock is held)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
-    async def execute(self, sql: str, params: Any = ()) -> int:
-        cursor = await self._db.execute(sql, params)
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self._db.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from exc
         return cursor.rowcount
 
-    async def insert(self, sql: str, params: Any = ()) -> int:
-        cursor = await self._db.execute(sql, params)
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+    async def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = await self.one(sql, params)
+        return None if row is None else row[0]
 
-    async def executemany(self, sql: str, rows: Iterable[Any]) -> None:
-        await self._db.executemany(sql, rows)
-
-    async def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
-
-    async def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
-        cursor = await self._db.execute(sql, params)
-        row: sqlite3.Row | None = await cursor.fetchone()
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        try:
+            cursor = await self._db.execute(sql, params)
+            row: sqlite3.Row | None = await cursor.fetchone()
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from exc
         return row
 
-    async def executescript_in_transaction(self, script: str) -> None:
-        """Run a migration script statement by statement (``executescript`` would commit)."""
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
+
+    async def load(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+        marks = ", ".join("?" for _ in columns)
+        await self._db.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
+        )
+
+    async def script(self, script: str) -> None:
+        """A migration script, statement by statement (``executescript`` would commit)."""
         for statement in statements(script):
             await self._db.execute(statement)
+
+
+class SqliteDatabase:
+    engine = "sqlite"
+    for_update = ""
+
+    def __init__(
+        self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
+        self.where = path
+        self._db = writer
+        self._reader = reader or writer  # ":memory:" has one connection for both
+        self._lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        self._closed = False
+
+    @staticmethod
+    def ratio(numerator: str, denominator: str) -> str:
+        return f"CAST({numerator} AS REAL) / {denominator}"  # x / 0 is NULL in SQLite
+
+    # -- opening, closing --------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> SqliteDatabase:
+        """A database is created only where no file exists. A file that cannot be used raises
+        :class:`StorageUnavailable` with one line for a person, and leaves no connection
+        (nor its thread) behind."""
+        fresh = path == MEMORY or not Path(path).exists()
+        if not fresh and Path(path).is_file() and Path(path).stat().st_size == 0:
+            raise StorageUnavailable(f"The database file {path} is empty: {RESTORE}")
+        connections: list[aiosqlite.Connection] = []
+        try:
+            if fresh and path != MEMORY:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connections.append(await connect(path, busy_timeout_ms))
+            if path != MEMORY:
+                await connections[0].execute_fetchall("PRAGMA journal_mode = WAL")
+                connections.append(await connect(path, busy_timeout_ms))
+            database = cls(path, *connections)
+            if not fresh:
+                await database._check_existing()
+            return database
+        except BaseException as exc:
+            for connection in connections:
+                await close_quietly(connection)
+            if isinstance(exc, StorageBusy | StorageUnavailable):
+                raise
+            if isinstance(exc, sqlite3.Error | OSError):
+                if not fresh and isinstance(exc, sqlite3.DatabaseError) and not is_busy(exc):
+                    raise StorageUnavailable(f"The database file {path} is damaged or not a "
+                                             f"database ({exc}): {RESTORE}") from None  # fmt: skip
+                raise StorageUnavailable(f"Cannot open the database {path}: {exc}") from None
+            raise
+
+    async def _check_existing(self) -> None:
+        """An existing file must be a sound wordlebot database, else nothing touches it."""
+        path = self.where
+        try:
+            check = await self.one("PRAGMA quick_check")
+            version = await self.schema_version()
+            meta = await self.one("SELECT 1 FROM sqlite_master WHERE name = 'meta'")
+        except (sqlite3.DatabaseError, StorageBusy) as exc:
+            if isinstance(exc, StorageBusy):
+                raise
+            raise StorageUnavailable(f"The database file {path} is damaged ({exc}): "
+                                     f"{RESTORE}") from None  # fmt: skip
+        if check is None or check[0] != "ok":
+            raise StorageUnavailable(f"The database file {path} is damaged: {RESTORE}")
+        if version < 1 or meta is None or version > LATEST:
+            newer = " (written by a newer wordlebot)" if version > LATEST else ""
+            raise StorageUnavailable(
+                f"{path} is not a wordlebot database{newer}: point DATABASE_URL elsewhere"
+            )
+
+    async def close(self) -> None:
+        """Close once; later calls do nothing (a shutdown may come from several places).
+        The connections close even when the last statement fails (a full disk)."""
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                await self._db.execute_fetchall("PRAGMA optimize")  # fresh planner statistics
+            except Exception:  # a full disk, a dead link: only statistics are lost
+                log.warning("PRAGMA optimize failed at close; the data is committed")
+            finally:
+                await close_quietly(self._db)
+                if self._reader is not self._db:
+                    await close_quietly(self._reader)
+
+    # -- statements --------------------------------------------------------------------
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self.all(sql, params)  # one trip to the database thread, not two
+        return rows[0] if rows else None
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._read_lock:
+            try:
+                return list(await self._reader.execute_fetchall(sql, params))
+            except sqlite3.OperationalError as exc:
+                raise busy_or(exc) from exc
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._lock:
+            try:
+                cursor = await self._db.execute(sql, params)
+                return cursor.rowcount
+            except sqlite3.IntegrityError as exc:
+                raise Duplicate(str(exc)) from exc
+            except sqlite3.OperationalError as exc:
+                raise busy_or(exc) from exc
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise busy_or(exc) from exc
+            try:
+                yield SqliteTransaction(self._db)
+                await self._db.commit()
+            except BaseException as exc:
+                await self._db.rollback()
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise busy_or(exc) from exc
+                raise
+
+    # -- schema ------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self.one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def migrate(self, target: int | None = None) -> list[int]:
+        """Apply the migrations after the current version up to ``target``, each in its own
+        transaction; returns the versions applied. Foreign keys are off meanwhile (a table
+        rebuilt must not cascade into the rows that refer to it) and checked before each
+        commit."""
+        target = LATEST if target is None else target
+        applied: list[int] = []
+        current = await self.schema_version()
+        if current >= target:
+            return applied
+        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
+        try:
+            for version in range(current + 1, target + 1):
+                async with self.transaction() as db:
+                    await db.script(SQLITE_MIGRATIONS[version - 1])
+                    if await db.all("PRAGMA foreign_key_check"):
+                        raise StorageUnavailable(f"Migration {version} broke a reference")
+                    await db.execute(f"PRAGMA user_version = {version}")
+                applied.append(version)
+        finally:
+            await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
+        return applied
+
+    # -- upkeep ------------------------------------------------------------------------
+
+    async def after_load(self, tx: Any, tables: Sequence[str]) -> None:
+        await tx.execute("ANALYZE")  # ids come from MAX(id) + 1: nothing to move
+
+    async def after_delete(self) -> None:
+        async with self._lock:  # the WAL still holds the old pages: fold it in and empty it
+            await self._db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    async def backup(self, target: str) -> None:
+        """A consistent copy of the live database (SQLite's online backup)."""
+        async with self._lock:
+            destination = await aiosqlite.connect(target)
+            try:
+                await self._db.backup(destination)
+            finally:
+                await destination.close()
 
 
 def statements(script: str) -> list[str]:
@@ -66,9 +261,6 @@ def statements(script: str) -> list[str]:
             parts.append(buffer.strip())
             buffer = ""
     return [p for p in parts if p]
-
-
-RESTORE = "restore it from a backup (wordlebot db backup), or move it away to start afresh"
 
 
 async def connect(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:

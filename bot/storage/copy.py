@@ -1,0 +1,63 @@
+"""``wordlebot db copy``: a whole database from one engine to another (SQLite to PostgreSQL
+when a community outgrows one process), in one transaction on the target: an interrupted
+copy leaves the target empty, a finished one complete, never half-filled."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.storage import Storage, StorageUnavailable
+from bot.storage.migrations import TABLES
+
+# Each table's key, so rows are read in a stable order, a batch at a time.
+ORDER = {
+    "meta": "key",
+    "players": "id",
+    "guild_settings": "guild_id",
+    "games": "id",
+    "daily_puzzles": "variant, day",
+    "results": "id",
+    "standings": "scope, kind, player_id",
+    "share_results": "id",
+    "share_channels": "guild_id, channel_id",
+}
+BATCH = 50_000
+
+
+async def counts(storage: Storage) -> dict[str, int]:
+    return {t: int((await storage.db.one(f"SELECT COUNT(*) FROM {t}"))[0]) for t in TABLES}
+
+
+async def copy_database(
+    source: Storage, target: Storage, say: Callable[[str], None] = lambda _: None
+) -> dict[str, int]:
+    """Copy every row of every table; returns the rows per table, checked equal on both
+    sides before the target commits. Refuses a target that holds anything."""
+    if any((await counts(target)).values()):
+        raise StorageUnavailable(
+            f"{target.db.where} already holds data: db copy fills only an empty database"
+        )
+    before = await counts(source)
+    async with target.transaction() as tx:
+        for table in TABLES:
+            offset = 0
+            while True:
+                rows = await source.db.all(
+                    f"SELECT * FROM {table} ORDER BY {ORDER[table]} LIMIT ? OFFSET ?",
+                    (BATCH, offset),
+                )
+                if not rows:
+                    break
+                await tx.load(table, list(rows[0].keys()), [tuple(r) for r in rows])
+                offset += len(rows)
+                say(f"{table}: {offset:,} rows copied")
+        await target.db.after_load(tx, TABLES)
+        copied = {t: int(await tx.value(f"SELECT COUNT(*) FROM {t}")) for t in TABLES}
+        after = await counts(source)
+        if copied != before or after != before:
+            changed = [t for t in TABLES if not copied[t] == before[t] == after[t]]
+            raise StorageUnavailable(
+                "the counts differ in " + ", ".join(changed) + ": nothing was copied. "
+                "Stop the bot while copying."
+            )
+    return copied

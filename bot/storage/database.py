@@ -1,0 +1,142 @@
+"""What :class:`bot.storage.Storage` needs of a database engine, and how a setting names one.
+
+Storage writes each query once, with ``?`` placeholders, in the SQL both engines speak
+(``ON CONFLICT``, ``RETURNING``). An engine (``sqlite.py``, ``postgres.py``) runs it: reads,
+single-statement writes, transactions, migrations, bulk loads, and the few expressions whose
+spelling differs. Errors reach the services as :class:`StorageBusy` (try again; nothing was
+changed), :class:`StorageUnavailable` (cannot be used; one line for a person) or
+:class:`Duplicate` (a unique rule refused the row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+Row = Any  # sqlite3.Row or asyncpg.Record: both index by name and position, both iterate
+
+
+class StorageBusy(RuntimeError):
+    """The database could not take the action in time (locked, restarting, unreachable for
+    a moment); nothing was changed."""
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be opened or used (damaged, missing, unreachable). The message is
+    one line for a person, naming the file or setting, never a secret."""
+
+
+class Duplicate(RuntimeError):
+    """A unique rule refused the row (one active game per kind, one daily attempt)."""
+
+
+class Transaction(Protocol):
+    """Statements inside :meth:`Database.transaction`: all commit together or none does."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+    async def value(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+    async def load(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+        """Many rows at once (the engine's fastest way: ``COPY`` on PostgreSQL)."""
+
+
+class Database(Protocol):
+    engine: str  # "sqlite" or "postgresql"
+    where: str  # the file, or the server and database, with no password: for messages
+    for_update: str  # locks the rows a transaction reads and then rewrites ("" in SQLite)
+
+    def ratio(self, numerator: str, denominator: str) -> str:
+        """A floating-point quotient, NULL when the denominator is 0, spelled as the
+        leaderboard indexes spell it (so a page is an index walk)."""
+        ...
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in its own transaction; returns the rows changed."""
+        ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+    async def schema_version(self) -> int: ...
+    async def migrate(self, target: int | None = None) -> list[int]: ...
+    async def after_load(self, tx: Transaction, tables: Sequence[str]) -> None:
+        """After rows were loaded with their own ids: move id counters past them, and
+        refresh the planner's statistics."""
+        ...
+
+    async def after_delete(self) -> None:
+        """After a player's deletion: make sure nothing of theirs stays readable on disk."""
+        ...
+
+    async def backup(self, target: str) -> None: ...
+    async def close(self) -> None: ...
+
+
+# -- which database a setting names ----------------------------------------------------
+
+MEMORY = ":memory:"
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    engine: str  # "sqlite" or "postgresql"
+    target: str  # the SQLite path, or the PostgreSQL DSN as given
+
+    @property
+    def shown(self) -> str:
+        """The URL with any password replaced: safe for logs and messages."""
+        return self.target if self.engine == "sqlite" else redact(self.target)
+
+
+def parse_database_url(value: str) -> DatabaseUrl:
+    """``sqlite:///path/to/file.sqlite3``, ``sqlite:///:memory:``, a bare file path, or
+    ``postgresql://user:pass@host:port/db`` (also ``postgres://``). Raises ValueError with
+    a message that never shows a password."""
+    value = value.strip()
+    if not value:
+        raise ValueError("empty: give a file path, sqlite:///path or postgresql://...")
+    scheme = value.split("://", 1)[0].lower() if "://" in value else ""
+    if scheme == "":
+        return DatabaseUrl("sqlite", value)
+    if scheme == "sqlite":
+        path = value.split("://", 1)[1]
+        path = MEMORY if path in ("", "/", "/" + MEMORY, MEMORY) else path
+        if not path.startswith("/") and path != MEMORY:
+            raise ValueError(f"{value!r}: write sqlite:///path/to/file.sqlite3 (three slashes)")
+        return DatabaseUrl("sqlite", path)
+    if scheme in ("postgresql", "postgres"):
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError as exc:
+            raise ValueError(f"{redact(value)} is not a PostgreSQL URL ({exc})") from None
+        if not parts.path.strip("/") and "dbname=" not in parts.query:
+            raise ValueError(f"{redact(value)} names no database (postgresql://host/DATABASE)")
+        return DatabaseUrl("postgresql", value)
+    raise ValueError(f"unknown kind of database {scheme!r}: use sqlite:/// or postgresql://")
+
+
+def redact(url: str) -> str:
+    """``postgresql://ann:secret@host/db`` -> ``postgresql://ann:***@host/db``; also a
+    ``password=`` query parameter."""
+    head, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    netloc, slash, tail = rest.partition("/")
+    if "@" in netloc:
+        auth, _, host = netloc.rpartition("@")
+        if ":" in auth:
+            auth = auth.split(":", 1)[0] + ":***"
+        netloc = f"{auth}@{host}"
+    query_parts = tail.split("?", 1)
+    if len(query_parts) == 2:
+        query_parts[1] = "&".join(
+            "password=***" if p.lower().startswith("password=") else p
+            for p in query_parts[1].split("&")
+        )
+    return f"{head}{sep}{netloc}{slash}{'?'.join(query_parts)}"

@@ -1,0 +1,237 @@
+"""The PostgreSQL engine (asyncpg, a connection pool): one database for several processes.
+
+There is no process-wide lock here: PostgreSQL keeps transactions apart. Compare-and-set on
+the game's version column, the unique indexes (one active game per kind, one daily attempt)
+and ``SELECT ... FOR UPDATE`` on standings rows hold across processes.
+
+A statement that cannot reach the server (restarting, a dropped link), waits for a lock
+past the busy timeout, or loses a deadlock, raises :class:`StorageBusy`: the action is
+refused, its transaction rolled back, and the pool drops its idle connections so the next
+action opens fresh ones: play resumes when the server is back, without a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.storage.database import DatabaseUrl, Duplicate, StorageBusy, StorageUnavailable
+from bot.storage.migrations import LATEST, POSTGRES_BASE, POSTGRES_MIGRATIONS
+from bot.storage.sqlite import BUSY_TIMEOUT_MS
+
+log = logging.getLogger("wordlebot.storage")
+
+MIGRATION_LOCK = 0x776F72646C65  # pg_advisory_xact_lock key while migrating ("wordle")
+CONNECT_TIMEOUT = 5.0
+POOL_SIZE = 10
+IDENTITY_TABLES = ("games", "results", "share_results")
+
+TRANSIENT = (
+    asyncpg.PostgresConnectionError,  # class 08: the link failed
+    asyncpg.exceptions.OperatorInterventionError,  # class 57: shutting down, starting up
+    asyncpg.exceptions.TransactionRollbackError,  # class 40: deadlock, serialization
+    asyncpg.exceptions.LockNotAvailableError,  # lock_timeout
+    asyncpg.exceptions.InsufficientResourcesError,  # too many connections
+    asyncpg.InterfaceError,  # the connection was closed under us
+    OSError,
+    TimeoutError,
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (queries here never hold a literal
+    question mark)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
+
+
+def _rowcount(status: str) -> int:
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTransaction:
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._c = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _rowcount(await self._c.execute(numbered(sql), *params))
+
+    async def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self._c.fetchval(numbered(sql), *params)
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        return await self._c.fetchrow(numbered(sql), *params)
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        return list(await self._c.fetch(numbered(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._c.executemany(numbered(sql), list(rows))
+
+    async def load(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+        await self._c.copy_records_to_table(table, records=rows, columns=list(columns))
+
+    async def script(self, script: str) -> None:
+        await self._c.execute(script)  # no parameters: several statements in one go
+
+
+class PostgresDatabase:
+    engine = "postgresql"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, url: DatabaseUrl, pool: asyncpg.Pool) -> None:
+        self.where = url.shown
+        self.pool = pool
+        self._closed = False
+
+    @staticmethod
+    def ratio(numerator: str, denominator: str) -> str:
+        return f"CAST({numerator} AS DOUBLE PRECISION) / NULLIF({denominator}, 0)"
+
+    # -- opening, closing --------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls, url: DatabaseUrl, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE
+    ) -> PostgresDatabase:
+        """Connect a pool; an unreachable or refusing server raises
+        :class:`StorageUnavailable` naming the setting, without the password."""
+        try:
+            pool = await asyncpg.create_pool(
+                url.target,
+                min_size=1,
+                max_size=pool_size,
+                timeout=CONNECT_TIMEOUT,
+                # A lock held by another process is waited for as long as SQLite's busy
+                # timeout, then the action is refused: inside Discord's 3-second window.
+                server_settings={
+                    "lock_timeout": str(int(busy_timeout_ms)),
+                    "application_name": "wordlebot",
+                },
+            )
+        except (*TRANSIENT, asyncpg.PostgresError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise StorageUnavailable(
+                f"Cannot use the PostgreSQL database {url.shown} (DATABASE_URL): {reason}"
+            ) from None
+        database = cls(url, pool)
+        try:
+            await database._check_existing()
+        except BaseException:
+            await database.close()
+            raise
+        return database
+
+    async def _check_existing(self) -> None:
+        version = await self.schema_version()
+        if version > LATEST:
+            raise StorageUnavailable(f"{self.where} holds a newer wordlebot's schema "
+                                     f"(version {version}): upgrade wordlebot")  # fmt: skip
+        if version == 0:
+            others = await self.one(
+                "SELECT COUNT(*) FROM information_schema.tables "
+                "WHERE table_schema = current_schema()"
+            )
+            if others is not None and others[0]:
+                raise StorageUnavailable(
+                    f"{self.where} has tables but is not a wordlebot database: "
+                    "point DATABASE_URL at an empty database"
+                )
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await asyncio.wait_for(self.pool.close(), timeout=5)
+        except (TimeoutError, *TRANSIENT):
+            self.pool.terminate()
+
+    # -- statements --------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except asyncpg.UniqueViolationError as exc:
+            raise Duplicate(exc.constraint_name or "unique") from exc
+        except TRANSIENT as exc:
+            log.warning("database unavailable for a moment: %s", type(exc).__name__)
+            self.pool.expire_connections()  # the next action reconnects
+            raise StorageBusy(f"the database did not answer ({type(exc).__name__})") from exc
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        with self._errors():
+            return await self.pool.fetchrow(numbered(sql), *params)
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        with self._errors():
+            return list(await self.pool.fetch(numbered(sql), *params))
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self._errors():
+            return _rowcount(await self.pool.execute(numbered(sql), *params))
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        with self._errors():
+            async with self.pool.acquire() as connection, connection.transaction():
+                yield PostgresTransaction(connection)
+
+    # -- schema ------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self.one("SELECT to_regclass('schema_version') IS NOT NULL")
+        if row is None or not row[0]:
+            return 0
+        version = await self.one("SELECT MAX(version) FROM schema_version")
+        return int(version[0]) if version is not None and version[0] is not None else 0
+
+    async def migrate(self, target: int | None = None) -> list[int]:
+        """Bring the schema to ``target`` in one transaction, under an advisory lock: when
+        several processes start at once, one migrates and the others find it done."""
+        target = LATEST if target is None else target
+        if not POSTGRES_BASE <= target <= LATEST:
+            raise ValueError(f"PostgreSQL schemas start at version {POSTGRES_BASE}")
+        async with self.transaction() as tx:
+            await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            await tx.script("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = int(await tx.value("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+            applied = list(range(max(current + 1, POSTGRES_BASE), target + 1))
+            for version in applied:
+                await tx.script(POSTGRES_MIGRATIONS[version - POSTGRES_BASE])
+            if applied:
+                await tx.execute("DELETE FROM schema_version")
+                await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+        return applied
+
+    # -- upkeep ------------------------------------------------------------------------
+
+    async def after_load(self, tx: Any, tables: Sequence[str]) -> None:
+        for table in tables:
+            if table in IDENTITY_TABLES:  # the next id comes after the ones loaded
+                await tx.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                )
+        await tx.execute("ANALYZE")
+
+    async def after_delete(self) -> None:
+        """Deleted rows stay in their pages until vacuumed: vacuum the player's tables now."""
+        with self._errors():
+            await self.pool.execute("VACUUM players, games, results, standings, share_results")
+
+    async def backup(self, target: str) -> None:
+        raise StorageUnavailable(
+            "PostgreSQL is backed up with its own tool: pg_dump --format=custom "
+            '--file=wordlebot.dump "$DATABASE_URL" (restore with pg_restore)'
+        )
