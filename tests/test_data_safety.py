@@ -19,10 +19,10 @@ GUILD = 100
 
 
 @pytest.fixture
-async def services(tmp_path):
-    s = await open_services(
-        load_settings(database_path=str(tmp_path / "safety.sqlite3"), daily_seed=SEED)
-    )
+async def services(tmp_path, database_url):
+    """On a SQLite file, then on PostgreSQL."""
+    url = str(tmp_path / "safety.sqlite3") if database_url == ":memory:" else database_url
+    s = await open_services(load_settings(database_url=url, daily_seed=SEED))
     try:
         yield s
     finally:

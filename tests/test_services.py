@@ -33,10 +33,11 @@ PINNED = {"wordle": "cigar", "primel": "99991"}  # practice answers, so tests ne
 
 
 @pytest.fixture
-async def services():
+async def services(database_url: str):
+    """The services on each engine in turn (SQLite in memory, a fresh PostgreSQL database)."""
     s = await open_services(
         load_settings(
-            database_path=":memory:", daily_seed="5e1f0c2b9a8d7e6f4a3b2c1d0e9f8a7b-services"
+            database_url=database_url, daily_seed="5e1f0c2b9a8d7e6f4a3b2c1d0e9f8a7b-services"
         )
     )
     s.games.choose_answer = PINNED.get

@@ -66,8 +66,8 @@ async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) 
     await storage.close()
 
 
-async def test_the_same_paste_records_once_and_a_correction_replaces_it() -> None:
-    storage = await Storage.open(":memory:")
+async def test_the_same_paste_records_once_and_a_correction_replaces_it(database_url) -> None:
+    storage = await Storage.open(database_url)
     await storage.ensure_player(1, "ann")
     assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "new"
     assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "same"
@@ -77,8 +77,8 @@ async def test_the_same_paste_records_once_and_a_correction_replaces_it() -> Non
     await storage.close()
 
 
-async def test_export_then_delete_removes_everything_of_a_player() -> None:
-    storage = await Storage.open(":memory:")
+async def test_export_then_delete_removes_everything_of_a_player(database_url) -> None:
+    storage = await Storage.open(database_url)
     await storage.bulk_results([(1, 5, "wordle:daily", "2026-01-01", True, 3)])
     await storage.record_share(1, "wordle", 1, True, 3, False, "g")
     data = await storage.export_player(1)
@@ -89,8 +89,8 @@ async def test_export_then_delete_removes_everything_of_a_player() -> None:
     await storage.close()
 
 
-async def test_a_guild_reset_clears_its_board_only(tmp_path) -> None:
-    storage = await Storage.open(":memory:")
+async def test_a_guild_reset_clears_its_board_only(database_url) -> None:
+    storage = await Storage.open(database_url)
     await storage.bulk_results([(1, 5, "wordle:practice", None, True, 3)])
     await storage.save_guild_settings(GuildSettings(5, "Europe/Paris", False))
     assert await storage.reset_guild_board(5) == 1
@@ -128,8 +128,8 @@ async def test_a_long_lock_fails_cleanly_and_changes_nothing(tmp_path, lock_data
     await storage.close()
 
 
-async def test_a_stale_version_writes_nothing() -> None:
-    storage = await Storage.open(":memory:")
+async def test_a_stale_version_writes_nothing(database_url) -> None:
+    storage = await Storage.open(database_url)
     await storage.ensure_player(1)
     game = await storage.insert_game(1, 0, "wordle:practice", None, {"v": 0})
     assert await storage.save_game(game, {"v": 1}, "playing") is not None

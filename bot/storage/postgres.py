@@ -13,10 +13,9 @@ action opens fresh ones: play resumes when the server is back, without a restart
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -158,32 +157,32 @@ class PostgresDatabase:
 
     # -- statements --------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _errors(self) -> Iterator[None]:
+    @asynccontextmanager
+    async def _errors(self) -> AsyncIterator[None]:
         try:
             yield
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate(exc.constraint_name or "unique") from exc
         except TRANSIENT as exc:
             log.warning("database unavailable for a moment: %s", type(exc).__name__)
-            self.pool.expire_connections()  # the next action reconnects
+            await self.pool.expire_connections()  # the next action reconnects
             raise StorageBusy(f"the database did not answer ({type(exc).__name__})") from exc
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
-        with self._errors():
+        async with self._errors():
             return await self.pool.fetchrow(numbered(sql), *params)
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
-        with self._errors():
+        async with self._errors():
             return list(await self.pool.fetch(numbered(sql), *params))
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
-        with self._errors():
+        async with self._errors():
             return _rowcount(await self.pool.execute(numbered(sql), *params))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        with self._errors():
+        async with self._errors():
             async with self.pool.acquire() as connection, connection.transaction():
                 yield PostgresTransaction(connection)
 
@@ -227,7 +226,7 @@ class PostgresDatabase:
 
     async def after_delete(self) -> None:
         """Deleted rows stay in their pages until vacuumed: vacuum the player's tables now."""
-        with self._errors():
+        async with self._errors():
             await self.pool.execute("VACUUM players, games, results, standings, share_results")
 
     async def backup(self, target: str) -> None:

