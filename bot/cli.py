@@ -410,6 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write to this file instead of standard output")
     p.add_argument("--from", dest="from_history", help="print the subtree after this history")
     p.add_argument("--depth", type=int, default=2, help="levels of the subtree to print")
+    p.add_argument(
+        "--out-cache", action="store_true", help="optimal: build the bot's tree into the cache"
+    )
     p.set_defaults(run=solver_commands.cmd_tree)
 
     absurdle = commands.add_parser("absurdle", help="the adversarial Wordle: play or solve")

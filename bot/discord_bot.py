@@ -60,6 +60,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
 
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")
+LEADER_RETRY_SECONDS = 60
 DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in a moment."
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
@@ -67,7 +68,7 @@ APOLOGY = "Sorry, something went wrong on our side. It has been logged; please t
 class WordleBot(commands.Bot):
     services: Services
 
-    def __init__(self, settings: Settings, *, warm_engine: bool = True) -> None:
+    def __init__(self, settings: Settings, *, warm_engine: bool = True, **shards: Any) -> None:
         # The default intents: no message content, no members. Mentions still reach commands.
         intents = discord.Intents.default()
         # Privileged, off by default: only to record shares posted in chosen channels.
@@ -79,6 +80,7 @@ class WordleBot(commands.Bot):
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=Tree,
+            **shards,
         )
         self.settings = settings
         self.capacity = CAPACITY
@@ -86,20 +88,32 @@ class WordleBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
-        self.services = await open_services(self.settings)
+        if getattr(self, "services", None) is None:  # run_bot opens them before logging in
+            self.services = await open_services(self.settings)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.warm_engine:
             await warm(("wordle", "primel"))
             if self.settings.build_trees:  # missing exact trees: searched in the background
-                self._tree_task = asyncio.create_task(build_trees(("wordle",)))
-        if self.settings.dev_guild_id is not None:
+                self._jobs_task = asyncio.create_task(self._once_per_deployment())
+        if self.settings.dev_guild_id is not None and not self.settings.sharded:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)  # never a global sync at start
             log.info("commands synced to the development guild")
         else:
             await self._warn_if_never_synced()
+
+    async def _once_per_deployment(self) -> None:
+        """Work one process of a deployment does for all: the one the database elects (an
+        advisory lock on PostgreSQL; a SQLite file has one process). The others try again
+        every minute, so a leader that dies is replaced. Exact trees already in the shared
+        cache (WORDLEBOT_CACHE_DIR; `wordlebot tree --strategy optimal --out-cache`) are
+        read, not searched."""
+        while not await self.services.storage.db.lead():
+            await asyncio.sleep(LEADER_RETRY_SECONDS)
+        log.info("this process runs the deployment's background jobs")
+        await build_trees(("wordle",))
 
     async def _warn_if_never_synced(self) -> None:
         """Slash commands appear only once published: say how, if they never were."""
@@ -120,6 +134,9 @@ class WordleBot(commands.Bot):
             if pending:
                 log.info("letting %d interactions finish before closing", len(pending))
                 await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+        jobs = getattr(self, "_jobs_task", None)
+        if jobs is not None:
+            jobs.cancel()
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:
@@ -149,6 +166,18 @@ class WordleBot(commands.Bot):
                 await interaction.response.send_message(message, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
+
+
+class ShardedWordleBot(WordleBot, commands.AutoShardedBot):
+    """The same bot holding some of the shards (SHARD_IDS of SHARD_COUNT): one of several
+    processes on one PostgreSQL database. Commands are never synced at start here."""
+
+
+def create_bot(settings: Settings, *, warm_engine: bool = True) -> WordleBot:
+    if settings.sharded:
+        shards = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
+        return ShardedWordleBot(settings, warm_engine=warm_engine, **shards)
+    return WordleBot(settings, warm_engine=warm_engine)
 
 
 class Redact(logging.Filter):
@@ -202,7 +231,8 @@ async def run_bot(settings: Settings) -> int:
         print(NO_TOKEN)
         return 1
     configure(settings)
-    bot = WordleBot(settings)
+    bot = create_bot(settings)
+    bot.services = await open_services(settings)  # a database that cannot be used stops here
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))

@@ -13,7 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.database import DatabaseUrl, parse_database_url
@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     build_trees: bool = True  # search missing exact trees in the background at start
     message_content_intent: bool = False  # needed only to record shares posted in channels
+    # Sharding, for several processes on one PostgreSQL database: this process holds the
+    # shards SHARD_IDS (e.g. 0,1) of SHARD_COUNT. Neither set: one process, as Discord deals.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: list[int] | None = None
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
     discord_gateway_url: str | None = None  # and for its gateway
 
@@ -69,6 +73,33 @@ class Settings(BaseSettings):
         if value is not None:
             parse_database_url(value.get_secret_value())  # its message hides any password
         return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, str):  # SHARD_IDS=0,1 as well as SHARD_IDS=[0,1]
+            text = value.strip().strip("[]")
+            try:
+                return [int(part) for part in text.split(",") if part.strip()]
+            except ValueError:
+                raise ValueError(f"{value!r}: write shard numbers like 0,1") from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if (self.shard_ids is None) != (self.shard_count is None):
+            raise ValueError("SHARD_IDS and SHARD_COUNT go together (e.g. SHARD_IDS=0,1 "
+                             "SHARD_COUNT=4)")  # fmt: skip
+        if self.shard_ids is not None and self.shard_count is not None:
+            wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if wrong or not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to "
+                                 f"{self.shard_count - 1}")  # fmt: skip
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
 
     @field_validator("log_level")
     @classmethod
@@ -119,6 +150,9 @@ def load_settings(**overrides: object) -> Settings:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+            ".".join(str(p) for p in err["loc"]).upper()
+            + ": " * bool(err["loc"])
+            + err["msg"].removeprefix("Value error, ")
+            for err in exc.errors()
         )
         raise SettingsError(f"Bad setting: {problems}") from None

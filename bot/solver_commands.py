@@ -131,6 +131,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_tree(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
+    if args.out_cache:
+        return _tree_to_cache(variant, args)
     start, root = strategy_tree(variant, args.strategy, Mode(args.mode), width=args.width)
     if args.from_history is not None:
         text = subtree_text(variant, start, root, args.from_history, args.depth)
@@ -140,6 +142,26 @@ def cmd_tree(args: argparse.Namespace) -> int:
         Path(args.out).write_text(text + "\n")
     else:
         print(text)
+    return 0
+
+
+def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
+    """Search (or find) the exact tree the bot reads, in the cache directory the bot's
+    processes share (WORDLEBOT_CACHE_DIR): built once before a deployment, read by all."""
+    from engine.solver.exact import PRESETS, optimal_tree, tree_path
+
+    if args.strategy != "optimal" or args.width is not None:
+        raise UsageError("--out-cache builds the bot's exact tree: use --strategy optimal, "
+                         "without --width")  # fmt: skip
+    mode = Mode(args.mode)
+    if mode is Mode.STRICT:
+        raise UsageError("the exact trees are for normal and hard mode")
+    path = tree_path(variant, mode, PRESETS[mode])
+    had = path.exists()
+    total, _ = optimal_tree(variant, mode)
+    answers = len(variant.answers.words)
+    print(f"{variant.name} {mode.value}: {total} guesses for {answers} answers "
+          f"({total / answers:.4f} each), {'already' if had else 'now'} in {path}")  # fmt: skip
     return 0
 
 

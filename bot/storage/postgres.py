@@ -13,6 +13,7 @@ action opens fresh ones: play resumes when the server is back, without a restart
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -28,6 +29,7 @@ from bot.storage.sqlite import BUSY_TIMEOUT_MS
 log = logging.getLogger("wordlebot.storage")
 
 MIGRATION_LOCK = 0x776F72646C65  # pg_advisory_xact_lock key while migrating ("wordle")
+LEADER_LOCK = MIGRATION_LOCK + 1  # held by the process that runs once-per-deployment jobs
 CONNECT_TIMEOUT = 5.0
 POOL_SIZE = 10
 IDENTITY_TABLES = ("games", "results", "share_results")
@@ -90,6 +92,8 @@ class PostgresDatabase:
     def __init__(self, url: DatabaseUrl, pool: asyncpg.Pool) -> None:
         self.where = url.shown
         self.pool = pool
+        self._url = url
+        self._leader: asyncpg.Connection | None = None
         self._closed = False
 
     @staticmethod
@@ -146,10 +150,29 @@ class PostgresDatabase:
                     "point DATABASE_URL at an empty database"
                 )
 
+    async def lead(self) -> bool:
+        """Try to become the one process of the deployment that runs its background jobs: a
+        session advisory lock on a connection of its own, held until this process closes or
+        dies (PostgreSQL then releases it, and another process's next try succeeds)."""
+        if self._leader is not None and not self._leader.is_closed():
+            return True
+        try:
+            connection = await asyncpg.connect(self._url.target, timeout=CONNECT_TIMEOUT)
+        except (*TRANSIENT, asyncpg.PostgresError):
+            return False
+        if await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK):
+            self._leader = connection
+            return True
+        await connection.close()
+        return False
+
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._leader is not None:
+            with contextlib.suppress(*TRANSIENT):
+                await self._leader.close()
         try:
             await asyncio.wait_for(self.pool.close(), timeout=5)
         except (TimeoutError, *TRANSIENT):
@@ -182,9 +205,8 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        async with self._errors():
-            async with self.pool.acquire() as connection, connection.transaction():
-                yield PostgresTransaction(connection)
+        async with self._errors(), self.pool.acquire() as connection, connection.transaction():
+            yield PostgresTransaction(connection)
 
     # -- schema ------------------------------------------------------------------------
 

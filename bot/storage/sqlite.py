@@ -234,6 +234,10 @@ class SqliteDatabase:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
         return applied
 
+    async def lead(self) -> bool:
+        """A SQLite file serves one process: it leads its own background jobs."""
+        return True
+
     # -- upkeep ------------------------------------------------------------------------
 
     async def after_load(self, tx: Any, tables: Sequence[str]) -> None:
