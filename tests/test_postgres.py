@@ -255,3 +255,140 @@ async def test_processes_starting_at_once_migrate_once(postgres_url):
     finally:
         for storage in opened:
             await storage.close()
+
+
+async def test_one_process_leads_the_background_jobs_and_another_takes_over(postgres_url):
+    first, second = [await Storage.open(postgres_url) for _ in range(2)]
+    assert await first.db.lead() and await first.db.lead()  # held, and asked again
+    assert not await second.db.lead()
+    await first.close()  # the leader stops (or dies): PostgreSQL lets the lock go
+    assert await second.db.lead()
+    await second.close()
+
+
+# -- the command line: bad settings, unreachable servers, moving a database -------------------
+
+
+def wordlebot(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "bot.cli", *argv], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://ann:hunter2@127.0.0.1:1/wordlebot", "Cannot use the PostgreSQL database"),
+        ("postgresql://ann:hunter2@db:notaport/wordlebot", "is not a PostgreSQL URL"),
+        ("postgresql://ann:hunter2@db:5432", "names no database"),
+        ("mysql://ann:hunter2@db/wordlebot", "unknown kind of database"),
+        ("sqlite://relative.sqlite3", "three slashes"),
+    ],
+)
+@pytest.mark.parametrize("how", ["option", "setting"])
+def test_a_bad_database_url_is_one_line_naming_the_setting_without_the_password(
+    url: str, says: str, how: str
+) -> None:
+    if how == "option":
+        result = wordlebot("db", "migrate", "--database", url)
+    else:
+        result = wordlebot("console", env={"DATABASE_URL": url})
+    assert result.returncode == 2, result.stderr
+    assert says in result.stderr and "DATABASE_URL" in result.stderr
+    assert "hunter2" not in result.stderr + result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_the_bot_stops_at_an_unreachable_database_before_contacting_discord() -> None:
+    result = wordlebot("run", env={"DISCORD_TOKEN": "not-used", "DISCORD_API_BASE":
+                                   "http://127.0.0.1:1/api/v10", "DATABASE_URL":
+                                   "postgresql://ann:hunter2@127.0.0.1:1/wordlebot"})  # fmt: skip
+    assert result.returncode == 2 and "DATABASE_URL" in result.stderr
+    assert "hunter2" not in result.stderr and "Traceback" not in result.stderr
+
+
+async def filled_sqlite(path: str) -> dict[str, int]:
+    """A SQLite database with rows in every table: games in progress and finished, results,
+    standings, shares, guild settings, share channels, the daily secret."""
+    from bot.storage import GuildSettings
+    from bot.storage.copy import counts
+
+    services = await open_services(load_settings(database_url=path, daily_seed=SEED))
+    await services.storage.set_meta_once("daily_seed", "kept-secret")
+    for i in range(1, 40):
+        player = Player(i, f"p{i}")
+        await services.games.start(player, GUILDS[i % 3], daily=True, zone_day=DAY)
+        await services.games.guess(player, GUILDS[i % 3], "crane", kind="wordle:daily")
+        await services.games.start(player, GUILDS[i % 3])
+        if i % 2:
+            await services.games.give_up(player, GUILDS[i % 3], kind="wordle:practice")
+        await services.storage.record_share(i, "wordle", 1000 + i, True, 4, False, "grid")
+    await services.storage.save_guild_settings(GuildSettings(GUILDS[0], "Europe/Paris", False))
+    await services.storage.set_share_channel(GUILDS[0], 55, True)
+    await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
+    found = await counts(services.storage)
+    await services.close()
+    assert all(found.values()), found
+    return found
+
+
+async def test_db_copy_moves_everything_from_sqlite_to_postgresql(tmp_path, postgres_url):
+    source = str(tmp_path / "old.sqlite3")
+    expected = await filled_sqlite(source)
+    result = await asyncio.to_thread(wordlebot, "db", "copy", "--from", f"sqlite://{source}",
+                                     "--to", postgres_url)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    for table, n in expected.items():
+        assert f"{table}" in result.stdout and f"source {n:>10,}  target {n:>10,}" in result.stdout
+    # Play goes on where it was: the same games, ids, standings and secret.
+    old = await open_services(load_settings(database_url=source, daily_seed=SEED))
+    new = await open_services(load_settings(database_url=postgres_url, daily_seed=SEED))
+    for player_id in (1, 2, 7):
+        assert await new.storage.export_player(player_id) == await old.storage.export_player(
+            player_id
+        )
+    assert await new.storage.get_meta("daily_seed") == "kept-secret"
+    ann = Player(2, "p2")
+    assert (await new.games.guess(ann, GUILDS[2], "slate", kind="wordle:daily")).ok
+    fresh = await new.games.start(Player(999, "new"), GUILDS[0])
+    assert fresh.game.game_id > max(g["id"] for g in (await old.storage.export_player(2))["games"])
+    await old.close()
+    await new.close()
+    # A second copy into the same database is refused: it is not empty any more.
+    again = await asyncio.to_thread(wordlebot, "db", "copy", "--from", f"sqlite://{source}",
+                                    "--to", postgres_url)  # fmt: skip
+    assert again.returncode == 2 and "already holds data" in again.stderr
+
+
+async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_url):
+    source = str(tmp_path / "big.sqlite3")
+    storage = await Storage.open(source)
+    rng = random.Random(1)
+    await storage.bulk_results(
+        (rng.randrange(1, 5000), rng.choice(GUILDS), "wordle:daily", None, True, 4)
+        for _ in range(150_000)
+    )
+    await storage.close()
+    copying = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "db", "copy", "--from", source, "--to", postgres_url],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    line = await asyncio.to_thread(copying.stdout.readline)
+    while "games" not in line:  # the players are in, the games on their way
+        line = await asyncio.to_thread(copying.stdout.readline)
+    copying.kill()
+    copying.wait()
+    target = await Storage.open(postgres_url)
+    from bot.storage.copy import counts
+
+    assert set((await counts(target)).values()) == {0}
+    await target.close()
+    finished = await asyncio.to_thread(wordlebot, "db", "copy", "--from", source, "--to",
+                                       postgres_url)  # fmt: skip
+    assert finished.returncode == 0 and "results" in finished.stdout
+
+
+def test_backup_of_postgresql_says_to_use_pg_dump(postgres_url, tmp_path) -> None:
+    result = wordlebot("db", "backup", str(tmp_path / "x.sqlite3"), "--database", postgres_url)
+    assert result.returncode == 2 and "pg_dump" in result.stderr

@@ -391,7 +391,7 @@ class Storage:
             "results": "SELECT game_id, scope, kind, day, won, guesses, finished_at "
             "FROM results WHERE player_id = ? ORDER BY id",
             "standings": "SELECT scope, kind, played, wins, win_guesses, current_streak, "
-            "max_streak, last_day FROM standings WHERE player_id = ?",
+            "max_streak, last_day FROM standings WHERE player_id = ? ORDER BY kind, scope",
             "shares": "SELECT game, puzzle, won, guesses, hard, grid, recorded_at "
             "FROM share_results WHERE player_id = ? ORDER BY game, puzzle",
         }
