@@ -189,22 +189,44 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_service(args: argparse.Namespace) -> int:
-    figures = benchmarks.bench_service(args.players, args.games, args.board_players, args.results)
+    from bot.service_bench import bench_service
+
+    figures = bench_service(args.bench_database, args.players, args.games, args.board_players,
+                            args.results)  # fmt: skip
+    if args.json:
+        _print_json(figures)
+        return 0
+    for run in figures["runs"]:
+        print(
+            f"{run['engine']:<10} {run['processes']} process{'es' if run['processes'] > 1 else ''}"
+            f": {run['guesses_per_second']:>6} guesses/s ({run['vs_sqlite']}x SQLite), "
+            f"{run['accepted_guesses']} accepted from {run['players']} concurrent players, "
+            f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms"
+        )
+    for engine, board in figures["boards"].items():
+        print(
+            f"{engine} leaderboard over {board['board_players']:,} players and "
+            f"{board['board_results']:,} results (loaded in {board['board_load_seconds']} s): "
+            f"slowest page {board['page_ms_max']} ms"
+        )
+        for name, ms in board["page_ms"].items():
+            print(f"  {name:<22} {ms:6.2f} ms")
+    return 0
+
+
+def cmd_bench_storage_layer(args: argparse.Namespace) -> int:
+    from bot.service_bench import bench_storage_layer
+
+    figures = bench_storage_layer()
     if args.json:
         _print_json(figures)
         return 0
     print(
-        f"service: {figures['accepted_guesses']} accepted guesses from {figures['players']} "
-        f"concurrent players: {figures['guesses_per_second']} guesses/s, "
-        f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms per guess"
+        f"guess path (read + compare-and-set), {figures['players']} players x "
+        f"{figures['guesses_each']} guesses on one SQLite file: wordlebot's storage "
+        f"{figures['wordlebot']} guesses/s, SQLAlchemy Core async {figures['sqlalchemy']} "
+        f"guesses/s: SQLAlchemy would cost {figures['sqlalchemy_cost']:.0%}"
     )
-    print(
-        f"leaderboard over {figures['board_players']} players and {figures['board_results']} "
-        f"results (loaded in {figures['board_load_seconds']} s): slowest page "
-        f"{figures['page_ms_max']} ms"
-    )
-    for board, ms in figures["page_ms"].items():
-        print(f"  {board:<22} {ms:6.2f} ms")
     return 0
 
 
@@ -512,13 +534,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bench_hints)
 
     p = benches.add_parser("service", help="guesses per second and leaderboard page time")
-    database_option(p)
+    p.add_argument("--database", dest="bench_database", metavar="URL", help="also PostgreSQL: "
+                   "an empty database it "
+                   "may fill, or 'embedded' for a throwaway server")  # fmt: skip
     p.add_argument("--players", type=int, default=200)
     p.add_argument("--games", type=int, default=5, help="practice games per player")
     p.add_argument("--board-players", type=int, default=10_000)
     p.add_argument("--results", type=int, default=200_000)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
+    p = benches.add_parser("storage-layer", help="our SQL layer against SQLAlchemy Core")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_storage_layer)
     p = benches.add_parser("soak", help="resident memory over many games of every kind")
     p.add_argument("--games", type=int, default=4000, help="games per kind, each a new player")
     p.add_argument("--kind", choices=benchmarks.SOAK_KINDS)

@@ -119,7 +119,10 @@ _databases = itertools.count()
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A new, empty PostgreSQL database for one test, dropped afterwards."""
     name = f"wordlebot_test_{os.getpid()}_{next(_databases)}"
-    admin(postgres_server, f"CREATE DATABASE {name}")
+    try:
+        admin(postgres_server, f"CREATE DATABASE {name}")
+    except Exception as exc:  # an unreachable TEST_DATABASE_URL, a user who may not create
+        pytest.fail(f"{NO_POSTGRES} ({type(exc).__name__}: {exc})", pytrace=False)
     yield with_database(postgres_server, name)
     admin(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 

@@ -177,14 +177,17 @@ def test_a_bad_setting_is_named_without_a_traceback(capsys, monkeypatch) -> None
     assert code == 2 and "DAILY_TIMEZONE" in err and "Traceback" not in err
 
 
-def test_bench_service_small(capsys) -> None:
+def test_bench_service_small_on_both_engines(capsys, postgres_url) -> None:
     code, out, _ = run(
-        capsys, "bench", "service", "--players", "5", "--games", "1", "--board-players", "20",
-        "--results", "200", "--json",
+        capsys, "bench", "service", "--players", "6", "--games", "1", "--board-players", "20",
+        "--results", "200", "--database", postgres_url, "--json",
     )  # fmt: skip
     data = json.loads(out)
-    assert code == 0 and data["accepted_guesses"] > 0 and data["board_results"] == 200
-    assert {"guesses_per_second", "p99_ms", "page_ms_max"} <= set(data)
+    runs = [(r["engine"], r["processes"]) for r in data["runs"]]
+    assert code == 0 and runs == [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
+    assert all(r["accepted_guesses"] > 0 and r["p99_ms"] > 0 for r in data["runs"])
+    assert {b["board_results"] for b in data["boards"].values()} == {200}
+    assert set(data["boards"]) == {"sqlite", "postgresql"}
 
 
 def test_wordlebot_alone_prints_help_and_version_works(capsys) -> None:

@@ -35,6 +35,8 @@ NOT_RUN = {
     "wordlebot invite": "needs the application id or a token (tests/test_cli.py)",
     "wordlebot console": "interactive; its piped form is run by tests/test_console.py",
     "wordlebot db backup": "needs a path (tests/test_cli.py)",
+    "wordlebot db backup FILE": "needs a path (tests/test_cli.py)",
+    "wordlebot db copy": "needs two databases (tests/test_postgres.py)",
     "wordlebot tree --strategy optimal": "an exact search of minutes when not cached",
     "wordlebot sim --compare": "a simulation of minutes",
     "wordlebot bench service": "a benchmark of minutes",

@@ -1,0 +1,27 @@
+# The bot, one process per container. Build: docker build -t wordlebot .
+# Run with DISCORD_TOKEN, DATABASE_URL and, for sharding, SHARD_COUNT and SHARD_IDS set
+# (see compose.yaml and .env.example).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    WORDLEBOT_CACHE_DIR=/var/cache/wordlebot
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY engine ./engine
+COPY wordlists ./wordlists
+RUN pip install --no-cache-dir . \
+    && useradd --system --home /app wordlebot \
+    && mkdir -p /var/cache/wordlebot \
+    && chown wordlebot /var/cache/wordlebot
+
+USER wordlebot
+# The exact trees, searched once at build time, so no process spends a core on them.
+RUN wordlebot tree --strategy optimal --mode normal --out-cache \
+    && wordlebot tree --strategy optimal --mode hard --out-cache
+
+# SIGTERM lets interactions in flight finish, then closes the database.
+STOPSIGNAL SIGTERM
+CMD ["wordlebot", "run"]

