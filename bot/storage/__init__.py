@@ -10,6 +10,7 @@ result and both standings rows commit together.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterable
@@ -301,13 +302,15 @@ class Storage:
         params: tuple[Any, ...] = (scope, kind) + ((given[needs],) if needs else ())
         where = f"s.scope = ? AND s.kind = ? AND {condition}"
         order = "DESC" if descending else "ASC"
-        rows = await self._all(
-            f"SELECT s.*, p.name, {value} AS value FROM standings s "
-            f"JOIN players p ON p.id = s.player_id WHERE {where} "
-            f"ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?",
-            (*params, per_page, (max(page, 1) - 1) * per_page),
+        rows, total_row = await asyncio.gather(  # two connections on PostgreSQL: at once
+            self._all(
+                f"SELECT s.*, p.name, {value} AS value FROM standings s "
+                f"JOIN players p ON p.id = s.player_id WHERE {where} "
+                f"ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?",
+                (*params, per_page, (max(page, 1) - 1) * per_page),
+            ),
+            self._one(f"SELECT COUNT(*) FROM standings s WHERE {where}", params),
         )
-        total_row = await self._one(f"SELECT COUNT(*) FROM standings s WHERE {where}", params)
         total = int(total_row[0]) if total_row else 0
         return [(_standing(r), float(r["value"])) for r in rows], total
 
@@ -468,6 +471,7 @@ class Storage:
                 [(*key, *value) for key, value in standings.items()],
             )  # fmt: skip
             await self.db.after_load(db, ("players", "games", "results", "standings"))
+        await self.db.optimize(("players", "games", "results", "standings"))
 
 
 async def _apply_result(

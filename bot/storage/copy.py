@@ -25,7 +25,11 @@ BATCH = 50_000
 
 
 async def counts(storage: Storage) -> dict[str, int]:
-    return {t: int((await storage.db.one(f"SELECT COUNT(*) FROM {t}"))[0]) for t in TABLES}
+    found = {}
+    for table in TABLES:
+        row = await storage.db.one(f"SELECT COUNT(*) FROM {table}")
+        found[table] = int(row[0]) if row is not None else 0
+    return found
 
 
 async def copy_database(
@@ -60,4 +64,5 @@ async def copy_database(
                 "the counts differ in " + ", ".join(changed) + ": nothing was copied. "
                 "Stop the bot while copying."
             )
+    await target.db.optimize(TABLES)
     return copied

@@ -69,6 +69,11 @@ class Database(Protocol):
         refresh the planner's statistics."""
         ...
 
+    async def optimize(self, tables: Sequence[str]) -> None:
+        """After a large load has committed: fresh planner statistics (and, on PostgreSQL,
+        a vacuum, so counts read the index alone)."""
+        ...
+
     async def after_delete(self) -> None:
         """After a player's deletion: make sure nothing of theirs stays readable on disk."""
         ...

@@ -241,7 +241,10 @@ class SqliteDatabase:
     # -- upkeep ------------------------------------------------------------------------
 
     async def after_load(self, tx: Any, tables: Sequence[str]) -> None:
-        await tx.execute("ANALYZE")  # ids come from MAX(id) + 1: nothing to move
+        """Ids come from MAX(id) + 1 (AUTOINCREMENT keeps the highest): nothing to move."""
+
+    async def optimize(self, tables: Sequence[str]) -> None:
+        await self.write("ANALYZE")  # fresh planner statistics after a large load
 
     async def after_delete(self) -> None:
         async with self._lock:  # the WAL still holds the old pages: fold it in and empty it
