@@ -201,7 +201,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
             f"{run['engine']:<10} {run['processes']} process{'es' if run['processes'] > 1 else ''}"
             f": {run['guesses_per_second']:>6} guesses/s ({run['vs_sqlite']}x SQLite), "
             f"{run['accepted_guesses']} accepted from {run['players']} concurrent players, "
-            f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms"
+            f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, "
+            f"bot CPU {run['bot_cpu_ms_per_guess']} ms per guess"
         )
     for engine, board in figures["boards"].items():
         print(

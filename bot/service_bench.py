@@ -28,15 +28,16 @@ METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
 
 
 def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, seed: int
-               ) -> tuple[list[float], float]:  # fmt: skip
+               ) -> tuple[list[float], float, float]:  # fmt: skip
     """In one process: each round every player starts a practice game and guesses until it
-    ends (at most 5 guesses), all players at once; returns each accepted guess's latency and
-    the seconds spent guessing."""
+    ends (at most 5 guesses), all players at once; returns each accepted guess's latency,
+    the seconds spent guessing, and the CPU seconds this process spent meanwhile (SQLite's
+    work included: it runs in the process)."""
     return asyncio.run(_guess_load(url, player_ids, rounds, start_at, seed))
 
 
 async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: float,
-                      seed: int) -> tuple[list[float], float]:  # fmt: skip
+                      seed: int) -> tuple[list[float], float, float]:  # fmt: skip
     from bot.services import Player, open_services
     from bot.settings import load_settings
     from engine.variants import get_variant
@@ -57,15 +58,16 @@ async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: fl
                 break
 
     await asyncio.sleep(max(0.0, start_at - time.time()))  # every process starts together
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     for _ in range(rounds):
         await asyncio.gather(*(services.games.start(p, p.id % 7 + 1) for p in players))
-        begin = time.perf_counter()
+        begin, begin_cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(guesses(p) for p in players))
         elapsed += time.perf_counter() - begin
+        cpu += time.process_time() - begin_cpu
         await asyncio.gather(*(services.games.give_up(p, p.id % 7 + 1) for p in players))
     await services.close()
-    return latencies, elapsed
+    return latencies, elapsed, cpu
 
 
 def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: int
@@ -77,8 +79,9 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
         futures = [pool.submit(guess_load, url, share, rounds, start_at, seed + i)
                    for i, share in enumerate(shares)]  # fmt: skip
         results = [f.result() for f in futures]
-    latencies = [x for lat, _ in results for x in lat]
-    elapsed = max(seconds for _, seconds in results)
+    latencies = [x for lat, _, _ in results for x in lat]
+    elapsed = max(seconds for _, seconds, _ in results)
+    cpu = sum(seconds for _, _, seconds in results)
     ms = np.array(latencies) * 1000
     return {
         "processes": processes,
@@ -87,6 +90,7 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
         "guesses_per_second": round(len(latencies) / elapsed),
         "p50_ms": round(float(np.percentile(ms, 50)), 2),
         "p99_ms": round(float(np.percentile(ms, 99)), 2),
+        "bot_cpu_ms_per_guess": round(cpu / len(latencies) * 1000, 3),
     }
 
 
