@@ -171,7 +171,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         status TEXT NOT NULL,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-    );
+    ) WITH (fillfactor = 70);  -- room on each page: a guess's UPDATE stays on it (HOT)
     CREATE UNIQUE INDEX games_one_active ON games(player_id, scope, kind)
         WHERE status = 'playing';
     CREATE UNIQUE INDEX games_one_daily ON games(player_id, kind, puzzle)

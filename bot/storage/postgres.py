@@ -41,6 +41,7 @@ TRANSIENT = (
     asyncpg.exceptions.LockNotAvailableError,  # lock_timeout
     asyncpg.exceptions.InsufficientResourcesError,  # too many connections
     asyncpg.InterfaceError,  # the connection was closed under us
+    asyncpg.exceptions.InternalClientError,  # ... while it was between two messages
     OSError,
     TimeoutError,
 )
