@@ -33,9 +33,11 @@ from bot.render.text import (
 )
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
+from bot.services.games import BUSY
 from bot.services.kinds import KINDS
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
+from bot.storage import StorageBusy
 from engine.rules import Mode
 
 HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
@@ -142,7 +144,10 @@ class Console:
         if handler is None:
             self.write(f"Unknown command {command[:20]}. Type /help.")
             return
-        await handler()
+        try:
+            await handler()
+        except StorageBusy:  # the database did not answer in time: nothing was changed
+            self.write(BUSY)
 
     async def help(self) -> None:
         self.write(HELP)

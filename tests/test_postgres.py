@@ -13,6 +13,7 @@ from datetime import date
 
 import pytest
 
+from bot.console import Console
 from bot.services import Player, Services, open_services
 from bot.services.games import BUSY, CHANGED, GAME_OVER, NO_GAME
 from bot.settings import load_settings
@@ -240,6 +241,10 @@ async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_s
     assert not down.ok and down.message == BUSY
     with pytest.raises(StorageBusy):  # a read: the front ends answer DATABASE_BUSY
         await services.stats.stats(ann.id, "wordle:practice", DAY)
+    shown: list[str] = []
+    console = Console(services, ann, shown.append, colour=False)
+    await console.handle("/stats")  # the console says so too, and carries on
+    assert shown == [BUSY]
     await asyncio.to_thread(ctl, "start")
     back = await services.games.guess(ann, 100, "slate")  # the first action after: no restart
     assert back.ok and [g for g, _ in back.game.rows] == ["crane", "slate"]
