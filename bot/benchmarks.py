@@ -108,6 +108,7 @@ def bench_play(
     seed: int = 0,
     width: int | None = None,
     cold: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games."""
     variant = get_variant(variant_name)
@@ -118,7 +119,8 @@ def bench_play(
         targets = sorted(rng.choice(len(variant.answers), size=count, replace=False).tolist())
     by_answer(variant), group_index(variant)  # warm: the figures are for play, not loading
     start_time = time.perf_counter()
-    start, root = strategy_tree(variant, strategy, mode, targets, width=width, use_cache=not cold)
+    start, root = strategy_tree(variant, strategy, mode, targets, width=width,
+                                use_cache=not cold, progress=progress)  # fmt: skip
     needed = guesses_needed(root, start)
     seconds = time.perf_counter() - start_time
     wanted = targets if targets is not None else range(len(variant.answers))

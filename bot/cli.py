@@ -118,9 +118,12 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_play(args: argparse.Namespace) -> int:
-    figures = benchmarks.bench_play(
-        args.variant, args.strategy, Mode(args.mode), args.answers, width=args.width, cold=args.cold
-    )
+    from bot.progress import progress
+
+    with progress(f"{args.strategy} search: first guesses") as shown:
+        figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
+                                        args.answers, width=args.width, cold=args.cold,
+                                        progress=shown)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
@@ -164,15 +167,19 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from bot.progress import progress
     from engine.solver.multiboard import WRITE_UP, simulate
 
-    figures = simulate(args.game, args.strategy, args.games, args.seed)
+    with progress(f"{args.game}, {args.strategy}: games") as shown:
+        figures = simulate(args.game, args.strategy, args.games, args.seed, progress=shown)
     if args.compare:
-        figures["compare"] = {
-            name: {k: v for k, v in simulate(args.game, name, args.games, args.seed).items()
-                   if k in ("win_rate", "mean", "seconds")}
-            for name in WRITE_UP if name != args.strategy
-        }  # fmt: skip
+        figures["compare"] = {}
+        for name in WRITE_UP:
+            if name != args.strategy:
+                with progress(f"{args.game}, {name}: games") as shown:
+                    other = simulate(args.game, name, args.games, args.seed, progress=shown)
+                figures["compare"][name] = {k: v for k, v in other.items()
+                                            if k in ("win_rate", "mean", "seconds")}  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
@@ -323,6 +330,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 def cmd_db_copy(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bot.progress import progress
     from bot.storage import Storage, parse_database_url
     from bot.storage.copy import copy_database, counts
 
@@ -339,7 +347,8 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
             target = await Storage.open(target_url)
             try:
                 before = await counts(source)
-                copied = await copy_database(source, target, say=lambda line: print(line))
+                with progress(f"copying {sum(before.values()):,} rows") as shown:
+                    copied = await copy_database(source, target, progress=shown)
                 print(f"copied {source_url.shown} -> {target_url.shown}; rows checked:")
                 for table, n in copied.items():
                     print(f"  {table:15} source {before[table]:>10,}  target {n:>10,}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.errors import UsageError
+from bot.progress import progress
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, normalise, shape_problem
@@ -133,7 +134,9 @@ def cmd_tree(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     if args.out_cache:
         return _tree_to_cache(variant, args)
-    start, root = strategy_tree(variant, args.strategy, Mode(args.mode), width=args.width)
+    with progress(f"{args.strategy} tree: first guesses") as shown:
+        start, root = strategy_tree(variant, args.strategy, Mode(args.mode), width=args.width,
+                                    progress=shown)  # fmt: skip
     if args.from_history is not None:
         text = subtree_text(variant, start, root, args.from_history, args.depth)
     else:
@@ -158,7 +161,8 @@ def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
         raise UsageError("the exact trees are for normal and hard mode")
     path = tree_path(variant, mode, PRESETS[mode])
     had = path.exists()
-    total, _ = optimal_tree(variant, mode)
+    with progress(f"exact search ({mode.value}): first guesses") as shown:
+        total, _ = optimal_tree(variant, mode, progress=shown)
     answers = len(variant.answers.words)
     print(f"{variant.name} {mode.value}: {total} guesses for {answers} answers "
           f"({total / answers:.4f} each), {'already' if had else 'now'} in {path}")  # fmt: skip
@@ -211,9 +215,13 @@ def cmd_absurdle_solve(args: argparse.Namespace) -> int:
         target = normalise(args.target)
         if target not in variant.answers.index:
             raise UsageError(f"{args.target[:20]!r} is not a possible answer")
-        line = force_target(variant, target, mode, max_guesses=args.max_guesses, width=args.width)
+        with progress("absurdle solve: line lengths tried") as shown:
+            line = force_target(variant, target, mode, max_guesses=args.max_guesses,
+                                width=args.width, progress=shown)  # fmt: skip
     else:
-        line = shortest_win(variant, mode, max_guesses=args.max_guesses, width=args.width)
+        with progress("absurdle solve: line lengths tried") as shown:
+            line = shortest_win(variant, mode, max_guesses=args.max_guesses, width=args.width,
+                                progress=shown)  # fmt: skip
     if args.json:
         print(json.dumps({"won": line.won, "guesses": [s.guess for s in line.steps],
                           "remaining": line.remaining}))  # fmt: skip

@@ -1,3 +1,4 @@
+import io
 import json
 import subprocess
 import sys
@@ -242,3 +243,31 @@ def test_bench_soak_reports_memory_per_kind(capsys) -> None:
     figures = json.loads(out)
     assert len(figures["kinds"]["quordle"]["rss_mib"]) == 2
     assert figures["held_at_end"]["locks"] == 0 and figures["held_at_end"]["parsed"] == 0
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_a_bar_on_a_terminal_and_plain_tenths_when_piped() -> None:
+    from bot.progress import progress
+
+    piped = io.StringIO()
+    with progress("games", piped) as shown:
+        for done in range(1, 201):
+            shown(done, 200)
+    lines = piped.getvalue().splitlines()
+    assert lines[0] == "games: 1/200 (0%)" and lines[-1] == "games: 200/200 (100%)"
+    assert len(lines) == 11  # one line per tenth, never one per step
+    terminal = Terminal()
+    with progress("games", terminal) as shown:
+        for done in range(1, 201):
+            shown(done, 200)
+    assert "200/200" in terminal.getvalue() and "\r" in terminal.getvalue()  # redrawn in place
+
+
+def test_long_jobs_show_their_progress_on_stderr_and_keep_stdout_for_results(capsys) -> None:
+    code, out, err = run(capsys, "sim", "--game", "dordle", "--games", "20", "--json")
+    assert code == 0 and json.loads(out)["games"] == 20
+    assert "dordle, finish: games: 20/20 (100%)" in err

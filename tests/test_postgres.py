@@ -377,11 +377,12 @@ async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_ur
     await storage.close()
     copying = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "db", "copy", "--from", source, "--to", postgres_url],
-        stdout=subprocess.PIPE, text=True,
+        stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    line = await asyncio.to_thread(copying.stdout.readline)
-    while "games" not in line:  # the players are in, the games on their way
-        line = await asyncio.to_thread(copying.stdout.readline)
+    line = await asyncio.to_thread(copying.stderr.readline)
+    while "(30%)" not in line:  # progress, piped: a plain line at every tenth of the rows
+        assert line, "the copy ended before it was interrupted"
+        line = await asyncio.to_thread(copying.stderr.readline)
     copying.kill()
     copying.wait()
     target = await Storage.open(postgres_url)

@@ -33,7 +33,7 @@ async def counts(storage: Storage) -> dict[str, int]:
 
 
 async def copy_database(
-    source: Storage, target: Storage, say: Callable[[str], None] = lambda _: None
+    source: Storage, target: Storage, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, int]:
     """Copy every row of every table; returns the rows per table, checked equal on both
     sides before the target commits. Refuses a target that holds anything."""
@@ -42,6 +42,7 @@ async def copy_database(
             f"{target.db.where} already holds data: db copy fills only an empty database"
         )
     before = await counts(source)
+    rows_in_all, done = sum(before.values()), 0
     async with target.transaction() as tx:
         for table in TABLES:
             offset = 0
@@ -54,7 +55,9 @@ async def copy_database(
                     break
                 await tx.load(table, list(rows[0].keys()), [tuple(r) for r in rows])
                 offset += len(rows)
-                say(f"{table}: {offset:,} rows copied")
+                done += len(rows)
+                if progress is not None:
+                    progress(done, rows_in_all)
         await target.db.after_load(tx, TABLES)
         copied = {t: int(await tx.value(f"SELECT COUNT(*) FROM {t}")) for t in TABLES}
         after = await counts(source)

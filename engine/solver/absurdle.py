@@ -9,6 +9,7 @@ the win they scan every allowed guess for one that leaves a single word.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,11 +48,15 @@ def minimax_step(position: Position) -> str:
 
 
 def shortest_win(
-    variant: Variant, mode: Mode = Mode.NORMAL, *, max_guesses: int = 4, width: int = 40
-) -> Line:
-    """The shortest winning line found within ``max_guesses`` (the last guess wins)."""
+    variant: Variant, mode: Mode = Mode.NORMAL, *, max_guesses: int = 4, width: int = 40,
+    progress: Callable[[int, int], None] | None = None,
+) -> Line:  # fmt: skip
+    """The shortest winning line found within ``max_guesses`` (the last guess wins).
+    ``progress`` hears of each line length tried."""
     start = Position.start(variant, mode)
     for total in range(2, max_guesses + 1):
+        if progress is not None:
+            progress(total - 2, max_guesses - 1)
         steps = _shrink(start, total - 1, width, target=None)
         if steps is not None:
             return _finish(variant, steps)
@@ -60,15 +65,17 @@ def shortest_win(
 
 def force_target(
     variant: Variant, target: str, mode: Mode = Mode.NORMAL, *, max_guesses: int = 6,
-    width: int = 40,
+    width: int = 40, progress: Callable[[int, int], None] | None = None,
 ) -> Line:  # fmt: skip
     """A line that forces the adversary down to ``target`` and wins; ``won`` is False when
-    none is found within ``max_guesses``."""
+    none is found within ``max_guesses``. ``progress`` hears of each line length tried."""
     index = variant.answers.index.get(target)
     if index is None:
         return Line([], False, [])
     start = Position.start(variant, mode)
     for total in range(2, max_guesses + 1):
+        if progress is not None:
+            progress(total - 2, max_guesses - 1)
         steps = _shrink(start, total - 1, width, target=index)
         if steps is not None:
             return _finish(variant, steps)

@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,7 @@ class ExactSearch:
     mode: Mode = Mode.NORMAL
     settings: SearchSettings = field(default_factory=SearchSettings)
     memo: dict[tuple[bytes, int, HardKey | None], tuple[int, int]] = field(default_factory=dict)
+    progress: Callable[[int, int], None] | None = None  # (first guesses tried, to try)
 
     def __post_init__(self) -> None:
         if self.mode is Mode.STRICT:
@@ -87,6 +88,7 @@ class ExactSearch:
         self._patterns = 3**self.variant.length
         self._pools: dict[HardKey, npt.NDArray[np.intp]] = {}
         self._all = np.arange(len(self.variant.guesses), dtype=np.intp)
+        self._root = (0, 0)  # (candidates, depth) of the position being solved
 
     # -- public ------------------------------------------------------------------------
 
@@ -95,6 +97,7 @@ class ExactSearch:
         position = position or Position.start(self.variant, self.mode)
         depth = self.variant.max_guesses - len(position.history)
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
+        self._root = (len(position.candidates), depth)
         total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
         if total >= INF:
             raise ValueError("no tree solves every answer within the guess limit")
@@ -159,13 +162,18 @@ class ExactSearch:
             width = max(width, self.settings.wide)
         order = np.lexsort((self._tie[pool], squares, bound))[:width]
         best, best_guess = beta, -1
-        for index in order:
+        report = self.progress if (n, depth) == self._root else None
+        for tried, index in enumerate(order):
+            if report is not None:
+                report(tried, len(order))
             if bound[index] >= best:
                 break  # sorted by bound: nothing later can do better
             g = int(pool[index])
             total = self._try(s, rows[:, g], g, depth, hard, best)
             if total < best:
                 best, best_guess = total, g
+        if report is not None:
+            report(len(order), len(order))
         if best_guess < 0 and beta >= INF:
             return INF, int(ranked_in[0])  # nothing solves it within the depth: exact
         return best, best_guess
@@ -294,8 +302,10 @@ def optimal_tree(
     *,
     directory: Path | None = None,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, Node]:
-    """The exact search's tree from the start, read from the disk cache when it is there."""
+    """The exact search's tree from the start, read from the disk cache when it is there.
+    ``progress`` hears of each first guess tried while searching."""
     settings = settings or PRESETS[mode]
     path = tree_path(variant, mode, settings, directory)
     if use_cache:
@@ -305,7 +315,7 @@ def optimal_tree(
                 return int(data["total"]), Node.from_json(data["tree"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    total, root = ExactSearch(variant, mode, settings).solve()
+    total, root = ExactSearch(variant, mode, settings, progress=progress).solve()
     if use_cache:
         _write_json(path, {"format": TREE_FORMAT, "total": total, "tree": root.to_json()})
     return total, root

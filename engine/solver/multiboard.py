@@ -185,17 +185,21 @@ def play(
 
 
 def simulate(
-    game: str, strategy: str, games: int, seed: int, variant_name: str = "wordle"
-) -> dict[str, Any]:
+    game: str, strategy: str, games: int, seed: int, variant_name: str = "wordle",
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """Play ``games`` seeded games; figures: games, win_rate, mean (won games), distribution,
-    seconds."""
+    seconds. ``progress`` hears of each game played."""
     variant = get_variant(variant_name)
     boards = BOARDS[game]
     rng = random.Random(seed)
     deals = [rng.sample(range(len(variant.answers)), boards) for _ in range(games)]
     start = time.perf_counter()
-    results = [play(variant, deal, STRATEGIES[strategy], random.Random(seed * 7919 + i))
-               for i, deal in enumerate(deals)]  # fmt: skip
+    results = []
+    for i, deal in enumerate(deals):
+        results.append(play(variant, deal, STRATEGIES[strategy], random.Random(seed * 7919 + i)))
+        if progress is not None:
+            progress(i + 1, games)
     seconds = time.perf_counter() - start
     won = [r for r in results if r is not None]
     counts = Counter("X" if r is None else str(r) for r in results)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,6 +30,7 @@ def strategy_tree(
     width: int | None = None,
     cache_dir: Path | None = None,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Position, Node]:
     """The start position and the tree ``strategy`` plays from it.
 
@@ -42,7 +43,8 @@ def strategy_tree(
         if mode is Mode.STRICT:
             raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
         settings = PRESETS[mode] if width is None else replace(PRESETS[mode], width=width)
-        tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache)
+        tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache,
+                            progress=progress)  # fmt: skip
         return start, tree[1]
     try:
         measure = Measure(strategy)
