@@ -190,7 +190,8 @@ def random_histories(variant_name: str, count: int, seed: int) -> list[list[Row]
     return [h for h in histories if h]
 
 
-def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0) -> dict[str, Any]:
+def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0,
+                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:  # fmt: skip
     """Latency of a hint (top 5 by entropy) for random positions after one or two guesses."""
     variant = get_variant(variant_name)
     histories = random_histories(variant_name, count, seed)
@@ -201,6 +202,8 @@ def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0) 
         result = hint(variant, history)
         latencies.append(time.perf_counter() - begin)
         sizes.append(result.remaining)
+        if progress is not None:
+            progress(len(latencies), len(histories))
     ms = np.array(latencies) * 1000
     return {
         "variant": variant.name,

@@ -153,7 +153,10 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_hints(args: argparse.Namespace) -> int:
-    figures = benchmarks.bench_hints(args.variant, args.positions, args.seed)
+    from bot.progress import progress
+
+    with progress("hints: positions") as shown:
+        figures = benchmarks.bench_hints(args.variant, args.positions, args.seed, shown)
     if args.json:
         _print_json(figures)
         return 0
@@ -196,10 +199,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_service(args: argparse.Namespace) -> int:
+    from bot.progress import progress
     from bot.service_bench import bench_service
 
-    figures = bench_service(args.bench_database, args.players, args.games, args.board_players,
-                            args.results)  # fmt: skip
+    with progress("bench service: steps (guess runs, then boards)") as shown:
+        figures = bench_service(args.bench_database, args.players, args.games,
+                                args.board_players, args.results, progress=shown)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0

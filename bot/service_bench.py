@@ -14,7 +14,7 @@ import contextlib
 import random
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from multiprocessing import get_context
@@ -153,9 +153,11 @@ def embedded_postgres() -> Iterator[str]:
             server.cleanup()
 
 
-def bench_service(database: str | None, players: int = 200, rounds: int = 5,
-                  board_players: int = 10_000, board_results: int = 200_000, seed: int = 0
-                  ) -> dict[str, Any]:  # fmt: skip
+def bench_service(
+    database: str | None, players: int = 200, rounds: int = 5, board_players: int = 10_000,
+    board_results: int = 200_000, seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """SQLite (a file in a temporary folder), and PostgreSQL when ``database`` names one
     (``embedded`` starts a throwaway server): one process on each, then two processes on
     PostgreSQL; then the leaderboard pages on each."""
@@ -166,17 +168,23 @@ def bench_service(database: str | None, players: int = 200, rounds: int = 5,
             engines["postgresql"] = stack.enter_context(embedded_postgres())
         elif database:
             engines["postgresql"] = database
+        steps = len(engines) * 2 + ("postgresql" in engines)  # guess runs, then boards
+        report = progress or (lambda done, total: None)
         for engine, url in engines.items():
             for processes in (1, 2) if engine == "postgresql" else (1,):
+                report(len(figures["runs"]), steps)
                 run = measure_guesses(url, players, processes, rounds, seed)
                 figures["runs"].append({"engine": engine, **run})
         sqlite_rate = figures["runs"][0]["guesses_per_second"]
         for run in figures["runs"]:
             run["vs_sqlite"] = round(run["guesses_per_second"] / sqlite_rate, 2)
-        figures["boards"] = {
-            engine: asyncio.run(measure_board(url, board_players, board_results, seed))
-            for engine, url in engines.items()
-        }
+        figures["boards"] = {}
+        for engine, url in engines.items():
+            report(len(figures["runs"]) + len(figures["boards"]), steps)
+            figures["boards"][engine] = asyncio.run(
+                measure_board(url, board_players, board_results, seed)
+            )
+        report(steps, steps)
     return figures
 
 
