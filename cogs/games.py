@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any, Literal
 
 import discord
@@ -134,15 +133,16 @@ async def tell_answer(interaction: discord.Interaction[Any], outcome: Outcome) -
 # This process's mark in the guess modal's custom id: a modal submitted after a restart
 # carries another process's mark, is unknown to discord.py (which would drop it silently) and
 # is answered by :meth:`Games.on_interaction` instead.
-BOOT = secrets.token_hex(4)
-MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+):(?P<boot>[0-9a-f]+)")
+# The form's id names the game; forms opened by older versions also carry a mark of the
+# process that opened them, which no longer matters (every submit takes one path).
+MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+)(?::[0-9a-f]+)?")
 
 
 class GuessModal(discord.ui.Modal):
     def __init__(self, game_id: int, game: GameView) -> None:
         limit = f" of {game.max_guesses}" if game.max_guesses else ""
         super().__init__(title=f"Guess {len(game.rows) + 1}{limit}",
-                         custom_id=f"wb:modal:guess:{game_id}:{BOOT}")  # fmt: skip
+                         custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
         self.game_id = game_id
         self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
             label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
@@ -152,15 +152,11 @@ class GuessModal(discord.ui.Modal):
         self.add_item(self.word)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
-        services = bot_of(interaction).services
-        work = services.games.guess(
-            player_of(interaction), scope_of(interaction), self.word.value, game_id=self.game_id,
-            place=place_of(interaction),
-        )  # fmt: skip
-        await update_board(interaction, await in_time(interaction, work, update=True))
+        """Never run here: :meth:`Games.on_interaction` plays every submitted guess. discord.py
+        learns of a modal only once the reply that opened it completes, so a quick submit
+        could reach it unregistered and be dropped; one path for all avoids that race (and
+        serves forms opened before a restart the same way)."""
+        return False
 
 
 def buttons(game: GameView) -> discord.ui.View | None:
@@ -261,12 +257,12 @@ class Games(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A guess modal opened before a restart: play its guess like the modal would."""
+        """A submitted guess form, whenever and wherever it was opened (see GuessModal)."""
         if interaction.type is not discord.InteractionType.modal_submit or not interaction.data:
             return
         match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
-        if match is None or match["boot"] == BOOT:
-            return  # not ours, or a modal this process opened (discord.py runs it)
+        if match is None:
+            return  # not ours
         if await turned_away(interaction):
             return
         values = [c.get("value", "") for row in interaction.data.get("components", [])

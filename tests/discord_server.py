@@ -3,6 +3,10 @@
 It serves the real bot process: login, ``GET /gateway/bot``, the gateway handshake
 (HELLO, IDENTIFY, READY, GUILD_CREATE), heartbeats, RESUME after a dropped connection,
 INTERACTION_CREATE, interaction callbacks and follow-ups, message edits, and command sync.
+Sharding as Discord does it: ``GET /gateway/bot`` says how many shards; each websocket is
+one shard's session (IDENTIFY ``shard: [id, count]``), with its own session id, sequence
+numbers, READY (that shard's guilds only) and events kept for RESUME; a guild's events go to
+shard ``(guild_id >> 22) % count``, direct messages to shard 0.
 Everything the bot sends is checked against Discord's documented limits; a violation is
 recorded and fails the test. Loopback only.
 """
@@ -41,6 +45,7 @@ class Reply:
     data: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     followups: list[dict[str, Any]] = field(default_factory=list)
+    edits: list[dict[str, Any]] = field(default_factory=list)  # of the original response
     latency: float | None = None  # seconds from dispatch to the callback
 
     @property
@@ -49,7 +54,7 @@ class Reply:
 
     def text(self) -> str:
         parts = [self.data.get("content") or ""]
-        for body in [self.data, *self.followups]:
+        for body in [self.data, *self.followups, *self.edits]:
             parts.append(body.get("content") or "")
             for embed in body.get("embeds") or []:
                 parts += [embed.get("title") or "", embed.get("description") or ""]
@@ -94,25 +99,78 @@ def check_message(body: dict[str, Any], where: str) -> list[str]:
     return problems
 
 
+class Connection:
+    """One websocket, zlib-stream compressed or not; frames go out in the order sent."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+        self.ws = ws
+        self.zlib: Any = zlib.compressobj() if compress else None
+        self._lock = asyncio.Lock()  # one compressor: frames must leave in compression order
+
+    @property
+    def open(self) -> bool:
+        return not self.ws.closed
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        raw = json.dumps(payload).encode()
+        async with self._lock:
+            if self.ws.closed:
+                return
+            with contextlib.suppress(ConnectionError):  # the peer went away meanwhile
+                if self.zlib is not None:
+                    frame = self.zlib.compress(raw) + self.zlib.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(frame)
+                else:
+                    await self.ws.send_str(raw.decode())
+
+
+@dataclass(eq=False)
+class Session:
+    """One shard's gateway session: its id, its sequence numbers and every event dispatched
+    on it (kept for RESUME). ``connection`` is None while nobody is connected to it."""
+
+    shard: int
+    count: int
+    session_id: str = field(default_factory=lambda: "session-" + snowflake())
+    connection: Connection | None = None
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def live(self) -> bool:
+        return self.connection is not None and self.connection.open
+
+    def next(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        if self.connection is not None:
+            await self.connection.send(payload)  # if closed, kept for RESUME in ``events``
+
+
 class DiscordServer:
-    def __init__(self, guilds: list[int], heartbeat_ms: int = 1000) -> None:
+    def __init__(self, guilds: list[int], heartbeat_ms: int = 1000, shards: int = 1) -> None:
         self.refuse_identify: int | None = None  # a close code to answer IDENTIFY with
         self.guilds = guilds
+        self.shards = shards  # the shard count ``GET /gateway/bot`` recommends and requires
         self.heartbeat_ms = heartbeat_ms  # short, so that tests see heartbeats and ACKs
         self.heartbeats = 0
         self.violations: list[str] = []
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
-        self.identified = asyncio.Event()
+        self.identified = asyncio.Event()  # set once every shard has identified
         self.resumed = asyncio.Event()
+        self.sessions: dict[str, Session] = {}  # every session ever started, by id
+        self.current: dict[int, Session] = {}  # each shard's newest session: where events go
+        self.identifies: list[tuple[int, int]] = []  # [shard, count] of each IDENTIFY
+        self._shard_ready = [asyncio.Event() for _ in range(shards)]  # READY/RESUMED, live
+        self._shard_gone = [asyncio.Event() for _ in range(shards)]  # no live session
+        for gone in self._shard_gone:
+            gone.set()
         self.replies: dict[str, Reply] = {}
         self._waiters: dict[str, asyncio.Event] = {}
         self._tokens: dict[str, str] = {}
         self._sent_at: dict[str, float] = {}
-        self._ws: web.WebSocketResponse | None = None
-        self._zlib: Any = None
-        self._seq = 0
-        self._events: list[dict[str, Any]] = []
-        self.session_id = "session-" + snowflake()
         self.app = web.Application(client_max_size=16 * 1024 * 1024)
         api = "/api/v10"
         self.app.router.add_get(f"{api}/users/@me", self.me)
@@ -170,7 +228,7 @@ class DiscordServer:
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
         return _json({
-            "url": f"ws://127.0.0.1:{self.port}/gateway", "shards": 1,
+            "url": f"ws://127.0.0.1:{self.port}/gateway", "shards": self.shards,
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
                                     "max_concurrency": 1},
         })  # fmt: skip
@@ -241,6 +299,11 @@ class DiscordServer:
         body, files = await self._body(request)
         self.violations += check_message(body, "edit")
         self.messages.append((body, files))
+        token = request.match_info.get("token")
+        interaction = None if token is None else self._interaction_of(token)
+        if interaction is not None and request.match_info["message"] == "@original":
+            self.replies.setdefault(interaction, Reply()).edits.append(body)  # after a deferral
+            self._wake(interaction)
         return _json(self.message(body))
 
     async def create_message(self, request: web.Request) -> web.Response:
@@ -266,80 +329,156 @@ class DiscordServer:
 
     # -- the gateway --------------------------------------------------------------------
 
+    def shard_of(self, guild_id: int | str | None) -> int:
+        """Discord's routing: a guild's shard, shard 0 for direct messages."""
+        return 0 if guild_id is None else (int(guild_id) >> 22) % self.shards
+
+    def guilds_of(self, shard: int) -> list[int]:
+        return [g for g in self.guilds if self.shard_of(g) == shard]
+
+    def connected(self) -> set[int]:
+        """The shards with a live session (a connection that has identified or resumed)."""
+        return {shard for shard, session in self.current.items() if session.live}
+
+    async def shard_ready(self, shard: int, timeout: float = 60.0) -> None:
+        """Wait until ``shard`` has a live session that was sent READY (or RESUMED)."""
+        await asyncio.wait_for(self._shard_ready[shard].wait(), timeout)
+
+    async def shard_gone(self, shard: int, timeout: float = 30.0) -> None:
+        """Wait until ``shard`` has no live session (its connection closed)."""
+        await asyncio.wait_for(self._shard_gone[shard].wait(), timeout)
+
+    @property
+    def session_id(self) -> str | None:
+        """Shard 0's current session id."""
+        session = self.current.get(0)
+        return None if session is None else session.session_id
+
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        self._ws = ws
-        self._zlib = zlib.compressobj() if request.query.get("compress") == "zlib-stream" else None
-        await self._send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms},
-                          "s": None, "t": None})  # fmt: skip
-        async for frame in ws:
-            if frame.type != WSMsgType.TEXT:
-                continue
-            payload = json.loads(frame.data)
-            op = payload.get("op")
-            if op == 1:
-                self.heartbeats += 1
-                await self._send({"op": 11, "d": None, "s": None, "t": None})
-            elif op == 2:
-                if self.refuse_identify is not None:  # Discord's fatal closes: 4004, 4014
-                    await ws.close(code=self.refuse_identify, message=b"refused")
-                    return ws
-                await self._ready(payload["d"])
-            elif op == 6:
-                seq = payload["d"].get("seq") or 0
-                for event in self._events:
-                    if event["s"] > seq:
-                        await self._send(event)
-                await self._send({"op": 0, "t": "RESUMED", "s": self._next(), "d": {}})
-                self.resumed.set()
+        connection = Connection(ws, request.query.get("compress") == "zlib-stream")
+        session: Session | None = None
+        await connection.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms},
+                               "s": None, "t": None})  # fmt: skip
+        try:
+            async for frame in ws:
+                if frame.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(frame.data)
+                op = payload.get("op")
+                if op == 1:
+                    self.heartbeats += 1
+                    await connection.send({"op": 11, "d": None, "s": None, "t": None})
+                elif op == 2:
+                    if session is not None:
+                        self.violations.append("IDENTIFY sent twice on one connection")
+                    if self.refuse_identify is not None:  # Discord's fatal closes: 4004, 4014
+                        await ws.close(code=self.refuse_identify, message=b"refused")
+                        return ws
+                    session = await self._identify(connection, payload.get("d") or {})
+                    if session is None:
+                        return ws
+                elif op == 6:
+                    session = await self._resume(connection, payload.get("d") or {})
+        finally:
+            if session is not None and session.connection is connection:
+                session.connection = None  # its events now wait for a RESUME
+                self._changed(session.shard)
         return ws
 
-    async def _ready(self, identify: dict[str, Any]) -> None:
+    async def _identify(self, connection: Connection, identify: dict[str, Any]) -> Session | None:
         if identify.get("token", "").startswith("Bot "):
             self.violations.append("IDENTIFY token must not carry the 'Bot ' prefix")
-        await self.dispatch("READY", {
+        shard, count = identify.get("shard") or [0, 1]
+        self.identifies.append((shard, count))
+        if count != self.shards or not 0 <= shard < count:
+            self.violations.append(
+                f"IDENTIFY with shard [{shard}, {count}]; the gateway said {self.shards} shards"
+            )
+            # Discord: 4011 sharding required, 4010 invalid shard
+            code = 4011 if count == 1 and "shard" not in identify else 4010
+            await connection.ws.close(code=code, message=b"invalid shard")
+            return None
+        if shard in self.connected():
+            self.violations.append(f"shard {shard} identified twice at once")
+        session = Session(shard, count, connection=connection)
+        self.sessions[session.session_id] = session
+        self.current[shard] = session  # a fresh session: an older one's events are lost
+        guilds = self.guilds_of(shard)
+        await self._dispatch(session, "READY", {
             "v": 10, "user": {**user(BOT_ID, "wordlebot", bot=True), "flags": 0,
                               "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
-            "session_id": self.session_id, "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-            "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "application": {"id": str(APP_ID), "flags": 0}, "shard": [shard, count],
         })  # fmt: skip
-        for guild in self.guilds:
-            await self.dispatch("GUILD_CREATE", guild_payload(guild))
-        self.identified.set()
+        for guild in guilds:
+            await self._dispatch(session, "GUILD_CREATE", guild_payload(guild))
+        self._changed(shard)
+        if self.connected() == set(range(self.shards)):
+            self.identified.set()
+        return session
 
-    def _next(self) -> int:
-        self._seq += 1
-        return self._seq
+    async def _resume(self, connection: Connection, resume: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(resume.get("session_id") or "")
+        if session is None or self.current.get(session.shard) is not session:
+            # unknown, or replaced by a fresh IDENTIFY: op 9, not resumable
+            await connection.send({"op": 9, "d": False, "s": None, "t": None})
+            return None
+        if session.live:
+            self.violations.append(f"shard {session.shard} resumed while still connected")
+        session.connection = connection
+        seq = resume.get("seq") or 0
+        for event in session.events:
+            if event["s"] > seq:
+                await session.send(event)
+        await session.send({"op": 0, "t": "RESUMED", "s": session.next(), "d": {}})
+        self._changed(session.shard)
+        self.resumed.set()
+        return session
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        payload = {"op": 0, "t": event, "s": self._next(), "d": data}
-        self._events.append(payload)
-        await self._send(payload)
-
-    async def _send(self, payload: dict[str, Any]) -> None:
-        if self._ws is None or self._ws.closed:
-            return  # sent again on RESUME
-        raw = json.dumps(payload).encode()
-        if self._zlib is not None:
-            await self._ws.send_bytes(
-                self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-            )
+    def _changed(self, shard: int) -> None:
+        """Keep the per-shard events in step with whether the shard has a live session."""
+        session = self.current.get(shard)
+        if session is not None and session.live:
+            self._shard_ready[shard].set()
+            self._shard_gone[shard].clear()
         else:
-            await self._ws.send_str(raw.decode())
+            self._shard_ready[shard].clear()
+            self._shard_gone[shard].set()
 
-    async def drop_connection(self) -> None:
-        """Close the gateway as a failing server would: the bot should RESUME."""
+    async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        payload = {"op": 0, "t": event, "s": session.next(), "d": data}
+        session.events.append(payload)
+        await session.send(payload)
+
+    async def dispatch(self, event: str, data: dict[str, Any], shard: int | None = None) -> None:
+        """Dispatch an event on its shard (its guild's, or 0): to the live session, or kept
+        for a RESUME; with no session for that shard at all, it is lost."""
+        if shard is None:
+            shard = self.shard_of(data.get("guild_id"))
+        session = self.current.get(shard)
+        if session is not None:
+            await self._dispatch(session, event, data)
+
+    async def drop_connection(self, shard: int | None = None) -> None:
+        """Close the gateway (every shard's, or one) as a failing server would: the bot
+        should RESUME."""
         self.resumed.clear()
-        if self._ws is not None:
-            await self._ws.close(code=4000, message=b"unknown error")
+        for number, session in list(self.current.items()):
+            if (shard is None or number == shard) and session.connection is not None:
+                await session.connection.ws.close(code=4000, message=b"unknown error")
 
     # -- interactions -------------------------------------------------------------------
 
     async def interact(self, payload: dict[str, Any], *, followups: int = 0,
-                       timeout: float = 10.0) -> Reply:  # fmt: skip
-        """Send INTERACTION_CREATE and wait for the callback (and ``followups`` more)."""
+                       timeout: float = 10.0, settle: bool = False) -> Reply:  # fmt: skip
+        """Send INTERACTION_CREATE on the shard of its guild (shard 0 for a direct message)
+        and wait for the callback (and ``followups`` more; ``settle``: past a deferral, for
+        the edit or follow-up that carries the answer). If that shard has no live session,
+        the event waits for a RESUME, or is lost: this then times out."""
         interaction = payload["id"]
         self._tokens[payload["token"]] = interaction
         event = self._waiters[interaction] = asyncio.Event()
@@ -348,7 +487,12 @@ class DiscordServer:
         deadline = time.perf_counter() + timeout
         while True:
             reply = self.replies.get(interaction)
-            if reply is not None and reply.kind is not None and len(reply.followups) >= followups:
+            if (
+                reply is not None
+                and reply.kind is not None
+                and len(reply.followups) >= followups
+                and (not settle or reply.kind not in (5, 6) or reply.followups or reply.edits)
+            ):
                 return reply
             remaining = deadline - time.perf_counter()
             if remaining <= 0:

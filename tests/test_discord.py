@@ -322,9 +322,7 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         await bot.close()
 
 
-async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path, monkeypatch):
-    import cogs.games
-
+async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path):
     settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
     first = WordleBot(settings, warm_engine=False)
     await first._async_setup_hook()
@@ -336,7 +334,6 @@ async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path, monke
     modal = only(await old.click(guess_button, user_id=ANN, on=board))  # opened, not sent
     await first.close()
 
-    monkeypatch.setattr(cogs.games, "BOOT", "0fresh0")  # a new process has a new mark
     second = WordleBot(settings, warm_engine=False)
     await second._async_setup_hook()
     await second.setup_hook()
