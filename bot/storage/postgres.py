@@ -19,6 +19,7 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -124,6 +125,9 @@ class PostgresDatabase:
             )
         except (*TRANSIENT, asyncpg.PostgresError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            password = urlsplit(url.target).password
+            if password:  # in case a driver's message quotes the address whole
+                reason = reason.replace(password, "***")
             raise StorageUnavailable(
                 f"Cannot use the PostgreSQL database {url.shown} (DATABASE_URL): {reason}"
             ) from None
