@@ -19,6 +19,7 @@ from typing import Any
 import asyncpg
 import pytest
 from discord_server import APP_ID, DiscordServer, Reply, snowflake, user
+from test_e2e import Bot
 
 from engine.variants import get_variant
 
@@ -130,8 +131,9 @@ def ephemeral(body: dict) -> bool:
     return bool(int(body.get("flags") or 0) & 64)
 
 
-class Process:
-    """A real `wordlebot run` holding some shards, on the PostgreSQL database."""
+class Process(Bot):
+    """A real `wordlebot run` holding some shards, on the PostgreSQL database (stopped as
+    test_e2e's single process is)."""
 
     def __init__(self, server: DiscordServer, url: str, shards: str, log: Path) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "DATABASE_PATH")}
@@ -150,18 +152,6 @@ class Process:
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) / 1024
         return 0.0
-
-    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
-        self.process.send_signal(sig)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.seek(0)
-        err = self.log.read().decode(errors="replace")
-        self.log.close()
-        return self.process.returncode, err
 
 
 async def ready(server: DiscordServer, process: Process) -> None:
