@@ -12,6 +12,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -291,6 +292,34 @@ def cmd_invite(args: argparse.Namespace) -> int:
     return 0
 
 
+def date_argument(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text[:20]!r}") from None
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.render.text import digest_text
+    from bot.services import open_services
+    from bot.settings import load_settings
+
+    async def run() -> str:
+        services = await open_services(load_settings())
+        try:
+            digests = services.digests
+            zone = (await services.storage.guild_settings(args.guild)).timezone
+            day = args.day or digests.due_day(zone)
+            return digest_text(await digests.digest(args.guild, day))
+        finally:
+            await services.close()
+
+    print(asyncio.run(run()))
+    return 0
+
+
 def cmd_db(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -397,6 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     database_option(p)
     p.set_defaults(run=cmd_console)
+    p = commands.add_parser("digest", help="a server's daily digest, as the bot posts it")
+    p.add_argument("--guild", type=int, required=True, help="the server's id (0: direct messages)")
+    p.add_argument("--day", type=date_argument, help="YYYY-MM-DD (default: the latest one due)")
+    database_option(p)
+    p.set_defaults(run=cmd_digest)
 
     p = commands.add_parser("score", help="the feedback GUESS gets against ANSWER")
     p.add_argument("guess")

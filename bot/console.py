@@ -7,7 +7,8 @@ Commands (a bare word is a guess in the game shown last)::
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
-    /streak   /leaderboard [METRIC] [PAGE]   /analyze PASTE   /coach   /export   /help   /quit
+    /streak   /leaderboard [METRIC] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE   /coach
+    /export   /help   /quit
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -19,12 +20,14 @@ import sys
 import threading
 import zlib
 from collections.abc import Awaitable, Callable
+from datetime import date
 
 from bot.render.text import (
     analysis_text,
     board_rows,
     board_text,
     coaching_text,
+    digest_text,
     keyboard,
     share_text,
     stats_text,
@@ -135,6 +138,7 @@ class Console:
             "/stats": lambda: self.stats(args),
             "/streak": lambda: self.stats(args, streak_only=True),
             "/leaderboard": lambda: self.leaderboard(args),
+            "/digest": lambda: self.digest(args),
             "/export": self.export,
             "/analyze": lambda: self.analyze(rest),
             "/coach": self.coach,
@@ -254,6 +258,17 @@ class Console:
             self.write(str(exc))
             return
         self.write(board_text(board))
+
+    async def digest(self, args: list[str]) -> None:
+        """The digest the bot would post for a day (the latest one due by default), of the
+        games played here."""
+        digests = self.services.digests
+        try:
+            day = date.fromisoformat(args[0]) if args else digests.due_day(None)
+        except ValueError:
+            self.write(f"Not a date: {args[0][:20]!r}. Use /digest YYYY-MM-DD.")
+            return
+        self.write(digest_text(await digests.digest(DM, day)).replace("**", ""))
 
     async def analyze(self, text: str) -> None:
         text, _, words = text.partition(" words:")  # /analyze SHARE words: crane moist

@@ -337,6 +337,8 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         await services.storage.record_share(i, "wordle", 1000 + i, True, 4, False, "grid")
     await services.storage.save_guild_settings(GuildSettings(GUILDS[0], "Europe/Paris", False))
     await services.storage.set_share_channel(GUILDS[0], 55, True)
+    await services.storage.digests.set_channel(GUILDS[0], 56, 1)
+    assert await services.storage.digests.claim(GUILDS[0], "2026-01-01", 56)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
     found = await counts(services.storage)
     await services.close()

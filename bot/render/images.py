@@ -8,6 +8,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.services import GameView, Stats
+from bot.services.digest import Digest
 
 GREEN, YELLOW, GREY = (106, 170, 100), (201, 180, 88), (120, 124, 126)
 EMPTY_BORDER, BACKGROUND, WHITE, DARK = (
@@ -110,6 +111,37 @@ def stats_png(stats: Stats) -> bytes:
         draw.rectangle((left, y, left + length, y + bar_height), fill=GREEN if count else GREY)
         draw.text((left + length - 6, y + bar_height / 2), str(count), fill=WHITE, font=label_font,
                   anchor="rm")  # fmt: skip
+    return _png(image)
+
+
+def digest_png(digest: Digest, per_row: int = 6) -> bytes:
+    """Everyone's grids of the day, colours only (no letters), under each player's name; a
+    section per game."""
+    mini, gap, label = 14, 2, 18
+    cell_w = max(5 * (mini + gap), 96) + MARGIN
+    sections = []
+    for game in digest.games:
+        cell_h = label + game.limit * (mini + gap) + MARGIN
+        rows = -(-len(game.grids) // per_row)
+        sections.append((game, cell_h, label + rows * cell_h))
+    width = 2 * MARGIN + per_row * cell_w
+    height = MARGIN + sum(h + label for _, _, h in sections)
+    image = Image.new("RGB", (width, max(height, 2 * MARGIN)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    small, big = font(12), font(15)
+    y = MARGIN
+    for game, cell_h, section_h in sections:
+        draw.text((MARGIN, y), game.title, fill=DARK, font=big)
+        y += label + 4
+        for i, (member, rows) in enumerate(game.grids):
+            x0 = MARGIN + (i % per_row) * cell_w
+            y0 = y + (i // per_row) * cell_h
+            draw.text((x0, y0), member.name[:14], fill=DARK, font=small)
+            for r, digits in enumerate(rows):
+                for c, digit in enumerate(digits):
+                    x, yy = x0 + c * (mini + gap), y0 + label + r * (mini + gap)
+                    draw.rectangle((x, yy, x + mini - 1, yy + mini - 1), fill=TILE_COLOURS[digit])
+        y += section_h
     return _png(image)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.services import Board, GameView, Stats
 
 if TYPE_CHECKING:
     from bot.services.analysis import Analysis
+    from bot.services.digest import Digest, Member
     from engine.solver.coach import Coaching
 from engine.pattern import to_emoji
 
@@ -192,3 +194,27 @@ def coaching_text(report: Coaching) -> str:
     skill = "-" if report.skill is None else report.skill
     lines.append(f"Skill {skill}/99, luck {report.luck}/99")
     return "\n".join(lines)
+
+
+def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name) -> str:
+    """A server's digest of one day, as the official app's digest reads, per game: the
+    group streak, the best score crowned, every score's players, who did not finish, and
+    the coach's highlights (the guessed words behind spoilers). ``name`` shows a player (a
+    mention on Discord)."""
+    blocks = []
+    for game in digest.games:
+        days = f"{game.streak} day{'s' if game.streak != 1 else ''}"
+        lines = [f"**{game.title}** ({digest.day.isoformat()})",
+                 f"Your group is on a {days} streak! Here are the results:"]  # fmt: skip
+        for i, (score, members) in enumerate(game.scores):
+            crown = "👑 " if i == 0 and game.crowned else ""
+            lines.append(f"{crown}{score}: {' '.join(name(m) for m in members)}")
+        if game.unfinished:
+            lines.append(f"Started, not finished: {' '.join(name(m) for m in game.unfinished)}")
+        for label, shown, measure in (("Most skilful guess", game.skilful, "skill"),
+                                      ("Luckiest guess", game.luckiest, "luck")):  # fmt: skip
+            if shown is not None:
+                lines.append(f"{label}: {name(shown.member)}, guess {shown.turn} "
+                             f"||{shown.guess.upper()}|| ({measure} {shown.value})")  # fmt: skip
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) if blocks else f"No daily was finished on {digest.day}."

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.services.analysis import AnalysisGate
 from bot.services.daily import DailyPuzzles
+from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
 from bot.services.stats import Board, Stats, StatsService
@@ -24,6 +25,7 @@ class Services:
     daily: DailyPuzzles
     games: GameService
     stats: StatsService
+    digests: DigestService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
 
     async def export_player(self, player_id: int) -> str:
@@ -50,7 +52,8 @@ async def open_services(settings: Settings) -> Services:
     else:  # one secret per deployment, made on first start and kept with the data
         seed = await storage.set_meta_once("daily_seed", secrets.token_hex(32))
     daily = DailyPuzzles(seed, settings.zone)
-    return Services(storage, daily, GameService(storage, daily), StatsService(storage))
+    return Services(storage, daily, GameService(storage, daily), StatsService(storage),
+                    DigestService(storage, daily))  # fmt: skip
 
 
 __all__ = [

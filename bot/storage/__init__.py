@@ -29,6 +29,7 @@ from bot.storage.database import (
     Transaction,
     parse_database_url,
 )
+from bot.storage.digests import Digests
 from bot.storage.migrations import LATEST
 from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
@@ -63,6 +64,7 @@ def _now() -> str:
 class Storage:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.digests = Digests(db)  # the daily digest's channels, claims and day reads
 
     # -- opening, closing, migrating -------------------------------------------------------
 

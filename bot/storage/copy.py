@@ -20,6 +20,7 @@ ORDER = {
     "standings": "scope, kind, player_id",
     "share_results": "id",
     "share_channels": "guild_id, channel_id",
+    "digests": "guild_id, day",
 }
 BATCH = 50_000
 

@@ -137,6 +137,22 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_one_daily ON games(player_id, kind, puzzle)
         WHERE puzzle IS NOT NULL;
     """,
+    # 7: the daily digest: the channel a server chose (and who chose it, told if it fails),
+    # and one row per server and puzzle day, claimed before the post is sent: each digest is
+    # posted at most once, whatever the restarts and processes. Results by day, for it.
+    """
+    ALTER TABLE guild_settings ADD COLUMN digest_channel INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN digest_admin INTEGER;
+    CREATE TABLE digests (
+        guild_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        channel_id INTEGER,
+        message_id INTEGER,
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, day)
+    );
+    CREATE INDEX results_day ON results(scope, kind, day);
+    """,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -237,9 +253,23 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, channel_id)
     );
     """,
+    # 7: as SQLite's 7.
+    """
+    ALTER TABLE guild_settings ADD COLUMN digest_channel BIGINT;
+    ALTER TABLE guild_settings ADD COLUMN digest_admin BIGINT;
+    CREATE TABLE digests (
+        guild_id BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        channel_id BIGINT,
+        message_id BIGINT,
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, day)
+    );
+    CREATE INDEX results_day ON results(scope, kind, day);
+    """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
 # Every table, parents before children: what `wordlebot db copy` moves, in this order.
 TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "results",
-          "standings", "share_results", "share_channels")  # fmt: skip
+          "standings", "share_results", "share_channels", "digests")  # fmt: skip

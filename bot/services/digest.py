@@ -1,0 +1,224 @@
+"""The daily digest: yesterday's dailies in a server, posted once to the channel its admins
+chose, shortly after the server's day ends.
+
+When a digest is due. The puzzle day is one for everyone (``DAILY_TIMEZONE``, see
+:mod:`bot.services.daily`); a server's own day ends at midnight in its time zone
+(``/settings timezone``, daylight saving included; the deployment's zone when unset). The
+digest of puzzle day D is due once both have ended, plus a few minutes for the last
+guesses: at the server's midnight after D, or at the end of puzzle D if that comes later
+(a server far east of ``DAILY_TIMEZONE`` waits until nobody can play D any more, so the
+digest never shows a day still being played). A digest missed while the bot was down is
+posted when it comes back, as long as it is still the latest one due (within the next day).
+
+Exactly once: :meth:`DigestService.run_due` claims a server's day in the database before
+sending (:mod:`bot.storage.digests`); only the process the database elects runs it, and
+even two runners cannot both claim a day.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from itertools import groupby
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.services.analysis import coach_game
+from bot.services.daily import DailyPuzzles
+from bot.services.kinds import KINDS, kind_name, parse
+from bot.storage import Storage
+from bot.storage.digests import DayResult, DayStart, DigestChannel
+from engine.game import WordleGame
+from engine.pattern import to_digits
+
+log = logging.getLogger("wordlebot.digest")
+
+DIGEST_KINDS = tuple(f"{k.name}:daily" for k in KINDS.values() if k.daily)
+SETTLE = timedelta(minutes=5)  # after a day ends, before its digest: the last guesses land
+STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows as 366+)
+COACHED_GAMES = 30  # the highlight looks at this many finished games at most
+
+
+@dataclass(frozen=True)
+class Member:
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Highlight:
+    member: Member
+    turn: int  # 1-based
+    guess: str
+    value: int  # skill or luck, 0..99
+
+
+@dataclass(frozen=True)
+class GameDigest:
+    kind: str
+    title: str  # "wordlebot Wordle #1982"
+    streak: int  # consecutive days, ending with this one, on which someone here finished
+    scores: list[tuple[str, list[Member]]]  # "3/6" -> players, best first; failures last
+    unfinished: list[Member]
+    grids: list[tuple[Member, list[str]]]  # each finished game's rows as pattern digits
+    length: int
+    limit: int
+    skilful: Highlight | None = None
+    luckiest: Highlight | None = None
+
+    @property
+    def crowned(self) -> list[Member]:
+        """The best score's players, when someone won."""
+        if self.scores and not self.scores[0][0].startswith("X"):
+            return self.scores[0][1]
+        return []
+
+
+@dataclass(frozen=True)
+class Digest:
+    guild_id: int
+    day: date
+    games: list[GameDigest]
+
+    @property
+    def empty(self) -> bool:
+        return not self.games
+
+
+class ChannelGone(Exception):
+    """The digest's channel is deleted or the bot may not post there: the digest is turned
+    off and the admin who chose the channel is told."""
+
+
+class NotSent(Exception):
+    """Sending failed before anything reached Discord (no connection): try again later."""
+
+
+Post = Callable[[DigestChannel, Digest], Awaitable[int]]  # sends; returns the message id
+Warn = Callable[[DigestChannel, str], Awaitable[None]]  # tells the admin
+
+
+def zone_of(name: str | None, default: ZoneInfo) -> ZoneInfo:
+    try:
+        return ZoneInfo(name) if name else default
+    except (ZoneInfoNotFoundError, ValueError):
+        return default
+
+
+class DigestService:
+    def __init__(self, storage: Storage, daily: DailyPuzzles) -> None:
+        self.storage = storage
+        self.daily = daily  # its clock is the digest's: tests set the time there
+
+    def due_day(self, timezone: str | None, now: datetime | None = None) -> date:
+        """The latest puzzle day whose digest is due now for a server in ``timezone``."""
+        settled = (now or self.daily.clock()) - SETTLE
+        puzzle_today = settled.astimezone(self.daily.zone).date()
+        local_today = settled.astimezone(zone_of(timezone, self.daily.zone)).date()
+        return min(puzzle_today, local_today) - timedelta(days=1)
+
+    async def digest(self, guild_id: int, day: date) -> Digest:
+        """The digest of ``day`` in a server (0: direct messages), for every daily game
+        someone finished there that day."""
+        digests = self.storage.digests
+        games = []
+        for kind in DIGEST_KINDS:
+            finished = await digests.finished(guild_id, (kind,), day.isoformat())
+            if not finished:
+                continue
+            started = await digests.unfinished(guild_id, (kind,), day.isoformat())
+            days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
+            games.append(await self._game(kind, day, finished, started, days))
+        return Digest(guild_id, day, games)
+
+    async def _game(self, kind: str, day: date, finished: list[DayResult],
+                    started: list[DayStart], days: list[str]) -> GameDigest:  # fmt: skip
+        spec = kind_name(kind)
+        streak = 0  # days are newest first: count back from this one while none is missing
+        while streak < len(days) and days[streak] == (day - timedelta(days=streak)).isoformat():
+            streak += 1
+
+        def score(r: DayResult) -> tuple[int, str]:
+            return (r.guesses, f"{r.guesses}/{spec.limit}") if r.won else (99, f"X/{spec.limit}")
+
+        ordered = sorted(finished, key=lambda r: (score(r)[0], r.player_id))
+        scores = [
+            (label, [Member(r.player_id, r.name) for r in group])
+            for (_, label), group in groupby(ordered, key=score)
+        ]
+        grids = [(Member(r.player_id, r.name), _digits(r)) for r in ordered]
+        skilful, luckiest = await self._highlights(ordered[:COACHED_GAMES])
+        return GameDigest(
+            kind, f"wordlebot {spec.title} #{DailyPuzzles.number(day)}", streak, scores,
+            [Member(s.player_id, s.name) for s in started], grids,
+            len(grids[0][1][0]) if grids and grids[0][1] else 5, spec.limit, skilful, luckiest,
+        )  # fmt: skip
+
+    async def _highlights(
+        self, results: list[DayResult]
+    ) -> tuple[Highlight | None, Highlight | None]:
+        """The day's most skilful guess and its luckiest, from the coach."""
+        skilful: Highlight | None = None
+        luckiest: Highlight | None = None
+        for r in results:
+            report = await coach_game(r.state)
+            if report is None:
+                continue
+            member = Member(r.player_id, r.name)
+            for i, turn in enumerate(report.turns, 1):
+                if turn.skill is not None and (skilful is None or turn.skill > skilful.value):
+                    skilful = Highlight(member, i, turn.guess, turn.skill)
+                if luckiest is None or turn.luck > luckiest.value:
+                    luckiest = Highlight(member, i, turn.guess, turn.luck)
+        return skilful, luckiest
+
+    # -- the job -----------------------------------------------------------------------
+
+    async def run_due(self, post: Post, warn: Warn, now: datetime | None = None) -> list[Digest]:
+        """Post every digest that is due and not yet claimed; returns those posted. A day
+        with no finished daily is claimed and posts nothing. A channel that is gone turns
+        the server's digest off and tells its admin. A digest not built, or not sent for a
+        reason that proves nothing reached Discord (:class:`NotSent`), gives its claim back
+        and the next run tries again; any other failure keeps it (posted at most once)."""
+        posted = []
+        digests = self.storage.digests
+        for channel in await digests.channels():
+            day = self.due_day(channel.timezone, now).isoformat()
+            if not await digests.claim(channel.guild_id, day, channel.channel_id):
+                continue
+            try:
+                digest = await self.digest(channel.guild_id, date.fromisoformat(day))
+            except Exception:
+                await digests.release(channel.guild_id, day)
+                log.exception("digest of guild %s for %s not built; will retry",
+                              channel.guild_id, day)  # fmt: skip
+                continue
+            if digest.empty:
+                continue
+            try:
+                message_id = await post(channel, digest)
+            except ChannelGone as gone:
+                await digests.set_channel(channel.guild_id, None, None)
+                await warn(channel, f"The daily digest is off: {gone}. Choose a channel again "
+                                    "with /digest channel.")  # fmt: skip
+                continue
+            except NotSent:
+                await digests.release(channel.guild_id, day)
+                log.warning("digest of guild %s for %s not sent; will retry",
+                            channel.guild_id, day)  # fmt: skip
+                continue
+            except Exception:  # it may have reached Discord: never risk posting it twice
+                log.exception("digest of guild %s for %s failed; not retried",
+                              channel.guild_id, day)  # fmt: skip
+                continue
+            await digests.posted(channel.guild_id, day, message_id)
+            posted.append(digest)
+        return posted
+
+
+def _digits(result: DayResult) -> list[str]:
+    game = parse(result.state)
+    if not isinstance(game, WordleGame):
+        return []
+    return [to_digits(pattern, game.variant.length) for _, pattern in game.rows]

@@ -1,0 +1,143 @@
+"""What the daily digest reads and records: the channel each server chose, a day's dailies in
+a server, and one claim per server and day.
+
+The claim is the exactly-once guarantee: a digest is claimed (a row keyed by server and
+day) before it is sent, so a second process, a restart or a retry finds it taken and posts
+nothing. A send that failed before anything reached Discord releases its claim.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.storage.database import Database
+
+
+@dataclass(frozen=True)
+class DigestChannel:
+    guild_id: int
+    channel_id: int
+    admin_id: int | None  # who chose the channel: told if the bot can no longer post there
+    timezone: str | None  # the server's zone: its day ends at its own midnight
+
+
+@dataclass(frozen=True)
+class DayResult:
+    player_id: int
+    name: str
+    kind: str
+    won: bool
+    guesses: int
+    state: dict[str, Any]  # the finished game (its rows give the grid and the coaching)
+
+
+@dataclass(frozen=True)
+class DayStart:
+    """A daily started that day and not finished."""
+
+    player_id: int
+    name: str
+    kind: str
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Digests:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def set_channel(
+        self, guild_id: int, channel_id: int | None, admin_id: int | None
+    ) -> None:
+        """Post the server's digest to ``channel_id`` (None: no digest)."""
+        await self.db.write(
+            "INSERT INTO guild_settings (guild_id, digest_channel, digest_admin) VALUES (?, ?, ?) "
+            "ON CONFLICT(guild_id) DO UPDATE SET digest_channel = excluded.digest_channel, "
+            "digest_admin = excluded.digest_admin",
+            (guild_id, channel_id, admin_id),
+        )
+
+    async def channel(self, guild_id: int) -> DigestChannel | None:
+        row = await self.db.one(
+            "SELECT guild_id, digest_channel, digest_admin, timezone FROM guild_settings "
+            "WHERE guild_id = ? AND digest_channel IS NOT NULL",
+            (guild_id,),
+        )
+        return None if row is None else DigestChannel(*tuple(row))
+
+    async def channels(self) -> list[DigestChannel]:
+        rows = await self.db.all(
+            "SELECT guild_id, digest_channel, digest_admin, timezone FROM guild_settings "
+            "WHERE digest_channel IS NOT NULL ORDER BY guild_id"
+        )
+        return [DigestChannel(*tuple(row)) for row in rows]
+
+    # -- the claim ---------------------------------------------------------------------
+
+    async def claim(self, guild_id: int, day: str, channel_id: int | None) -> bool:
+        """Take the server's digest for ``day``; False when it was taken before (posted, or
+        found empty, or being sent by another process)."""
+        return (
+            await self.db.write(
+                "INSERT INTO digests (guild_id, day, channel_id, claimed_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (guild_id, day, channel_id, _now()),
+            )
+            == 1
+        )
+
+    async def posted(self, guild_id: int, day: str, message_id: int) -> None:
+        await self.db.write(
+            "UPDATE digests SET message_id = ? WHERE guild_id = ? AND day = ?",
+            (message_id, guild_id, day),
+        )
+
+    async def release(self, guild_id: int, day: str) -> None:
+        """Give a claim back: its send failed before anything was posted."""
+        await self.db.write(
+            "DELETE FROM digests WHERE guild_id = ? AND day = ? AND message_id IS NULL",
+            (guild_id, day),
+        )
+
+    async def claimed(self, guild_id: int) -> list[tuple[str, int | None]]:
+        """(day, message id or None when nothing was posted) of every claim, oldest first."""
+        rows = await self.db.all(
+            "SELECT day, message_id FROM digests WHERE guild_id = ? ORDER BY day", (guild_id,)
+        )
+        return [(str(r[0]), r[1]) for r in rows]
+
+    # -- a day's dailies in a server ---------------------------------------------------
+
+    async def finished(self, scope: int, kinds: tuple[str, ...], day: str) -> list[DayResult]:
+        marks = ", ".join("?" * len(kinds))
+        rows = await self.db.all(
+            "SELECT r.player_id, p.name, r.kind, r.won, r.guesses, g.state FROM results r "
+            "JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+            f"WHERE r.scope = ? AND r.kind IN ({marks}) AND r.day = ? ORDER BY r.id",
+            (scope, *kinds, day),
+        )
+        return [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5])) for r in rows]
+
+    async def unfinished(self, scope: int, kinds: tuple[str, ...], day: str) -> list[DayStart]:
+        marks = ", ".join("?" * len(kinds))
+        rows = await self.db.all(
+            "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
+            f"WHERE g.scope = ? AND g.kind IN ({marks}) AND g.puzzle = ? "
+            "AND g.status = 'playing' ORDER BY g.id",
+            (scope, *kinds, day),
+        )
+        return [DayStart(r[0], r[1], r[2]) for r in rows]
+
+    async def days_played(self, scope: int, kind: str, until: str, limit: int) -> list[str]:
+        """The latest days, up to ``until``, on which someone here finished the daily."""
+        rows = await self.db.all(
+            "SELECT DISTINCT day FROM results WHERE scope = ? AND kind = ? AND day <= ? "
+            "ORDER BY day DESC LIMIT ?",
+            (scope, kind, until, limit),
+        )
+        return [str(r[0]) for r in rows]

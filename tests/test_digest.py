@@ -1,0 +1,222 @@
+"""The daily digest: what it says, when it is due in every zone, and that each server's day
+is posted exactly once across runners, restarts and failures, on both engines."""
+
+import asyncio
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from bot.render.images import digest_png
+from bot.render.text import digest_text
+from bot.services import Player, Services, open_services
+from bot.services.digest import ChannelGone, Digest, NotSent
+from bot.settings import load_settings
+from bot.storage.digests import DigestChannel
+
+SEED = "3c5e7a9b1d2f4a6c8e0b1d3f5a7c9e2b-digest"
+GUILD, OTHER, CHANNEL, ADMIN = 100, 200, 555, 9
+DAY = date(2026, 3, 1)
+ANN, BOB, CAT, DAN, EVE = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan",
+                                                               "eve"), 1))  # fmt: skip
+NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+async def opened(url: str, now: datetime) -> Services:
+    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
+    services.daily.clock = lambda: now
+    return services
+
+
+@pytest.fixture
+async def services(database_url: str):
+    s = await opened(database_url, at("2026-03-02T12:00"))
+    yield s
+    await s.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A database two service instances can open: a SQLite file, or a PostgreSQL one."""
+    if request.param == "sqlite":
+        return str(tmp_path / "digest.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+async def play(services: Services, player: Player, day: date, misses: int, *,
+               finish: bool | str = True, scope: int = GUILD) -> None:  # fmt: skip
+    """A daily of ``day``: ``misses`` wrong guesses, then the answer (or give up; or stop)."""
+    assert (await services.games.start(player, scope, daily=True, zone_day=day)).ok
+    for word in NEVER[:misses]:
+        assert (await services.games.guess(player, scope, word, kind="wordle:daily")).ok
+    if finish == "give up":
+        assert (await services.games.give_up(player, scope, kind="wordle:daily")).ok
+    elif finish:
+        answer = services.daily.answer("wordle", day)
+        assert (await services.games.guess(player, scope, answer, kind="wordle:daily")).ok
+
+
+async def test_the_digest_of_a_day_crowns_groups_and_counts_the_group_streak(services) -> None:
+    for back in (1, 2):  # someone played the two days before; nobody the day before those
+        await play(services, EVE, DAY - timedelta(days=back), 0)
+    await play(services, BOB, DAY, 2)
+    await play(services, ANN, DAY, 1)
+    await play(services, CAT, DAY, 1, finish="give up")
+    await play(services, DAN, DAY, 1, finish=False)
+    await play(services, EVE, DAY, 0, scope=OTHER)  # another server's day is not this one's
+
+    digest = await services.digests.digest(GUILD, DAY)
+    [game] = digest.games
+    assert game.title == f"wordlebot Wordle #{(DAY - date(2021, 6, 19)).days}"
+    assert game.streak == 3
+    assert [(score, [m.name for m in members]) for score, members in game.scores] == [
+        ("2/6", ["ann"]), ("3/6", ["bob"]), ("X/6", ["cat"])]  # fmt: skip
+    assert [m.name for m in game.crowned] == ["ann"]
+    assert [m.name for m in game.unfinished] == ["dan"]
+    assert [len(rows) for _, rows in game.grids] == [2, 3, 1]
+    assert game.grids[0][1][-1] == "22222" and set("".join(game.grids[2][1])) <= set("012")
+    assert game.skilful is not None and game.luckiest is not None
+    assert game.skilful.turn >= 2  # the opener has no skill measure
+
+    text = digest_text(digest)
+    assert "Your group is on a 3 days streak!" in text
+    assert "👑 2/6: ann" in text and "3/6: bob" in text and "X/6: cat" in text
+    assert "Started, not finished: dan" in text and "eve" not in text
+    answer = services.daily.answer("wordle", DAY).upper()
+    assert answer not in re.sub(r"\|\|.*?\|\|", "", text)  # letters only behind spoilers
+    assert digest_png(digest).startswith(b"\x89PNG")
+
+
+async def test_a_day_nobody_finished_has_an_empty_digest(services) -> None:
+    await play(services, DAN, DAY, 1, finish=False)
+    digest = await services.digests.digest(GUILD, DAY)
+    assert digest.empty and digest_text(digest) == f"No daily was finished on {DAY}."
+
+
+@pytest.mark.parametrize(
+    ("instant", "zone", "due"),
+    [
+        # One instant, three servers: UTC-10 has not reached midnight; UTC+13 has, and its
+        # puzzle day (UTC here) is over too; UTC is just past midnight.
+        ("2026-03-02T05:00", "Pacific/Honolulu", "2026-02-28"),
+        ("2026-03-02T05:00", "Pacific/Tongatapu", "2026-03-01"),
+        ("2026-03-02T05:00", None, "2026-03-01"),
+        # UTC+13 at its midnight: the puzzle of its yesterday is still being played in UTC.
+        ("2026-03-01T11:10", "Pacific/Tongatapu", "2026-02-28"),
+        # A few minutes after midnight the last guesses have landed; not before.
+        ("2026-03-02T00:03", None, "2026-02-28"),
+        ("2026-03-02T00:06", None, "2026-03-01"),
+        # Daylight saving: New York's midnight after 8 March 2026 (clocks forward that day)
+        # is 04:00 UTC, not 05:00.
+        ("2026-03-09T04:06", "America/New_York", "2026-03-08"),
+        ("2026-03-09T04:04", "America/New_York", "2026-03-07"),
+        ("2026-03-08T05:06", "America/New_York", "2026-03-07"),
+    ],
+)
+async def test_a_digest_is_due_after_the_servers_midnight_and_the_puzzle_day(
+    services, instant: str, zone: str | None, due: str
+) -> None:
+    assert services.digests.due_day(zone, at(instant)) == date.fromisoformat(due)
+
+
+class Discord:
+    """Where the digest goes: records each post, or fails as told."""
+
+    def __init__(self) -> None:
+        self.posts: list[tuple[int, Digest]] = []
+        self.warnings: list[tuple[int | None, str]] = []
+        self.fail: Exception | None = None
+
+    async def post(self, channel: DigestChannel, digest: Digest) -> int:
+        await asyncio.sleep(0.01)  # the other runner gets in here if it can
+        if self.fail is not None:
+            raise self.fail
+        self.posts.append((channel.channel_id, digest))
+        return 7000 + len(self.posts)
+
+    async def warn(self, channel: DigestChannel, text: str) -> None:
+        self.warnings.append((channel.admin_id, text))
+
+
+async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(shared_url) -> None:
+    now = at("2026-03-02T06:00")
+    first, second = await opened(shared_url, now), await opened(shared_url, now)
+    await first.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(first, ANN, DAY, 1)
+    discord = Discord()
+    await asyncio.gather(first.digests.run_due(discord.post, discord.warn),
+                         second.digests.run_due(discord.post, discord.warn))  # fmt: skip
+    assert [(channel, d.day) for channel, d in discord.posts] == [(CHANNEL, DAY)]
+    await first.close()
+    await second.close()
+    restarted = await opened(shared_url, now + timedelta(hours=1))
+    assert await restarted.digests.run_due(discord.post, discord.warn) == []
+    assert await restarted.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+    await restarted.close()
+
+
+async def test_a_digest_missed_while_down_is_posted_within_the_next_day(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY + timedelta(days=1), 2)
+    discord = Discord()
+    services.daily.clock = lambda: at("2026-03-02T22:00")  # back up 22 hours late
+    await services.digests.run_due(discord.post, discord.warn)
+    services.daily.clock = lambda: at("2026-03-03T00:10")  # and the next day on time
+    await services.digests.run_due(discord.post, discord.warn)
+    await services.digests.run_due(discord.post, discord.warn)
+    assert [d.day for _, d in discord.posts] == [DAY, DAY + timedelta(days=1)]
+
+
+async def test_an_empty_day_posts_nothing_and_is_not_tried_again(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    discord = Discord()
+    assert await services.digests.run_due(discord.post, discord.warn) == []
+    assert discord.posts == [] and await services.storage.digests.claimed(GUILD) == [
+        (DAY.isoformat(), None)]  # fmt: skip
+
+
+async def test_a_channel_gone_turns_the_digest_off_and_tells_the_admin_once(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    discord = Discord()
+    discord.fail = ChannelGone("the channel was deleted")
+    for _ in range(3):
+        await services.digests.run_due(discord.post, discord.warn)
+    assert discord.posts == [] and len(discord.warnings) == 1
+    assert discord.warnings[0][0] == ADMIN and "the channel was deleted" in discord.warnings[0][1]
+    assert await services.storage.digests.channel(GUILD) is None
+
+
+async def test_a_send_that_never_reached_discord_is_tried_again(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    discord = Discord()
+    discord.fail = NotSent("no connection")
+    assert await services.digests.run_due(discord.post, discord.warn) == []
+    discord.fail = None
+    assert len(await services.digests.run_due(discord.post, discord.warn)) == 1
+    assert len(discord.posts) == 1
+
+
+async def test_a_send_that_may_have_reached_discord_is_never_repeated(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    discord = Discord()
+    discord.fail = TimeoutError("no answer after sending")
+    await services.digests.run_due(discord.post, discord.warn)
+    discord.fail = None
+    await services.digests.run_due(discord.post, discord.warn)
+    assert discord.posts == []
+
+
+async def test_digest_off_and_on(services) -> None:
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    assert (await services.storage.digests.channel(GUILD)) == DigestChannel(
+        GUILD, CHANNEL, ADMIN, None)  # fmt: skip
+    await services.storage.digests.set_channel(GUILD, None, None)
+    assert await services.storage.digests.channels() == []
