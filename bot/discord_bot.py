@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import signal
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -59,8 +60,10 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         return not await turned_away(interaction)
 
 
-EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis")
+EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",
+              "cogs.digest")  # fmt: skip
 LEADER_RETRY_SECONDS = 60
+JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
 DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in a moment."
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
@@ -84,6 +87,9 @@ class WordleBot(commands.Bot):
         )
         self.settings = settings
         self.capacity = CAPACITY
+        # Jobs one process of the deployment runs for all, every JOBS_INTERVAL_SECONDS (the
+        # daily digest); cogs add theirs.
+        self.leader_jobs: list[Callable[[], Awaitable[None]]] = []
         self.warm_engine = warm_engine
         self.tree.on_error = self.on_app_command_error
 
@@ -94,8 +100,7 @@ class WordleBot(commands.Bot):
             await self.load_extension(extension)
         if self.warm_engine:
             await warm(("wordle", "primel"))
-            if self.settings.build_trees:  # missing exact trees: searched in the background
-                self._jobs_task = asyncio.create_task(self._once_per_deployment())
+        self._jobs_task = asyncio.create_task(self._once_per_deployment(), name=JOBS_TASK)
         if self.settings.dev_guild_id is not None and not self.settings.sharded:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -105,15 +110,30 @@ class WordleBot(commands.Bot):
             await self._warn_if_never_synced()
 
     async def _once_per_deployment(self) -> None:
-        """Work one process of a deployment does for all: the one the database elects (an
-        advisory lock on PostgreSQL; a SQLite file has one process). The others try again
-        every minute, so a leader that dies is replaced. Exact trees already in the shared
-        cache (WORDLEBOT_CACHE_DIR; `wordlebot tree --strategy optimal --out-cache`) are
-        read, not searched."""
-        while not await self.services.storage.db.lead():
+        """Work one process of a deployment does for all, in the process the database elects
+        (an advisory lock on PostgreSQL; a SQLite file has one process): the search of
+        missing exact trees, once, and the leader jobs, every JOBS_INTERVAL_SECONDS. The
+        others try again every minute, so a leader that dies is replaced; a leader that
+        loses its lock stops until it wins it again. Exact trees already in the shared cache
+        (WORDLEBOT_CACHE_DIR; `wordlebot tree --strategy optimal --out-cache`) are read, not
+        searched."""
+        db = self.services.storage.db
+        while not await db.lead():
             await asyncio.sleep(LEADER_RETRY_SECONDS)
         log.info("this process runs the deployment's background jobs")
-        await build_trees(("wordle",))
+        if self.warm_engine and self.settings.build_trees:
+            self._trees_task = asyncio.create_task(build_trees(("wordle",)))
+        await self.wait_until_ready()
+        while True:
+            if await db.lead():
+                for job in list(self.leader_jobs):
+                    try:
+                        await job()
+                    except StorageBusy:
+                        log.warning("a background job waits: the database did not answer")
+                    except Exception:
+                        log.exception("a background job failed; it runs again later")
+            await asyncio.sleep(self.settings.jobs_interval_seconds)
 
     async def _warn_if_never_synced(self) -> None:
         """Slash commands appear only once published: say how, if they never were."""
@@ -134,9 +154,10 @@ class WordleBot(commands.Bot):
             if pending:
                 log.info("letting %d interactions finish before closing", len(pending))
                 await asyncio.wait(pending, timeout=DRAIN_SECONDS)
-        jobs = getattr(self, "_jobs_task", None)
-        if jobs is not None:
-            jobs.cancel()
+        for name in ("_jobs_task", "_trees_task"):
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -44,6 +47,13 @@ class Settings(BaseSettings):
     # shards SHARD_IDS (e.g. 0,1) of SHARD_COUNT. Neither set: one process, as Discord deals.
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: list[int] | None = None
+    # The daily digest: how long after a day ends its digest waits for the last guesses, and
+    # how often the process that runs the deployment's jobs looks for work.
+    digest_delay_seconds: float = Field(default=300, ge=0)
+    jobs_interval_seconds: float = Field(default=60, gt=0)
+    # Tests only: the bot's clock starts at this instant (and runs on at the real pace), so
+    # an end-to-end test can cross a day boundary. Unset: the real time.
+    clock_start: datetime | None = None
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
     discord_gateway_url: str | None = None  # and for its gateway
 
@@ -118,6 +128,15 @@ class Settings(BaseSettings):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.daily_timezone)
+
+    def clock(self) -> Callable[[], datetime]:
+        """The time the services go by: the real one, or (tests) one started at CLOCK_START."""
+        if self.clock_start is None:
+            return lambda: datetime.now(UTC)
+        start = self.clock_start if self.clock_start.tzinfo else self.clock_start.replace(
+            tzinfo=UTC)  # fmt: skip
+        began = time.monotonic()
+        return lambda: start + timedelta(seconds=time.monotonic() - began)
 
 
 SEED_MIN_LENGTH = 32

@@ -17,6 +17,8 @@ from typing import Any
 from discord.user import ClientUser
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.discord_bot import JOBS_TASK
+
 APP_ID, GUILD_ID, CHANNEL_ID = 900000000000000001, 900000000000000002, 900000000000000003
 _ids = itertools.count(910000000000000000)
 EVERYTHING, NOTHING = "2251799813685247", "0"  # permission bit sets
@@ -208,11 +210,12 @@ class DiscordDouble:
 
 async def settle() -> None:
     """Let every task the dispatch started run to completion (but a view's timeout timer:
-    discord.py gives views on ephemeral messages a 15-minute one)."""
+    discord.py gives views on ephemeral messages a 15-minute one, and the bot's background
+    jobs, which run as long as it does)."""
     for _ in range(200):
         pending = [
             t for t in asyncio.all_tasks()
-            if t is not asyncio.current_task() and not t.done()
+            if t is not asyncio.current_task() and not t.done() and t.get_name() != JOBS_TASK
             and "timeout_task" not in t.get_coro().__qualname__  # type: ignore[union-attr]
         ]  # fmt: skip
         if not pending:

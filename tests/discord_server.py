@@ -190,9 +190,15 @@ class DiscordServer:
             f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self.edit
         )
         self.app.router.add_post(f"{api}/channels/{{channel}}/messages", self.create_message)
+        self.app.router.add_get(f"{api}/users/{{user}}", self.get_user)
+        self.app.router.add_post(f"{api}/users/@me/channels", self.open_dm)
         self.app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self.edit)
         self.app.router.add_route("*", "/{tail:.*}", self.unknown)
         self.messages: list[tuple[dict[str, Any], list[str]]] = []
+        # Messages the bot posted in channels (not interaction replies): (channel, body, files)
+        self.posts: list[tuple[int, dict[str, Any], list[str]]] = []
+        self.deleted_channels: set[int] = set()  # posting there: 404 Unknown Channel
+        self.dm_channels: dict[int, int] = {}  # DM channel -> the user it reaches
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -308,11 +314,26 @@ class DiscordServer:
 
     async def create_message(self, request: web.Request) -> web.Response:
         body, files = await self._body(request)
+        channel = int(request.match_info["channel"])
+        if channel in self.deleted_channels:  # as Discord answers (JSON error code 10003)
+            return _json({"message": "Unknown Channel", "code": 10003}, status=404)
         self.violations += check_message(body, "message")
         if not (body.get("content") or body.get("embeds") or files or body.get("components")):
             self.violations.append("a message needs content, an embed, a file or components")
         self.messages.append((body, files))
+        self.posts.append((channel, body, files))
         return _json(self.message(body))
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        return _json(user(int(request.match_info["user"]), "admin"))
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels {recipient_id}: the DM channel with that user."""
+        recipient = int((await request.json())["recipient_id"])
+        channel = recipient + 7
+        self.dm_channels[channel] = recipient
+        return _json({"id": str(channel), "type": 1, "last_message_id": None, "flags": 0,
+                      "recipients": [user(recipient, "admin")]})  # fmt: skip
 
     async def unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")

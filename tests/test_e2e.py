@@ -5,7 +5,7 @@ import os
 import signal
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -48,6 +48,9 @@ def base(kind: int, user_id: int, guild: int) -> dict:
     return {
         "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": snowflake(),
         "version": 1, "channel_id": str(guild + 1), "guild_id": str(guild), "locale": "en-US",
+        "channel": {"id": str(guild + 1), "type": 0, "name": "games", "position": 0,
+                    "guild_id": str(guild), "permission_overwrites": [],
+                    "permissions": "2251799813685247"},
         "guild_locale": "en-US", "app_permissions": "2251799813685247", "entitlements": [],
         "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
         "attachment_size_limit": 8388608,
@@ -69,12 +72,13 @@ class Bot:
 
     def __init__(
         self, server: DiscordServer, database: str, log_level: str = "WARNING",
-        dev_guild: bool = True,
+        dev_guild: bool = True, **settings: str,
     ) -> None:  # fmt: skip
         env = {**os.environ, "DISCORD_TOKEN": "e2e-token", "DISCORD_API_BASE": server.api_base,
                "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{server.port}/gateway",
                "DATABASE_PATH": database, "DEV_GUILD_ID": str(GUILDS[0]), "DAILY_SEED": SEED,
                "BUILD_TREES": "false", "LOG_LEVEL": log_level}  # fmt: skip
+        env |= {name.upper(): value for name, value in settings.items()}
         if not dev_guild:
             del env["DEV_GUILD_ID"]
         # The log goes to a file: a pipe nobody reads until the end would fill up at DEBUG
@@ -316,4 +320,75 @@ async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
     hint = await reply
     assert hint.kind == 5 and "possible" in hint.text()
     code, err = bot.stop()
+    assert code == 0, err[-2000:]
+
+
+async def digest_posts(server: DiscordServer, count: int, timeout: float = 60) -> list:
+    """The channel posts so far, once there are ``count`` of them (fails after ``timeout``)."""
+    for _ in range(int(timeout * 10)):
+        if len(server.posts) >= count:
+            return server.posts
+        await asyncio.sleep(0.1)
+    pytest.fail(f"{len(server.posts)} channel posts, not {count}: {server.posts}")
+
+
+async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(server, tmp_path):
+    """The bot's clock is set (CLOCK_START, a test-only setting) so the day ends during the
+    test: three players finish 1 March and one only starts; the bot is stopped before
+    midnight and started again just before it, so it carries the boundary live; then
+    restarts find the digest posted. A deleted channel turns the digest off, once."""
+    database = str(tmp_path / "bot.sqlite3")
+    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.3"}
+    day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
+    answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
+
+    async def play(user_id: int, words: list[str]) -> None:
+        assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
+        for word in words:
+            reply = await server.interact(command("guess", user_id=user_id, word=word))
+            assert reply.kind == 4 and not reply.flags & 64, reply.text()
+
+    evening = Bot(server, database, clock_start="2026-03-01T20:00:00+00:00", **fast)
+    await started(server, evening)
+    chosen = await server.interact(command("digest", "channel", user_id=admin))
+    assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
+    answer = answers.answer("wordle", day)
+    await play(21, [answer])
+    await play(22, ["aahed", answer])
+    await play(23, ["aahed", "zymic", answer])
+    await play(24, ["aahed"])
+    await asyncio.sleep(1)
+    assert server.posts == []  # 1 March is not over
+    assert evening.stop()[0] == 0
+
+    server.identified.clear()
+    midnight = Bot(server, database, clock_start="2026-03-01T23:59:58+00:00", **fast)
+    await started(server, midnight)
+    [(where, body, files)] = await digest_posts(server, 1)
+    text = body["content"]
+    assert where == channel and files == ["digest.png"] and body["allowed_mentions"]["parse"] == []
+    assert f"**wordlebot Wordle #{DailyPuzzles.number(day)}** (2026-03-01)" in text
+    assert "Your group is on a 1 day streak!" in text
+    assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\n" in text
+    assert "Started, not finished: <@24>" in text
+    await asyncio.sleep(1.5)  # several more runs of the job
+    assert midnight.stop()[0] == 0
+
+    server.identified.clear()
+    later = Bot(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
+    await started(server, later)
+    await play(21, [answers.answer("wordle", date(2026, 3, 2))])
+    await asyncio.sleep(1.5)
+    assert len(server.posts) == 1  # posted once, whatever the restarts
+    assert later.stop()[0] == 0
+
+    server.deleted_channels.add(channel)
+    server.identified.clear()
+    next_day = Bot(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
+    await started(server, next_day)
+    posts = await digest_posts(server, 2)
+    await asyncio.sleep(1.5)
+    assert len(server.posts) == 2 and server.dm_channels[posts[1][0]] == admin
+    assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
+    code, err = next_day.stop()
     assert code == 0, err[-2000:]

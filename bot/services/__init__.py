@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from bot.services.analysis import AnalysisGate
 from bot.services.daily import DailyPuzzles
@@ -51,9 +52,9 @@ async def open_services(settings: Settings) -> Services:
         seed = settings.daily_seed.get_secret_value()
     else:  # one secret per deployment, made on first start and kept with the data
         seed = await storage.set_meta_once("daily_seed", secrets.token_hex(32))
-    daily = DailyPuzzles(seed, settings.zone)
-    return Services(storage, daily, GameService(storage, daily), StatsService(storage),
-                    DigestService(storage, daily))  # fmt: skip
+    daily = DailyPuzzles(seed, settings.zone, settings.clock())
+    digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
+    return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests)
 
 
 __all__ = [

@@ -107,13 +107,14 @@ def zone_of(name: str | None, default: ZoneInfo) -> ZoneInfo:
 
 
 class DigestService:
-    def __init__(self, storage: Storage, daily: DailyPuzzles) -> None:
+    def __init__(self, storage: Storage, daily: DailyPuzzles, settle: timedelta = SETTLE) -> None:
         self.storage = storage
         self.daily = daily  # its clock is the digest's: tests set the time there
+        self.settle = settle
 
     def due_day(self, timezone: str | None, now: datetime | None = None) -> date:
         """The latest puzzle day whose digest is due now for a server in ``timezone``."""
-        settled = (now or self.daily.clock()) - SETTLE
+        settled = (now or self.daily.clock()) - self.settle
         puzzle_today = settled.astimezone(self.daily.zone).date()
         local_today = settled.astimezone(zone_of(timezone, self.daily.zone)).date()
         return min(puzzle_today, local_today) - timedelta(days=1)

@@ -1,0 +1,115 @@
+"""The daily digest in Discord: admins choose its channel; the process the database elects
+posts each server's digest when it is due (:mod:`bot.services.digest` decides what and
+when, and claims each day before it is sent)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_bot import WordleBot
+from bot.render.images import digest_png
+from bot.render.text import digest_text
+from bot.services.digest import ChannelGone, Digest, Member, NotSent
+from bot.storage.digests import DigestChannel
+from cogs.common import bot_of, refuse
+
+log = logging.getLogger("wordlebot.digest")
+LIMIT = 2000  # characters in one Discord message
+
+
+def mention(member: Member) -> str:
+    return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class DigestCommands(
+    commands.GroupCog, group_name="digest", group_description="Yesterday's results, each day"
+):
+    def __init__(self, bot: WordleBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.leader_jobs.append(self.post_due)
+
+    async def cog_unload(self) -> None:
+        self.bot.leader_jobs.remove(self.post_due)
+
+    @app_commands.command(name="channel", description="Post the daily digest in a channel")
+    @app_commands.describe(channel="Where the digest goes (default: this channel)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def channel(self, interaction: discord.Interaction[Any],
+                      channel: discord.TextChannel | None = None) -> None:  # fmt: skip
+        assert interaction.guild_id is not None
+        target = channel.id if channel is not None else interaction.channel_id
+        if target is None:
+            return await refuse(interaction, "Choose a text channel for the digest.")
+        services = bot_of(interaction).services
+        await services.storage.digests.set_channel(interaction.guild_id, target,
+                                                   interaction.user.id)  # fmt: skip
+        zone = (await services.storage.guild_settings(interaction.guild_id)).timezone
+        await interaction.response.send_message(
+            f"Each day's digest will be posted in <#{target}> a few minutes after midnight "
+            f"({zone or services.daily.zone.key}; change it with /settings timezone), once "
+            "that day's puzzle is over everywhere. /digest off stops it.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="off", description="Stop posting the daily digest")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def off(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        await bot_of(interaction).services.storage.digests.set_channel(
+            interaction.guild_id, None, None
+        )
+        await interaction.response.send_message("The daily digest is off.", ephemeral=True)
+
+    # -- the job -----------------------------------------------------------------------
+
+    async def post_due(self) -> None:
+        await self.bot.services.digests.run_due(self.post, self.warn)
+
+    async def post(self, channel: DigestChannel, digest: Digest) -> int:
+        """Send one digest; Discord's refusals become what the service understands."""
+        text = digest_text(digest, name=mention)
+        files = [discord.File(io.BytesIO(await asyncio.to_thread(digest_png, digest)),
+                              filename="digest.png",
+                              description="Everyone's grids, colours only")]  # fmt: skip
+        if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
+            files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
+            text = text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n(the whole digest is attached)"
+        target = self.bot.get_partial_messageable(channel.channel_id, guild_id=channel.guild_id)
+        try:
+            message = await target.send(
+                text, files=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.NotFound:
+            raise ChannelGone("its channel no longer exists") from None
+        except discord.Forbidden:
+            raise ChannelGone("the bot may not post in its channel") from None
+        except aiohttp.ClientConnectorError as exc:  # no connection: nothing was sent
+            raise NotSent(str(exc)) from exc
+        return message.id
+
+    async def warn(self, channel: DigestChannel, text: str) -> None:
+        """Tell the admin who chose the channel, in a direct message."""
+        if channel.admin_id is None:
+            return
+        try:
+            user = await self.bot.fetch_user(channel.admin_id)
+            await user.send(f"{text} (server {channel.guild_id})")
+        except discord.HTTPException:
+            log.warning("could not tell the admin of guild %s that the digest is off",
+                        channel.guild_id)  # fmt: skip
+
+
+async def setup(bot: WordleBot) -> None:
+    await bot.add_cog(DigestCommands(bot))
