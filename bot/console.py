@@ -7,8 +7,8 @@ Commands (a bare word is a guess in the game shown last)::
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
-    /streak   /leaderboard [METRIC] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE   /coach
-    /export   /help   /quit
+    /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
+    /coach   /export   /help   /quit
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -244,16 +244,21 @@ class Console:
             self.write(stats_text(stats, self.player.name))
 
     async def leaderboard(self, args: list[str]) -> None:
-        metric = args[0].lower() if args else "wins"
-        number = args[1] if len(args) > 1 else "1"
+        """``/leaderboard [METRIC] [PERIOD] [PAGE]``: a period is today, week, month, season,
+        previous (the last season) or all."""
+        words = [a.lower() for a in args]
+        metric = words.pop(0) if words and not words[0].isdigit() else "wins"
+        period = words.pop(0) if words and not words[0].isdigit() else "all"
+        number = words[0] if words else "1"
         if not (number.isascii() and number.isdigit() and len(number) <= 6):
             self.write(f"  A page is a number from 1 to 999999, not {number[:20]!r}")
             return
-        page = int(number)
         try:
             board = await self.services.stats.leaderboard(
-                "wordle:daily", metric, page=page, today=self.services.daily.today()
-            )
+                "wordle:daily", metric, page=int(number), today=self.services.daily.today(),
+                period="season" if period == "previous" else period,
+                previous_season=period == "previous",
+            )  # fmt: skip
         except LeaderboardError as exc:
             self.write(str(exc))
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -10,7 +11,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import GuildSettings
 from cogs.common import bot_of, refuse
 
 
@@ -21,14 +21,22 @@ class Admin(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="settings", description="Server settings (Manage Server)")
-    @app_commands.describe(timezone="This server's time zone, e.g. Europe/Paris (kept for its "
-                                    "schedules; the daily changes at one time for everyone)",
-                           hints_in_daily="Allow /hint during daily games")  # fmt: skip
+    @app_commands.describe(timezone="This server's time zone, e.g. Europe/Paris (its digest "
+                                    "comes after its midnight; the daily changes at one time "
+                                    "for everyone)",
+                           hints_in_daily="Allow /hint during daily games",
+                           season_days="Length of a leaderboard season in days (default 28)",
+                           fail_score="What a lost game counts as on the average board "
+                                      "(default 7)")  # fmt: skip
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction[Any], timezone: str | None = None,
-                       hints_in_daily: bool | None = None) -> None:  # fmt: skip
+    async def settings(
+        self, interaction: discord.Interaction[Any], timezone: str | None = None,
+        hints_in_daily: bool | None = None,
+        season_days: app_commands.Range[int, 1, 366] | None = None,
+        fail_score: app_commands.Range[int, 1, 20] | None = None,
+    ) -> None:  # fmt: skip
         storage = bot_of(interaction).services.storage
         assert interaction.guild_id is not None
         current = await storage.guild_settings(interaction.guild_id)
@@ -38,17 +46,19 @@ class Admin(commands.Cog):
             except (ZoneInfoNotFoundError, ValueError):
                 return await refuse(interaction, f"Unknown time zone {timezone[:40]!r}: "
                                                  "use a name like Europe/Paris")  # fmt: skip
-        updated = GuildSettings(
-            interaction.guild_id,
-            timezone if timezone is not None else current.timezone,
-            hints_in_daily if hints_in_daily is not None else current.hints_in_daily,
+        changes = {"timezone": timezone, "hints_in_daily": hints_in_daily,
+                   "season_days": season_days, "fail_score": fail_score}  # fmt: skip
+        updated = dataclasses.replace(
+            current, **{k: v for k, v in changes.items() if v is not None}
         )
         await storage.save_guild_settings(updated)
         zone = bot_of(interaction).services.daily.zone
         await interaction.response.send_message(
             f"Server time zone: {updated.timezone or 'not set'}. The daily changes at midnight "
             f"{zone.key} for everyone, so nobody can learn an answer before others can play it. "
-            f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}.",
+            f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. Seasons of "
+            f"{updated.season_days} days (a new length counts from the next result). A lost "
+            f"game counts as {updated.fail_score} on the average board.",
             ephemeral=True,
         )
 

@@ -14,28 +14,33 @@ from discord.ext import commands
 from bot.render import images
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import kind_of
+from bot.services.stats import LeaderboardError
 from cogs.common import GREEN, bot_of, refuse
 
 Game = Literal["wordle", "primel"]
 Metric = Literal["wins", "win_rate", "average", "current_streak", "max_streak"]
 Scope = Literal["server", "global"]
+Period = Literal["today", "week", "month", "season", "all"]
+Season = Literal["current", "previous"]
 
 
 PAGE_ID = (
     r"wb:board:(?P<game>wordle|primel):(?P<metric>[a-z_]+)"
-    r":(?P<scope>server|global):(?P<page>[0-9]+)"
-)
+    r":(?P<scope>server|global):(?P<page>[0-9]+)(?::(?P<period>[a-z]+))?"
+)  # the period came later: a button without one is an all-time board
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     """A leaderboard page button: everything needed to draw the page is in its custom id."""
 
-    def __init__(self, game: str, metric: str, scope: str, page: int, label: str) -> None:
+    def __init__(self, game: str, metric: str, scope: str, page: int, label: str,
+                 period: str = "all") -> None:  # fmt: skip
         super().__init__(discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary,
-            custom_id=f"wb:board:{game}:{metric}:{scope}:{page}",
+            custom_id=f"wb:board:{game}:{metric}:{scope}:{page}:{period}",
         ))  # fmt: skip
         self.game, self.metric, self.scope, self.page = game, metric, scope, page
+        self.period = period
 
     @classmethod
     async def from_custom_id(
@@ -45,31 +50,42 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         match: re.Match[str],
     ) -> PageButton:
         page = int(match["page"])
-        return cls(match["game"], match["metric"], match["scope"], page, str(page))
+        return cls(match["game"], match["metric"], match["scope"], page, str(page),
+                   match["period"] or "all")  # fmt: skip
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        message = await board_message(interaction, self.game, self.metric, self.scope, self.page)
+        message = await board_message(interaction, self.game, self.metric, self.scope,
+                                      self.page, self.period)  # fmt: skip
         if message is None:
             return await refuse(interaction, "That board is not available here")
         await interaction.response.edit_message(**message)
 
 
-async def board_message(interaction: discord.Interaction[Any], game: str, metric: str,
-                        scope: str, page: int) -> dict[str, Any] | None:  # fmt: skip
+async def board_message(
+    interaction: discord.Interaction[Any],
+    game: str,
+    metric: str,
+    scope: str,
+    page: int,
+    period: str = "all",
+) -> dict[str, Any] | None:
+    """A board page. ``period`` "previous" is the last season's final standings."""
     services = bot_of(interaction).services
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
         return None
     board = await services.stats.leaderboard(
-        kind_of(game, True), metric, guild_id=guild_id, page=page, today=services.daily.today()
-    )
-    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {game} daily",
+        kind_of(game, True), metric, guild_id=guild_id, page=page, today=services.daily.today(),
+        period="season" if period == "previous" else period,
+        previous_season=period == "previous",
+    )  # fmt: skip
+    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {game} daily, {board.period}",
                           description=f"```\n{board_text(board)}\n```", colour=GREEN)  # fmt: skip
     view = discord.ui.View(timeout=None)
     if board.page > 1:
-        view.add_item(PageButton(game, metric, scope, board.page - 1, "Previous"))
+        view.add_item(PageButton(game, metric, scope, board.page - 1, "Previous", period))
     if board.page < board.pages:
-        view.add_item(PageButton(game, metric, scope, board.page + 1, "Next"))
+        view.add_item(PageButton(game, metric, scope, board.page + 1, "Next", period))
     return {"embed": embed, "view": view}
 
 
@@ -105,11 +121,22 @@ class Stats(commands.Cog):
         )
 
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
+    @app_commands.describe(
+        metric="What to rank by (average: a fair average, a loss counting as the fail score)",
+        scope="This server or everyone", game="Which daily",
+        period="Today, this week, this month, this season or all time (streaks: all time)",
+        season="With period season: the current season, or the last one's final standings",
+    )  # fmt: skip
     async def leaderboard(self, interaction: discord.Interaction[Any], metric: Metric = "wins",
-                          scope: Scope = "server", game: Game = "wordle") -> None:  # fmt: skip
+                          scope: Scope = "server", game: Game = "wordle", period: Period = "all",
+                          season: Season = "current") -> None:  # fmt: skip
         if interaction.guild_id is None:
             scope = "global"
-        message = await board_message(interaction, game, metric, scope, 1)
+        shown = "previous" if period == "season" and season == "previous" else period
+        try:
+            message = await board_message(interaction, game, metric, scope, 1, shown)
+        except LeaderboardError as exc:
+            return await refuse(interaction, str(exc))
         assert message is not None
         await interaction.response.send_message(**message)
 

@@ -1,6 +1,9 @@
 """The Discord layer, through discord.py's real CommandTree, interactions, dynamic items and
 modals, fed raw payloads; the fake side only records what the bot sends."""
 
+import dataclasses
+import json
+
 import pytest
 from discord_double import NOTHING, DiscordDouble
 
@@ -112,9 +115,19 @@ async def test_stats_and_a_leaderboard_page(double):
     await double.bot.services.storage.bulk_results(rows)
     board = only(await double.command("leaderboard", user_id=ANN, metric="wins"))
     assert "Wins" in board.text and "Page 1 of 2" in board.text
-    next_page = next(i for i in board.custom_ids() if i.endswith(":2"))
+    next_page = next(i for i in board.custom_ids() if i.endswith(":2:all"))
     page_two = only(await double.click(next_page, user_id=BOB, on=board))
-    assert page_two.kind == 7 and "Page 2 of 2" in page_two.text and " 11. " in page_two.text
+    # Everyone won once: all share rank 1, on page two too.
+    assert page_two.kind == 7 and "Page 2 of 2" in page_two.text and "  1. " in page_two.text
+    old_button = next_page.removesuffix(":all")  # a board posted before periods existed
+    posted = json.loads(json.dumps(board.data).replace(next_page, old_button))
+    old_board = dataclasses.replace(board, body={**board.body, "data": posted})
+    assert "Page 2 of 2" in only(await double.click(old_button, user_id=BOB, on=old_board)).text
+    today = only(await double.command("leaderboard", user_id=ANN, metric="wins", period="today"))
+    assert "today" in today.text and "Nobody is on this board yet" in today.text  # 20 Nov
+    streak = only(await double.command("leaderboard", user_id=ANN, metric="max_streak",
+                                       period="week"))  # fmt: skip
+    assert streak.ephemeral and "Streak boards count all time" in streak.text
     stats = only(await double.command("stats", user_id=ANN))
     assert stats.files == ["stats.png"] and "Played 0" in stats.text
 

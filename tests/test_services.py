@@ -1,4 +1,5 @@
 import asyncio
+import dataclasses
 import random
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from bot.services.games import (
     NOT_YOURS,
     WHICH,
 )
+from bot.services.stats import LeaderboardError
 from bot.settings import load_settings
 from engine.pattern import score, to_digits
 from engine.rules import Mode, check_guess
@@ -224,7 +226,7 @@ async def test_leaderboards_by_guild_and_global_paginated_with_stable_ties(servi
     page_two = await services.stats.leaderboard(
         "wordle:practice", "wins", guild_id=GUILD, page=2, today=DAY
     )
-    assert [e.rank for e in page_two.entries] == [11, 12]
+    assert [e.rank for e in page_two.entries] == [1, 1]  # tied players share a rank
     world = await services.stats.leaderboard("wordle:practice", "wins", today=DAY)
     assert world.total == 15
     # Win rate needs a minimum number of games.
@@ -232,6 +234,76 @@ async def test_leaderboards_by_guild_and_global_paginated_with_stable_ties(servi
     await services.storage.bulk_results([(3, GUILD, "wordle:practice", None, False, 6)] * 5)
     rate = await services.stats.leaderboard("wordle:practice", "win_rate", today=DAY)
     assert [(e.player_id, round(e.value, 3)) for e in rate.entries] == [(3, 0.167)]
+
+
+async def test_tied_players_share_a_rank_and_the_next_rank_skips(services):
+    wins = {1: 3, 2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 0}
+    await services.storage.bulk_results(
+        (p, GUILD, "wordle:practice", None, True, 4) for p, n in wins.items() for _ in range(n)
+    )
+    await services.storage.bulk_results([(7, GUILD, "wordle:practice", None, False, 6)])
+    board = await services.stats.leaderboard("wordle:practice", "wins", guild_id=GUILD, today=DAY)
+    assert [(e.rank, e.player_id) for e in board.entries] == [
+        (1, 1), (2, 2), (2, 3), (4, 4), (4, 5), (4, 6)]  # fmt: skip
+
+
+async def test_the_average_board_is_bayesian_and_counts_a_loss_as_the_fail_score(services):
+    # ann: one lucky 2; bob: ten games averaging 2.2; cat: five 3s and a loss (7, the default).
+    rows = [(1, GUILD, "wordle:practice", None, True, 2)]
+    rows += [(2, GUILD, "wordle:practice", None, True, 2)] * 8
+    rows += [(2, GUILD, "wordle:practice", None, True, 3)] * 2
+    rows += [(3, GUILD, "wordle:practice", None, True, 3)] * 5
+    rows += [(3, GUILD, "wordle:practice", None, False, 6)]
+    await services.storage.bulk_results(rows)
+    board = await services.stats.leaderboard("wordle:practice", "average", guild_id=GUILD,
+                                             today=DAY)  # fmt: skip
+    mean = (2 + 22 + 15 + 7) / 17
+    expected = {1: (3 * mean + 2) / 4, 2: (3 * mean + 22) / 13, 3: (3 * mean + 22) / 9}
+    assert [e.player_id for e in board.entries] == sorted(expected, key=expected.get)
+    assert [round(e.value, 6) for e in board.entries] == sorted(
+        round(v, 6) for v in expected.values())  # fmt: skip
+    assert board.entries[0].player_id == 2  # ten steady games beat one lucky better one
+    settings = await services.storage.guild_settings(GUILD)
+    await services.storage.save_guild_settings(dataclasses.replace(settings, fail_score=10))
+    harsher = await services.stats.leaderboard("wordle:practice", "average", guild_id=GUILD,
+                                               today=DAY)  # fmt: skip
+    assert next(e.value for e in harsher.entries if e.player_id == 3) > expected[3]
+
+
+async def test_period_boards_count_the_days_weeks_months_and_seasons_they_hold(services):
+    """Three days of dailies: 27 Feb (a Friday), 1 and 2 March (a Sunday and a Monday), in
+    a server with seasons of 7 days (counted from puzzle #0: one ends on 27 February)."""
+    settings = await services.storage.guild_settings(GUILD)
+    await services.storage.save_guild_settings(dataclasses.replace(settings, season_days=7))
+    days = [date(2026, 2, 27), date(2026, 3, 1), date(2026, 3, 2)]
+    for day in days:
+        services.daily.clock = lambda day=day: datetime(day.year, day.month, day.day, 12,
+                                                        tzinfo=UTC)  # fmt: skip
+        await win_daily(services, ANN, day)
+    await win_daily(services, BOB, days[1])
+
+    async def board(period: str, **options) -> dict[int, float]:
+        b = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                             today=days[-1], period=period, **options)  # fmt: skip
+        return {e.player_id: e.value for e in b.entries}
+
+    assert await board("today") == {ANN.id: 1}
+    assert await board("week") == {ANN.id: 1}  # Monday 2 March starts a week
+    assert await board("month") == {ANN.id: 2, BOB.id: 1}
+    assert await board("all") == {ANN.id: 3, BOB.id: 1}
+    assert await board("season") == {ANN.id: 2, BOB.id: 1}
+    assert await board("season", previous_season=True) == {ANN.id: 1}
+    season = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                              today=days[-1], period="season")  # fmt: skip
+    assert season.period == "season 245 (2026-02-28 to 2026-03-06)"
+    # The global board keeps seasons of 28 days: all three days fall in one.
+    world = await services.stats.leaderboard("wordle:daily", "wins", today=days[-1],
+                                             period="season")  # fmt: skip
+    assert {e.player_id: e.value for e in world.entries} == {ANN.id: 3, BOB.id: 1}
+    with pytest.raises(LeaderboardError):
+        await board("fortnight")
+    with pytest.raises(LeaderboardError):
+        await services.stats.leaderboard("wordle:daily", "max_streak", today=DAY, period="week")
 
 
 async def test_a_guild_board_counts_only_that_guilds_games(services):

@@ -150,7 +150,8 @@ VALUE_FORMATS = {"win_rate": "{:.0%}", "average": "{:.2f}"}
 
 def board_text(board: Board) -> str:
     scope = "this server" if board.scope is not None else "everyone"
-    heading = f"{METRIC_TITLES[board.metric]}, {board.kind.replace(':', ' ')}, {scope}"
+    heading = (f"{METRIC_TITLES[board.metric]}, {board.kind.replace(':', ' ')}, {scope}, "
+               f"{board.period}")  # fmt: skip
     if not board.entries:
         return f"{heading}\nNobody is on this board yet."
     lines = [heading]

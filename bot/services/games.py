@@ -255,7 +255,7 @@ class GameService:
                     # Letters sent to a Primel game (or digits to a Wordle): say which game.
                     return Outcome.refuse(f"{outcome.message} (in {game_label(view)})", view)
                 return Outcome.refuse(outcome.message, view)
-            result = _result(game, stored) if game.over else None
+            result = _result(game, stored, self.daily.today()) if game.over else None
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
             if saved is None:
                 self._forget(stored)
@@ -274,7 +274,7 @@ class GameService:
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, self._view(stored))
             game = self._game(stored)
-            result = Result(False, guesses_used(game), stored.puzzle)
+            result = _result(game, stored, self.daily.today())
             saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
             if saved is None:
                 self._forget(stored)
@@ -551,8 +551,11 @@ def _parse(stored: StoredGame) -> EngineGame:
         raise GameStateError(f"stored game {stored.id} is damaged: {exc}") from exc
 
 
-def _result(game: EngineGame, stored: StoredGame) -> Result:
-    return Result(game.status is Status.WON, guesses_used(game), stored.puzzle)
+def _result(game: EngineGame, stored: StoredGame, today: date) -> Result:
+    """How the game ended; a give-up is a loss. Practice games count on the puzzle day they
+    end on (their periods on the boards)."""
+    won = game.status is Status.WON
+    return Result(won, guesses_used(game), stored.puzzle, played_on=today.isoformat())
 
 
 def _deal(variant: str, boards: int) -> list[str]:

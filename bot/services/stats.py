@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from bot.services.kinds import kind_name
-from bot.storage import GLOBAL, LEADERBOARD_METRICS, Storage
+from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
+from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
 
 METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
@@ -56,6 +57,7 @@ class Board:
     pages: int
     total: int
     entries: list[BoardEntry]
+    period: str = "all time"  # as a person reads it: "this week", "season 31 (...)"
 
 
 class LeaderboardError(ValueError):
@@ -93,20 +95,41 @@ class StatsService:
 
     async def leaderboard(
         self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,
-        today: date, min_games: int = MIN_GAMES,
+        today: date, min_games: int = MIN_GAMES, period: str = "all",
+        previous_season: bool = False,
     ) -> Board:  # fmt: skip
-        """One page of a board; a guild's board counts only games played in that guild."""
+        """One page of a board, all time or over a period (today, this week, this month,
+        this season or, with ``previous_season``, the last one's final standings). A guild's
+        board counts only games played in that guild and follows its season length and fail
+        score."""
         if metric not in LEADERBOARD_METRICS:
             shown = metric[:20]
             raise LeaderboardError(f"Unknown board {shown!r}; choose one of {', '.join(METRICS)}")
+        if period not in PERIODS:
+            raise LeaderboardError(f"Unknown period {period[:20]!r}; choose one of "
+                                   f"{', '.join(PERIODS)}")  # fmt: skip
+        if period != "all" and metric in STREAK_METRICS:
+            raise LeaderboardError("Streak boards count all time: choose period all")
         scope = GLOBAL if guild_id is None else guild_id
+        settings = (GuildSettings(GLOBAL) if guild_id is None
+                    else await self.storage.guild_settings(guild_id))  # fmt: skip
+        day, label = today, {"today": "today", "week": "this week", "month": "this month",
+                             "all": "all time"}.get(period, "")  # fmt: skip
+        if period == "season":
+            season = season_of(today, settings.season_days)
+            if previous_season:
+                season = season_of(season.first - timedelta(days=1), settings.season_days)
+            day = season.first
+            label = f"season {season.number} ({season.first} to {season.last})"
         rows, total = await self.storage.leaderboard(
-            scope, kind, metric, page=page, per_page=PER_PAGE, min_games=min_games, today=today
-        )
+            scope, kind, metric, period=period_key(period, day, settings.season_days),
+            page=page, per_page=PER_PAGE, min_games=min_games,
+            fail_score=settings.fail_score, today=today,
+        )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))
-        first = (max(page, 1) - 1) * PER_PAGE
         entries = [
-            BoardEntry(first + i + 1, s.player_id, s.name or str(s.player_id), value, s.played)
-            for i, (s, value) in enumerate(rows)
-        ]
-        return Board(kind, metric, guild_id, max(page, 1), pages, total, entries)
+            BoardEntry(r.rank, r.row["player_id"], r.row["name"] or str(r.row["player_id"]),
+                       r.value, r.row["played"])
+            for r in rows
+        ]  # fmt: skip
+        return Board(kind, metric, guild_id, max(page, 1), pages, total, entries, label)

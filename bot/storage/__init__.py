@@ -10,7 +10,6 @@ result and both standings rows commit together.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Iterable
@@ -31,27 +30,15 @@ from bot.storage.database import (
 )
 from bot.storage.digests import Digests
 from bot.storage.migrations import LATEST
+from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 
 log = logging.getLogger("wordlebot.storage")
 
 GLOBAL = -1  # the scope of the global leaderboard
-
-
-def leaderboard_metric(db: Database, metric: str) -> tuple[str, bool, str, str | None]:
-    """(SQL value, higher is better, condition to appear on the board, the condition's
-    parameter). Each value has an index (migrations 2 and 4). A daily streak is live only if
-    the last puzzle won was yesterday's or today's; practice streaks have no day."""
-    return {
-        "wins": ("s.wins", True, "s.wins > 0", None),
-        "win_rate": (db.ratio("s.wins", "s.played"), True, "s.played >= ?", "min_games"),
-        "average": (db.ratio("s.win_guesses", "s.wins"), False, "s.wins >= ?", "min_games"),
-        "current_streak": ("s.current_streak", True,
-                           "s.current_streak > 0 AND (s.last_day IS NULL OR s.last_day >= ?)",
-                           "yesterday"),
-        "max_streak": ("s.max_streak", True, "s.max_streak > 0", None),
-    }[metric]  # fmt: skip
+DEFAULT_SEASON_DAYS = 28
+PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
 
 
 LEADERBOARD_METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
@@ -113,7 +100,12 @@ class Storage:
     async def migrate(self, target: int | None = None) -> list[int]:
         """Apply the migrations after the current version up to ``target`` (the latest);
         returns the versions applied."""
-        return await self.db.migrate(target)
+        applied = await self.db.migrate(target)
+        if PERIODS_MIGRATION in applied:  # boards over periods, from the results so far
+            async with self.transaction() as db:
+                kinds = [str(r[0]) for r in await db.all("SELECT DISTINCT kind FROM results")]
+                await rebuild_periods(db, kinds)
+        return applied
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """Statements that commit together or not at all."""
@@ -159,19 +151,25 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
-            "SELECT timezone, hints_in_daily FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT timezone, hints_in_daily, season_days, fail_score FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
         )
         if row is None:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, row["timezone"], bool(row["hints_in_daily"]))
+        return GuildSettings(guild_id, row["timezone"], bool(row["hints_in_daily"]),
+                             int(row["season_days"]), int(row["fail_score"]))  # fmt: skip
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self._write(
-            "INSERT INTO guild_settings (guild_id, timezone, hints_in_daily) VALUES (?, ?, ?) "
+            "INSERT INTO guild_settings (guild_id, timezone, hints_in_daily, season_days, "
+            "fail_score) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(guild_id) DO UPDATE SET timezone = excluded.timezone, "
-            "hints_in_daily = excluded.hints_in_daily",
-            (settings.guild_id, settings.timezone, int(settings.hints_in_daily)),
-        )
+            "hints_in_daily = excluded.hints_in_daily, season_days = excluded.season_days, "
+            "fail_score = excluded.fail_score",
+            (settings.guild_id, settings.timezone, int(settings.hints_in_daily),
+             settings.season_days, settings.fail_score),
+        )  # fmt: skip
 
     # -- games -------------------------------------------------------------------------
 
@@ -249,14 +247,21 @@ class Storage:
         )  # fmt: skip
 
     async def _record(self, db: Transaction, game: StoredGame, result: Result) -> None:
+        played_on = result.day or result.played_on or _now()[:10]
         await db.execute(
             "INSERT INTO results (game_id, player_id, scope, kind, day, won, guesses, "
-            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "finished_at, played_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.id, game.player_id, game.scope, game.kind, result.day, int(result.won),
-             result.guesses, _now()),
+             result.guesses, _now(), played_on),
         )  # fmt: skip
+        season_days = await db.value(
+            "SELECT season_days FROM guild_settings WHERE guild_id = ?", (game.scope,)
+        )
         for scope in sorted({game.scope, GLOBAL}):  # one order everywhere: no deadlock
             await _apply_result(db, self.db.for_update, scope, game.player_id, game.kind, result)
+            days = season_days if scope == game.scope and season_days else DEFAULT_SEASON_DAYS
+            await add_to_periods(db, scope, game.player_id, game.kind, result,
+                                 date.fromisoformat(played_on), days)  # fmt: skip
 
     # -- daily puzzles -----------------------------------------------------------------
 
@@ -291,30 +296,20 @@ class Storage:
         kind: str,
         metric: str,
         *,
+        period: str | None = None,
         page: int = 1,
         per_page: int = 10,
         min_games: int = 1,
+        fail_score: int = 7,
         today: date,
-    ) -> tuple[list[tuple[Standing, float]], int]:
-        """One page of the board (standing, value), and how many players are on it.
-        Ties keep a stable order: by player id."""
-        value, descending, condition, needs = leaderboard_metric(self.db, metric)
+    ) -> tuple[list[Ranked], int]:
+        """One page of the board, all time or over ``period`` (a key of
+        :func:`bot.storage.periods.period_key`), and how many players are on it. Tied
+        players share a rank; ties are listed by player id."""
         yesterday = (today - timedelta(days=1)).isoformat()
-        given = {"min_games": max(1, min_games), "yesterday": yesterday}
-        params: tuple[Any, ...] = (scope, kind) + ((given[needs],) if needs else ())
-        where = f"s.scope = ? AND s.kind = ? AND {condition}"
-        order = "DESC" if descending else "ASC"
-        rows, total_row = await asyncio.gather(  # two connections on PostgreSQL: at once
-            self._all(
-                f"SELECT s.*, p.name, {value} AS value FROM standings s "
-                f"JOIN players p ON p.id = s.player_id WHERE {where} "
-                f"ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?",
-                (*params, per_page, (max(page, 1) - 1) * per_page),
-            ),
-            self._one(f"SELECT COUNT(*) FROM standings s WHERE {where}", params),
-        )
-        total = int(total_row[0]) if total_row else 0
-        return [(_standing(r), float(r["value"])) for r in rows], total
+        return await board_page(self.db, scope, kind, metric, period, page=page,
+                                per_page=per_page, min_games=min_games,
+                                fail_score=fail_score, yesterday=yesterday)  # fmt: skip
 
     # -- shares ------------------------------------------------------------------------
 
@@ -461,8 +456,8 @@ class Storage:
             )  # fmt: skip
             await db.load(
                 "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
-                            "finished_at"),
-                [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now)
+                            "finished_at", "played_on"),
+                [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now, r[3] or now[:10])
                  for i, r in enumerate(rows)],
             )  # fmt: skip
             for kind in {r[2] for r in rows}:  # every row of these kinds was read above
@@ -472,8 +467,9 @@ class Storage:
                               "current_streak", "max_streak", "last_day"),
                 [(*key, *value) for key, value in standings.items()],
             )  # fmt: skip
+            await rebuild_periods(db, sorted({r[2] for r in rows}))
             await self.db.after_load(db, ("players", "games", "results", "standings"))
-        await self.db.optimize(("players", "games", "results", "standings"))
+        await self.db.optimize(("players", "games", "results", "standings", "period_standings"))
 
 
 async def _apply_result(
@@ -497,6 +493,34 @@ async def _apply_result(
         "max_streak = ?, last_day = ? WHERE scope = ? AND kind = ? AND player_id = ?",
         (*new, scope, kind, player_id),
     )
+
+
+async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
+    """Recount the period boards of ``kinds`` from the results (after a bulk load, and once
+    when the period boards arrive in an existing database)."""
+    if not kinds:
+        return
+    seasons = {int(r[0]): int(r[1]) for r in await db.all(
+        "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
+    marks = ", ".join("?" * len(kinds))
+    counts: dict[tuple[int, str, str, int], list[int]] = {}
+    for scope, player_id, kind, won, guesses, played_on in await db.all(
+        "SELECT scope, player_id, kind, won, guesses, played_on FROM results "
+        f"WHERE kind IN ({marks})", kinds,
+    ):  # fmt: skip
+        day = date.fromisoformat(played_on)
+        for where in {scope, GLOBAL}:
+            length = seasons.get(where, DEFAULT_SEASON_DAYS) if where != GLOBAL else (
+                DEFAULT_SEASON_DAYS)  # fmt: skip
+            for key in period_keys(day, length):
+                row = counts.setdefault((where, kind, key, player_id), [0, 0, 0])
+                row[0] += 1
+                row[1] += int(won)
+                row[2] += int(guesses) * int(won)
+    await db.execute(f"DELETE FROM period_standings WHERE kind IN ({marks})", kinds)
+    await db.load("period_standings", ("scope", "kind", "period", "player_id", "played", "wins",
+                                       "win_guesses"),
+                  [(*key, *value) for key, value in counts.items()])  # fmt: skip
 
 
 def _game(row: Row) -> StoredGame:

@@ -21,6 +21,7 @@ ORDER = {
     "share_results": "id",
     "share_channels": "guild_id, channel_id",
     "digests": "guild_id, day",
+    "period_standings": "scope, kind, period, player_id",
 }
 BATCH = 50_000
 

@@ -152,6 +152,26 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, day)
     );
     CREATE INDEX results_day ON results(scope, kind, day);
+    -- Boards over a period (a day, a week, a month, a server's season): one row per scope,
+    -- game, period and player, kept with each result as standings are. A result's day is
+    -- its puzzle's, or for practice the puzzle day it was played on (played_on).
+    ALTER TABLE results ADD COLUMN played_on TEXT;
+    UPDATE results SET played_on = COALESCE(day, substr(finished_at, 1, 10));
+    ALTER TABLE guild_settings ADD COLUMN season_days INTEGER NOT NULL DEFAULT 28;
+    ALTER TABLE guild_settings ADD COLUMN fail_score INTEGER NOT NULL DEFAULT 7;
+    CREATE TABLE period_standings (
+        scope INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        period TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        played INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        win_guesses INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, kind, period, player_id)
+    );
+    CREATE INDEX period_standings_wins
+        ON period_standings(scope, kind, period, wins DESC, player_id);
+    CREATE INDEX period_standings_player ON period_standings(player_id);
     """,
 )
 
@@ -266,10 +286,28 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, day)
     );
     CREATE INDEX results_day ON results(scope, kind, day);
+    ALTER TABLE results ADD COLUMN played_on TEXT;
+    UPDATE results SET played_on = COALESCE(day, substr(finished_at, 1, 10));
+    ALTER TABLE guild_settings ADD COLUMN season_days INTEGER NOT NULL DEFAULT 28;
+    ALTER TABLE guild_settings ADD COLUMN fail_score INTEGER NOT NULL DEFAULT 7;
+    CREATE TABLE period_standings (
+        scope BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        period TEXT NOT NULL,
+        player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        played INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        win_guesses INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, kind, period, player_id)
+    );
+    CREATE INDEX period_standings_wins
+        ON period_standings(scope, kind, period, wins DESC, player_id);
+    CREATE INDEX period_standings_player ON period_standings(player_id);
     """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
 # Every table, parents before children: what `wordlebot db copy` moves, in this order.
 TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "results",
-          "standings", "share_results", "share_channels", "digests")  # fmt: skip
+          "standings", "share_results", "share_channels", "digests",
+          "period_standings")  # fmt: skip

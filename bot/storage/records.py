@@ -27,6 +27,7 @@ class Result:
     won: bool
     guesses: int
     day: str | None  # the daily puzzle's date, None for practice
+    played_on: str | None = None  # the puzzle day it was played on (default: ``day``)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class GuildSettings:
     guild_id: int
     timezone: str | None = None
     hints_in_daily: bool = True
+    season_days: int = 28  # the length of a leaderboard season
+    fail_score: int = 7  # what a lost game counts as on the average-guesses board
 
 
 StandingRow = tuple[int, int, int, int, int, str | None]
