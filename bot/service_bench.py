@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from bot.storage.periods import PERIODS, STREAK_METRICS
+
 SEED = "b3nch-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
 
@@ -116,15 +118,22 @@ async def measure_board(url: str, board_players: int, board_results: int, seed: 
     today = date.fromordinal(first_day + board_results // board_players)
     pages: dict[str, float] = {}
     for metric in METRICS:
-        for guild in (3, None):
-            times = []
-            for page in (1, 2, 50):
-                start = time.perf_counter()
-                await services.stats.leaderboard(
-                    "wordle:daily", metric, guild_id=guild, page=page, today=today
-                )
-                times.append(time.perf_counter() - start)
-            pages[f"{metric}:{'guild' if guild else 'global'}"] = round(max(times) * 1000, 2)
+        for period in PERIODS if metric not in STREAK_METRICS else ("all",):
+            for guild in (3, None):
+                times = []
+                for page in (1, 2, 50):
+                    start = time.perf_counter()
+                    await services.stats.leaderboard(
+                        "wordle:daily",
+                        metric,
+                        guild_id=guild,
+                        page=page,
+                        today=today,
+                        period=period,
+                    )
+                    times.append(time.perf_counter() - start)
+                where = "guild" if guild else "global"
+                pages[f"{metric}:{period}:{where}"] = round(max(times) * 1000, 2)
     await services.close()
     return {
         "board_players": board_players,

@@ -6,18 +6,30 @@ fine) and never raises: what it cannot read is reported in ``problems``.
 Formats read:
 - NYT Wordle: ``Wordle 1,234 4/6*`` (thousands separator ``,``, ``.``, a space or none;
   ``X/6`` for a loss; ``*`` for hard mode), then rows of squares: grey ⬛ or ⬜ (with or
-  without U+FE0F), high-contrast 🟧 🟦, CRLF, or rows run together on one line.
+  without U+FE0F), high-contrast 🟧 🟦, CRLF, or rows run together on one line (a copy that
+  lost its line breaks: the run splits into rows of 5, and one that does not is not recorded).
 - Primel ``Primel 123 4/6`` and Absurdle ``Absurdle 4/∞`` (``challenge`` too), the same way.
 - Dordle ``Dordle #123 4&6/7`` (``X`` for a failed board), boards side by side.
-- Quordle, both the older ``Daily Quordle #17`` and the newer ``Daily Quordle 1234``:
+- Quordle, both the older ``Daily Quordle #17`` and the newer ``🙂 Daily Quordle 1234``:
   keycap digits per board (🟥 a failed board), grids side by side in pairs.
-- Octordle ``Daily Octordle #123`` and ``Daily Sequence Octordle #123``: keycaps plus
-  🔟 🕚 🕛 🕐 for 10 to 13, 🟥 a failed board.
+- Octordle ``Daily Octordle #123``: keycaps plus 🔟 🕚 🕛 🕐 for 10 to 13, 🟥 a failed board.
+- Multi-board results and grids whose lines ran together: keycaps are read in order, and the
+  grids split by the boards' results (a pair of boards prints as many rows as its longer game,
+  every row when one failed, as quordle.com's share code does).
+- Special editions, read like the daily (``variant`` names the edition) but never recorded as
+  it, since their numbers are not the daily's or repeat it: Merriam-Webster's Quordle
+  ``Daily Sequence Quordle 1451``, ``Weekly Quordle Challenge 131``, ``🥵 Daily Extreme 532``,
+  ``Daily Rescue 97`` (these two without the word Quordle) and ``Practice Quordle`` (no number,
+  the answers after each pair); Octordle ``Daily Sequence|Rescue|Extreme Octordle #1450``.
+  Real pastes of each: github.com/jcorbin/alphahack ``log/{Quordle,Octordle}/*``; Practice
+  from quordle.com's share code. Any other edition (a Quordle or Octordle line with board
+  results after it that no header here matches) is reported as not read.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,6 +46,9 @@ BOARD_COUNT = {"dordle": 2, "quordle": 4, "octordle": 8}
 OURS = re.compile(r"\bwordlebot\s+(?:Wordle|Primel)\s+#\d+", re.I)
 
 _NUMBER = r"(?P<puzzle>\d{1,3}(?:[,. ]\d{3})+|\d+)"
+# A multi-board number; its last digit is not a keycap's (a copy that lost the line break
+# between "Daily Quordle 1234" and "6️⃣4️⃣" still reads 1234, then 6).
+_BOARD_NUMBER = r"#?(?P<puzzle>\d+)(?![\ufe0f\u20e3])"
 _NOT_OURS = r"(?<!wordlebot )(?<!Wordlebot )(?<!WORDLEBOT )"  # see OURS
 HEADERS = [
     (
@@ -52,9 +67,22 @@ HEADERS = [
         ),
     ),
     ("dordle", re.compile(r"\bDordle\s+#?(?P<puzzle>\d+)\s+(?P<score>[\dX]+&[\dX]+)/7")),
-    ("quordle", re.compile(r"\bDaily\s+Quordle\s+#?(?P<puzzle>\d+)")),
-    ("octordle", re.compile(r"\bDaily\s+(?P<sequence>Sequence\s+)?Octordle\s+#?(?P<puzzle>\d+)")),
+    ("quordle", re.compile(rf"\bDaily\s+(?:(?P<edition>Sequence)\s+)?Quordle\s+{_BOARD_NUMBER}")),
+    ("quordle", re.compile(rf"\b(?P<edition>Weekly)\s+Quordle\s+Challenge\s+{_BOARD_NUMBER}")),
+    # Merriam-Webster's Quordle names these two dailies without the word "Quordle".
+    ("quordle", re.compile(rf"\bDaily\s+(?P<edition>Extreme|Rescue)\s+{_BOARD_NUMBER}")),
+    ("quordle", re.compile(r"\b(?P<edition>Practice)\s+Quordle\b")),
+    (
+        "octordle",
+        re.compile(
+            rf"\bDaily\s+(?:(?P<edition>Sequence|Rescue|Extreme)\s+)?Octordle\s+{_BOARD_NUMBER}"
+        ),
+    ),
 ]
+# A game's name as a word, not inside an address like m-w.com/games/quordle/ or octordle.com:
+# with board results after it but no header above matching, an edition we do not know.
+NAMED = re.compile(r"(?<![\w/.-])(Dordle|Quordle|Octordle)(?![\w./])", re.I)
+MARKS = re.compile("[\u20e3🟥🔟🕚🕛🕐]")
 
 
 @dataclass
@@ -70,9 +98,12 @@ class Share:
     puzzle: int | None
     hard: bool
     boards: list[BoardResult]
-    variant: str = ""  # "sequence" for Octordle's Sequence, "challenge" for Absurdle's
-    # Whether the grid backs the header up (a result is recorded only then): a header with
-    # no grid, or rows that contradict it, could be typed by anyone.
+    # The edition: "" for the daily; "sequence", "weekly", "rescue", "extreme" or "practice"
+    # for a multi-board game's; "challenge" for Absurdle's.
+    variant: str = ""
+    # Whether the result may be recorded: the grid backs the header up (a header with no grid,
+    # or rows that contradict it, could be typed by anyone) and it is the daily puzzle (an
+    # edition's number is its own, or repeats the daily's).
     recordable: bool = True
 
     def to_json(self) -> dict[str, Any]:
@@ -105,23 +136,45 @@ def _parse(text: str) -> ParseResult:
     for game, pattern in HEADERS:
         for match in pattern.finditer(text):
             found.append((match.start(), match.end(), game, match))
-    found.sort()
+    found.sort(key=lambda f: (f[0], f[1]))
     shares, problems = [], []
     for i, (_, end, game, match) in enumerate(found):
         body = text[end : found[i + 1][0] if i + 1 < len(found) else len(text)]
-        share, problem = _read(game, match, body)
+        share, found_problems = _read(game, match, body)
         if share is not None:
             shares.append(share)
-        if problem:
-            problems.append(problem)
+        problems.extend(found_problems)
+    unknown = _unknown_editions(text, found)
+    problems.extend(unknown)
     if OURS.search(text):
         problems.append("That is a wordlebot daily: its result is already in your /stats")
-    elif not found:
+    elif not found and not unknown:
         if any(ch in text for ch in SQUARES):
             problems.append("Found coloured squares but no game header (like 'Wordle 1,234 4/6')")
         else:
             problems.append("No share found: paste the text your game's Share button copied")
     return ParseResult(shares, problems)
+
+
+def _unknown_editions(text: str, found: list[tuple[int, int, str, re.Match[str]]]) -> list[str]:
+    """A game's name on a line no header was read from, with board results after it: an
+    edition we do not know, said so rather than passed over in silence."""
+    covered = {text.rfind("\n", 0, at) + 1 for start, end, _, _ in found for at in (start, end)}
+    starts = [start for start, _, _, _ in found]  # sorted
+    problems = []
+    for match in NAMED.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        before = bisect_right(starts, match.start()) - 1
+        if start in covered or (before >= 0 and found[before][1] > match.start()):
+            continue
+        covered.add(start)  # one report a line
+        if MARKS.search(text, match.end(), match.end() + 200):
+            end = text.find("\n", match.end())
+            line = " ".join(text[start : len(text) if end < 0 else end].split())[:60]
+            game = match[1].title()
+            article = "an" if game[0] in "AEIOU" else "a"
+            problems.append(f"'{line}': {article} {game} edition this reader does not know")
+    return problems
 
 
 def _puzzle(match: re.Match[str]) -> int | None:
@@ -133,9 +186,10 @@ def _tiles(line: str) -> list[int]:
     return [SQUARES[ch] for ch in line if ch in SQUARES]
 
 
-def _rows_of(body: str, length: int = 5) -> list[int]:
-    """Single-board rows: every run of squares, split into rows of ``length`` (so rows run
-    together on one line still read). Stops at the first line with other text after rows."""
+def _rows_of(body: str, length: int = 5) -> tuple[list[int], int]:
+    """Single-board rows and the squares left over: every run of squares, split into rows of
+    ``length`` (so rows run together on one line still read). Stops at the first line with
+    other text after rows."""
     tiles: list[int] = []
     for line in body.split("\n"):
         cells = _tiles(line)
@@ -144,7 +198,8 @@ def _rows_of(body: str, length: int = 5) -> list[int]:
                 break
             continue
         tiles.extend(cells)
-    return [_pattern(tiles[i : i + length]) for i in range(0, len(tiles) - length + 1, length)]
+    rows = [_pattern(tiles[i : i + length]) for i in range(0, len(tiles) - length + 1, length)]
+    return rows, len(tiles) % length
 
 
 def _pattern(cells: list[int]) -> int:
@@ -154,13 +209,13 @@ def _pattern(cells: list[int]) -> int:
     return value
 
 
-def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, str | None]:
+def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, list[str]]:
     puzzle = _puzzle(match)
     hard = bool(match.groupdict().get("hard"))
     name = f"{game.title()} {puzzle if puzzle is not None else ''}".strip()
     if game in ("wordle", "primel", "absurdle"):
         score = match["score"].upper()
-        rows = _rows_of(body)
+        rows, leftover = _rows_of(body)
         solved = score != "X"
         guesses = int(score) if solved else None
         variant = "challenge" if game == "absurdle" and match["challenge"] else ""
@@ -174,22 +229,30 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, str
             problem = f"{name}: a loss should have 6 rows, found {len(rows)}"
         if 242 in rows[:-1] or (not solved and 242 in rows):
             problem = f"{name}: a row before the last is all green"
+        if leftover:
+            problem = f"{name}: the squares do not split into rows of 5, so it is not recorded"
         if not rows:
             problem = f"{name}: no grid under the header, so the result is not recorded"
         board = BoardResult(solved, guesses, rows)
-        return Share(game, puzzle, hard, [board], variant, recordable=problem is None), problem
+        share = Share(game, puzzle, hard, [board], variant, recordable=problem is None)
+        return share, [problem] if problem else []
+    edition = (match.groupdict().get("edition") or "").lower()
+    if edition:
+        name = f"{game.title()} {edition.title()} {puzzle if puzzle is not None else ''}".strip()
     counts = _board_counts(game, match, body)
     if counts is None:
-        return None, f"{name}: found the header but not each board's result"
-    grids = _grids(body, len(counts))
+        return None, [f"{name}: found the header but not each board's result"]
+    grids, problem = _grids(body, counts, LIMITS[game])
+    problems = [f"{name}: {problem}"] if problem else []
     boards = []
     for b, count in enumerate(counts):
         rows = grids[b] if b < len(grids) else []
         if count is not None:
             rows = rows[:count]
         boards.append(BoardResult(count is not None, count, rows))
-    variant = "sequence" if game == "octordle" and match["sequence"] else ""
-    return Share(game, puzzle, False, boards, variant), None
+    if edition:
+        problems.append(f"{name}: read, but only the daily puzzle is recorded")
+    return Share(game, puzzle, False, boards, edition, recordable=not edition), problems
 
 
 def _board_counts(game: str, match: re.Match[str], body: str) -> list[int | None] | None:
@@ -219,18 +282,55 @@ def _board_counts(game: str, match: re.Match[str], body: str) -> list[int | None
     return marks if len(marks) == size else None
 
 
-def _grids(body: str, boards: int) -> list[list[int]]:
-    """Side-by-side grids: each line holds a row of two boards (a blank line between pairs)."""
-    out: list[list[int]] = [[] for _ in range(boards)]
-    pair = 0
-    in_block = False
+def _groups(line: str, length: int = 5) -> list[list[int]]:
+    """A line's runs of squares (split at spaces), each cut into rows of ``length``; a run of
+    another size is not a grid row (a stray square in chatter)."""
+    out: list[list[int]] = []
+    for part in line.split():
+        cells = _tiles(part)
+        if cells and len(cells) % length == 0:
+            out.extend(cells[i : i + length] for i in range(0, len(cells), length))
+    return out
+
+
+def _grids(body: str, counts: list[int | None], limit: int) -> tuple[list[list[int]], str | None]:
+    """Side-by-side grids, and what kept them from being read. Each line holds a row of two
+    boards, a blank line between pairs. When the line breaks were lost the rows run together;
+    they still split by the boards' results: a pair prints as many rows as its longer game, or
+    all ``limit`` when one failed (a lone pair just alternates)."""
+    pairs = len(counts) // 2
+    blocks: list[list[list[int]]] = []  # each pair's groups, left and right alternating
+    current: list[list[int]] = []
+    run_together = False
     for line in body.split("\n"):
-        groups = [g for g in (_tiles(part) for part in line.split()) if len(g) == 5]
-        if len(groups) == 2 and pair * 2 + 1 < boards:
-            out[pair * 2].append(_pattern(groups[0]))
-            out[pair * 2 + 1].append(_pattern(groups[1]))
-            in_block = True
-        elif in_block and not line.strip():
-            pair += 1
-            in_block = False
-    return out if any(out) else []
+        groups = _groups(line)
+        if len(groups) >= 2:
+            run_together = run_together or len(groups) > 2
+            current.extend(groups)
+        elif not line.strip() and current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    if not blocks:
+        return [], None
+    if run_together or len(blocks) < pairs:
+        flat = [group for block in blocks for group in block]
+        lengths = []
+        for p in range(pairs):
+            a, b = counts[2 * p], counts[2 * p + 1]
+            lengths.append(max(a, b) if a is not None and b is not None else limit)
+        if pairs == 1 and len(flat) % 2 == 0:
+            lengths = [len(flat) // 2]
+        if 2 * sum(lengths) == len(flat):
+            blocks = []
+            for length in lengths:
+                blocks.append(flat[: 2 * length])
+                flat = flat[2 * length :]
+        elif run_together:
+            return [], f"{len(flat)} grid rows ran together and do not split into the boards"
+    out: list[list[int]] = [[] for _ in counts]
+    for p, block in enumerate(blocks[:pairs]):
+        out[2 * p] = [_pattern(g) for g in block[0::2]]
+        out[2 * p + 1] = [_pattern(g) for g in block[1::2]]
+    return out, None

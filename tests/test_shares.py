@@ -183,3 +183,187 @@ def test_parse_and_coach_commands() -> None:
     report = json.loads(coached.stdout)
     assert [t["guess"] for t in report["turns"]] == ["crane", "moist", "cigar"]
     assert parse_pattern("21100", 5) == report["turns"][0]["pattern"]
+
+
+# Shares whose line breaks were lost in copying, and the multi-board games' special editions.
+
+# quordle.com's share with its grid (6, 4, 8 and a failed board): a pair of boards prints as many
+# rows as its longer game (⬛ once a board is solved), every row when one failed.
+QUORDLE_GRID = """Daily Quordle #17
+6️⃣4️⃣
+8️⃣🟥
+quordle.com
+⬜⬜⬜⬜⬜ ⬜⬜🟨⬜⬜
+⬜🟨⬜⬜⬜ ⬜🟩🟨⬜⬜
+⬜⬜⬜⬜⬜ 🟩🟩🟩⬜🟩
+⬜⬜🟨⬜🟩 🟩🟩🟩🟩🟩
+⬜🟩⬜🟨🟩 ⬛⬛⬛⬛⬛
+🟩🟩🟩🟩🟩 ⬛⬛⬛⬛⬛
+
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜
+🟩🟩🟩🟩🟩 ⬜⬜⬜⬜⬜
+⬛⬛⬛⬛⬛ ⬜🟩⬜⬜⬜
+"""
+
+
+def board_rows(share) -> list[list[str]]:
+    return [board["rows"] for board in share.to_json()["boards"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wordle 1,234 4/6* ⬛🟨⬛⬛⬛⬜🟩🟨⬛⬛🟩🟩⬛🟩🟩🟩🟩🟩🟩🟩",  # one run of squares
+        "Wordle 1,234 4/6*⬛🟨⬛⬛⬛⬜🟩🟨⬛⬛ 🟩🟩⬛🟩🟩🟩🟩🟩🟩🟩 nice",
+        "Wordle 1,234 4/6*\n⬛🟨⬛⬛⬛⬜🟩🟨⬛⬛🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩",
+    ],
+)
+def test_a_wordle_share_whose_rows_ran_together_reads_like_the_normal_form(text: str) -> None:
+    result = parse_shares(text)
+    assert result.problems == []
+    assert rows(result.shares[0]) == rows(parse_shares(WORDLE).shares[0])
+
+
+def test_squares_that_do_not_split_into_rows_of_5_are_not_recorded() -> None:
+    result = parse_shares("Wordle 1,234 3/6 ⬛🟨⬛⬛⬛⬜🟩🟨⬛🟩🟩🟩🟩🟩")  # 14 squares
+    assert not result.shares[0].recordable
+    assert "do not split into rows of 5" in result.problems[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dordle #123 2&X/7\n⬛🟨⬛⬛⬛ ⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛",
+        "Dordle #123 2&X/7 ⬛🟨⬛⬛⬛ ⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛",
+        "Dordle #123 2&X/7 ⬛🟨⬛⬛⬛⬛⬛⬛⬛⬛🟩🟩🟩🟩🟩⬛🟩⬛⬛⬛",
+        "Dordle #123 2&X/7\n⬛🟨⬛⬛⬛⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩⬛🟩⬛⬛⬛",
+    ],
+)
+def test_dordle_grids_run_together_read_like_the_normal_form(text: str) -> None:
+    share = parse_shares(text).shares[0]
+    assert [(b.solved, b.guesses) for b in share.boards] == [(True, 2), (False, None)]
+    assert board_rows(share) == [["01000", "22222"], ["00000", "02000"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        QUORDLE_GRID.replace("\n", " "),  # every line break lost
+        QUORDLE_GRID.replace("\n\n", "\n"),  # the blank line between the pairs lost
+        "Daily Quordle #17 " + QUORDLE_GRID[18:].replace(" ", "").replace("\n", ""),
+        QUORDLE_GRID.replace("\n", "\r\n"),
+    ],
+)
+def test_quordle_grids_run_together_split_by_the_boards_results(text: str) -> None:
+    normal = parse_shares(QUORDLE_GRID).shares[0]
+    assert [len(r) for r in board_rows(normal)] == [6, 4, 8, 9]
+    assert board_rows(normal)[1][-1] == "22222" and board_rows(normal)[3][-1] == "02000"
+    result = parse_shares(text)
+    assert result.problems == []
+    (share,) = result.shares
+    assert [(b.solved, b.guesses) for b in share.boards] == [
+        (b.solved, b.guesses) for b in normal.boards
+    ]
+    assert board_rows(share) == board_rows(normal)
+
+
+def test_quordle_grid_rows_that_do_not_split_say_so_and_keep_the_results() -> None:
+    text = QUORDLE_GRID.replace("⬜⬜⬜⬜⬜ ⬜⬜⬜⬜⬜\n", "", 1).replace("\n", " ")
+    result = parse_shares(text)
+    assert [b.guesses for b in result.shares[0].boards] == [6, 4, 8, None]
+    assert board_rows(result.shares[0]) == [[], [], [], []]
+    assert "do not split into the boards" in result.problems[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Daily Octordle #123 8️⃣🔟 🕚🕛 🕐5️⃣ 🟥7️⃣ octordle.com",
+        "Daily Octordle #123 8️⃣🔟🕚🕛🕐5️⃣🟥7️⃣ Score: 79",
+        "Daily Octordle #1238️⃣🔟\n🕚🕛\n🕐5️⃣\n🟥7️⃣",  # even the line break after the number
+    ],
+)
+def test_octordle_results_on_one_line_read_like_the_normal_form(text: str) -> None:
+    share = parse_shares(text).shares[0]
+    assert (share.puzzle, share.variant, share.recordable) == (123, "", True)
+    assert [b.guesses for b in share.boards] == [8, 10, 11, 12, 13, 5, None, 7]
+
+
+# Real pastes of each edition (github.com/jcorbin/alphahack, log/Quordle and log/Octordle), and
+# Practice Quordle as quordle.com's share code writes it.
+EDITIONS = [
+    ("Daily Sequence Quordle 1451\n4️⃣7️⃣\n8️⃣9️⃣\nm-w.com/games/quordle/\n",
+     "quordle", "sequence", 1451, [4, 7, 8, 9]),
+    ("Weekly Quordle Challenge 131\n7️⃣8️⃣\n6️⃣5️⃣\nm-w.com/games/quordle/\n",
+     "quordle", "weekly", 131, [7, 8, 6, 5]),
+    ("🥵 Daily Extreme 512\n6️⃣5️⃣\n4️⃣🟥\nm-w.com/games/quordle/\n",
+     "quordle", "extreme", 512, [6, 5, 4, None]),
+    ("Daily Rescue 97\n4️⃣8️⃣\n7️⃣6️⃣\nm-w.com/games/quordle/\n",
+     "quordle", "rescue", 97, [4, 8, 7, 6]),
+    ("Practice Quordle\n4️⃣3️⃣ HARDY - EXTRA\n7️⃣8️⃣ STUFF - GAUDY\nm-w.com/games/quordle/",
+     "quordle", "practice", None, [4, 3, 7, 8]),
+    ("Daily Sequence Octordle #1450\n3️⃣4️⃣\n6️⃣7️⃣\n8️⃣9️⃣\n🔟🕚\nScore: 58",
+     "octordle", "sequence", 1450, [3, 4, 6, 7, 8, 9, 10, 11]),
+    ("Daily Rescue Octordle #1479\n8️⃣6️⃣\n🕛🔟\n5️⃣7️⃣\n🕐9️⃣\nScore: 8",
+     "octordle", "rescue", 1479, [8, 6, 12, 10, 5, 7, 13, 9]),
+    ("Daily Extreme Octordle #1449\n6️⃣2️⃣\n8️⃣4️⃣\n5️⃣9️⃣\n🔟🕚\nScore: 55",
+     "octordle", "extreme", 1449, [6, 2, 8, 4, 5, 9, 10, 11]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "game", "variant", "puzzle", "guesses"), EDITIONS)
+def test_special_editions_read_like_the_daily_but_are_not_recorded_as_it(
+    text: str, game: str, variant: str, puzzle: int | None, guesses: list[int | None]
+) -> None:
+    for paste in (text, text.replace("\n", " ")):
+        result = parse_shares(paste)
+        (share,) = result.shares
+        assert (share.game, share.variant, share.puzzle) == (game, variant, puzzle)
+        assert [b.guesses for b in share.boards] == guesses
+        assert [b.solved for b in share.boards] == [g is not None for g in guesses]
+        # Their numbers are their own or repeat the daily's: never recorded as the daily.
+        assert not share.recordable
+        assert result.problems == [
+            f"{game.title()} {variant.title()} {puzzle or ''}".strip()
+            + ": read, but only the daily puzzle is recorded"
+        ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Weekly Quordle Challenge 131\n7️⃣8️⃣", "Quordle Weekly 131: found the header but not"),
+        ("Daily Rescue Octordle #1479\nScore: 8", "Octordle Rescue 1479: found the header but not"),
+        ("Daily Chill Quordle 12\n4️⃣3️⃣\n7️⃣8️⃣", "'Daily Chill Quordle 12': a Quordle edition"),
+        ("Octordle Free\n8️⃣🔟\n🕚🕛\n🕐5️⃣\n🟥7️⃣", "'Octordle Free': an Octordle edition"),
+    ],
+)
+def test_an_edition_that_cannot_be_read_says_what_was_not_read(text: str, problem: str) -> None:
+    result = parse_shares(text)
+    assert result.shares == []
+    assert [p for p in result.problems if problem in p]
+
+
+def test_addresses_and_chatter_naming_the_games_are_not_editions() -> None:
+    for text in ("Daily Quordle 1617\n4️⃣7️⃣\n6️⃣3️⃣\nm-w.com/games/quordle/",
+                 "Daily Octordle #83\n4️⃣🕛\n🔟🕚\n5️⃣6️⃣\n8️⃣🕐\noctordle.com"):  # fmt: skip
+        assert parse_shares(text).problems == []
+    assert parse_shares("quordle was hard today").problems == [
+        "No share found: paste the text your game's Share button copied"
+    ]
+
+
+EDITION_PIECES = [*PIECES, "Octordle", "Sequence", "Weekly", "Challenge", "Rescue", "Extreme",
+                  "Practice", "Dordle #1 ", "3&X/7", "🟩🟩🟩🟩🟩", "⬛⬛⬛⬛⬛ "]  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(EDITION_PIECES), max_size=80).map("".join))
+def test_the_parser_never_raises_on_editions_and_run_together_rows(text: str) -> None:
+    consistent(_parse(text))

@@ -50,6 +50,10 @@ async def test_a_database_migrates_from_every_earlier_version(tmp_path, version:
     assert (await storage.record_share(7, "quordle", 5, True, 8, False, "q")) == "new"
     _, total = await storage.leaderboard(3, "wordle:daily", "wins", today=date(2026, 1, 2))
     assert total == (1 if version >= 2 else 0)
+    # The period boards arrived in version 7, counted from the results already there.
+    [entry], _ = await storage.leaderboard(3, "wordle:daily", "wins", period="month:2026-01",
+                                           today=date(2026, 1, 2))  # fmt: skip
+    assert (entry.rank, entry.row["player_id"], entry.value) == (1, 7, 1.0)
     await storage.close()
 
 

@@ -134,10 +134,10 @@ async def board_page(
     order = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * per_page
     rows, total_row = await asyncio.gather(  # two connections on PostgreSQL: at once
-        db.all(
-            f"SELECT s.*, p.name, {value} AS value FROM {table} "
-            f"JOIN players p ON p.id = s.player_id WHERE {where} "
-            f"ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?",
+        db.all(  # the page first, then the names of its few players
+            f"SELECT t.*, p.name FROM (SELECT s.*, {value} AS value FROM {table} "
+            f"WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
+            f"JOIN players p ON p.id = t.player_id ORDER BY t.value {order}, t.player_id",
             (*value_params, *params, per_page, offset),
         ),
         db.one(f"SELECT COUNT(*) FROM {table} WHERE {where}", params),
