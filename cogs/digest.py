@@ -80,9 +80,11 @@ class DigestCommands(
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
         """Send one digest; Discord's refusals become what the service understands."""
         text = digest_text(digest, name=mention)
-        files = [discord.File(io.BytesIO(await asyncio.to_thread(digest_png, digest)),
-                              filename="digest.png",
-                              description="Everyone's grids, colours only")]  # fmt: skip
+        files = []
+        if digest.games:  # a podium alone has no grids
+            png = await asyncio.to_thread(digest_png, digest)
+            files.append(discord.File(io.BytesIO(png), filename="digest.png",
+                                      description="Everyone's grids, colours only"))  # fmt: skip
         if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
             text = text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n(the whole digest is attached)"

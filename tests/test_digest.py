@@ -2,6 +2,7 @@
 is posted exactly once across runners, restarts and failures, on both engines."""
 
 import asyncio
+import dataclasses
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -220,3 +221,29 @@ async def test_digest_off_and_on(services) -> None:
         GUILD, CHANNEL, ADMIN, None)  # fmt: skip
     await services.storage.digests.set_channel(GUILD, None, None)
     assert await services.storage.digests.channels() == []
+
+
+async def test_the_last_day_of_a_season_announces_its_podium(services) -> None:
+    settings = await services.storage.guild_settings(GUILD)
+    await services.storage.save_guild_settings(dataclasses.replace(settings, season_days=7))
+    last = date(2026, 3, 6)  # seasons of 7 days from puzzle #0: 28 February to 6 March
+    for back, players in enumerate(([ANN, BOB, CAT], [ANN, BOB], [ANN], [DAN])):
+        day = last - timedelta(days=back)
+        services.daily.clock = lambda day=day: datetime(day.year, day.month, day.day, 12,
+                                                        tzinfo=UTC)  # fmt: skip
+        for player in players:
+            await play(services, player, day, 0)
+    await play(services, EVE, date(2026, 2, 27), 0)  # the season before
+    digest = await services.digests.digest(GUILD, last)
+    assert digest.podium is not None
+    assert digest.podium.title == "Season 245 (2026-02-28 to 2026-03-06)"
+    assert [(rank, m.name, wins) for rank, m, wins in digest.podium.places] == [
+        (1, "ann", 3),
+        (2, "bob", 2),
+        (3, "cat", 1),
+        (3, "dan", 1),
+    ]  # ties share third place
+    text = digest_text(digest)
+    assert "**Season 245 (2026-02-28 to 2026-03-06) is over!**" in text
+    assert "🥇 ann (3 wins)\n🥈 bob (2 wins)\n🥉 cat (1 win)\n🥉 dan (1 win)" in text
+    assert (await services.digests.digest(GUILD, last - timedelta(days=1))).podium is None

@@ -218,4 +218,10 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
                 lines.append(f"{label}: {name(shown.member)}, guess {shown.turn} "
                              f"||{shown.guess.upper()}|| ({measure} {shown.value})")  # fmt: skip
         blocks.append("\n".join(lines))
+    if digest.podium is not None:
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        places = [f"{medals.get(rank, f'{rank}.')} {name(member)} ({wins} win{'s' * (wins != 1)})"
+                  for rank, member, wins in digest.podium.places]  # fmt: skip
+        blocks.append(f"**{digest.podium.title} is over!** Wordle daily podium:\n"
+                      + "\n".join(places))  # fmt: skip
     return "\n\n".join(blocks) if blocks else f"No daily was finished on {digest.day}."

@@ -29,6 +29,7 @@ from bot.services.daily import DailyPuzzles
 from bot.services.kinds import KINDS, kind_name, parse
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
+from bot.storage.periods import season_of
 from engine.game import WordleGame
 from engine.pattern import to_digits
 
@@ -76,14 +77,23 @@ class GameDigest:
 
 
 @dataclass(frozen=True)
+class Podium:
+    """A season's final top three by wins (tied players share a place)."""
+
+    title: str  # "Season 61 (2026-02-21 to 2026-03-20)"
+    places: list[tuple[int, Member, int]]  # rank, player, wins
+
+
+@dataclass(frozen=True)
 class Digest:
     guild_id: int
     day: date
     games: list[GameDigest]
+    podium: Podium | None = None  # on the last day of a season
 
     @property
     def empty(self) -> bool:
-        return not self.games
+        return not self.games and self.podium is None
 
 
 class ChannelGone(Exception):
@@ -131,7 +141,22 @@ class DigestService:
             started = await digests.unfinished(guild_id, (kind,), day.isoformat())
             days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
             games.append(await self._game(kind, day, finished, started, days))
-        return Digest(guild_id, day, games)
+        return Digest(guild_id, day, games, await self._podium(guild_id, day))
+
+    async def _podium(self, guild_id: int, day: date) -> Podium | None:
+        """The Wordle daily season's podium, when ``day`` ends the server's season."""
+        length = (await self.storage.guild_settings(guild_id)).season_days
+        season = season_of(day, length)
+        if day != season.last:
+            return None
+        rows, _ = await self.storage.leaderboard(
+            guild_id, DIGEST_KINDS[0], "wins", period=season.key, per_page=10, today=day
+        )
+        places = [(r.rank, Member(r.row["player_id"], r.row["name"]), int(r.value))
+                  for r in rows if r.rank <= 3]  # fmt: skip
+        if not places:
+            return None
+        return Podium(f"Season {season.number} ({season.first} to {season.last})", places)
 
     async def _game(self, kind: str, day: date, finished: list[DayResult],
                     started: list[DayStart], days: list[str]) -> GameDigest:  # fmt: skip
