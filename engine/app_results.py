@@ -178,7 +178,7 @@ def _recap(body: str) -> tuple[list[AppResult], list[str]]:
 
 def _players(text: str) -> tuple[list[tuple[int | None, str | None]], str]:
     """The mentions and plain "@Name"s on a line, in order, and any text that is neither. A plain
-    name runs to the next "@" or mention: names may hold spaces."""
+    name runs to the next "@", mention or line break: names may hold spaces."""
     players: list[tuple[int | None, str | None]] = []
     stray: list[str] = []
     at = 0
@@ -187,12 +187,15 @@ def _players(text: str) -> tuple[list[tuple[int | None, str | None]], str]:
         head, *names = chunk.split("@")
         if head.strip(" \n\t*"):
             stray.append(head.strip())
-        for name in names:
+        for piece in names:
+            name, _, rest = piece.partition("\n")  # a name ends with its line
             name = name.strip()
             if name.endswith("**"):  # bold closing the line
                 name = name[:-2].rstrip()
             if name:
                 players.append((None, name[:100].rstrip()))
+            if rest.strip(" \n\t*"):
+                stray.append(rest.strip())
         if mention is None:
             break
         players.append((int(mention["id"]), None))

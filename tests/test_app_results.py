@@ -119,6 +119,12 @@ def test_text_that_is_not_a_player_and_a_player_listed_twice() -> None:
     assert [(r.user_id, r.score) for r in parsed.results] == [(1, "3/6"), (2, "3/6")]
     assert "'and' is not a player" in parsed.problems[0]
     assert "<@1> is also on the 3/6 line" in parsed.problems[1]
+    names = parse_app_results(
+        "Here are yesterday's results:\n4/6: @Ann Lee\nsee you\n5/6: @ann lee"
+    )
+    assert [r.name for r in names.results] == ["Ann Lee"]  # a name ends with its line
+    assert "'see you' is not a player" in names.problems[0]
+    assert "@ann lee is also on the 4/6 line" in names.problems[1]
 
 
 @pytest.mark.parametrize(
@@ -187,7 +193,7 @@ def consistent(parsed) -> None:
         else:
             assert r.score == "X/6" and r.guesses == 0
         assert (r.user_id is None) != (r.name is None)
-        assert r.name is None or (r.name.strip() == r.name and r.name)
+        assert r.name is None or (r.name.strip() == r.name and r.name and "\n" not in r.name)
     keys = [r.user_id if r.user_id is not None else r.name.casefold() for r in parsed.results]
     assert len(keys) == len(set(keys))  # each player once
     json.dumps(parsed.to_json())

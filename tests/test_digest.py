@@ -3,7 +3,11 @@ is posted exactly once across runners, restarts and failures, on both engines.""
 
 import asyncio
 import dataclasses
+import functools
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -247,3 +251,17 @@ async def test_the_last_day_of_a_season_announces_its_podium(services) -> None:
     assert "**Season 245 (2026-02-28 to 2026-03-06) is over!**" in text
     assert "🥇 ann (3 wins)\n🥈 bob (2 wins)\n🥉 cat (1 win)\n🥉 dan (1 win)" in text
     assert (await services.digests.digest(GUILD, last - timedelta(days=1))).podium is None
+
+
+async def test_the_cli_prints_a_servers_digest(tmp_path) -> None:
+    path = str(tmp_path / "cli.sqlite3")
+    services = await opened(path, at("2026-03-02T12:00"))
+    await play(services, ANN, DAY, 1)
+    await services.close()
+    run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "DAILY_SEED": SEED})  # fmt: skip
+    command = [sys.executable, "-m", "bot.cli", "digest", "--database", path]
+    shown = await asyncio.to_thread(run, [*command, "--guild", str(GUILD), "--day", "2026-03-01"])
+    assert shown.returncode == 0 and "👑 2/6: ann" in shown.stdout, shown.stderr
+    bad = await asyncio.to_thread(run, [*command, "--guild", str(GUILD), "--day", "March"])
+    assert bad.returncode == 2 and "not a date" in bad.stderr

@@ -37,6 +37,7 @@ NOT_RUN = {
     "wordlebot db backup": "needs a path (tests/test_cli.py)",
     "wordlebot db backup FILE": "needs a path (tests/test_cli.py)",
     "wordlebot db copy": "needs two databases (tests/test_postgres.py)",
+    "wordlebot digest --guild ID [--day YYYY-MM-DD]": "placeholders (tests/test_digest.py)",
     "wordlebot tree --strategy optimal": "an exact search of minutes when not cached",
     "wordlebot sim --compare": "a simulation of minutes",
     "wordlebot bench service": "a benchmark of minutes",
