@@ -14,9 +14,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.text import analysis_text, coaching_text
-from bot.services.analysis import MAX_PASTE, analyze, coach_game, record_shares
+from bot.services.analysis import (
+    MAX_PASTE,
+    analyze,
+    coach_game,
+    record_app_results,
+    record_shares,
+)
 from cogs.common import bot_of, refuse, scope_of
+from engine.app_results import WORDLE_APP_ID
 from engine.shares import parse_shares
+
+
+def members_of(message: discord.Message) -> list[tuple[int, str]]:
+    """Who a plain @name in the message could be: those it mentions, and the server's
+    members the bot has seen (no members intent: the cache holds those it met)."""
+    people = [*message.mentions, *(message.guild.members if message.guild else [])]
+    return [(p.id, p.display_name) for p in people]
 
 
 class Analysis(commands.Cog):
@@ -25,10 +39,30 @@ class Analysis(commands.Cog):
         self.menu = app_commands.ContextMenu(
             name="Analyze Wordle result", callback=self.analyze_message
         )
-        bot.tree.add_command(self.menu)
+        self.record_menu = app_commands.ContextMenu(
+            name="Record results", callback=self.record_results
+        )
+        for menu in (self.menu, self.record_menu):
+            bot.tree.add_command(menu)
 
     async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+        for menu in (self.menu, self.record_menu):
+            self.bot.tree.remove_command(menu.name, type=menu.type)
+
+    @app_commands.guild_only()
+    async def record_results(self, interaction: discord.Interaction[Any],
+                             message: discord.Message) -> None:  # fmt: skip
+        """Record everyone's results from the official Wordle app's recap (Discord sends the
+        message with the interaction: no message-content intent needed)."""
+        if message.author.id != WORDLE_APP_ID:
+            return await refuse(interaction, "Only the Wordle app's own results messages "
+                                             "can be recorded: anyone could type one.")  # fmt: skip
+        assert interaction.guild_id is not None
+        notes = await record_app_results(
+            bot_of(interaction).services.storage, interaction.guild_id, message.content,
+            message.created_at.date(), members_of(message),
+        )  # fmt: skip
+        await interaction.response.send_message("\n".join(notes)[:1900], ephemeral=True)
 
     @app_commands.command(name="analyze", description="Read a pasted share or history")
     @app_commands.describe(
@@ -102,11 +136,17 @@ class Analysis(commands.Cog):
         await self.record_post(after)  # an edited share replaces the earlier record
 
     async def record_post(self, message: discord.Message) -> None:
-        """A share posted in a chosen channel counts for its poster (silently)."""
-        if message.author.bot or message.guild is None or not message.content:
+        """A share posted in a chosen channel counts for its poster, and the Wordle app's
+        recap for everyone it lists (silently)."""
+        from_app = message.author.id == WORDLE_APP_ID
+        if (message.author.bot and not from_app) or message.guild is None or not message.content:
             return
         storage = self.bot.services.storage  # type: ignore[attr-defined]
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
+            return
+        if from_app:
+            await record_app_results(storage, message.guild.id, message.content,
+                                     message.created_at.date(), members_of(message))  # fmt: skip
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
         if shares:

@@ -15,6 +15,7 @@ import pytest
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services, open_services
+from bot.services.analysis import APP_NOT_RECAP, record_app_results
 from bot.services.digest import ChannelGone, Digest, NotSent
 from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
@@ -265,3 +266,33 @@ async def test_the_cli_prints_a_servers_digest(tmp_path) -> None:
     assert shown.returncode == 0 and "👑 2/6: ann" in shown.stdout, shown.stderr
     bad = await asyncio.to_thread(run, [*command, "--guild", str(GUILD), "--day", "March"])
     assert bad.returncode == 2 and "not a date" in bad.stderr
+
+
+RECAP = (
+    "**Your group is on a 12 day streak!** 🔥 Here are yesterday's results:\n"
+    "👑 3/6: <@1> @bob\n"
+    "4/6: @Nobody Here\n"
+    "X/6: <@3>"
+)
+
+
+async def test_the_wordle_apps_recap_is_recorded_once_and_plain_names_are_matched(
+    services,
+) -> None:
+    await services.games.start(BOB, GUILD)  # the bot knows bob in this server
+    posted = date(2026, 3, 2)  # the recap of 1 March: NYT puzzle 1,716
+    notes = await record_app_results(services.storage, GUILD, RECAP, posted, [(1, "ann")])
+    assert notes[0] == "Wordle #1716: 3 results recorded, 0 already recorded (see /stats)"
+    assert any("@Nobody Here fits no member" in n for n in notes)
+    assert [(s["won"], s["guesses"]) for s in await services.storage.shares(ANN.id)] == [(1, 3)]
+    assert [(s["puzzle"], s["guesses"]) for s in await services.storage.shares(BOB.id)] == [
+        (1716, 3)]  # fmt: skip
+    assert [s["won"] for s in await services.storage.shares(CAT.id)] == [0]
+    again = await record_app_results(services.storage, GUILD, RECAP, posted, [(1, "ann")])
+    assert again[0] == "Wordle #1716: 0 results recorded, 3 already recorded (see /stats)"
+    # A name two members share is reported, not guessed.
+    twice = await record_app_results(services.storage, GUILD, RECAP.replace("@bob", "@ann"),
+                                     posted, [(1, "ann"), (9, "Ann")])  # fmt: skip
+    assert any("@ann fits several members" in n for n in twice)
+    assert await record_app_results(services.storage, GUILD, "Wordle 1,716 3/6", posted) == [
+        APP_NOT_RECAP]  # fmt: skip

@@ -224,6 +224,24 @@ async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own
     assert await double.bot.services.storage.shares(BOB) == []
 
 
+async def test_the_record_results_menu_reads_only_the_wordle_apps_own_recap(double):
+    from discord_double import message
+
+    from engine.app_results import WORDLE_APP_ID
+
+    recap = ("**Your group is on a 3 day streak!** 🔥 Here are yesterday's results:\n"
+             f"👑 3/6: <@{ANN}>\nX/6: <@{BOB}>")  # fmt: skip
+    typed = message({"content": recap}, author_id=BOB)  # anyone can type one: refused
+    refused = only(await double.message_command("Record results", typed, user_id=ANN))
+    assert refused.ephemeral and "Only the Wordle app" in refused.text
+    assert await double.bot.services.storage.shares(ANN) == []
+    posted = message({"content": recap}, author_id=WORDLE_APP_ID)
+    done = only(await double.message_command("Record results", posted, user_id=ANN))
+    assert done.ephemeral and "2 results recorded" in done.text
+    assert [s["guesses"] for s in await double.bot.services.storage.shares(ANN)] == [3]
+    assert [s["won"] for s in await double.bot.services.storage.shares(BOB)] == [0]
+
+
 async def test_coach_after_a_game(double):
     nothing = only(await double.command("coach", user_id=ANN))
     assert nothing.ephemeral and "Finish a game first" in nothing.text

@@ -364,6 +364,15 @@ class Storage:
             == 1
         )
 
+    async def players_named(self, scope: int, name: str) -> list[int]:
+        """The players who played here under ``name`` (any case), to match a plain name."""
+        rows = await self._all(
+            "SELECT p.id FROM players p WHERE lower(p.name) = lower(?) AND EXISTS "
+            "(SELECT 1 FROM games g WHERE g.player_id = p.id AND g.scope = ?)",
+            (name[:100], scope),
+        )
+        return [int(r[0]) for r in rows]
+
     async def last_finished_game(self, player_id: int) -> StoredGame | None:
         row = await self._one(
             "SELECT * FROM games WHERE player_id = ? AND status != 'playing' "
