@@ -138,12 +138,16 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
     return Analysis(shares, [None] * len(shares), hint=result, problems=problems)
 
 
-async def coach_game(state: dict[str, object]) -> Coaching | None:
-    """Coaching for a stored Wordle or Primel game (None for other kinds)."""
+async def coach_game(
+    state: dict[str, object], pool: ThreadPoolExecutor | None = None
+) -> Coaching | None:
+    """Coaching for a stored Wordle or Primel game (None for other kinds), in the analysis
+    pool or in ``pool``."""
     game = parse(dict(state))
     if not isinstance(game, WordleGame):
         return None
-    return await _off_loop(coach, game.variant, game.rows, game.mode)
+    work = partial(coach, game.variant, game.rows, game.mode)
+    return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
 
 
 async def record_shares(

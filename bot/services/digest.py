@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import groupby
@@ -38,7 +39,10 @@ log = logging.getLogger("wordlebot.digest")
 DIGEST_KINDS = tuple(f"{k.name}:daily" for k in KINDS.values() if k.daily)
 SETTLE = timedelta(minutes=5)  # after a day ends, before its digest: the last guesses land
 STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows as 366+)
-COACHED_GAMES = 30  # the highlight looks at this many finished games at most
+# The highlight coaches the day's first games (about 0.16 s each), in a worker of its own:
+# digests after midnight never queue in front of a player's /analyze, nor a board image.
+COACHED_GAMES = 10
+_COACH_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wordlebot-digest")
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,7 @@ class DigestService:
         skilful: Highlight | None = None
         luckiest: Highlight | None = None
         for r in results:
-            report = await coach_game(r.state)
+            report = await coach_game(r.state, _COACH_POOL)
             if report is None:
                 continue
             member = Member(r.player_id, r.name)
@@ -209,10 +213,13 @@ class DigestService:
         and the next run tries again; any other failure keeps it (posted at most once)."""
         posted = []
         digests = self.storage.digests
-        for channel in await digests.channels():
-            day = self.due_day(channel.timezone, now).isoformat()
-            if not await digests.claim(channel.guild_id, day, channel.channel_id):
+        due = {c: self.due_day(c.timezone, now).isoformat() for c in await digests.channels()}
+        taken = await digests.taken(min(due.values(), default="9999"))  # one read a run
+        for channel, day in due.items():
+            if (channel.guild_id, day) in taken:
                 continue
+            if not await digests.claim(channel.guild_id, day, channel.channel_id):
+                continue  # another runner took it meanwhile
             try:
                 digest = await self.digest(channel.guild_id, date.fromisoformat(day))
             except Exception:

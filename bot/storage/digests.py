@@ -104,6 +104,11 @@ class Digests:
             (guild_id, day),
         )
 
+    async def taken(self, since: str) -> set[tuple[int, str]]:
+        """Every (server, day) claimed from ``since`` on: what a run need not try again."""
+        rows = await self.db.all("SELECT guild_id, day FROM digests WHERE day >= ?", (since,))
+        return {(int(r[0]), str(r[1])) for r in rows}
+
     async def claimed(self, guild_id: int) -> list[tuple[str, int | None]]:
         """(day, message id or None when nothing was posted) of every claim, oldest first."""
         rows = await self.db.all(
