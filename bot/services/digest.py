@@ -139,10 +139,10 @@ class DigestService:
         digests = self.storage.digests
         games = []
         for kind in DIGEST_KINDS:
-            finished = await digests.finished(guild_id, (kind,), day.isoformat())
+            finished = await digests.finished(guild_id, kind, day.isoformat())
             if not finished:
                 continue
-            started = await digests.unfinished(guild_id, (kind,), day.isoformat())
+            started = await digests.unfinished(guild_id, kind, day.isoformat())
             days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
             games.append(await self._game(kind, day, finished, started, days))
         return Digest(guild_id, day, games, await self._podium(guild_id, day))

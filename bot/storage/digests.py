@@ -118,23 +118,21 @@ class Digests:
 
     # -- a day's dailies in a server ---------------------------------------------------
 
-    async def finished(self, scope: int, kinds: tuple[str, ...], day: str) -> list[DayResult]:
-        marks = ", ".join("?" * len(kinds))
+    async def finished(self, scope: int, kind: str, day: str) -> list[DayResult]:
         rows = await self.db.all(
             "SELECT r.player_id, p.name, r.kind, r.won, r.guesses, g.state FROM results r "
             "JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
-            f"WHERE r.scope = ? AND r.kind IN ({marks}) AND r.day = ? ORDER BY r.id",
-            (scope, *kinds, day),
+            "WHERE r.scope = ? AND r.kind = ? AND r.day = ? ORDER BY r.id",
+            (scope, kind, day),
         )
         return [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5])) for r in rows]
 
-    async def unfinished(self, scope: int, kinds: tuple[str, ...], day: str) -> list[DayStart]:
-        marks = ", ".join("?" * len(kinds))
+    async def unfinished(self, scope: int, kind: str, day: str) -> list[DayStart]:
         rows = await self.db.all(
             "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
-            f"WHERE g.scope = ? AND g.kind IN ({marks}) AND g.puzzle = ? "
-            "AND g.status = 'playing' ORDER BY g.id",
-            (scope, *kinds, day),
+            "WHERE g.scope = ? AND g.kind = ? AND g.puzzle = ? AND g.status = 'playing' "
+            "ORDER BY g.id",
+            (scope, kind, day),
         )
         return [DayStart(r[0], r[1], r[2]) for r in rows]
 
