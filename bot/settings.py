@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from collections import Counter
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -128,15 +126,6 @@ class Settings(BaseSettings):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.daily_timezone)
-
-    def clock(self) -> Callable[[], datetime]:
-        """The time the services go by: the real one, or (tests) one started at CLOCK_START."""
-        if self.clock_start is None:
-            return lambda: datetime.now(UTC)
-        start = self.clock_start if self.clock_start.tzinfo else self.clock_start.replace(
-            tzinfo=UTC)  # fmt: skip
-        began = time.monotonic()
-        return lambda: start + timedelta(seconds=time.monotonic() - began)
 
 
 SEED_MIN_LENGTH = 32

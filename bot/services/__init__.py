@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bot.services.analysis import AnalysisGate
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
@@ -52,7 +52,8 @@ async def open_services(settings: Settings) -> Services:
         seed = settings.daily_seed.get_secret_value()
     else:  # one secret per deployment, made on first start and kept with the data
         seed = await storage.set_meta_once("daily_seed", secrets.token_hex(32))
-    daily = DailyPuzzles(seed, settings.zone, settings.clock())
+    clock = system_clock if settings.clock_start is None else started_clock(settings.clock_start)
+    daily = DailyPuzzles(seed, settings.zone, clock)
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests)
 

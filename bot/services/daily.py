@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo
 
@@ -30,6 +31,14 @@ Clock = Callable[[], datetime]
 
 def system_clock() -> datetime:
     return datetime.now(UTC)
+
+
+def started_clock(start: datetime) -> Clock:
+    """A clock that reads ``start`` now and runs on at the real pace (CLOCK_START, tests
+    only: an end-to-end test crosses a day boundary)."""
+    start = start if start.tzinfo else start.replace(tzinfo=UTC)
+    began = time.monotonic()
+    return lambda: start + timedelta(seconds=time.monotonic() - began)
 
 
 class DailyPuzzles:

@@ -519,9 +519,7 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
     ):  # fmt: skip
         day = date.fromisoformat(played_on)
         for where in {scope, GLOBAL}:
-            length = seasons.get(where, DEFAULT_SEASON_DAYS) if where != GLOBAL else (
-                DEFAULT_SEASON_DAYS)  # fmt: skip
-            for key in period_keys(day, length):
+            for key in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):
                 row = counts.setdefault((where, kind, key, player_id), [0, 0, 0])
                 row[0] += 1
                 row[1] += int(won)

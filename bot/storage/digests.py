@@ -62,14 +62,6 @@ class Digests:
             (guild_id, channel_id, admin_id),
         )
 
-    async def channel(self, guild_id: int) -> DigestChannel | None:
-        row = await self.db.one(
-            "SELECT guild_id, digest_channel, digest_admin, timezone FROM guild_settings "
-            "WHERE guild_id = ? AND digest_channel IS NOT NULL",
-            (guild_id,),
-        )
-        return None if row is None else DigestChannel(*tuple(row))
-
     async def channels(self) -> list[DigestChannel]:
         rows = await self.db.all(
             "SELECT guild_id, digest_channel, digest_admin, timezone FROM guild_settings "
