@@ -339,6 +339,10 @@ async def filled_sqlite(path: str) -> dict[str, int]:
     await services.storage.set_share_channel(GUILDS[0], 55, True)
     await services.storage.digests.set_channel(GUILDS[0], 56, 1)
     assert await services.storage.digests.claim(GUILDS[0], "2026-01-01", 56)
+    await services.storage._write(
+        "INSERT INTO reminders (guild_id, player_id, channel_id, minute) VALUES (?, 1, 56, 540)",
+        (GUILDS[0],),
+    )
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
     found = await counts(services.storage)
     await services.close()

@@ -32,6 +32,11 @@ async def fill(storage: Storage, version: int) -> None:
             "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
             "recorded_at) VALUES (7, 'wordle', 1000, 1, 3, 0, 'g', 'x')"
         )
+    if version >= 7:
+        await storage._write(
+            "INSERT INTO period_standings (scope, kind, period, player_id, played, wins, "
+            "win_guesses) VALUES (3, 'wordle:daily', 'month:2026-01', 7, 1, 1, 4)"
+        )
 
 
 @pytest.mark.parametrize("version", range(1, LATEST))

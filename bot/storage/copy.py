@@ -22,6 +22,7 @@ ORDER = {
     "share_channels": "guild_id, channel_id",
     "digests": "guild_id, day",
     "period_standings": "scope, kind, period, player_id",
+    "reminders": "guild_id, player_id",
 }
 BATCH = 50_000
 

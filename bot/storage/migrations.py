@@ -180,6 +180,39 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX standings_totals
         ON standings(scope, kind, played, wins, win_guesses, player_id);
     """,
+    # 8: what a server does around the game. Shares count on its boards: each keeps the
+    # server it was recorded in, the puzzle day it counts on, and whether it counts (a result
+    # played here for the same puzzle counts instead). The coach's skill of each finished
+    # daily, for the skill board (a job fills it in). Reminders, and the daily role.
+    """
+    ALTER TABLE share_results ADD COLUMN scope INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE share_results ADD COLUMN day TEXT;
+    ALTER TABLE share_results ADD COLUMN counted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX share_results_day ON share_results(scope, game, day);
+    ALTER TABLE results ADD COLUMN skill INTEGER;
+    ALTER TABLE results ADD COLUMN coached INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX results_to_coach ON results(id) WHERE coached = 0 AND day IS NOT NULL;
+    ALTER TABLE standings ADD COLUMN skilled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE standings ADD COLUMN skill_total INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE period_standings ADD COLUMN skilled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE period_standings ADD COLUMN skill_total INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX standings_skill ON standings(
+        scope, kind, (CAST(skill_total AS REAL) / skilled) DESC, player_id);
+    CREATE INDEX period_standings_skill ON period_standings(
+        scope, kind, period, (CAST(skill_total AS REAL) / skilled) DESC, player_id);
+    CREATE TABLE reminders (
+        guild_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        channel_id INTEGER NOT NULL,
+        minute INTEGER NOT NULL,  -- of the server's day (its time zone)
+        last_day TEXT,  -- the puzzle day last reminded: claimed before the message is sent
+        PRIMARY KEY (guild_id, player_id)
+    );
+    CREATE INDEX reminders_player ON reminders(player_id);
+    ALTER TABLE guild_settings ADD COLUMN daily_role INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN daily_role_channel INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN daily_role_day TEXT;
+    """,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -318,10 +351,40 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX standings_totals
         ON standings(scope, kind, played, wins, win_guesses, player_id);
     """,
+    # 8: as SQLite's 8.
+    """
+    ALTER TABLE share_results ADD COLUMN scope BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE share_results ADD COLUMN day TEXT;
+    ALTER TABLE share_results ADD COLUMN counted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX share_results_day ON share_results(scope, game, day);
+    ALTER TABLE results ADD COLUMN skill INTEGER;
+    ALTER TABLE results ADD COLUMN coached INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX results_to_coach ON results(id) WHERE coached = 0 AND day IS NOT NULL;
+    ALTER TABLE standings ADD COLUMN skilled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE standings ADD COLUMN skill_total INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE period_standings ADD COLUMN skilled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE period_standings ADD COLUMN skill_total INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX standings_skill ON standings(scope, kind,
+        (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id);
+    CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
+        (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id);
+    CREATE TABLE reminders (
+        guild_id BIGINT NOT NULL,
+        player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        channel_id BIGINT NOT NULL,
+        minute INTEGER NOT NULL,
+        last_day TEXT,
+        PRIMARY KEY (guild_id, player_id)
+    );
+    CREATE INDEX reminders_player ON reminders(player_id);
+    ALTER TABLE guild_settings ADD COLUMN daily_role BIGINT;
+    ALTER TABLE guild_settings ADD COLUMN daily_role_channel BIGINT;
+    ALTER TABLE guild_settings ADD COLUMN daily_role_day TEXT;
+    """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
 # Every table, parents before children: what `wordlebot db copy` moves, in this order.
 TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "results",
           "standings", "share_results", "share_channels", "digests",
-          "period_standings")  # fmt: skip
+          "period_standings", "reminders")  # fmt: skip
