@@ -281,7 +281,8 @@ class Console:
         self.write(analysis_text(result).replace("**", ""))
         if result.shares:
             notes = await record_shares(self.services.storage, self.player.id, self.player.name,
-                                        result.shares)  # fmt: skip
+                                        result.shares, scope=DM,
+                                        today=self.services.daily.today())  # fmt: skip
             self.write("\n".join(notes))
 
     async def coach(self) -> None:

@@ -101,8 +101,11 @@ class Analysis(commands.Cog):
             gate.release(where)
         text = analysis_text(result)
         if result.shares and message.author.id == interaction.user.id:
-            notes = await record_shares(bot_of(interaction).services.storage, interaction.user.id,
-                                        interaction.user.display_name, result.shares)  # fmt: skip
+            services = bot_of(interaction).services
+            notes = await record_shares(services.storage, interaction.user.id,
+                                        interaction.user.display_name, result.shares,
+                                        scope=scope_of(interaction),
+                                        today=services.daily.today())  # fmt: skip
             text += "\n" + "\n".join(notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
 
@@ -141,7 +144,8 @@ class Analysis(commands.Cog):
         from_app = message.author.id == WORDLE_APP_ID
         if (message.author.bot and not from_app) or message.guild is None or not message.content:
             return
-        storage = self.bot.services.storage  # type: ignore[attr-defined]
+        services = self.bot.services  # type: ignore[attr-defined]
+        storage = services.storage
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
         if from_app:
@@ -150,7 +154,8 @@ class Analysis(commands.Cog):
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
         if shares:
-            await record_shares(storage, message.author.id, message.author.display_name, shares)
+            await record_shares(storage, message.author.id, message.author.display_name, shares,
+                                scope=message.guild.id, today=services.daily.today())  # fmt: skip
 
     @app_commands.command(
         name="coach", description="How your last finished game went, turn by turn"

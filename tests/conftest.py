@@ -133,3 +133,12 @@ def database_url(request: pytest.FixtureRequest) -> str:
     if request.param == "sqlite":
         return ":memory:"
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A database two service instances (two processes) can open: a SQLite file, or a
+    PostgreSQL one."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

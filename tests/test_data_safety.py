@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import date
 
 import pytest
 
@@ -16,6 +17,8 @@ from bot.storage import Storage, StorageBusy, StorageUnavailable
 SEED = "0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a-safety"
 ANN, BOB = Player(1, "ann"), Player(2, "bob")
 GUILD = 100
+
+TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
 
 
 @pytest.fixture
@@ -81,7 +84,9 @@ async def test_a_deleted_players_name_and_games_are_gone_from_the_files(tmp_path
     player = Player(77, name)
     await services.games.start(player, GUILD, "quordle")
     await services.games.guess(player, GUILD, "crane")
-    await services.storage.record_share(77, "wordle", 1234, True, 4, False, "grid-qwertyzxcv")
+    await services.storage.record_share(
+        77, "wordle", 1234, True, 4, False, "grid-qwertyzxcv", scope=5, today=TODAY
+    )
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert name.encode() in raw  # written (the test can see it)
     assert await services.delete_player(77)

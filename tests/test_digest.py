@@ -45,14 +45,6 @@ async def services(database_url: str):
     await s.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
-    """A database two service instances can open: a SQLite file, or a PostgreSQL one."""
-    if request.param == "sqlite":
-        return str(tmp_path / "digest.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
-
-
 async def play(services: Services, player: Player, day: date, misses: int, *,
                finish: bool | str = True, scope: int = GUILD) -> None:  # fmt: skip
     """A daily of ``day``: ``misses`` wrong guesses, then the answer (or give up; or stop)."""

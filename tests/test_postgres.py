@@ -28,6 +28,8 @@ SEED = "3c1e5a7b9d2f4e6a8c0b1d3e5f7a9c2b-postgres"
 GUILDS = (100, 200, 300)
 DAY = date(2026, 5, 1)
 
+TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
+
 
 async def pair(url: str) -> tuple[Services, Services]:
     """Two service instances, as two bot processes would have: own pools, own caches."""
@@ -334,7 +336,9 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         await services.games.start(player, GUILDS[i % 3])
         if i % 2:
             await services.games.give_up(player, GUILDS[i % 3], kind="wordle:practice")
-        await services.storage.record_share(i, "wordle", 1000 + i, True, 4, False, "grid")
+        await services.storage.record_share(
+            i, "wordle", 1000 + i, True, 4, False, "grid", scope=5, today=TODAY
+        )
     await services.storage.save_guild_settings(GuildSettings(GUILDS[0], "Europe/Paris", False))
     await services.storage.set_share_channel(GUILDS[0], 55, True)
     await services.storage.digests.set_channel(GUILDS[0], 56, 1)

@@ -8,6 +8,8 @@ import pytest
 from bot.storage import BUSY_TIMEOUT_MS, LATEST, GuildSettings, Result, Storage, StorageBusy
 from bot.storage.migrations import MIGRATIONS
 
+TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
+
 
 async def fill(storage: Storage, version: int) -> None:
     """Rows of every table that exists at ``version``, written as that version's code would."""
@@ -52,7 +54,9 @@ async def test_a_database_migrates_from_every_earlier_version(tmp_path, version:
     export = await storage.export_player(7)
     assert export["player"]["name"] == "ann"
     assert [r["guesses"] for r in export["results"]] == [4]
-    assert (await storage.record_share(7, "quordle", 5, True, 8, False, "q")) == "new"
+    assert (
+        await storage.record_share(7, "quordle", 5, True, 8, False, "q", scope=5, today=TODAY)
+    ) == "new"
     _, total = await storage.leaderboard(3, "wordle:daily", "wins", today=date(2026, 1, 2))
     assert total == (1 if version >= 2 else 0)
     # The period boards arrived in version 7, counted from the results already there.
@@ -78,9 +82,18 @@ async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) 
 async def test_the_same_paste_records_once_and_a_correction_replaces_it(database_url) -> None:
     storage = await Storage.open(database_url)
     await storage.ensure_player(1, "ann")
-    assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "new"
-    assert await storage.record_share(1, "wordle", 1234, True, 4, False, "grid") == "same"
-    assert await storage.record_share(1, "wordle", 1234, True, 3, True, "grid2") == "replaced"
+    assert (
+        await storage.record_share(1, "wordle", 1234, True, 4, False, "grid", scope=5, today=TODAY)
+        == "new"
+    )
+    assert (
+        await storage.record_share(1, "wordle", 1234, True, 4, False, "grid", scope=5, today=TODAY)
+        == "same"
+    )
+    assert (
+        await storage.record_share(1, "wordle", 1234, True, 3, True, "grid2", scope=5, today=TODAY)
+        == "replaced"
+    )
     shares = await storage.shares(1)
     assert len(shares) == 1 and shares[0]["guesses"] == 3 and shares[0]["hard"] == 1
     await storage.close()
@@ -89,7 +102,7 @@ async def test_the_same_paste_records_once_and_a_correction_replaces_it(database
 async def test_export_then_delete_removes_everything_of_a_player(database_url) -> None:
     storage = await Storage.open(database_url)
     await storage.bulk_results([(1, 5, "wordle:daily", "2026-01-01", True, 3)])
-    await storage.record_share(1, "wordle", 1, True, 3, False, "g")
+    await storage.record_share(1, "wordle", 1, True, 3, False, "g", scope=5, today=TODAY)
     data = await storage.export_player(1)
     assert json.loads(json.dumps(data))["results"][0]["guesses"] == 3
     assert await storage.delete_player(1)

@@ -118,7 +118,9 @@ def digest_png(digest: Digest, per_row: int = 6) -> bytes:
     """Everyone's grids of the day, colours only (no letters), under each player's name; a
     section per game."""
     mini, gap, label = 14, 2, 18
-    cell_w = max(5 * (mini + gap), 96) + MARGIN
+    tiles = max((game.length for game in digest.games), default=5)  # multi-board: wider
+    cell_w = max(tiles * (mini + gap), 96) + MARGIN
+    per_row = max(1, min(per_row, 1200 // cell_w))
     sections = []
     for game in digest.games:
         cell_h = label + game.limit * (mini + gap) + MARGIN
@@ -139,6 +141,8 @@ def digest_png(digest: Digest, per_row: int = 6) -> bytes:
             draw.text((x0, y0), member.name[:14], fill=DARK, font=small)
             for r, digits in enumerate(rows):
                 for c, digit in enumerate(digits):
+                    if digit == " ":  # between boards
+                        continue
                     x, yy = x0 + c * (mini + gap), y0 + label + r * (mini + gap)
                     draw.rectangle((x, yy, x + mini - 1, yy + mini - 1), fill=TILE_COLOURS[digit])
         y += section_h

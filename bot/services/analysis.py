@@ -151,9 +151,10 @@ async def coach_game(
 
 
 async def record_shares(
-    storage: Storage, player_id: int, name: str, shares: list[Share]
+    storage: Storage, player_id: int, name: str, shares: list[Share], *, scope: int, today: date
 ) -> list[str]:
-    """Record each share to the player's results; says what happened to each."""
+    """Record each share to the player's results, in server ``scope`` (0: direct messages)
+    on puzzle day ``today``; says what happened to each."""
     await storage.ensure_player(player_id, name)
     notes = []
     for share in shares:
@@ -168,7 +169,8 @@ async def record_shares(
         guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
         grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
         outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
-                                             guesses, share.hard, grid)  # fmt: skip
+                                             guesses, share.hard, grid, scope=scope,
+                                             today=today)  # fmt: skip
         label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
         label += " (see /stats)"
         notes.append(f"{share.game.title()} #{share.puzzle}: {label}")
@@ -210,7 +212,8 @@ async def record_app_results(
             player, name = fits.pop(), result.name or ""
         await storage.ensure_player(player, name)
         counts[await storage.record_share(player, "wordle", puzzle, result.won, result.guesses,
-                                          False, "app")] += 1  # fmt: skip
+                                          False, "app", scope=guild_id,
+                                          today=posted)] += 1  # fmt: skip
     notes.insert(0, f"Wordle #{puzzle}: {counts['new'] + counts['replaced']} results recorded, "
                     f"{counts['same']} already recorded (see /stats)")  # fmt: skip
     return notes

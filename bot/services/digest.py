@@ -31,12 +31,16 @@ from bot.services.kinds import KINDS, kind_name, parse
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
 from bot.storage.periods import season_of
+from bot.storage.shares import COUNTED_GAMES
 from engine.game import WordleGame
 from engine.pattern import to_digits
 
 log = logging.getLogger("wordlebot.digest")
 
-DIGEST_KINDS = tuple(f"{k.name}:daily" for k in KINDS.values() if k.daily)
+# The dailies played here, then the multi-board games whose shares count (not played here).
+DIGEST_KINDS = tuple(dict.fromkeys(
+    [f"{k.name}:daily" for k in KINDS.values() if k.daily]
+    + [f"{game}:daily" for game in COUNTED_GAMES]))  # fmt: skip
 SETTLE = timedelta(minutes=5)  # after a day ends, before its digest: the last guesses land
 STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows as 366+)
 # The highlight coaches the day's first games (about 0.16 s each), in a worker of its own:
@@ -178,11 +182,13 @@ class DigestService:
             for (_, label), group in groupby(ordered, key=score)
         ]
         grids = [(Member(r.player_id, r.name), _digits(r)) for r in ordered]
-        skilful, luckiest = await self._highlights(ordered[:COACHED_GAMES])
+        played_here = [r for r in ordered if r.state]
+        skilful, luckiest = await self._highlights(played_here[:COACHED_GAMES])
         return GameDigest(
-            kind, f"wordlebot {spec.title} #{DailyPuzzles.number(day)}", streak, scores,
+            kind, _title(spec.title, day, finished), streak, scores,
             [Member(s.player_id, s.name) for s in started], grids,
-            len(grids[0][1][0]) if grids and grids[0][1] else 5, spec.limit, skilful, luckiest,
+            max((len(d) for _, rows in grids for d in rows), default=5), spec.limit, skilful,
+            luckiest,
         )  # fmt: skip
 
     async def _highlights(
@@ -250,7 +256,26 @@ class DigestService:
         return posted
 
 
+def _title(title: str, day: date, results: list[DayResult]) -> str:
+    """ "wordlebot Wordle #1982" for our daily; a shared game's own name and number."""
+    if any(r.state for r in results):
+        return f"wordlebot {title} #{DailyPuzzles.number(day)}"
+    numbers = [r.puzzle for r in results if r.puzzle is not None]
+    number = max(set(numbers), key=numbers.count) if numbers else DailyPuzzles.number(day)
+    return f"{title} #{number}"
+
+
 def _digits(result: DayResult) -> list[str]:
+    """A result's grid, a row of pattern digits per guess; a multi-board share's boards side
+    by side, a space between them (a board already solved leaves spaces)."""
+    if result.grid is not None:
+        try:
+            boards = [[to_digits(int(p), 5) for p in board.split(",") if p]
+                      for board in result.grid.split("|")]  # fmt: skip
+        except ValueError:  # the Wordle app's results have no grid
+            return []
+        height = max((len(b) for b in boards), default=0)
+        return [" ".join(b[r] if r < len(b) else " " * 5 for b in boards) for r in range(height)]
     game = parse(result.state)
     if not isinstance(game, WordleGame):
         return []

@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.storage import shares as share_rows
 from bot.storage.database import (
     MEMORY,
     Database,
@@ -31,13 +32,21 @@ from bot.storage.database import (
 from bot.storage.digests import Digests
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
-from bot.storage.records import GuildSettings, Result, Standing, StandingRow, StoredGame, fold
+from bot.storage.records import (
+    DEFAULT_SEASON_DAYS,
+    GLOBAL,
+    GuildSettings,
+    Result,
+    Standing,
+    StandingRow,
+    StoredGame,
+    fold,
+)
+from bot.storage.shares import ShareResult, uncount_shares_of
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 
 log = logging.getLogger("wordlebot.storage")
 
-GLOBAL = -1  # the scope of the global leaderboard
-DEFAULT_SEASON_DAYS = 28
 PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
 
 
@@ -262,6 +271,8 @@ class Storage:
             days = season_days if scope == game.scope and season_days else DEFAULT_SEASON_DAYS
             await add_to_periods(db, scope, game.player_id, game.kind, result,
                                  date.fromisoformat(played_on), days)  # fmt: skip
+        if result.day is not None:  # under the player's lock, taken first by _apply_result
+            await uncount_shares_of(db, game.player_id, game.kind, result.day)
 
     # -- daily puzzles -----------------------------------------------------------------
 
@@ -314,26 +325,16 @@ class Storage:
     # -- shares ------------------------------------------------------------------------
 
     async def record_share(
-        self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool, grid: str
-    ) -> str:
-        """Record a pasted result: 'new', 'same' (already recorded), or 'replaced'."""
+        self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,
+        grid: str, *, scope: int, today: date,
+    ) -> str:  # fmt: skip
+        """Record a result from a share or the Wordle app, recorded in ``scope`` on puzzle
+        day ``today``: 'new', 'same' (already recorded), or 'replaced'. It counts on the
+        boards unless a game played here counts for the same puzzle (:mod:`.shares`)."""
+        share = ShareResult(player_id, game, puzzle, won, guesses, hard, grid)
         async with self.transaction() as db:
-            old = await db.one(
-                "SELECT won, guesses, hard, grid FROM share_results "
-                "WHERE player_id = ? AND game = ? AND puzzle = ?",
-                (player_id, game, puzzle),
-            )
-            if old is not None and tuple(old) == (int(won), guesses, int(hard), grid):
-                return "same"
-            await db.execute(
-                "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
-                "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(player_id, game, puzzle) DO UPDATE SET won = excluded.won, "
-                "guesses = excluded.guesses, hard = excluded.hard, grid = excluded.grid, "
-                "recorded_at = excluded.recorded_at",
-                (player_id, game, puzzle, int(won), guesses, int(hard), grid, _now()),
-            )
-        return "new" if old is None else "replaced"
+            return await share_rows.record_share(db, self.db.for_update, share, scope, today,
+                                                 _now())  # fmt: skip
 
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
         if enabled:
@@ -356,13 +357,8 @@ class Storage:
         return row is not None
 
     async def remove_share(self, player_id: int, game: str, puzzle: int) -> bool:
-        return (
-            await self._write(
-                "DELETE FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?",
-                (player_id, game, puzzle),
-            )
-            == 1
-        )
+        async with self.transaction() as db:
+            return await share_rows.remove_share(db, self.db.for_update, player_id, game, puzzle)
 
     async def players_named(self, scope: int, name: str) -> list[int]:
         """The players who played here under ``name`` (any case), to match a plain name."""
@@ -513,10 +509,13 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
         "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
     marks = ", ".join("?" * len(kinds))
     counts: dict[tuple[int, str, str, int], list[int]] = {}
-    for scope, player_id, kind, won, guesses, played_on in await db.all(
+    for scope, player_id, kind, won, guesses, played_on in [*await db.all(
         "SELECT scope, player_id, kind, won, guesses, played_on FROM results "
         f"WHERE kind IN ({marks})", kinds,
-    ):  # fmt: skip
+    ), *await db.all(  # and the shares that count (see .shares)
+        "SELECT scope, player_id, game || ':daily', won, guesses, day FROM share_results "
+        f"WHERE counted = 1 AND game || ':daily' IN ({marks})", kinds,
+    )]:  # fmt: skip
         day = date.fromisoformat(played_on)
         for where in {scope, GLOBAL}:
             for key in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):

@@ -31,7 +31,9 @@ class DayResult:
     kind: str
     won: bool
     guesses: int
-    state: dict[str, Any]  # the finished game (its rows give the grid and the coaching)
+    state: dict[str, Any]  # a game played here (its rows give the grid and the coaching)
+    grid: str | None = None  # a share's instead: boards split by "|", patterns by ","
+    puzzle: int | None = None  # a share's puzzle number
 
 
 @dataclass(frozen=True)
@@ -111,13 +113,27 @@ class Digests:
     # -- a day's dailies in a server ---------------------------------------------------
 
     async def finished(self, scope: int, kind: str, day: str) -> list[DayResult]:
+        """The day's results here: the dailies played, then the shares that count (one
+        result a player and puzzle: see :mod:`bot.storage.shares`)."""
+        game, _, flavour = kind.partition(":")
         rows = await self.db.all(
             "SELECT r.player_id, p.name, r.kind, r.won, r.guesses, g.state FROM results r "
             "JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
             "WHERE r.scope = ? AND r.kind = ? AND r.day = ? ORDER BY r.id",
             (scope, kind, day),
         )
-        return [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5])) for r in rows]
+        played = [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5]))
+                  for r in rows]  # fmt: skip
+        if flavour != "daily":
+            return played
+        shared = await self.db.all(
+            "SELECT s.player_id, p.name, s.won, s.guesses, s.grid, s.puzzle FROM share_results s "
+            "JOIN players p ON p.id = s.player_id "
+            "WHERE s.scope = ? AND s.game = ? AND s.day = ? AND s.counted = 1 ORDER BY s.id",
+            (scope, game, day),
+        )
+        return played + [DayResult(r[0], r[1], kind, bool(r[2]), int(r[3]), {}, r[4], int(r[5]))
+                         for r in shared]  # fmt: skip
 
     async def unfinished(self, scope: int, kind: str, day: str) -> list[DayStart]:
         rows = await self.db.all(
@@ -129,10 +145,12 @@ class Digests:
         return [DayStart(r[0], r[1], r[2]) for r in rows]
 
     async def days_played(self, scope: int, kind: str, until: str, limit: int) -> list[str]:
-        """The latest days, up to ``until``, on which someone here finished the daily."""
+        """The latest days, up to ``until``, on which someone here finished the daily or
+        recorded a share that counts for it."""
         rows = await self.db.all(
-            "SELECT DISTINCT day FROM results WHERE scope = ? AND kind = ? AND day <= ? "
-            "ORDER BY day DESC LIMIT ?",
-            (scope, kind, until, limit),
+            "SELECT day FROM (SELECT day FROM results WHERE scope = ? AND kind = ? AND day <= ? "
+            "UNION SELECT day FROM share_results WHERE scope = ? AND game = ? AND day <= ? "
+            "AND counted = 1) d ORDER BY day DESC LIMIT ?",
+            (scope, kind, until, scope, kind.partition(":")[0], until, limit),
         )
         return [str(r[0]) for r in rows]

@@ -66,20 +66,28 @@ def period_keys(day: date, season_days: int) -> list[str]:
 
 async def add_to_periods(
     db: Transaction, scope: int, player_id: int, kind: str, result: Result, day: date,
-    season_days: int,
+    season_days: int, *, sign: int = 1,
 ) -> None:  # fmt: skip
     """Count one result in each period holding ``day`` (an increment: results finishing at
-    once in two processes both count)."""
+    once in two processes both count), or take it back (``sign`` -1: a share that stops
+    counting; a row left with no game goes)."""
     won = int(result.won)
     for key in period_keys(day, season_days):
         await db.execute(
             "INSERT INTO period_standings (scope, kind, period, player_id, played, wins, "
-            "win_guesses) VALUES (?, ?, ?, ?, 1, ?, ?) "
+            "win_guesses) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(scope, kind, period, player_id) DO UPDATE SET "
-            "played = period_standings.played + 1, wins = period_standings.wins + excluded.wins, "
+            "played = period_standings.played + excluded.played, "
+            "wins = period_standings.wins + excluded.wins, "
             "win_guesses = period_standings.win_guesses + excluded.win_guesses",
-            (scope, kind, key, player_id, won, result.guesses * won),
+            (scope, kind, key, player_id, sign, sign * won, sign * result.guesses * won),
         )
+        if sign < 0:
+            await db.execute(
+                "DELETE FROM period_standings WHERE scope = ? AND kind = ? AND period = ? "
+                "AND player_id = ? AND played <= 0",
+                (scope, kind, key, player_id),
+            )
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+GLOBAL = -1  # the scope of the boards of everyone
+DEFAULT_SEASON_DAYS = 28
+
 
 @dataclass(frozen=True)
 class StoredGame:

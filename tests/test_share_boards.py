@@ -1,0 +1,176 @@
+"""Recorded shares on a server's boards and in its digest, beside the games played here: one
+player's result for one puzzle counts once however it arrived, on both engines."""
+
+import asyncio
+from datetime import UTC, date, datetime
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_digest import DAY, GUILD, OTHER, play
+
+from bot.render.images import digest_png
+from bot.render.text import digest_text
+from bot.services import Player, Services, open_services
+from bot.services.analysis import record_shares
+from bot.settings import load_settings
+from bot.storage.periods import PERIODS, period_key
+from engine.shares import parse_shares
+
+SEED = "3c5e7a9b1d2f4a6c8e0b1d3f5a7c9e2b-digest"
+NOW = datetime(2026, 3, 2, 12, tzinfo=UTC)  # the day after DAY
+NUMBER = (DAY - date(2021, 6, 19)).days  # DAY's Wordle number
+ANN, BOB, CAT, DAN, EVE = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan",
+                                                               "eve"), 1))  # fmt: skip
+DORDLE = "Dordle #123 2&3/7\n⬛🟨⬛⬛⬛ ⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛\n⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩"
+
+
+def wordle(number: int, guesses: int) -> str:
+    rows = ["⬛🟨⬛⬛⬛"] * (guesses - 1) + ["🟩🟩🟩🟩🟩"]
+    return f"Wordle {number:,} {guesses}/6\n" + "\n".join(rows)
+
+
+async def opened(url: str) -> Services:
+    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
+    services.daily.clock = lambda: NOW
+    return services
+
+
+async def share(services: Services, player: Player, text: str, scope: int = GUILD) -> list[str]:
+    return await record_shares(services.storage, player.id, player.name,
+                               parse_shares(text).shares, scope=scope,
+                               today=services.daily.today())  # fmt: skip
+
+
+async def board(services: Services, period: str, scope: int = GUILD,
+                kind: str = "wordle:daily") -> dict[str, tuple[int, int, int]]:  # fmt: skip
+    """name -> (played, wins, win_guesses) on a board of ``period`` holding DAY."""
+    rows, _ = await services.storage.leaderboard(
+        scope, kind, "average", period=period_key(period, DAY, 28), per_page=50, today=DAY
+    )
+    return {r.row["name"]: (r.row["played"], r.row["wins"], r.row["win_guesses"]) for r in rows}
+
+
+async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
+    database_url,
+) -> None:
+    services = await opened(database_url)
+    await play(services, BOB, DAY, 1)  # played here, in 2
+    assert await share(services, ANN, wordle(NUMBER, 3)) == [
+        f"Wordle #{NUMBER}: recorded (see /stats)"
+    ]
+    await share(services, EVE, wordle(NUMBER - 1, 4))  # the day before: a two-day streak
+    for period in PERIODS:
+        assert (await board(services, period))["ann"] == (1, 1, 3), period
+        assert (await board(services, period, scope=-1))["ann"] == (1, 1, 3), period
+        assert "ann" not in await board(services, period, scope=OTHER)
+    assert (await board(services, "today"))["bob"] == (1, 1, 2)
+
+    [game] = (await services.digests.digest(GUILD, DAY)).games
+    assert game.title == f"wordlebot Wordle #{NUMBER}" and game.streak == 2
+    assert [(score, [m.name for m in members]) for score, members in game.scores] == [
+        ("2/6", ["bob"]), ("3/6", ["ann"])]  # fmt: skip
+    assert [len(rows) for _, rows in game.grids] == [2, 3]
+    assert game.grids[1][1] == ["01000", "01000", "22222"]
+    await services.close()
+
+
+async def test_a_player_counts_once_for_a_puzzle_however_it_arrived(database_url) -> None:
+    services = await opened(database_url)
+    await play(services, ANN, DAY, 1)  # here first, then the share
+    await share(services, ANN, wordle(NUMBER, 4))
+    await share(services, BOB, wordle(NUMBER, 5))  # the share first, then here
+    assert (await board(services, "week"))["bob"] == (1, 1, 5)
+    await play(services, BOB, DAY, 0)
+    for period in PERIODS:
+        shown = await board(services, period)
+        assert (shown["ann"], shown["bob"]) == ((1, 1, 2), (1, 1, 1)), period
+
+    assert await share(services, CAT, wordle(NUMBER, 3)) == [
+        f"Wordle #{NUMBER}: recorded (see /stats)"]  # fmt: skip
+    assert await share(services, CAT, wordle(NUMBER, 3)) == [
+        f"Wordle #{NUMBER}: already recorded (see /stats)"]  # fmt: skip
+    assert (await board(services, "month"))["cat"] == (1, 1, 3)
+    await share(services, CAT, wordle(NUMBER, 4))  # a correction replaces it
+    assert (await board(services, "month"))["cat"] == (1, 1, 4)
+    assert (await board(services, "all"))["cat"] == (1, 1, 4)
+
+    [game] = (await services.digests.digest(GUILD, DAY)).games
+    assert [(score, [m.name for m in members]) for score, members in game.scores] == [
+        ("1/6", ["bob"]), ("2/6", ["ann"]), ("4/6", ["cat"])]  # fmt: skip
+
+    assert await services.storage.remove_share(CAT.id, "wordle", NUMBER)
+    for period in PERIODS:
+        assert "cat" not in await board(services, period), period
+    await services.close()
+
+
+async def test_a_share_and_a_game_of_one_puzzle_at_once_count_once(shared_url) -> None:
+    """Two processes: one records a player's share while the other finishes their daily."""
+    first, second = await opened(shared_url), await opened(shared_url)
+    players = [Player(10 + i, f"p{i}") for i in range(4)]
+    for player in players:
+        await play(first, player, DAY, 1, finish=False)
+    answer = first.daily.answer("wordle", DAY)
+    await asyncio.gather(*(
+        work for player in players for work in (
+            first.games.guess(player, GUILD, answer, kind="wordle:daily"),
+            share(second, player, wordle(NUMBER, 5)),
+        )
+    ))  # fmt: skip
+    shown = await board(first, "today")
+    assert {shown[p.name] for p in players} == {(1, 1, 2)}  # the game played here counts
+    assert (await board(first, "all", scope=-1))[players[0].name] == (1, 1, 2)
+    await first.close()
+    await second.close()
+
+
+async def test_multi_board_shares_have_their_own_digest_block(database_url) -> None:
+    services = await opened(database_url)
+    today = services.daily.today()
+    await share(services, DAN, DORDLE)
+    await share(services, EVE, wordle(NUMBER + 1, 2))
+    digest = await services.digests.digest(GUILD, today)
+    wordle_game, dordle = digest.games
+    assert wordle_game.title == f"Wordle #{NUMBER + 1}"  # nobody played ours: the NYT's
+    assert dordle.title == "Dordle #123" and dordle.limit == 7
+    assert dordle.scores[0][0] == "3/7" and [m.name for m in dordle.scores[0][1]] == ["dan"]
+    assert dordle.grids[0][1] == ["01000 00000", "22222 02000", "      22222"]
+    assert "Dordle #123" in digest_text(digest)
+    assert digest_png(digest).startswith(b"\x89PNG")
+    assert await board(services, "today", kind="dordle:daily") == {}  # DAY holds no Dordle
+    await services.close()
+
+
+# One player's one puzzle, in any order: shares recorded, corrected, removed, and the daily
+# played here. The boards count exactly one result, the one played here when there is one.
+ACTIONS = st.lists(st.one_of(
+    st.tuples(st.just("share"), st.integers(1, 6)),
+    st.tuples(st.just("remove"), st.just(0)),
+    st.tuples(st.just("play"), st.integers(0, 2)),
+), max_size=6)  # fmt: skip
+
+
+async def _actions(actions: list[tuple[str, int]]) -> None:
+    services = await opened(":memory:")
+    played, shared = None, None
+    for action, n in actions:
+        if action == "share":
+            await share(services, ANN, wordle(NUMBER, n))
+            shared = n
+        elif action == "remove":
+            await services.storage.remove_share(ANN.id, "wordle", NUMBER)
+            shared = None
+        elif played is None:
+            await play(services, ANN, DAY, n)
+            played = n + 1
+        counts = played or shared
+        for period in ("today", "season", "all"):
+            expected = {} if counts is None else {"ann": (1, 1, counts)}
+            assert await board(services, period) == expected, (actions, period)
+    await services.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS)
+def test_any_order_of_shares_and_play_counts_one_result(actions) -> None:
+    asyncio.run(_actions(actions))
