@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import bot_of, refuse
+from cogs.reminders import daily_role_setting
 
 
 class Admin(commands.Cog):
@@ -27,7 +28,10 @@ class Admin(commands.Cog):
                            hints_in_daily="Allow /hint during daily games",
                            season_days="Length of a leaderboard season in days (default 28)",
                            fail_score="What a lost game counts as on the average board "
-                                      "(default 7)")  # fmt: skip
+                                      "(default 7)",
+                           daily_role="A role pinged once a day when the daily opens",
+                           daily_role_channel="Where the daily role is pinged (default: here)",
+                           daily_role_off="Stop pinging the daily role")  # fmt: skip
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -36,6 +40,8 @@ class Admin(commands.Cog):
         hints_in_daily: bool | None = None,
         season_days: app_commands.Range[int, 1, 366] | None = None,
         fail_score: app_commands.Range[int, 1, 20] | None = None,
+        daily_role: discord.Role | None = None,
+        daily_role_channel: discord.TextChannel | None = None, daily_role_off: bool = False,
     ) -> None:  # fmt: skip
         storage = bot_of(interaction).services.storage
         assert interaction.guild_id is not None
@@ -46,6 +52,10 @@ class Admin(commands.Cog):
             except (ZoneInfoNotFoundError, ValueError):
                 return await refuse(interaction, f"Unknown time zone {timezone[:40]!r}: "
                                                  "use a name like Europe/Paris")  # fmt: skip
+        role_note = await daily_role_setting(interaction, daily_role, daily_role_channel,
+                                             daily_role_off)  # fmt: skip
+        if role_note is None:
+            return
         changes = {"timezone": timezone, "hints_in_daily": hints_in_daily,
                    "season_days": season_days, "fail_score": fail_score}  # fmt: skip
         updated = dataclasses.replace(
@@ -58,7 +68,7 @@ class Admin(commands.Cog):
             f"{zone.key} for everyone, so nobody can learn an answer before others can play it. "
             f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. Seasons of "
             f"{updated.season_days} days (a new length counts from the next result). A lost "
-            f"game counts as {updated.fail_score} on the average board.",
+            f"game counts as {updated.fail_score} on the average board.{role_note}",
             ephemeral=True,
         )
 

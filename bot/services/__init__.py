@@ -15,6 +15,7 @@ from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
+from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
 from bot.settings import Settings
 from bot.storage import Storage
@@ -27,6 +28,7 @@ class Services:
     games: GameService
     stats: StatsService
     digests: DigestService
+    reminders: ReminderService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
 
     async def export_player(self, player_id: int) -> str:
@@ -55,7 +57,8 @@ async def open_services(settings: Settings) -> Services:
     clock = system_clock if settings.clock_start is None else started_clock(settings.clock_start)
     daily = DailyPuzzles(seed, settings.zone, clock)
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
-    return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests)
+    return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
+                    ReminderService(storage, daily))  # fmt: skip
 
 
 __all__ = [

@@ -42,6 +42,7 @@ from bot.storage.records import (
     StoredGame,
     fold,
 )
+from bot.storage.reminders import Reminders
 from bot.storage.shares import ShareResult, uncount_shares_of
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 
@@ -61,6 +62,7 @@ class Storage:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.digests = Digests(db)  # the daily digest's channels, claims and day reads
+        self.reminders = Reminders(db)  # reminders and the daily role, with their claims
 
     # -- opening, closing, migrating -------------------------------------------------------
 
