@@ -392,3 +392,38 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
     code, err = next_day.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
+    """Two players ask for a reminder at 18:00 (the server's zone is UTC) and one of them
+    starts the daily; a third never asks. The bot is started again just before 18:00
+    (CLOCK_START, test-only) and carries the minute live: one channel message, mentioning and
+    allowed to ping the player who asked and has not played, nobody else; only once."""
+    database = str(tmp_path / "bot.sqlite3")
+    fast = {"jobs_interval_seconds": "0.3"}
+    channel = GUILDS[0] + 1
+    noon = Bot(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
+    await started(server, noon)
+    for user_id in (31, 32):
+        asked = await server.interact(command("remind", "on", user_id=user_id, time="18:00"))
+        assert asked.flags & 64 and "18:00 (UTC)" in asked.text() and "from today" in asked.text()
+    for user_id in (32, 33):
+        assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
+    missing = await server.interact(command("missing", user_id=33))
+    assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
+    await asyncio.sleep(1)
+    assert server.posts == []  # not 18:00 yet
+    assert noon.stop()[0] == 0
+
+    server.identified.clear()
+    evening = Bot(server, database, clock_start="2026-03-01T17:59:58+00:00", **fast)
+    await started(server, evening)
+    [(where, body, files)] = await digest_posts(server, 1)
+    assert where == channel and files == []
+    assert body["content"].startswith(f"<@31> Wordle #{DailyPuzzles.number(date(2026, 3, 1))} ")
+    assert "<@32>" not in body["content"] and "<@33>" not in body["content"]
+    assert body["allowed_mentions"] == {"parse": [], "users": [31]}
+    await asyncio.sleep(1.5)  # several more runs of the job
+    assert len(server.posts) == 1
+    code, err = evening.stop()
+    assert code == 0, err[-2000:]
