@@ -38,6 +38,7 @@ from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
+from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
 from bot.storage import StorageBusy
@@ -253,6 +254,9 @@ class Console:
         if not (number.isascii() and number.isdigit() and len(number) <= 6):
             self.write(f"  A page is a number from 1 to 999999, not {number[:20]!r}")
             return
+        if metric == "skill":  # no leader jobs offline: coach what waits, then show
+            while await coach_dailies(self.services.storage):
+                pass
         try:
             board = await self.services.stats.leaderboard(
                 "wordle:daily", metric, page=int(number), today=self.services.daily.today(),

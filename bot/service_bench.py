@@ -26,7 +26,7 @@ import numpy as np
 from bot.storage.periods import PERIODS, STREAK_METRICS
 
 SEED = "b3nch-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
-METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
+METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak")
 
 
 def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, seed: int
@@ -108,7 +108,7 @@ async def measure_board(url: str, board_players: int, board_results: int, seed: 
     rows = [
         (rng.randrange(10_000, 10_000 + board_players), rng.randrange(1, 11), "wordle:daily",
          date.fromordinal(first_day + i // board_players).isoformat(), rng.random() < 0.9,
-         rng.randint(2, 6))
+         rng.randint(2, 6), rng.randrange(100))
         for i in range(board_results)
     ]  # fmt: skip
     begin = time.perf_counter()

@@ -11,14 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import WordleBot
 from bot.render import images
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import kind_of
+from bot.services.skill import coach_dailies
 from bot.services.stats import LeaderboardError
 from cogs.common import GREEN, bot_of, refuse
 
 Game = Literal["wordle", "primel"]
-Metric = Literal["wins", "win_rate", "average", "current_streak", "max_streak"]
+Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_streak"]
 Scope = Literal["server", "global"]
 Period = Literal["today", "week", "month", "season", "all"]
 Season = Literal["current", "previous"]
@@ -90,8 +92,18 @@ async def board_message(
 
 
 class Stats(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.leader_jobs.append(self.coach_dailies)
+
+    async def cog_unload(self) -> None:
+        self.bot.leader_jobs.remove(self.coach_dailies)
+
+    async def coach_dailies(self) -> None:
+        """The skill board's job: coach the dailies finished since the last run."""
+        await coach_dailies(self.bot.services.storage)
 
     @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
     @app_commands.describe(user="Whose stats (you by default)", game="Which game")
@@ -122,7 +134,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
     @app_commands.describe(
-        metric="What to rank by (average: a fair average, a loss counting as the fail score)",
+        metric="What to rank by (average: fair, a loss counts as the fail score; skill: coach's)",
         scope="This server or everyone", game="Which daily",
         period="Today, this week, this month, this season or all time (streaks: all time)",
         season="With period season: the current season, or the last one's final standings",
@@ -141,6 +153,6 @@ class Stats(commands.Cog):
         await interaction.response.send_message(**message)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: WordleBot) -> None:
     bot.add_dynamic_items(PageButton)
     await bot.add_cog(Stats(bot))

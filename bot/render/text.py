@@ -20,6 +20,7 @@ METRIC_TITLES = {
     "wins": "Wins",
     "win_rate": "Win rate",
     "average": "Average guesses",
+    "skill": "Skill (the coach's, 0-99)",
     "current_streak": "Current streak",
     "max_streak": "Max streak",
 }

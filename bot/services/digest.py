@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import groupby
@@ -28,6 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.services.analysis import coach_game
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import KINDS, kind_name, parse
+from bot.services.skill import COACH_POOL
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
 from bot.storage.periods import season_of
@@ -43,10 +43,9 @@ DIGEST_KINDS = tuple(dict.fromkeys(
     + [f"{game}:daily" for game in COUNTED_GAMES]))  # fmt: skip
 SETTLE = timedelta(minutes=5)  # after a day ends, before its digest: the last guesses land
 STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows as 366+)
-# The highlight coaches the day's first games (about 0.16 s each), in a worker of its own:
+# The highlight coaches the day's first games (about 0.16 s each), in the coaching worker:
 # digests after midnight never queue in front of a player's /analyze, nor a board image.
 COACHED_GAMES = 10
-_COACH_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wordlebot-digest")
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,7 @@ class DigestService:
         skilful: Highlight | None = None
         luckiest: Highlight | None = None
         for r in results:
-            report = await coach_game(r.state, _COACH_POOL)
+            report = await coach_game(r.state, COACH_POOL)
             if report is None:
                 continue
             member = Member(r.player_id, r.name)

@@ -11,7 +11,8 @@ from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
 
 METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
-MIN_GAMES = 5  # for win rate and average guesses, so one lucky game does not top the board
+MIN_GAMES = 5  # for win rate and skill, so one lucky game does not top the board
+PERIOD_MIN_GAMES = {"today": 1, "week": 3}  # one daily a day: fewer games in a short period
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ class StatsService:
             label = f"season {season.number} ({season.first} to {season.last})"
         rows, total = await self.storage.leaderboard(
             scope, kind, metric, period=period_key(period, day, settings.season_days),
-            page=page, per_page=PER_PAGE, min_games=min_games,
+            page=page, per_page=PER_PAGE,
+            min_games=min(min_games, PERIOD_MIN_GAMES.get(period, min_games)),
             fail_score=settings.fail_score, today=today,
         )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))

@@ -44,6 +44,7 @@ from bot.storage.records import (
 )
 from bot.storage.reminders import Reminders
 from bot.storage.shares import ShareResult, uncount_shares_of
+from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 
 log = logging.getLogger("wordlebot.storage")
@@ -51,7 +52,7 @@ log = logging.getLogger("wordlebot.storage")
 PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
 
 
-LEADERBOARD_METRICS = ("wins", "win_rate", "average", "current_streak", "max_streak")
+LEADERBOARD_METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak")
 
 
 def _now() -> str:
@@ -61,6 +62,7 @@ def _now() -> str:
 class Storage:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.skills = Skills(db)  # the coach's skill of each daily, for the skill board
         self.digests = Digests(db)  # the daily digest's channels, claims and day reads
         self.reminders = Reminders(db)  # reminders and the daily role, with their claims
 
@@ -430,12 +432,11 @@ class Storage:
             )
         return removed
 
-    async def bulk_results(
-        self, rows: Iterable[tuple[int, int, str, str | None, bool, int]]
-    ) -> None:
+    async def bulk_results(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Load many finished games at once (benchmarks, imports): (player, scope, kind, day,
-        won, guesses) in play order, with their games, results and standings."""
-        rows = list(rows)
+        won, guesses[, the coach's skill]) in play order, with their games, results and
+        standings. They are never coached again (their games hold no rows)."""
+        rows = [(*r, None) if len(r) == 6 else tuple(r) for r in rows]
         now = _now()
         async with self.transaction() as db:
             standings: dict[tuple[int, int, str], StandingRow] = {}
@@ -446,9 +447,19 @@ class Storage:
                     (kind,),
                 ):
                     standings[(old[0], old[1], kind)] = tuple(old)[2:]
-            for player_id, scope, kind, day, won, guesses in rows:
+            skills: dict[tuple[int, int, str], tuple[int, int]] = {}
+            for kind in {r[2] for r in rows}:
+                for old in await db.all(
+                    "SELECT scope, player_id, skilled, skill_total FROM standings WHERE kind = ?",
+                    (kind,),
+                ):
+                    skills[(old[0], old[1], kind)] = (int(old[2]), int(old[3]))
+            for player_id, scope, kind, day, won, guesses, skill in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
+                    if skill is not None:
+                        skilled, total = skills.get(key, (0, 0))
+                        skills[key] = (skilled + 1, total + skill)
             base = int(await db.value("SELECT COALESCE(MAX(id), 0) FROM games"))
             known = {int(r[0]) for r in await db.all("SELECT id FROM players")}
             await db.load(
@@ -463,16 +474,17 @@ class Storage:
             )  # fmt: skip
             await db.load(
                 "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
-                            "finished_at", "played_on"),
-                [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now, r[3] or now[:10])
-                 for i, r in enumerate(rows)],
+                            "finished_at", "played_on", "skill", "coached"),
+                [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now, r[3] or now[:10],
+                  r[6], 1) for i, r in enumerate(rows)],
             )  # fmt: skip
             for kind in {r[2] for r in rows}:  # every row of these kinds was read above
                 await db.execute("DELETE FROM standings WHERE kind = ?", (kind,))
             await db.load(
                 "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
-                              "current_streak", "max_streak", "last_day"),
-                [(*key, *value) for key, value in standings.items()],
+                              "current_streak", "max_streak", "last_day", "skilled",
+                              "skill_total"),
+                [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
             )  # fmt: skip
             await rebuild_periods(db, sorted({r[2] for r in rows}))
             await self.db.after_load(db, ("players", "games", "results", "standings"))
@@ -511,23 +523,26 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
         "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
     marks = ", ".join("?" * len(kinds))
     counts: dict[tuple[int, str, str, int], list[int]] = {}
-    for scope, player_id, kind, won, guesses, played_on in [*await db.all(
-        "SELECT scope, player_id, kind, won, guesses, played_on FROM results "
+    for scope, player_id, kind, won, guesses, played_on, skill in [*await db.all(
+        "SELECT scope, player_id, kind, won, guesses, played_on, skill FROM results "
         f"WHERE kind IN ({marks})", kinds,
     ), *await db.all(  # and the shares that count (see .shares)
-        "SELECT scope, player_id, game || ':daily', won, guesses, day FROM share_results "
+        "SELECT scope, player_id, game || ':daily', won, guesses, day, NULL FROM share_results "
         f"WHERE counted = 1 AND game || ':daily' IN ({marks})", kinds,
     )]:  # fmt: skip
         day = date.fromisoformat(played_on)
         for where in {scope, GLOBAL}:
             for key in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):
-                row = counts.setdefault((where, kind, key, player_id), [0, 0, 0])
+                row = counts.setdefault((where, kind, key, player_id), [0, 0, 0, 0, 0])
                 row[0] += 1
                 row[1] += int(won)
                 row[2] += int(guesses) * int(won)
+                if skill is not None:
+                    row[3] += 1
+                    row[4] += int(skill)
     await db.execute(f"DELETE FROM period_standings WHERE kind IN ({marks})", kinds)
     await db.load("period_standings", ("scope", "kind", "period", "player_id", "played", "wins",
-                                       "win_guesses"),
+                                       "win_guesses", "skilled", "skill_total"),
                   [(*key, *value) for key, value in counts.items()])  # fmt: skip
 
 

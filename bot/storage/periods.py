@@ -121,6 +121,9 @@ async def board_page(
     if metric == "win_rate":
         value, descending = db.ratio("s.wins", "s.played"), True
         where, params = f"{where} AND s.played >= ?", [*params, max(1, min_games)]
+    elif metric == "skill":  # the coach's mean skill of the player's dailies
+        value, descending = db.ratio("s.skill_total", "s.skilled"), True
+        where, params = f"{where} AND s.skilled >= ?", [*params, max(1, min_games)]
     elif metric == "average":
         totals = await db.one(
             f"SELECT SUM(s.played), SUM(s.wins), SUM(s.win_guesses) FROM {table} WHERE {where}",
