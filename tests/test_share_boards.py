@@ -174,3 +174,14 @@ async def _actions(actions: list[tuple[str, int]]) -> None:
 @given(ACTIONS)
 def test_any_order_of_shares_and_play_counts_one_result(actions) -> None:
     asyncio.run(_actions(actions))
+
+
+async def test_a_players_stats_keep_games_played_here_apart_from_shares(database_url) -> None:
+    services = await opened(database_url)
+    await play(services, ANN, DAY, 1)
+    await share(services, ANN, wordle(NUMBER - 1, 4))
+    stats = await services.stats.stats(ANN.id, "wordle:daily", DAY)
+    assert (stats.played, stats.win_percent, stats.distribution[2]) == (1, 100, 1)
+    assert stats.shared is not None and (stats.shared.played, stats.shared.wins) == (1, 1)
+    assert (await board(services, "all"))["ann"] == (2, 2, 6)  # the board counts both
+    await services.close()

@@ -72,18 +72,16 @@ class StatsService:
     async def stats(self, player_id: int, kind: str, today: date) -> Stats:
         standing = await self.storage.standing(player_id, kind)
         limit = kind_name(kind).distribution_size
-        counts = await self.storage.distribution(player_id, kind)
+        played, counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
         shared = await self.shared_results(player_id, kind_name(kind).name)
-        if standing is None:
+        if standing is None or not played:
             return Stats(kind, 0, 0, 0, 0, distribution, shared)
         current = standing.current_streak
         if standing.last_day is not None and standing.last_day < (today - timedelta(1)).isoformat():
             current = 0  # a missed day breaks a daily streak
-        percent = round(100 * standing.wins / standing.played) if standing.played else 0
-        return Stats(
-            kind, standing.played, percent, current, standing.max_streak, distribution, shared
-        )
+        percent = round(100 * sum(counts.values()) / played)
+        return Stats(kind, played, percent, current, standing.max_streak, distribution, shared)
 
     async def shared_results(self, player_id: int, game: str) -> SharedResults | None:
         """The player's recorded shares of ``game``, or None when there are none."""

@@ -297,13 +297,16 @@ class Storage:
         )
         return None if row is None else _standing(row)
 
-    async def distribution(self, player_id: int, kind: str) -> dict[int, int]:
+    async def distribution(self, player_id: int, kind: str) -> tuple[int, dict[int, int]]:
+        """The games the player finished here, and their wins by guesses (shares, which
+        also count on the boards, are the player's stats' own line)."""
         rows = await self._all(
-            "SELECT guesses, COUNT(*) AS n FROM results WHERE player_id = ? AND kind = ? "
-            "AND won = 1 GROUP BY guesses",
+            "SELECT won, guesses, COUNT(*) AS n FROM results WHERE player_id = ? AND kind = ? "
+            "GROUP BY won, guesses",
             (player_id, kind),
         )
-        return {int(r["guesses"]): int(r["n"]) for r in rows}
+        wins = {int(r["guesses"]): int(r["n"]) for r in rows if r["won"]}
+        return sum(int(r["n"]) for r in rows), wins
 
     async def leaderboard(
         self,
