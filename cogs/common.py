@@ -7,11 +7,13 @@ import io
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot.render import images
 from bot.render.text import board_rows, keyboard_markdown, status_line, title
 from bot.services import DM, GameView, Player
+from bot.services.digest import ChannelGone, NotSent
 
 if TYPE_CHECKING:
     from bot.discord_bot import WordleBot
@@ -89,3 +91,20 @@ async def board_message(game: GameView, view: discord.ui.View | None) -> dict[st
     }
     message["view"] = view if view is not None else discord.utils.MISSING
     return message
+
+
+async def post_in_channel(
+    bot: WordleBot, guild_id: int, channel_id: int, text: str, **options: Any
+) -> discord.Message:
+    """What a background job posts (a digest, a reminder), with Discord's refusals turned
+    into what the services understand: :class:`ChannelGone` for a channel deleted or closed
+    to the bot, :class:`NotSent` when nothing reached Discord (no connection)."""
+    target = bot.get_partial_messageable(channel_id, guild_id=guild_id)
+    try:
+        return await target.send(text, **options)
+    except discord.NotFound:
+        raise ChannelGone("its channel no longer exists") from None
+    except discord.Forbidden:
+        raise ChannelGone("the bot may not post in its channel") from None
+    except aiohttp.ClientConnectorError as exc:
+        raise NotSent(str(exc)) from exc

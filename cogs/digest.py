@@ -9,7 +9,6 @@ import io
 import logging
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,9 +16,9 @@ from discord.ext import commands
 from bot.discord_bot import WordleBot
 from bot.render.images import digest_png
 from bot.render.text import digest_text
-from bot.services.digest import ChannelGone, Digest, Member, NotSent
+from bot.services.digest import Digest, Member
 from bot.storage.digests import DigestChannel
-from cogs.common import bot_of, refuse
+from cogs.common import bot_of, post_in_channel, refuse
 
 log = logging.getLogger("wordlebot.digest")
 LIMIT = 2000  # characters in one Discord message
@@ -88,17 +87,10 @@ class DigestCommands(
         if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
             text = text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n(the whole digest is attached)"
-        target = self.bot.get_partial_messageable(channel.channel_id, guild_id=channel.guild_id)
-        try:
-            message = await target.send(
-                text, files=files, allowed_mentions=discord.AllowedMentions.none()
-            )
-        except discord.NotFound:
-            raise ChannelGone("its channel no longer exists") from None
-        except discord.Forbidden:
-            raise ChannelGone("the bot may not post in its channel") from None
-        except aiohttp.ClientConnectorError as exc:  # no connection: nothing was sent
-            raise NotSent(str(exc)) from exc
+        message = await post_in_channel(
+            self.bot, channel.guild_id, channel.channel_id, text, files=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )  # fmt: skip
         return message.id
 
     async def warn(self, channel: DigestChannel, text: str) -> None:

@@ -9,7 +9,6 @@ import logging
 from datetime import date
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -19,13 +18,11 @@ from bot.services.daily import DailyPuzzles
 from bot.services.reminders import (
     DEFAULT_TIME,
     BadTime,
-    ChannelGone,
-    NotSent,
     clock_time,
     parse_time,
 )
 from bot.storage.reminders import DailyRole, Reminder
-from cogs.common import bot_of, player_of, refuse
+from cogs.common import bot_of, player_of, post_in_channel, refuse
 
 log = logging.getLogger("wordlebot.reminders")
 LIMIT = 2000  # characters in one Discord message
@@ -130,15 +127,7 @@ class Reminders(commands.Cog):
     async def _post(self, guild_id: int, channel_id: int, text: str,
                     allowed: discord.AllowedMentions) -> None:  # fmt: skip
         """Send; Discord's refusals become what the service understands."""
-        target = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        try:
-            await target.send(text, allowed_mentions=allowed)
-        except discord.NotFound:
-            raise ChannelGone("its channel no longer exists") from None
-        except discord.Forbidden:
-            raise ChannelGone("the bot may not post in its channel") from None
-        except aiohttp.ClientConnectorError as exc:  # no connection: nothing was sent
-            raise NotSent(str(exc)) from exc
+        await post_in_channel(self.bot, guild_id, channel_id, text, allowed_mentions=allowed)
 
 
 async def daily_role_setting(

@@ -23,7 +23,7 @@ from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.services.daily import DailyPuzzles
-from bot.services.digest import zone_of
+from bot.services.digest import ChannelGone, NotSent, zone_of  # as the digest's sends
 from bot.services.games import Player
 from bot.storage import Storage
 from bot.storage.reminders import DailyRole, Missing, Reminder
@@ -38,15 +38,6 @@ _T = TypeVar("_T", Reminder, DailyRole)
 
 class BadTime(ValueError):
     """A time a person typed that is not HH:MM; the message says how to write it."""
-
-
-class ChannelGone(Exception):
-    """The channel is deleted or the bot may not post there: the reminder is removed (the
-    role ping turned off)."""
-
-
-class NotSent(Exception):
-    """Sending failed before anything reached Discord (no connection): try again later."""
 
 
 SendReminder = Callable[[Reminder, date], Awaitable[None]]  # the puzzle day it is about
