@@ -347,6 +347,21 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "INSERT INTO reminders (guild_id, player_id, channel_id, minute) VALUES (?, 1, 56, 540)",
         (GUILDS[0],),
     )
+    for sql in (  # the tables of playing together, one row each
+        "INSERT INTO races (id, guild_id, channel_id, host_id, game, mode, answers, status, "
+        "created_at, start_by) VALUES (1, 100, 56, 1, 'wordle', 'normal', '[\"cigar\"]', "
+        "'lobby', 'x', 'x')",
+        "INSERT INTO race_players (race_id, player_id, joined_at) VALUES (1, 1, 'x')",
+        "INSERT INTO race_standings (scope, player_id, races) VALUES (100, 1, 1)",
+        "INSERT INTO challenges (id, guild_id, channel_id, setter_id, game, answer, max_guesses, "
+        "created_at) VALUES (1, 100, 56, 1, 'wordle', 'cigar', 6, 'x')",
+        "INSERT INTO coop_games (id, guild_id, channel_id, game, state, status, created_at, "
+        "updated_at) VALUES (1, 100, 56, 'wordle', '{}', 'playing', 'x', 'x')",
+        "INSERT INTO coop_rows (coop_id, turn, player_id, points, played_at) "
+        "VALUES (1, 1, 1, 2, 'x')",
+        "INSERT INTO coop_standings (scope, player_id, points) VALUES (100, 1, 2)",
+    ):
+        await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
     found = await counts(services.storage)
     await services.close()

@@ -95,7 +95,7 @@ class GameView:
 
     @property
     def daily(self) -> bool:
-        return self.day is not None
+        return self.kind.endswith(":daily")
 
     @property
     def over(self) -> bool:
@@ -233,6 +233,47 @@ class GameService:
                 return self._shown(place, again, "You already have a game going: here it is")
             self._remember(stored)
             return self._shown(place, stored)
+
+    async def start_set(
+        self, player: Player, scope: int, kind: str, puzzle: str, answers: list[str], *,
+        mode: Mode = Mode.NORMAL, place: int | None = None,
+    ) -> Outcome:  # fmt: skip
+        """Start a game of set ``answers`` (a race's, a challenge's, a past daily's) under
+        ``puzzle``, once per player: the game already started comes back, and one already
+        over is refused with its view. ``kind`` is "<game>:<flavour>" (race, custom,
+        archive): its own stats, never the dailies'."""
+        return await _unless_busy(self._start_set(player, scope, kind, puzzle, answers, mode,
+                                                  place))  # fmt: skip
+
+    async def _start_set(
+        self, player: Player, scope: int, kind: str, puzzle: str, answers: list[str],
+        mode: Mode, place: int | None,
+    ) -> Outcome:  # fmt: skip
+        spec = kind_name(kind)
+        async with self._locks.hold(player.id):
+            await self.storage.ensure_player(player.id, player.name)
+            for attempt in range(2):
+                played = await self.storage.daily_game(player.id, kind, puzzle)
+                if played is not None:
+                    if played.status == Status.PLAYING.value:
+                        return self._shown(place, played, "Here is your game in progress")
+                    return Outcome.refuse("You have already played this one",
+                                          self._view(played))  # fmt: skip
+                if attempt:
+                    return Outcome.refuse(CHANGED)
+                game = new_game(spec, answers, mode)
+                stored = await self.storage.insert_game(player.id, scope, kind, puzzle,
+                                                        game.to_dict())  # fmt: skip
+                if stored is not None:
+                    self._remember(stored)
+                    return self._shown(place, stored)
+                # Another game of this kind is going here, or this one was started meanwhile
+                # (another process): show it if it is this one, else say which is in the way.
+                active = await self._find(player, scope, kind, fresh=True)
+                if active is not None and active.puzzle != puzzle:
+                    return Outcome.refuse(f"Finish {game_label(self._view(active))} first",
+                                          self._view(active))  # fmt: skip
+            return Outcome.refuse(CHANGED)
 
     async def _guess(
         self, player: Player, scope: int, text: str, kind: str | None, game_id: int | None,
@@ -503,9 +544,8 @@ class GameService:
         game = self._parsed_game(stored)
         spec = kind_name(stored.kind)
         variant = game.variant
-        number = None
-        if stored.puzzle is not None:
-            number = self.daily.number(date.fromisoformat(stored.puzzle))
+        day = puzzle_day(stored)
+        number = None if day is None else self.daily.number(day)
         status = stored.status
         over = status != Status.PLAYING.value
         boards = remaining = target = None
@@ -520,7 +560,8 @@ class GameService:
         return GameView(
             stored.id, stored.player_id, stored.kind, variant.name,
             spec.title if spec.name != "wordle" else variant.title, game.mode.value,
-            stored.puzzle, number, rows, status, spec.limit, variant.length,
+            None if day is None else day.isoformat(), number, rows, status, spec.limit,
+            variant.length,
             answer_text(game) if over else None, boards, remaining, target,
         )  # fmt: skip
 
@@ -551,11 +592,20 @@ def _parse(stored: StoredGame) -> EngineGame:
         raise GameStateError(f"stored game {stored.id} is damaged: {exc}") from exc
 
 
+def puzzle_day(stored: StoredGame) -> date | None:
+    """The day of a daily's puzzle, or of a past daily played from the archive (other
+    games' puzzles name a race or a challenge)."""
+    if stored.puzzle is None or stored.kind.partition(":")[2] not in ("daily", "archive"):
+        return None
+    return date.fromisoformat(stored.puzzle)
+
+
 def _result(game: EngineGame, stored: StoredGame, today: date) -> Result:
-    """How the game ended; a give-up is a loss. Practice games count on the puzzle day they
-    end on (their periods on the boards)."""
+    """How the game ended; a give-up is a loss. Only a daily's result has its day (streaks,
+    the digest); every other game counts on the puzzle day it ends on (the period boards)."""
     won = game.status is Status.WON
-    return Result(won, guesses_used(game), stored.puzzle, played_on=today.isoformat())
+    day = stored.puzzle if stored.kind.endswith(":daily") else None
+    return Result(won, guesses_used(game), day, played_on=today.isoformat())
 
 
 def _deal(variant: str, boards: int) -> list[str]:

@@ -23,6 +23,13 @@ ORDER = {
     "digests": "guild_id, day",
     "period_standings": "scope, kind, period, player_id",
     "reminders": "guild_id, player_id",
+    "races": "id",
+    "race_players": "race_id, player_id",
+    "race_standings": "scope, player_id",
+    "challenges": "id",
+    "coop_games": "id",
+    "coop_rows": "coop_id, turn",
+    "coop_standings": "scope, player_id",
 }
 BATCH = 50_000
 

@@ -33,7 +33,7 @@ MIGRATION_LOCK = 0x776F72646C65  # pg_advisory_xact_lock key while migrating ("w
 LEADER_LOCK = MIGRATION_LOCK + 1  # held by the process that runs once-per-deployment jobs
 CONNECT_TIMEOUT = 5.0
 POOL_SIZE = 10
-IDENTITY_TABLES = ("games", "results", "share_results")
+IDENTITY_TABLES = ("games", "results", "share_results", "races", "challenges", "coop_games")
 
 TRANSIENT = (
     asyncpg.PostgresConnectionError,  # class 08: the link failed
