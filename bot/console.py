@@ -8,7 +8,7 @@ Commands (a bare word is a guess in the game shown last)::
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
-    /coach   /export   /help   /quit
+    /coach   /export   /as NAME (play as another local player)   /help   /quit
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -58,7 +58,11 @@ MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
 
 def console_player() -> Player:
     """The person at the terminal: a stable id from their login name."""
-    name = getpass.getuser()
+    return player_named(getpass.getuser())
+
+
+def player_named(name: str) -> Player:
+    """A local player: a stable id from the name (``/as`` your login name is you again)."""
     return Player(zlib.crc32(name.encode()) + 1, name)
 
 
@@ -144,6 +148,7 @@ class Console:
             "/analyze": lambda: self.analyze(rest),
             "/coach": self.coach,
             "/help": self.help,
+            "/as": lambda: self.play_as(rest),
         }
         handler = handlers.get(command)
         if handler is None:
@@ -156,6 +161,15 @@ class Console:
 
     async def help(self) -> None:
         self.write(HELP)
+
+    async def play_as(self, name: str) -> None:
+        """Another local player takes the keyboard (races and co-op at one terminal)."""
+        name = " ".join(name.split())[:32]
+        if not name:
+            self.write("Usage: /as NAME")
+            return
+        self.player, self.shown = player_named(name), None
+        self.write(f"You are {name} now.")
 
     async def start(self, variant: str, args: list[str]) -> None:
         """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an

@@ -160,3 +160,23 @@ def test_end_of_input_says_the_game_is_saved(tmp_path) -> None:
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0 and "Your games are saved" in result.stdout
+
+
+async def test_as_switches_the_local_player_and_back(tmp_path) -> None:
+    from bot.console import console_player, player_named
+
+    settings = load_settings(database_path=str(tmp_path / "c.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = {"wordle": "cigar"}.get
+    shown: list[str] = []
+    console = Console(services, player_named("tess"), shown.append, colour=False)
+    await console.run(script("/wordle practice", "/as  ann ", "/wordle practice", "cigar",
+                             "/as", "/as tess", "crane", "/quit"))  # fmt: skip
+    text = "\n".join(shown)
+    assert "You are ann now." in text and "Usage: /as NAME" in text
+    assert "Solved in 1/6!" in text  # ann's own game
+    assert text.rindex("CRANE") > text.rindex("You are tess now.")  # tess's game goes on
+    tess = await services.games.current(player_named("tess"), 0)
+    assert tess.ok and [guess for guess, _ in tess.game.rows] == ["crane"]
+    assert console_player() == player_named(console_player().name)
+    await services.close()
