@@ -5,6 +5,7 @@ line, so tests and shell scripts can drive it.
 Commands (a bare word is a guess in the game shown last)::
 
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
+    /wordle archive N|YYYY-MM-DD [hard]   /primel archive N|YYYY-MM-DD   (a past daily)
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import re
 import sys
 import threading
 import zlib
@@ -36,6 +38,7 @@ from bot.render.text import (
 )
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
+from bot.services.archive import play_archive
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
 from bot.services.skill import coach_dailies
@@ -175,6 +178,8 @@ class Console:
         """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an
         optional mode. Anything else is refused with what is valid, never guessed at."""
         words = [a.lower() for a in args]
+        if words[:1] == ["archive"] and KINDS[variant].daily:
+            return await self.archive(variant, words[1:])
         modes = [m.value for m in Mode]
         flavours = (["daily"] if KINDS[variant].daily else []) + ["practice"]
         flavour, extra = (words[0], words[1:]) if words else ("practice", [])
@@ -193,6 +198,25 @@ class Console:
         if outcome.message:
             self.write(outcome.message)
         if outcome.game is not None:
+            self.show(outcome.game)
+
+    async def archive(self, variant: str, args: list[str]) -> None:
+        """``/wordle archive N|YYYY-MM-DD [hard|strict]``: a past daily not played yet."""
+        modes = [m.value for m in Mode]
+        mode = args[1] if len(args) == 2 else "normal"
+        if not 1 <= len(args) <= 2 or mode not in modes:
+            self.write(f"  /{variant} archive takes a puzzle number or a date (YYYY-MM-DD), then "
+                       f"a mode: {', '.join(modes)} (e.g. /{variant} archive 1000)")  # fmt: skip
+            return
+        which = args[0].removeprefix("#")
+        number = int(which) if re.fullmatch(r"-?[0-9]{1,9}", which) else None
+        outcome = await play_archive(
+            self.services.games, self.player, DM, variant, number=number,
+            day=None if number is not None else which, mode=Mode(mode),
+        )  # fmt: skip
+        if outcome.message:
+            self.write(outcome.message if outcome.ok else f"  {outcome.message}")
+        if outcome.ok and outcome.game is not None:
             self.show(outcome.game)
 
     async def guess(self, text: str) -> None:

@@ -69,10 +69,11 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
 
 
 async def board_message(game: GameView, view: discord.ui.View | None) -> dict[str, Any]:
-    """The public board: emoji rows, keyboard and an image. A daily game shows its letters
-    and answer only behind spoilers, and its image has colours only. The image is drawn in a
-    worker thread: the event loop never waits on Pillow."""
-    hidden = game.daily
+    """The public board: emoji rows, keyboard and an image. A daily game (or a past one from
+    the archive, which others may still play) shows its letters and answer only behind
+    spoilers, and its image has colours only. The image is drawn in a worker thread: the
+    event loop never waits on Pillow."""
+    hidden = game.number is not None
     lines = board_rows(game, hide_letters=hidden)
     lines.append(status_line(game, spoiler=hidden))
     if not hidden and not game.over:

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.discord_bot import turned_away
 from bot.render.text import title
 from bot.services import GameView, Outcome
+from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
 from cogs.common import board_message, bot_of, in_time, place_of, player_of, refuse, scope_of
 from engine.rules import Mode
@@ -307,6 +308,34 @@ class Games(commands.Cog):
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.start(interaction, "primel", False, mode)
+
+    async def archive(
+        self, interaction: discord.Interaction[Any], variant: str, number: int | None,
+        day: str | None, mode: str,
+    ) -> None:  # fmt: skip
+        work = play_archive(
+            bot_of(interaction).services.games, player_of(interaction), scope_of(interaction),
+            variant, number=number, day=day, mode=Mode(mode), place=place_of(interaction),
+        )  # fmt: skip
+        await show_board(interaction, await in_time(interaction, work))
+
+    @wordle.command(name="archive", description="A past daily you have not played yet")
+    @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",
+                           date="Or its date, YYYY-MM-DD")  # fmt: skip
+    async def wordle_archive(
+        self, interaction: discord.Interaction[Any], number: int | None = None,
+        date: str | None = None, mode: ModeChoice = "normal",
+    ) -> None:  # fmt: skip
+        await self.archive(interaction, "wordle", number, date, mode)
+
+    @primel.command(name="archive", description="A past Primel daily you have not played yet")
+    @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",
+                           date="Or its date, YYYY-MM-DD")  # fmt: skip
+    async def primel_archive(
+        self, interaction: discord.Interaction[Any], number: int | None = None,
+        date: str | None = None, mode: ModeChoice = "normal",
+    ) -> None:  # fmt: skip
+        await self.archive(interaction, "primel", number, date, mode)
 
     @app_commands.command(name="absurdle", description="Wordle against an adversary that dodges")
     @app_commands.describe(challenge="Get a target word and force the adversary to it")

@@ -139,10 +139,10 @@ def stats_text(stats: Stats, who: str) -> str:
     for guesses, count in stats.distribution.items():
         bar = "█" * max(1, round(20 * count / most)) if count else ""
         lines.append(f"{guesses} {bar} {count}")
-    if stats.shared is not None:
-        shared = stats.shared
-        average = "" if shared.average is None else f" | Average {shared.average:.2f}"
-        lines.append(f"{shared.label}: Played {shared.played} | Won {shared.wins}{average}")
+    for line in (stats.shared, stats.archive):  # results kept apart from the streak
+        if line is not None:
+            average = "" if line.average is None else f" | Average {line.average:.2f}"
+            lines.append(f"{line.label}: Played {line.played} | Won {line.wins}{average}")
     return "\n".join(lines)
 
 

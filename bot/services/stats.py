@@ -30,6 +30,20 @@ class SharedResults:
 
 
 @dataclass(frozen=True)
+class ArchiveResults:
+    """Past dailies played from the archive: their own line, never the daily's streak."""
+
+    game: str
+    played: int
+    wins: int
+    average: float | None  # guesses per win
+
+    @property
+    def label(self) -> str:
+        return f"{self.game.title()} archive"
+
+
+@dataclass(frozen=True)
 class Stats:
     kind: str
     played: int
@@ -38,6 +52,7 @@ class Stats:
     max_streak: int
     distribution: dict[int, int]  # guesses -> wins, for 1..max guesses
     shared: SharedResults | None = None  # the same game's recorded shares, on their own line
+    archive: ArchiveResults | None = None  # a daily's stats: past dailies from the archive
 
 
 @dataclass(frozen=True)
@@ -75,13 +90,15 @@ class StatsService:
         played, counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
         shared = await self.shared_results(player_id, kind_name(kind).name)
+        archive = await self.archive_results(player_id, kind)
         if standing is None or not played:
-            return Stats(kind, 0, 0, 0, 0, distribution, shared)
+            return Stats(kind, 0, 0, 0, 0, distribution, shared, archive)
         current = standing.current_streak
         if standing.last_day is not None and standing.last_day < (today - timedelta(1)).isoformat():
             current = 0  # a missed day breaks a daily streak
         percent = round(100 * sum(counts.values()) / played)
-        return Stats(kind, played, percent, current, standing.max_streak, distribution, shared)
+        return Stats(kind, played, percent, current, standing.max_streak, distribution, shared,
+                     archive)  # fmt: skip
 
     async def shared_results(self, player_id: int, game: str) -> SharedResults | None:
         """The player's recorded shares of ``game``, or None when there are none."""
@@ -91,6 +108,17 @@ class StatsService:
         wins = [int(r["guesses"]) for r in rows if r["won"]]
         average = sum(wins) / len(wins) if wins else None
         return SharedResults(game, len(rows), len(wins), average)
+
+    async def archive_results(self, player_id: int, kind: str) -> ArchiveResults | None:
+        """For a daily's stats: the same game's past dailies played from the archive."""
+        game, _, flavour = kind.partition(":")
+        if flavour != "daily":
+            return None
+        standing = await self.storage.standing(player_id, f"{game}:archive")
+        if standing is None or not standing.played:
+            return None
+        average = standing.win_guesses / standing.wins if standing.wins else None
+        return ArchiveResults(game, standing.played, standing.wins, average)
 
     async def leaderboard(
         self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,
