@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.services import Board, GameView, Stats
@@ -10,6 +11,8 @@ from bot.services import Board, GameView, Stats
 if TYPE_CHECKING:
     from bot.services.analysis import Analysis
     from bot.services.digest import Digest, Member
+    from bot.services.races import RaceBoard
+    from bot.storage.races import Racer
     from engine.solver.coach import Coaching
 from engine.pattern import to_emoji
 
@@ -226,3 +229,45 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
         blocks.append(f"**{digest.podium.title} is over!** Wordle daily podium:\n"
                       + "\n".join(places))  # fmt: skip
     return "\n\n".join(blocks) if blocks else f"No daily was finished on {digest.day}."
+
+
+def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
+              when: Callable[[datetime], str] = lambda t: f"{t:%H:%M:%S} UTC",
+              grids: bool = True) -> str:  # fmt: skip
+    """A race's lobby, live scoreboard and podium. Colours only: no letters until the race
+    is over, when the answers are shown. ``name`` shows a player (a mention on Discord),
+    ``when`` a time (a Discord timestamp)."""
+    race = board.race
+    spec = f"{race.game.title()} race" + ("" if race.mode == "normal" else f" ({race.mode} mode)")
+    if race.status == "lobby":
+        return "\n".join([
+            f"**{spec}**: press Join to race ({len(board.players)}/25 in)",
+            ", ".join(name(r) for r in board.players),
+            f"The host starts it; it starts by itself {when(race.start_by)}.",
+        ])  # fmt: skip
+    if race.started_at is None:
+        return f"**{spec}**: called off, fewer than 2 players joined."
+    if race.status == "over":
+        answers = "answers were" if len(race.answers) > 1 else "answer was"
+        head = f"**{spec} is over!** The {answers} {', '.join(race.answers).upper()}."
+    else:
+        assert race.end_by is not None
+        head = f"**{spec}**: press Play for your board. It ends {when(race.end_by)}."
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = [head]
+    for racer in board.players:
+        game = board.games.get(racer.player_id)
+        if racer.won and racer.place is not None and racer.finished_at is not None:
+            took = int((racer.finished_at - race.started_at).total_seconds())
+            line = (f"{medals.get(racer.place, f'{racer.place}.')} {name(racer)}: "
+                    f"{racer.guesses} guess{'es' * (racer.guesses != 1)}, "
+                    f"{took // 60}:{took % 60:02d}")  # fmt: skip
+        elif racer.finished_at is not None or race.status == "over":
+            place = f"{racer.place}. " if race.status == "over" else ""
+            line = f"{place}{name(racer)}: did not solve it"
+        else:
+            line = f"{name(racer)}: playing"
+        if grids and game is not None and game.boards is None and game.rows:
+            line += "  " + " ".join(to_emoji(int(d, 3), game.length) for _, d in game.rows)
+        lines.append(line)
+    return "\n".join(lines)

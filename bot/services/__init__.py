@@ -15,6 +15,7 @@ from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
+from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
 from bot.settings import Settings
@@ -30,6 +31,10 @@ class Services:
     digests: DigestService
     reminders: ReminderService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
+    races: RaceService = field(init=False)  # plays through ``games``: made from it
+
+    def __post_init__(self) -> None:
+        self.races = RaceService(self.storage, self.daily, self.games)
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

@@ -54,6 +54,7 @@ GAME_OVER = "This game is over"
 CHANGED = "Your game changed somewhere else; try again"
 WHICH = "You have several games going: which one?"
 HINTS_OFF = "Hints are off for daily games in this server"
+NO_HINTS_IN_RACES = "No hints in a race: everyone plays on their own"
 HINTS_OFF_TYPED = (
     "Hints are off for daily games in the server where your daily is in progress: finish it first"
 )
@@ -389,6 +390,8 @@ class GameService:
             return HintOutcome(message=refusal.message)
         if stored.status != Status.PLAYING.value:
             return HintOutcome(message=GAME_OVER)
+        if stored.kind.endswith(":race"):
+            return HintOutcome(message=NO_HINTS_IN_RACES)
         if stored.puzzle is not None:
             if daily_hints is None:
                 daily_hints = await self._hints_allowed(stored.scope)

@@ -32,6 +32,7 @@ from bot.storage.database import (
 from bot.storage.digests import Digests
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
+from bot.storage.races import Races
 from bot.storage.records import (
     DEFAULT_SEASON_DAYS,
     GLOBAL,
@@ -65,6 +66,7 @@ class Storage:
         self.skills = Skills(db)  # the coach's skill of each daily, for the skill board
         self.digests = Digests(db)  # the daily digest's channels, claims and day reads
         self.reminders = Reminders(db)  # reminders and the daily role, with their claims
+        self.races = Races(db)  # races, their players' finishes and the race standings
 
     # -- opening, closing, migrating -------------------------------------------------------
 
