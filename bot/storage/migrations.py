@@ -200,6 +200,10 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         scope, kind, (CAST(skill_total AS REAL) / skilled) DESC, player_id);
     CREATE INDEX period_standings_skill ON period_standings(
         scope, kind, period, (CAST(skill_total AS REAL) / skilled) DESC, player_id);
+    -- A board's counts (who is on it, who is ahead) read these alone, as standings_totals.
+    CREATE INDEX standings_skill_totals ON standings(scope, kind, skilled, skill_total);
+    CREATE INDEX period_standings_skill_totals
+        ON period_standings(scope, kind, period, skilled, skill_total);
     CREATE TABLE reminders (
         guild_id INTEGER NOT NULL,
         player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
@@ -459,6 +463,9 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id);
     CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
         (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id);
+    CREATE INDEX standings_skill_totals ON standings(scope, kind, skilled, skill_total);
+    CREATE INDEX period_standings_skill_totals
+        ON period_standings(scope, kind, period, skilled, skill_total);
     CREATE TABLE reminders (
         guild_id BIGINT NOT NULL,
         player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
