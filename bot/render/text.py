@@ -10,8 +10,10 @@ from bot.services import Board, GameView, Stats
 
 if TYPE_CHECKING:
     from bot.services.analysis import Analysis
+    from bot.services.coop import CoopView, Turn
     from bot.services.digest import Digest, Member
     from bot.services.races import RaceBoard
+    from bot.storage.coop import CoopStanding
     from bot.storage.races import Racer
     from engine.solver.coach import Coaching
 from engine.pattern import to_emoji
@@ -271,3 +273,30 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
             line += "  " + " ".join(to_emoji(int(d, 3), game.length) for _, d in game.rows)
         lines.append(line)
     return "\n".join(lines)
+
+
+def coop_rows(view: CoopView, name: Callable[[Turn], str] = lambda t: t.name) -> list[str]:
+    """The shared board's rows (letters shown: the whole channel plays it), each with who
+    played it and its points. ``name`` shows a player (a mention on Discord)."""
+    return [f"{line}  {'(deleted)' if turn.player_id is None else f'{name(turn)} +{turn.points}'}"
+            for line, turn in zip(board_rows(view.game), view.turns, strict=True)]  # fmt: skip
+
+
+def coop_status(view: CoopView) -> str:
+    if view.status != "ended":
+        return status_line(view.game, spoiler=False)
+    answers = "answers were" if view.game.boards is not None else "answer was"
+    return f"Ended by a moderator. The {answers} {(view.game.answer or '').upper()}."
+
+
+def coop_standings_text(
+    standings: list[CoopStanding], name: Callable[[CoopStanding], str] = lambda s: s.name
+) -> str:
+    """The server's co-op board: points, then guesses and solves."""
+    if not standings:
+        return "Nobody has scored in a co-op game here yet: /coop start"
+    return "\n".join(
+        f"{rank:>2}. {name(s)}: {s.points} point{'s' * (s.points != 1)}, {s.guesses} "
+        f"guess{'es' * (s.guesses != 1)}, {s.solves} solve{'s' * (s.solves != 1)}"
+        for rank, s in enumerate(standings, 1)
+    )

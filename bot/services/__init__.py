@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bot.services.analysis import AnalysisGate
+from bot.services.coop import CoopService
 from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
@@ -30,6 +31,7 @@ class Services:
     stats: StatsService
     digests: DigestService
     reminders: ReminderService
+    coop: CoopService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
     races: RaceService = field(init=False)  # plays through ``games``: made from it
 
@@ -63,7 +65,7 @@ async def open_services(settings: Settings) -> Services:
     daily = DailyPuzzles(seed, settings.zone, clock)
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
-                    ReminderService(storage, daily))  # fmt: skip
+                    ReminderService(storage, daily), CoopService(storage, daily))  # fmt: skip
 
 
 __all__ = [
