@@ -31,7 +31,9 @@ class Admin(commands.Cog):
                                       "(default 7)",
                            daily_role="A role pinged once a day when the daily opens",
                            daily_role_channel="Where the daily role is pinged (default: here)",
-                           daily_role_off="Stop pinging the daily role")  # fmt: skip
+                           daily_role_off="Stop pinging the daily role",
+                           coop_cooldown="Seconds each player waits between co-op guesses "
+                                         "(default 30)")  # fmt: skip
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -42,6 +44,7 @@ class Admin(commands.Cog):
         fail_score: app_commands.Range[int, 1, 20] | None = None,
         daily_role: discord.Role | None = None,
         daily_role_channel: discord.TextChannel | None = None, daily_role_off: bool = False,
+        coop_cooldown: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:  # fmt: skip
         storage = bot_of(interaction).services.storage
         assert interaction.guild_id is not None
@@ -62,13 +65,18 @@ class Admin(commands.Cog):
             current, **{k: v for k, v in changes.items() if v is not None}
         )
         await storage.save_guild_settings(updated)
+        coop = bot_of(interaction).services.coop
+        if coop_cooldown is not None:
+            await coop.set_cooldown(interaction.guild_id, coop_cooldown)
+        cooldown = await coop.cooldown(interaction.guild_id)
         zone = bot_of(interaction).services.daily.zone
         await interaction.response.send_message(
             f"Server time zone: {updated.timezone or 'not set'}. The daily changes at midnight "
             f"{zone.key} for everyone, so nobody can learn an answer before others can play it. "
             f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. Seasons of "
             f"{updated.season_days} days (a new length counts from the next result). A lost "
-            f"game counts as {updated.fail_score} on the average board.{role_note}",
+            f"game counts as {updated.fail_score} on the average board. Co-op: one guess every "
+            f"{cooldown} s per player.{role_note}",
             ephemeral=True,
         )
 

@@ -8,9 +8,11 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from discord_double import NOTHING, DiscordDouble
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.discord_bot import WordleBot
 from bot.render.text import coop_rows, coop_standings_text
 from bot.services import Player, Services, open_services
 from bot.services.coop import (
@@ -357,3 +359,102 @@ async def test_deleting_a_player_removes_their_rows_and_the_board_plays_on(servi
     assert await rows_stored(services, coop_id) == [(2, BOB.id, 2), (3, CAT.id, 11)]
     assert await services.coop.standings(GUILD) == [
         CoopStanding(CAT.id, "cat", 11, 1, 1), CoopStanding(BOB.id, "bob", 2, 1, 0)]  # fmt: skip
+
+
+# -- the cog ---------------------------------------------------------------------------------
+
+ANN_ID, BOB_ID = 111, 222
+
+
+@pytest.fixture
+async def double(clock):
+    settings = load_settings(database_path=":memory:", daily_seed=SEED)
+    bot = WordleBot(settings, warm_engine=False)
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        bot.services.daily.clock = clock
+        bot.services.coop.deal = lambda variant, n: ["cigar"]
+        yield DiscordDouble(bot)
+    finally:
+        await bot.close()
+
+
+def only(sent):
+    assert len(sent) == 1, sent
+    return sent[0]
+
+
+async def test_a_shared_board_in_discord_guessed_by_two_players(double, clock) -> None:
+    board = only(await double.command("coop", "start", user_id=ANN_ID))
+    assert board.kind == 4 and not board.ephemeral and board.files == ["board.png"]
+    assert "Wordle co-op" in board.text and "Guess 1 of 6" in board.text
+    [button] = board.custom_ids()
+    assert button.startswith("wb:coop:guess:")
+    modal = only(await double.click(button, user_id=ANN_ID, on=board))
+    assert modal.kind == 9 and modal.data["title"] == "Co-op guess 1 of 6"
+    updated = only(await double.submit(modal, {"word": "crane"}, user_id=ANN_ID))
+    assert updated.kind == 7 and f"`CRANE`  <@{ANN_ID}> +4" in updated.text  # letters shown
+    wait = only(await double.click(button, user_id=ANN_ID, on=updated))
+    assert wait.ephemeral and wait.text.startswith("Wait 30 s before your next co-op guess")
+    late = only(await double.submit(modal, {"word": "slate"}, user_id=ANN_ID))  # an old form
+    assert late.ephemeral and late.text.startswith("Wait 30 s")
+    bad = only(await double.submit(modal, {"word": "zzzzz"}, user_id=BOB_ID))
+    assert bad.ephemeral and bad.text == "Not in word list"
+    again = only(await double.command("coop", "start", user_id=BOB_ID, game="primel"))
+    assert again.text.startswith(RUNNING) and "`CRANE`" in again.text
+    won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB_ID))
+    assert won.kind == 7 and "Solved in 2/6!" in won.text and won.custom_ids() == []
+    over = only(await double.click(button, user_id=BOB_ID, on=board))  # an old copy
+    assert over.ephemeral and over.text == GAME_OVER
+    standings = only(await double.command("coop", "board", user_id=ANN_ID))
+    assert not standings.ephemeral and standings.body["data"]["allowed_mentions"]["parse"] == []
+    assert f"1. <@{BOB_ID}>: 13 points, 1 guess, 1 solve" in standings.text
+    assert f"2. <@{ANN_ID}>: 4 points" in standings.text
+
+
+async def test_coop_needs_a_server_channel_and_end_needs_manage_messages(double) -> None:
+    dm = only(await double.command("coop", "start", user_id=ANN_ID, guild=False))
+    assert dm.ephemeral and "in a server" in dm.text
+    await double.command("coop", "start", user_id=ANN_ID)
+    refused = only(await double.command("coop", "end", user_id=BOB_ID, permissions=NOTHING))
+    assert refused.ephemeral and "Manage Messages" in refused.text
+    ended = only(await double.command("coop", "end", user_id=ANN_ID))
+    assert "Ended by a moderator. The answer was CIGAR." in ended.text
+    assert ended.custom_ids() == []
+    nothing = only(await double.command("coop", "end", user_id=ANN_ID))
+    assert nothing.ephemeral and nothing.text == NO_GAME
+
+
+async def test_the_settings_command_sets_the_coop_cooldown(double) -> None:
+    refused = only(await double.command("settings", user_id=ANN_ID, permissions=NOTHING,
+                                        coop_cooldown=0))  # fmt: skip
+    assert refused.ephemeral and "Manage Server" in refused.text
+    done = only(await double.command("settings", user_id=ANN_ID, coop_cooldown=0))
+    assert done.ephemeral and "Co-op: one guess every 0 s per player." in done.text
+    board = only(await double.command("coop", "start", user_id=ANN_ID))
+    [button] = board.custom_ids()
+    modal = only(await double.click(button, user_id=ANN_ID, on=board))
+    only(await double.submit(modal, {"word": "crane"}, user_id=ANN_ID))
+    assert only(await double.click(button, user_id=ANN_ID, on=board)).kind == 9  # no wait
+
+
+async def test_the_board_button_and_form_work_after_a_restart(tmp_path, clock) -> None:
+    settings = load_settings(database_path=str(tmp_path / "coop.sqlite3"), daily_seed=SEED)
+    bots = []
+    for _ in range(2):
+        bot = WordleBot(settings, warm_engine=False)
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        bot.services.daily.clock = clock
+        bot.services.coop.deal = lambda variant, n: ["cigar"]
+        bots.append(bot)
+        if len(bots) == 1:
+            board = only(await DiscordDouble(bot).command("coop", "start", user_id=ANN_ID))
+            modal = only(await DiscordDouble(bot).click(board.custom_ids()[0], user_id=ANN_ID,
+                                                        on=board))  # fmt: skip
+            await bot.close()
+    double = DiscordDouble(bots[1])
+    won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB_ID))
+    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    await bots[1].close()

@@ -1,0 +1,187 @@
+"""Co-op channel games in Discord: /coop start posts one shared board in a server channel, whose
+Guess button (a modal) anyone there may press; /coop board shows the server's co-op points and
+/coop end (Manage Messages) ends the channel's game. The rules, points and cooldown are the
+service's (:mod:`bot.services.coop`); the button's and the form's custom ids carry the game,
+so both work after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_bot import WordleBot, turned_away
+from bot.render import images
+from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
+from bot.services.coop import NO_GAME, CoopOutcome, CoopView
+from cogs.common import GREEN, GREY, bot_of, in_time, player_of, refuse
+
+GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
+# Every submitted co-op form is played by Coop.on_interaction (as the game forms are, see
+# cogs/games.py): whenever and wherever it was opened.
+MODAL_ID = re.compile(r"wb:modal:coop:(?P<coop>[0-9]+)")
+NO_MANAGE = "You need the Manage Messages permission to end a co-op game."
+
+
+class CoopButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:coop:guess:(?P<coop>[0-9]+)"
+):
+    """The shared board's Guess button: anyone in the channel may press it."""
+
+    def __init__(self, coop_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Guess", style=discord.ButtonStyle.success,
+                                           custom_id=f"wb:coop:guess:{coop_id}"))  # fmt: skip
+        self.coop_id = coop_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> CoopButton:  # fmt: skip
+        return cls(int(match["coop"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """The form, unless the player could not guess now (their cooldown, a game over)."""
+        coop = bot_of(interaction).services.coop
+        outcome = await coop.ready(player_of(interaction), self.coop_id)
+        if not outcome.ok or outcome.coop is None:
+            return await refuse(interaction, outcome.message or NO_GAME)
+        await interaction.response.send_modal(CoopModal(outcome.coop))
+
+
+class CoopModal(discord.ui.Modal):
+    def __init__(self, view: CoopView) -> None:
+        game = view.game
+        super().__init__(title=f"Co-op guess {len(game.rows) + 1} of {game.max_guesses}",
+                         custom_id=f"wb:modal:coop:{view.coop_id}")  # fmt: skip
+        unit = "digit" if game.variant == "primel" else "letter"
+        self.word: discord.ui.TextInput[CoopModal] = discord.ui.TextInput(
+            label=f"Your {game.length}-{unit} guess", min_length=1, max_length=50
+        )
+        self.add_item(self.word)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Never run here: :meth:`Coop.on_interaction` plays every submitted form."""
+        return False
+
+
+def buttons(view: CoopView) -> discord.ui.View | None:
+    if view.over:
+        return None
+    items = discord.ui.View(timeout=None)
+    items.add_item(CoopButton(view.coop_id))
+    return items
+
+
+async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
+    """The public shared board: rows with who played them (mentions, which an embed never
+    pings), the status, the keyboard and the image, letters shown (it is everyone's game)."""
+    lines = coop_rows(view, name=lambda turn: f"<@{turn.player_id}>")
+    lines.append(coop_status(view))
+    if not view.over:
+        lines += ["", keyboard_markdown(view.game)]
+    embed = discord.Embed(title=f"{view.game.title} co-op", description="\n".join(lines),
+                          colour=GREEN if view.status == "won" else GREY)  # fmt: skip
+    embed.set_image(url="attachment://board.png")
+    png = await asyncio.to_thread(images.board_png, view.game, letters=True)
+    message: dict[str, Any] = {
+        "embed": embed,
+        "attachments": [discord.File(io.BytesIO(png), "board.png")],
+    }
+    items = buttons(view)
+    if items is not None or edit:  # an edit with no view takes the old buttons away
+        message["view"] = items
+    return message
+
+
+async def show(interaction: discord.Interaction[Any], outcome: CoopOutcome) -> None:
+    """Answer a command with the board in a new message (a note above it), or refuse."""
+    deferred = interaction.response.is_done()
+    if not outcome.ok or outcome.coop is None:
+        text = outcome.message or NO_GAME
+        if deferred:
+            await interaction.edit_original_response(content=text)
+        else:
+            await refuse(interaction, text)
+        return
+    message = await coop_message(outcome.coop)
+    if outcome.message:
+        message["content"] = outcome.message
+    if deferred:
+        await interaction.edit_original_response(**message)
+        return
+    files = message.pop("attachments")
+    await interaction.response.send_message(files=files, **message)
+
+
+class Coop(commands.Cog):
+    coop = app_commands.Group(name="coop", description="One shared board for the whole channel",
+                              guild_only=True)  # fmt: skip
+
+    def __init__(self, bot: WordleBot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """In a server channel only: a co-op game is a channel's (Discord hides the commands
+        elsewhere; a user install could still reach them)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A submitted co-op guess: play it and edit the board it came from."""
+        if interaction.type is not discord.InteractionType.modal_submit or not interaction.data:
+            return
+        match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
+        if match is None or await turned_away(interaction):
+            return
+        rows: Any = interaction.data.get("components", [])
+        values = [c.get("value", "") for row in rows for c in row.get("components", [])]
+        work = self.bot.services.coop.guess(player_of(interaction), int(match["coop"]),
+                                            str(values[0] if values else ""))  # fmt: skip
+        outcome = await in_time(interaction, work, update=True)
+        if not outcome.ok or outcome.coop is None:
+            return await refuse(interaction, outcome.message or NO_GAME)
+        message = await coop_message(outcome.coop, edit=True)
+        if interaction.response.is_done():  # deferred: the service was slow
+            await interaction.edit_original_response(**message)
+        else:
+            await interaction.response.edit_message(**message)
+
+    @coop.command(name="start", description="Start a shared board in this channel (or show it)")
+    @app_commands.describe(game="Which game (default Wordle)")
+    async def start(self, interaction: discord.Interaction[Any],
+                    game: GameChoice = "wordle") -> None:  # fmt: skip
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        work = self.bot.services.coop.start(interaction.guild_id, interaction.channel_id, game)
+        await show(interaction, await in_time(interaction, work))
+
+    @coop.command(name="board", description="This server's co-op points")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        standings = await self.bot.services.coop.standings(interaction.guild_id)
+        text = coop_standings_text(standings, name=lambda s: f"<@{s.player_id}>")
+        await interaction.response.send_message(  # shown as names; nobody is pinged
+            f"**Co-op points**\n{text}", allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @coop.command(name="end", description="End this channel's co-op game (Manage Messages)")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.channel_id is not None
+        if not interaction.permissions.manage_messages:
+            return await refuse(interaction, NO_MANAGE)
+        await show(interaction, await self.bot.services.coop.end(interaction.channel_id))
+
+
+async def setup(bot: WordleBot) -> None:
+    bot.add_dynamic_items(CoopButton)
+    await bot.add_cog(Coop(bot))
