@@ -10,6 +10,7 @@ Commands (a bare word is a guess in the game shown last)::
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
     /coach   /export   /as NAME (play as another local player)   /help   /quit
+    /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -31,6 +32,7 @@ from bot.render.text import (
     coaching_text,
     digest_text,
     keyboard,
+    race_text,
     share_text,
     stats_text,
     status_line,
@@ -41,6 +43,7 @@ from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
+from bot.services.races import RACE_GAMES, RaceBoard
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.settings import Settings
@@ -57,6 +60,7 @@ SAVED = "Your games are saved: come back with wordlebot console."
 SQUARES = set("🟩🟨⬛⬜🟧🟦🟥🟫") | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}
 _NOTHING_YET = "\x00"  # no line arrived in time (a line never holds NUL: it is stripped)
 MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
+CONSOLE_PLACE = 1  # the console's server and channel for races (races need a channel)
 
 
 def console_player() -> Player:
@@ -74,6 +78,7 @@ class Console:
                  colour: bool) -> None:  # fmt: skip
         self.services, self.player, self.write, self.colour = services, player, write, colour
         self.shown: int | None = None  # the game whose board was printed last
+        self.race_id: int | None = None  # the race made here last
         self._pushed: list[str | None] = []  # lines read ahead, to be handled next
         self._pending: asyncio.Task[str | None] | None = None
 
@@ -152,6 +157,9 @@ class Console:
             "/coach": self.coach,
             "/help": self.help,
             "/as": lambda: self.play_as(rest),
+            "/race": lambda: self.race(args),
+            "/join": self.join,
+            "/start": self.start_race,
         }
         handler = handlers.get(command)
         if handler is None:
@@ -226,6 +234,7 @@ class Console:
             return
         assert outcome.game is not None
         self.show(outcome.game)
+        await self.raced(outcome.game)
 
     async def give_up(self) -> None:
         outcome = await self.services.games.give_up(self.player, DM, game_id=self.shown)
@@ -235,6 +244,73 @@ class Console:
         self.write(outcome.message or "")
         if outcome.game is not None:
             self.show(outcome.game)
+            await self.raced(outcome.game)
+
+    # -- races: local players (/as NAME) race in the console's place --------------------
+
+    async def race(self, args: list[str]) -> None:
+        """``/race [GAME] [hard]``: a race here, with you in it."""
+        if len(args) > 2 or any(a not in (*RACE_GAMES, "hard", "normal") for a in args):
+            self.write(f"  Usage: /race [{'|'.join(RACE_GAMES)}] [hard]")
+            return
+        game = next((a for a in args if a in RACE_GAMES), "wordle")
+        mode = "hard" if "hard" in args else "normal"
+        created = await self.services.races.create(self.player, CONSOLE_PLACE, CONSOLE_PLACE,
+                                                   game, mode)  # fmt: skip
+        assert created.board is not None
+        self.race_id = created.board.race.id
+        self.write_race(created.board)
+        self.write("Other players: /as NAME then /join; the host (you) /start")
+
+    async def join(self) -> None:
+        """``/join``: join the race here; once it has started, show your board."""
+        if self.race_id is None:
+            self.write("  No race here: /race starts one")
+            return
+        await self.race_clock()
+        race = await self.services.storage.races.get(self.race_id)
+        if race is not None and race.status != "lobby":
+            return await self.race_board()
+        outcome = await self.services.races.join(self.race_id, self.player)
+        self.write(f"  {outcome.message}")
+        if outcome.ok and outcome.board is not None:
+            self.write_race(outcome.board)
+
+    async def start_race(self) -> None:
+        if self.race_id is None:
+            self.write("  No race here: /race starts one")
+            return
+        outcome = await self.services.races.start(self.race_id, self.player)
+        if not outcome.ok or outcome.board is None:
+            self.write(f"  {outcome.message}")
+            return
+        self.write_race(outcome.board)
+        await self.race_board()
+
+    async def race_board(self) -> None:
+        assert self.race_id is not None
+        outcome = await self.services.races.play(self.race_id, self.player)
+        if not outcome.ok or outcome.game is None:
+            self.refused(outcome)
+            return
+        self.show(outcome.game)
+
+    async def raced(self, game: GameView) -> None:
+        """After a guess: a race game that ended moves its race on (and the clock any)."""
+        if game.over and game.kind.endswith(":race"):
+            done = await self.services.races.game_over(game.game_id)
+            if done.changed and done.board is not None:
+                self.write_race(done.board)
+        await self.race_clock()
+
+    async def race_clock(self) -> None:
+        """Start lobbies and end races whose time has come (the bot's loop does it there)."""
+        for outcome in await self.services.races.run_due():
+            if outcome.board is not None and outcome.board.race.id == self.race_id:
+                self.write_race(outcome.board)
+
+    def write_race(self, board: RaceBoard) -> None:
+        self.write(race_text(board).replace("**", ""))
 
     def refused(self, outcome: Outcome) -> None:
         self.write(f"  {outcome.message}")

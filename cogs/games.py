@@ -164,9 +164,17 @@ def buttons(game: GameView) -> discord.ui.View | None:
     if game.over:
         return None
     view = discord.ui.View(timeout=None)
-    for action in ("guess", "hint", "giveup"):
+    race = game.kind.endswith(":race")  # no hints in a race
+    for action in ("guess", "giveup") if race else ("guess", "hint", "giveup"):
         view.add_item(GameButton(action, game.game_id))
     return view
+
+
+def report_over(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """Tell the cogs that follow games (a race's scoreboard) that one has just ended: the
+    ``game_over`` event, with its view."""
+    if outcome.ok and outcome.game is not None and outcome.game.over:
+        bot_of(interaction).dispatch("game_over", outcome.game)
 
 
 async def show_board(
@@ -190,9 +198,12 @@ async def show_board(
         message["content"] = outcome.message
     if deferred:
         await interaction.edit_original_response(**message)
-        return
-    files = message.pop("attachments")
-    await interaction.response.send_message(files=files, **message)
+    else:  # a race's board is its player's alone
+        files = message.pop("attachments")
+        await interaction.response.send_message(
+            files=files, ephemeral=outcome.game.kind.endswith(":race"), **message
+        )
+    report_over(interaction, outcome)
 
 
 async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
@@ -204,6 +215,7 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.edit_message(**message)
+    report_over(interaction, outcome)
 
 
 async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> None:

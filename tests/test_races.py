@@ -4,9 +4,12 @@ finishing at once, a restart in the middle, and the race board; on both engines.
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+from discord_double import DiscordDouble, Sent, message
 
+from bot.discord_bot import WordleBot
 from bot.services import Player, Services, open_services
 from bot.services.games import NO_HINTS_IN_RACES
 from bot.services.races import NEED_CHANNEL, RaceOutcome
@@ -333,3 +336,120 @@ async def test_no_hints_in_a_race(services) -> None:
     board = await services.races.play(race_id, ANN)
     hint = await services.games.hint(ANN, GUILD, game_id=board.game.game_id)
     assert not hint.ok and hint.message == NO_HINTS_IN_RACES
+
+
+# -- in Discord: the real CommandTree, buttons and guess form ----------------------------
+
+
+class Channel:
+    """Discord's side of channel messages through discord.py's HTTP client: the race
+    message's edits and the podium posts."""
+
+    def __init__(self, bot: WordleBot) -> None:
+        self.edits: list[tuple[int, dict[str, Any]]] = []
+        self.posts: list[dict[str, Any]] = []
+        bot.http.request = self.request  # type: ignore[method-assign]
+
+    async def request(self, route: Any, **kwargs: Any) -> Any:
+        if route.method == "PATCH":
+            self.edits.append((int(route.url.rsplit("/", 1)[1]), kwargs["json"]))
+        else:
+            assert (route.method, route.path) == ("POST", "/channels/{channel_id}/messages")
+            self.posts.append(kwargs["json"])
+        return message(kwargs["json"])
+
+
+@pytest.fixture
+async def double(database_url: str, clock: Clock):
+    bot = WordleBot(load_settings(database_url=database_url, daily_seed=SEED), warm_engine=False)
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        bot.services.daily.clock = clock
+        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "10007"}.__getitem__
+        yield DiscordDouble(bot)
+    finally:
+        await bot.close()
+
+
+async def test_a_race_in_discord(double, clock) -> None:
+    channel = Channel(double.bot)
+    [lobby_message] = await double.command("race", user_id=ANN.id)
+    assert lobby_message.kind == 4 and not lobby_message.ephemeral
+    assert lobby_message.custom_ids() == ["wb:race:join:1", "wb:race:start:1"]
+    assert "<@1>" in lobby_message.text and lobby_message.data["allowed_mentions"]["parse"] == []
+    early = await double.click("wb:race:start:1", user_id=ANN.id, on=lobby_message)
+    assert [s.text for s in early] == ["A race needs at least 2 players"] and early[0].ephemeral
+    joined, note = await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
+    assert joined.kind == 7 and "<@2>" in joined.text and note.ephemeral
+    [twice] = await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
+    assert twice.ephemeral and twice.text == "You're already in this race"
+    [not_host] = await double.click("wb:race:start:1", user_id=BOB.id, on=lobby_message)
+    assert not_host.ephemeral and not_host.text == "Only the host can start the race"
+    started, ann_board = await double.click("wb:race:start:1", user_id=ANN.id, on=lobby_message)
+    assert started.kind == 7 and started.custom_ids() == ["wb:race:play:1"]
+    assert ann_board.ephemeral and ann_board.files == ["board.png"]
+    assert ann_board.custom_ids() == ["wb:game:guess:1", "wb:game:giveup:1"]  # no hint
+    [bob_board] = await double.click("wb:race:play:1", user_id=BOB.id, on=started)
+    assert bob_board.ephemeral and bob_board.custom_ids()[0] == "wb:game:guess:2"
+    # Ann guesses through the board's form: her board changes, and the scoreboard.
+    clock.tick(65)
+    [form] = await double.click("wb:game:guess:1", user_id=ANN.id, on=ann_board)
+    [won] = await double.submit(form, {"word": "cigar"}, user_id=ANN.id)
+    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    [(message_id, edit)] = channel.edits
+    assert message_id == (await double.bot.services.storage.races.get(1)).message_id
+    assert "🥇 <@1>: 1 guess, 1:05" in edit["content"] and "CIGAR" not in edit["content"]
+    # Bob gives up: the race ends, the answer is told to him privately, the podium posted.
+    await double.click("wb:game:giveup:2", user_id=BOB.id, on=bob_board)
+    final = channel.edits[-1][1]
+    assert final["components"] == [] and "CIGAR" in final["content"]
+    [podium] = channel.posts
+    assert podium["content"] == final["content"] and podium["allowed_mentions"]["parse"] == []
+    assert "🥇 <@1>" in podium["content"] and "2. <@2>: did not solve it" in podium["content"]
+    [board] = await double.command("raceboard", user_id=BOB.id)
+    assert "1. <@1>: 1 win, 1 podium, mean place 1.00 (1 race)" in board.text
+
+
+async def test_a_race_in_direct_messages_is_refused(double) -> None:
+    [refusal] = await double.command("race", user_id=ANN.id, guild=False)
+    assert refusal.ephemeral and refusal.text == NEED_CHANNEL
+
+
+async def test_the_loop_starts_a_lobby_and_edits_its_message(double, clock) -> None:
+    channel = Channel(double.bot)
+    [lobby_message] = await double.command("race", user_id=ANN.id, game="primel", mode="hard")
+    await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
+    clock.tick(60)
+    await double.bot.get_cog("Races").run_due()
+    [(_, edit)] = channel.edits
+    assert "Primel race (hard mode)" in edit["content"] and "press Play" in edit["content"]
+    [board] = await double.click("wb:race:play:1", user_id=BOB.id, on=Sent("PATCH", "", edit))
+    assert board.ephemeral and "Primel race (hard mode)" in board.text
+
+
+# -- at the console: local players (/as NAME) race through the same services --------------
+
+
+async def test_a_race_at_the_console(tmp_path, clock) -> None:
+    from bot.console import Console, player_named
+
+    services = await opened(str(tmp_path / "console.sqlite3"), clock)
+    shown: list[str] = []
+    console = Console(services, player_named("ann"), shown.append, colour=False)
+    lines = ["/race wordle hard", "/start", "/as bob", "/join", "/join", "/start", "/as ann",
+             "/start", "crane", "cigar", "/as bob", "/join", "cigar", "/race absurdle"]  # fmt: skip
+    try:
+        for line in lines:
+            if line == "cigar":
+                clock.tick(20)
+            await console.handle(line)
+    finally:
+        await services.close()
+    out = "\n".join(shown)
+    assert "Wordle race (hard mode): press Join to race (1/25 in)" in out
+    assert "A race needs at least 2 players" in out and "You're already in this race" in out
+    assert "Only the host can start the race" in out and "Wordle race (hard mode)" in out
+    assert "🥇 ann: 2 guesses, 0:20" in out and "🥈 bob: 1 guess, 0:40" in out
+    assert "Wordle race (hard mode) is over! The answer was CIGAR." in out
+    assert out.count("is over!") == 1 and "Usage: /race [wordle|" in out

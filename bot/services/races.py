@@ -168,6 +168,13 @@ class RaceService:
             return await self._end(board.race) or RaceOutcome(board, changed=True)
         return RaceOutcome(board, changed=True)
 
+    async def game_over(self, game_id: int) -> RaceOutcome:
+        """A game ended: if it is a race's, record its player's finish (:meth:`finished`)."""
+        stored = await self.storage.game(game_id)
+        if stored is None or not (stored.puzzle or "").startswith("race:"):
+            return RaceOutcome.refuse(NO_RACE)
+        return await self.finished(int(stored.puzzle.removeprefix("race:")), stored.player_id)
+
     async def _end(self, race: Race) -> RaceOutcome | None:
         """End a running race: games still going are given up first (their answers are
         about to be shown), then the race ends once, its places and standings with it."""
