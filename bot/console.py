@@ -10,6 +10,7 @@ Commands (a bare word is a guess in the game shown last)::
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
     /coach   /export   /as NAME (play as another local player)   /help   /quit
+    /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     (a start command shows the game already going, so it also switches between games)
 """
@@ -29,6 +30,7 @@ from bot.render.text import (
     analysis_text,
     board_rows,
     board_text,
+    challenge_text,
     coaching_text,
     digest_text,
     keyboard,
@@ -41,6 +43,7 @@ from bot.render.text import (
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
+from bot.services.challenges import MAX_GUESSES
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
 from bot.services.races import RACE_GAMES, RaceBoard
@@ -157,6 +160,8 @@ class Console:
             "/coach": self.coach,
             "/help": self.help,
             "/as": lambda: self.play_as(rest),
+            "/challenge": lambda: self.challenge(args),
+            "/play": lambda: self.play(args),
             "/race": lambda: self.race(args),
             "/join": self.join,
             "/start": self.start_race,
@@ -226,6 +231,43 @@ class Console:
             self.write(outcome.message if outcome.ok else f"  {outcome.message}")
         if outcome.ok and outcome.game is not None:
             self.show(outcome.game)
+
+    async def challenge(self, args: list[str]) -> None:
+        """``/challenge WORD [GUESSES]``: a word of yours for the other local players (a
+        number is a Primel challenge)."""
+        if not 1 <= len(args) <= 2 or not re.fullmatch(r"[0-9]{1,2}", (args[1:] or ["6"])[0]):
+            self.write(f"  Usage: /challenge WORD [GUESSES] (1 to {MAX_GUESSES}), then another "
+                       "player (/as NAME) plays it with /play ID")  # fmt: skip
+            return
+        created = await self.services.challenges.create(
+            self.player, DM, 0, args[0], game="primel" if args[0].isdigit() else "wordle",
+            guesses=int((args[1:] or ["6"])[0]),
+        )  # fmt: skip
+        if created.challenge is None:
+            self.write(f"  {created.message}")
+            return
+        number = created.challenge.id
+        self.write(f"Challenge {number} made: another player (/as NAME) plays it with /play "
+                   f"{number}; /play {number} shows you their results")  # fmt: skip
+
+    async def play(self, args: list[str]) -> None:
+        """``/play ID``: play a challenge (its setter sees the results instead)."""
+        if len(args) != 1 or not re.fullmatch(r"[0-9]{1,12}", args[0]):
+            self.write("  Usage: /play ID (the number /challenge gave)")
+            return
+        challenges = self.services.challenges
+        challenge = await challenges.get(int(args[0]))
+        if challenge is not None and challenge.setter_id == self.player.id:
+            board = await challenges.board(challenge)
+            names = {f.player_id: f.name for f in board.finishes} | {self.player.id: "you"}
+            shown = challenge_text(board, lambda p: names.get(p, str(p))).replace("**", "")
+            self.write("\n".join(x for x in shown.splitlines() if not x.startswith("Press")))
+            return
+        outcome = await challenges.play(self.player, int(args[0]))
+        if not outcome.ok or outcome.game is None:
+            self.refused(outcome)
+            return
+        self.show(outcome.game)
 
     async def guess(self, text: str) -> None:
         outcome = await self.services.games.guess(self.player, DM, text.strip(), game_id=self.shown)

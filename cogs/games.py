@@ -198,10 +198,10 @@ async def show_board(
         message["content"] = outcome.message
     if deferred:
         await interaction.edit_original_response(**message)
-    else:  # a race's board is its player's alone
+    else:  # a race's or a challenge's board is its player's alone
         files = message.pop("attachments")
         await interaction.response.send_message(
-            files=files, ephemeral=outcome.game.kind.endswith(":race"), **message
+            files=files, ephemeral=outcome.game.kind.endswith((":race", ":custom")), **message
         )
     report_over(interaction, outcome)
 

@@ -17,6 +17,7 @@ from engine.rules import Mode, Row, check_guess
 from engine.variants import Variant, get_variant
 
 FORMAT_VERSION = 1
+MAX_GUESSES = 20  # the most a game may allow (a board of more rows fits no message)
 GAME_OVER = "This game is over"
 
 
@@ -71,16 +72,25 @@ class WordleGame:
     answer: str
     mode: Mode = Mode.NORMAL
     rows: list[Row] = field(default_factory=list)
+    max_guesses: int | None = None  # None: the variant's limit (a set puzzle may choose its own)
 
     def __post_init__(self) -> None:
         if self.answer not in self.variant.guesses:
             raise GameStateError(f"{self.answer!r} is not a word of {self.variant.name}")
+        if self.max_guesses is not None and not 1 <= self.max_guesses <= MAX_GUESSES:
+            raise GameStateError(f"a game allows 1 to {MAX_GUESSES} guesses, not "
+                                 f"{self.max_guesses!r}")  # fmt: skip
+
+    @property
+    def limit(self) -> int:
+        """How many guesses this game allows."""
+        return self.max_guesses or self.variant.max_guesses
 
     @property
     def status(self) -> Status:
         if self.rows and self.rows[-1][1] == winning(self.variant.length):
             return Status.WON
-        if len(self.rows) >= self.variant.max_guesses:
+        if len(self.rows) >= self.limit:
             return Status.LOST
         return Status.PLAYING
 
@@ -106,13 +116,16 @@ class WordleGame:
 
     def to_dict(self) -> dict[str, Any]:
         length = self.variant.length
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT_VERSION,
             "variant": self.variant.name,
             "answer": self.answer,
             "mode": self.mode.value,
             "rows": [[guess, to_digits(pattern, length)] for guess, pattern in self.rows],
         }
+        if self.max_guesses is not None:  # only then: games stored before it read the same
+            data["max_guesses"] = self.max_guesses
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> WordleGame:
@@ -121,7 +134,10 @@ class WordleGame:
             raise GameStateError(f"unsupported game format {data.get('format')!r}")
         try:
             variant = get_variant(data["variant"])
-            game = cls(variant, data["answer"], Mode(data["mode"]))
+            limit = data.get("max_guesses")
+            if limit is not None and type(limit) is not int:
+                raise GameStateError(f"malformed guess limit {limit!r}")
+            game = cls(variant, data["answer"], Mode(data["mode"]), max_guesses=limit)
             for guess, digits in data["rows"]:
                 pattern = score(guess, game.answer)
                 if to_digits(pattern, variant.length) != digits:
@@ -132,6 +148,6 @@ class WordleGame:
                 raise
             raise GameStateError(f"malformed game data: {exc}") from exc
         wins = [i for i, (_, pattern) in enumerate(game.rows) if pattern == winning(variant.length)]
-        if len(game.rows) > variant.max_guesses or wins[:1] not in ([], [len(game.rows) - 1]):
+        if len(game.rows) > game.limit or wins[:1] not in ([], [len(game.rows) - 1]):
             raise GameStateError("rows go on past the end of the game")
         return game

@@ -12,6 +12,7 @@ COUNTS = {
     "wordle-answers.txt": 2315,
     "wordle-allowed.txt": 12972,
     "wordle-nyt-allowed.txt": 14855,
+    "profanity-en.txt": 35,
 }
 
 

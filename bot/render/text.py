@@ -10,6 +10,7 @@ from bot.services import Board, GameView, Stats
 
 if TYPE_CHECKING:
     from bot.services.analysis import Analysis
+    from bot.services.challenges import ChallengeBoard
     from bot.services.coop import CoopView, Turn
     from bot.services.digest import Digest, Member
     from bot.services.races import RaceBoard
@@ -200,6 +201,25 @@ def coaching_text(report: Coaching) -> str:
                      f"{t.best.upper():<6} {skill:>5} {t.luck:>4}")  # fmt: skip
     skill = "-" if report.skill is None else report.skill
     lines.append(f"Skill {skill}/99, luck {report.luck}/99")
+    return "\n".join(lines)
+
+
+def challenge_text(board: ChallengeBoard, name: Callable[[int], str] = lambda p: f"<@{p}>",
+                   shown: int = 40) -> str:  # fmt: skip
+    """A challenge's public message: who set it, who may play, and each finished player's
+    result in colours only (never a letter: others may still play the word). ``name``
+    shows a player (a mention on Discord); the first ``shown`` finishers are listed."""
+    c = board.challenge
+    who = "anyone but the setter" if c.target_id is None else f"{name(c.target_id)} only"
+    lines = [f"**Challenge #{c.id}**: {c.game.title()}, {c.max_guesses} guesses, set by "
+             f"{name(c.setter_id)}, for {who}.",
+             "Press Play: you play privately; your result shows here in colours only."]  # fmt: skip
+    for f in board.finishes[:shown]:
+        score = f.guesses if f.won else "X"
+        grid = " ".join(to_emoji(int(d, 3), len(d)) for d in f.patterns)
+        lines.append(f"{name(f.player_id)} {score}/{c.max_guesses}  {grid}".rstrip())
+    if len(board.finishes) > shown:
+        lines.append(f"... and {len(board.finishes) - shown} more")
     return "\n".join(lines)
 
 

@@ -9,8 +9,10 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
 
 from bot.services.analysis import AnalysisGate
+from bot.services.challenges import ChallengeService
 from bot.services.coop import CoopService
 from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
@@ -53,6 +55,11 @@ class Services:
 
     async def close(self) -> None:
         await self.storage.close()
+
+    @cached_property
+    def challenges(self) -> ChallengeService:
+        """Challenges with a player's own word (played through ``games``)."""
+        return ChallengeService(self.storage, self.games)
 
 
 async def open_services(settings: Settings) -> Services:

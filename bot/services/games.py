@@ -24,6 +24,7 @@ from bot.services.kinds import (
     EngineGame,
     answer_text,
     fresh_copy,
+    guess_limit_of,
     guesses_used,
     kind_name,
     new_game,
@@ -237,18 +238,19 @@ class GameService:
 
     async def start_set(
         self, player: Player, scope: int, kind: str, puzzle: str, answers: list[str], *,
-        mode: Mode = Mode.NORMAL, place: int | None = None,
+        mode: Mode = Mode.NORMAL, place: int | None = None, max_guesses: int | None = None,
     ) -> Outcome:  # fmt: skip
         """Start a game of set ``answers`` (a race's, a challenge's, a past daily's) under
         ``puzzle``, once per player: the game already started comes back, and one already
         over is refused with its view. ``kind`` is "<game>:<flavour>" (race, custom,
-        archive): its own stats, never the dailies'."""
+        archive): its own stats, never the dailies'. ``max_guesses``: a Wordle or Primel
+        puzzle's own guess limit."""
         return await _unless_busy(self._start_set(player, scope, kind, puzzle, answers, mode,
-                                                  place))  # fmt: skip
+                                                  place, max_guesses))  # fmt: skip
 
     async def _start_set(
         self, player: Player, scope: int, kind: str, puzzle: str, answers: list[str],
-        mode: Mode, place: int | None,
+        mode: Mode, place: int | None, max_guesses: int | None = None,
     ) -> Outcome:  # fmt: skip
         spec = kind_name(kind)
         async with self._locks.hold(player.id):
@@ -262,7 +264,7 @@ class GameService:
                                           self._view(played))  # fmt: skip
                 if attempt:
                     return Outcome.refuse(CHANGED)
-                game = new_game(spec, answers, mode)
+                game = new_game(spec, answers, mode, max_guesses=max_guesses)
                 stored = await self.storage.insert_game(player.id, scope, kind, puzzle,
                                                         game.to_dict())  # fmt: skip
                 if stored is not None:
@@ -563,7 +565,8 @@ class GameService:
         return GameView(
             stored.id, stored.player_id, stored.kind, variant.name,
             spec.title if spec.name != "wordle" else variant.title, game.mode.value,
-            None if day is None else day.isoformat(), number, rows, status, spec.limit,
+            None if day is None else day.isoformat(), number, rows, status,
+            guess_limit_of(game, spec),
             variant.length,
             answer_text(game) if over else None, boards, remaining, target,
         )  # fmt: skip

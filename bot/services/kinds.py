@@ -49,14 +49,16 @@ def kind_name(kind: str) -> GameKind:
 
 
 def new_game(
-    spec: GameKind, answers: list[str], mode: Mode, target: str | None = None
-) -> EngineGame:
+    spec: GameKind, answers: list[str], mode: Mode, target: str | None = None,
+    max_guesses: int | None = None,
+) -> EngineGame:  # fmt: skip
+    """A new engine game; ``max_guesses`` (Wordle and Primel only) replaces the usual 6."""
     variant = get_variant(spec.variant)
     if spec.name == "absurdle":
         return AbsurdleGame(variant, mode, target)
     if spec.boards > 1:
         return MultiGame(variant, answers, mode)
-    return WordleGame(variant, answers[0], mode)
+    return WordleGame(variant, answers[0], mode, max_guesses=max_guesses)
 
 
 def parse(state: dict[str, Any]) -> EngineGame:
@@ -70,11 +72,16 @@ def parse(state: dict[str, Any]) -> EngineGame:
 def fresh_copy(game: EngineGame) -> EngineGame:
     """A copy a caller may play without touching ``game`` (the variant is shared, not copied)."""
     if isinstance(game, WordleGame):
-        return WordleGame(game.variant, game.answer, game.mode, list(game.rows))
+        return WordleGame(game.variant, game.answer, game.mode, list(game.rows), game.max_guesses)
     if isinstance(game, AbsurdleGame):
         return AbsurdleGame(game.variant, game.mode, game.target, list(game.rows),
                             game.candidates.copy())  # fmt: skip
     return MultiGame(game.variant, list(game.answers), game.mode, list(game.guesses))
+
+
+def guess_limit_of(game: EngineGame, spec: GameKind) -> int:
+    """The guesses a game allows (0: no limit): its own when it set one."""
+    return game.limit if isinstance(game, WordleGame) else spec.limit
 
 
 def guesses_used(game: EngineGame) -> int:

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from bot.storage import shares as share_rows
+from bot.storage.challenges import Challenges
 from bot.storage.coop import Coop
 from bot.storage.database import (
     MEMORY,
@@ -67,8 +68,9 @@ class Storage:
         self.skills = Skills(db)  # the coach's skill of each daily, for the skill board
         self.digests = Digests(db)  # the daily digest's channels, claims and day reads
         self.reminders = Reminders(db)  # reminders and the daily role, with their claims
-        self.coop = Coop(db)  # co-op channel games, their rows and standings
+        self.challenges = Challenges(db)  # challenges with a player's own word
         self.races = Races(db)  # races, their players' finishes and the race standings
+        self.coop = Coop(db)  # co-op channel games, their rows and standings
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -410,6 +412,8 @@ class Storage:
             "max_streak, last_day FROM standings WHERE player_id = ? ORDER BY kind, scope",
             "shares": "SELECT game, puzzle, won, guesses, hard, grid, recorded_at "
             "FROM share_results WHERE player_id = ? ORDER BY game, puzzle",
+            "challenges": "SELECT id, guild_id, channel_id, target_id, game, answer, "
+            "max_guesses, created_at FROM challenges WHERE setter_id = ? ORDER BY id",
             "coop_rows": "SELECT coop_id, turn, points, played_at FROM coop_rows "
             "WHERE player_id = ? ORDER BY coop_id, turn",
             "coop_standings": "SELECT scope, points, guesses, solves FROM coop_standings "

@@ -1,0 +1,146 @@
+"""Challenges with a player's own word: a setter picks a word, others play it privately.
+
+The word must be one the game accepts as a guess (any allowed word, not only the answer
+list: a setter's favourite word need not be a past answer; Primel: any 5-digit prime), not
+on the profanity list (``wordlists/profanity-en.txt``), with 1 to :data:`MAX_GUESSES`
+guesses. Each player's game is an ordinary game of kind "<game>:custom" and puzzle
+"custom:<id>" (:meth:`GameService.start_set`): once per player, its own stats. The word is
+stored with the challenge and in its players' games only: what others see of a challenge
+(its message, its custom ids, the log) is its id and each player's colours.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import cache
+
+from bot.services.games import BUSY, GameService, Outcome, Player
+from bot.services.kinds import parse
+from bot.storage import Storage, StorageBusy
+from bot.storage.challenges import Challenge
+from engine.game import Status, WordleGame
+from engine.pattern import to_digits
+from engine.rules import Mode, check_guess
+from engine.variants import get_variant
+from wordlists import DIRECTORY
+
+log = logging.getLogger("wordlebot.challenges")
+
+GAMES = ("wordle", "primel")
+MAX_GUESSES = 10
+MAX_WORD = 50  # characters read of a proposed word; a longer one is refused unread
+NOT_FOUND = "This challenge no longer exists"
+
+
+@cache
+def profane() -> frozenset[str]:
+    return frozenset((DIRECTORY / "profanity-en.txt").read_text().split())
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new challenge, or why none was made (``message``)."""
+
+    challenge: Challenge | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Finish:
+    """One player's result, as the challenge's message shows it: colours only."""
+
+    player_id: int
+    name: str
+    won: bool
+    guesses: int
+    patterns: list[str]  # each row's pattern digits, no letters
+
+
+@dataclass(frozen=True)
+class ChallengeBoard:
+    challenge: Challenge
+    finishes: list[Finish]
+
+
+def word_problem(game: str, word: str) -> str | None:
+    """Why ``word`` cannot be a challenge's word in ``game``, in words for the setter (who
+    alone sees it; the word is never repeated back)."""
+    variant = get_variant(game)
+    if len(word) > MAX_WORD:
+        return f"Too many {variant.unit}s: a {variant.title} word has {variant.length}"
+    verdict = check_guess(variant, word, [], Mode.NORMAL)
+    if verdict.message is not None:
+        return f"{verdict.message}: a challenge's word must be one {variant.title} accepts"
+    if verdict.word in profane():
+        return "That word is not allowed in a challenge: choose another"
+    return None
+
+
+@dataclass
+class ChallengeService:
+    storage: Storage
+    games: GameService
+
+    async def create(
+        self, setter: Player, guild_id: int, channel_id: int, word: str, *, game: str = "wordle",
+        guesses: int = 6, target: Player | None = None,
+    ) -> Created:  # fmt: skip
+        """A challenge with ``setter``'s word, for ``target`` alone or anyone. A refusal
+        stores nothing."""
+        if game not in GAMES:
+            return Created(message=f"Challenges are for {' and '.join(GAMES)}")
+        if not 1 <= guesses <= MAX_GUESSES:
+            return Created(message=f"Guesses must be from 1 to {MAX_GUESSES}")
+        if target is not None and target.id == setter.id:
+            return Created(message="Challenge someone else: you know the word")
+        problem = word_problem(game, word)
+        if problem is not None:
+            return Created(message=problem)
+        answer = check_guess(get_variant(game), word, [], Mode.NORMAL).word
+        try:
+            await self.storage.ensure_player(setter.id, setter.name)
+            challenge = await self.storage.challenges.create(
+                guild_id, channel_id, setter.id, None if target is None else target.id, game,
+                answer, guesses,
+            )  # fmt: skip
+        except StorageBusy:
+            return Created(message=BUSY)
+        log.info("challenge %d set in guild %d", challenge.id, guild_id)
+        return Created(challenge)
+
+    async def attach(self, challenge_id: int, message_id: int) -> None:
+        """The public message showing the challenge, to edit as players finish."""
+        await self.storage.challenges.set_message(challenge_id, message_id)
+
+    async def get(self, challenge_id: int) -> Challenge | None:
+        return await self.storage.challenges.get(challenge_id)
+
+    async def play(self, player: Player, challenge_id: int, place: int | None = None) -> Outcome:
+        """Start (or show) ``player``'s game of the challenge. The setter may not play their
+        own; a challenge for one player is refused to everyone else."""
+        try:
+            challenge = await self.storage.challenges.get(challenge_id)
+        except StorageBusy:
+            return Outcome.refuse(BUSY)
+        if challenge is None:
+            return Outcome.refuse(NOT_FOUND)
+        if player.id == challenge.setter_id:
+            return Outcome.refuse("This is your own challenge: you know the word")
+        if challenge.target_id is not None and player.id != challenge.target_id:
+            return Outcome.refuse("This challenge is for someone else")
+        return await self.games.start_set(
+            player, challenge.guild_id, challenge.kind, challenge.puzzle, [challenge.answer],
+            place=place, max_guesses=challenge.max_guesses,
+        )  # fmt: skip
+
+    async def board(self, challenge: Challenge) -> ChallengeBoard:
+        """The challenge and each finished player's result, in the order they finished."""
+        finishes = []
+        for name, stored in await self.storage.challenges.finished(challenge):
+            game = parse(stored.state)
+            assert isinstance(game, WordleGame)  # a challenge is Wordle or Primel
+            patterns = [to_digits(p, game.variant.length) for _, p in game.rows]
+            finishes.append(Finish(stored.player_id, name, game.status is Status.WON,
+                                   len(game.rows), patterns))  # fmt: skip
+        return ChallengeBoard(challenge, finishes)
