@@ -47,6 +47,7 @@ class Reply:
     followups: list[dict[str, Any]] = field(default_factory=list)
     edits: list[dict[str, Any]] = field(default_factory=list)  # of the original response
     latency: float | None = None  # seconds from dispatch to the callback
+    message_id: str | None = None  # of the message the callback created
 
     @property
     def flags(self) -> int:
@@ -168,6 +169,7 @@ class DiscordServer:
         for gone in self._shard_gone:
             gone.set()
         self.replies: dict[str, Reply] = {}
+        self.edited: dict[str, list[dict[str, Any]]] = {}  # channel messages' edits, by id
         self._waiters: dict[str, asyncio.Event] = {}
         self._tokens: dict[str, str] = {}
         self._sent_at: dict[str, float] = {}
@@ -288,9 +290,10 @@ class DiscordServer:
             self.violations.append(
                 f"interaction {interaction} answered after {reply.latency:.1f} s"
             )
+        reply.message_id = snowflake()
         self._wake(interaction)
         return _json({"interaction": {"id": interaction, "type": 2,
-                                                  "response_message_id": snowflake()}})  # fmt: skip
+                                      "response_message_id": reply.message_id}})  # fmt: skip
 
     async def followup(self, request: web.Request) -> web.Response:
         body, _ = await self._body(request)
@@ -305,6 +308,8 @@ class DiscordServer:
         body, files = await self._body(request)
         self.violations += check_message(body, "edit")
         self.messages.append((body, files))
+        if "channel" in request.match_info:  # a channel message's edit, by its id
+            self.edited.setdefault(request.match_info["message"], []).append(body)
         token = request.match_info.get("token")
         interaction = None if token is None else self._interaction_of(token)
         if interaction is not None and request.match_info["message"] == "@original":

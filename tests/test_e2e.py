@@ -1,6 +1,7 @@
 """End to end: the real `wordlebot run` process against a local Discord stand-in."""
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -427,3 +428,91 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert len(server.posts) == 1
     code, err = evening.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp_path):
+    """Three players race through the stand-in: a lobby, Join, Start, private boards; the
+    bot is SIGKILLed mid-race and started again; the old boards' buttons finish the race,
+    the lobby message shows each finish, and the podium is posted once."""
+    import sqlite3
+
+    database = str(tmp_path / "bot.sqlite3")
+    host, bob, cat = 31, 32, 33
+    channel = GUILDS[0] + 1
+    first = Bot(server, database)
+    await started(server, first)
+    lobby = await server.interact(command("race", user_id=host))
+    assert lobby.kind == 4 and not lobby.flags & 64 and lobby.message_id is not None
+    join, start = lobby.custom_ids()
+    assert lobby.data["allowed_mentions"]["parse"] == [] and "<@31>" in lobby.text()
+    for player in (bob, cat):
+        joined = await server.interact(click(join, user_id=player, on=lobby.data), followups=1)
+        assert joined.kind == 7 and joined.followups[0]["flags"] & 64
+    again = await server.interact(click(join, user_id=bob, on=lobby.data))
+    assert again.flags & 64 and again.data["content"] == "You're already in this race"
+    refused = await server.interact(click(start, user_id=bob, on=lobby.data))
+    assert refused.flags & 64 and refused.data["content"] == "Only the host can start the race"
+    started_race = await server.interact(click(start, user_id=host, on=lobby.data), followups=1)
+    assert started_race.kind == 7 and started_race.custom_ids() == [
+        join.replace("join", "play")]  # fmt: skip
+    boards = {host: started_race.followups[0]}
+    assert boards[host]["flags"] & 64
+    for player in (bob, cat):
+        board = await server.interact(click(started_race.custom_ids()[0], user_id=player,
+                                            on=started_race.data))  # fmt: skip
+        assert board.kind == 4 and board.flags & 64 and board.files == ["board.png"]
+        boards[player] = board.data
+    [answer] = json.loads(sqlite3.connect(database).execute("SELECT answers FROM races")
+                          .fetchone()[0])  # fmt: skip
+    opener = "crane" if answer != "crane" else "slate"
+
+    async def guess(player: int, word: str):
+        button = next(i for i in custom_ids(boards[player]) if ":guess:" in i)
+        modal = await server.interact(click(button, user_id=player, on=boards[player]))
+        assert modal.kind == 9
+        return await server.interact(submit(modal.data, word, user_id=player))
+
+    assert (await guess(host, opener)).kind == 7
+    first.stop(signal.SIGKILL)  # mid-race, no shutdown at all
+
+    server.identified.clear()
+    second = Bot(server, database)
+    await started(server, second)
+    won = await guess(bob, answer)  # the board sent before the restart
+    assert won.kind == 7 and "Solved in 1/6!" in won.text()
+    assert "🥇 <@32>: 1 guess" in (await edits_of(server, lobby.message_id, 1))[-1]["content"]
+    assert (await guess(host, answer)).kind == 7
+    gave_up = await server.interact(click(
+        next(i for i in custom_ids(boards[cat]) if ":giveup:" in i), user_id=cat,
+        on=boards[cat]), followups=1)  # fmt: skip
+    assert gave_up.kind == 7 and answer.upper() in gave_up.followups[0]["content"]
+    for _ in range(100):
+        if server.posts:
+            break
+        await asyncio.sleep(0.05)
+    [(where, podium, _)] = server.posts
+    text = podium["content"]
+    assert where == channel and podium["allowed_mentions"]["parse"] == []
+    assert f"is over!** The answer was {answer.upper()}." in text
+    assert "🥇 <@32>: 1 guess, 0:" in text and "🥈 <@31>: 2 guesses, 0:" in text
+    assert "3. <@33>: did not solve it" in text
+    final = server.edited[lobby.message_id][-1]
+    assert final["content"] == text and final["components"] == []
+    await asyncio.sleep(0.5)
+    assert len(server.posts) == 1
+    code, err = second.stop()
+    assert code == 0, err[-2000:]
+    assert answer not in err.lower()
+
+
+def custom_ids(message: dict) -> list[str]:
+    return [c["custom_id"] for row in message.get("components") or []
+            for c in row.get("components", []) if "custom_id" in c]  # fmt: skip
+
+
+async def edits_of(server: DiscordServer, message_id: str, count: int) -> list[dict]:
+    for _ in range(100):
+        if len(server.edited.get(message_id, [])) >= count:
+            break
+        await asyncio.sleep(0.05)
+    return server.edited.get(message_id, [])
