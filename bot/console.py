@@ -10,6 +10,7 @@ Commands (a bare word is a guess in the game shown last)::
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
     /coach   /export   /as NAME (play as another local player)   /help   /quit
+    /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
     /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     (a start command shows the game already going, so it also switches between games)
@@ -32,6 +33,9 @@ from bot.render.text import (
     board_text,
     challenge_text,
     coaching_text,
+    coop_rows,
+    coop_standings_text,
+    coop_status,
     digest_text,
     keyboard,
     race_text,
@@ -44,6 +48,9 @@ from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
 from bot.services.challenges import MAX_GUESSES
+from bot.services.coop import GAMES as COOP_GAMES
+from bot.services.coop import NO_GAME as NO_COOP
+from bot.services.coop import CoopOutcome, CoopView
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
 from bot.services.races import RACE_GAMES, RaceBoard
@@ -160,6 +167,8 @@ class Console:
             "/coach": self.coach,
             "/help": self.help,
             "/as": lambda: self.play_as(rest),
+            "/coop": lambda: self.coop(args),
+            "/cg": lambda: self.coop_guess(rest),
             "/challenge": lambda: self.challenge(args),
             "/play": lambda: self.play(args),
             "/race": lambda: self.race(args),
@@ -186,6 +195,42 @@ class Console:
             return
         self.player, self.shown = player_named(name), None
         self.write(f"You are {name} now.")
+
+    # -- co-op: local players (/as NAME) share one board in the console's place ----------
+
+    async def coop(self, args: list[str]) -> None:
+        """``/coop [GAME]`` starts (or shows) the shared board; ``/coop end`` ends it;
+        ``/coop board`` shows the co-op points."""
+        coop, word = self.services.coop, (args[0].lower() if args else "wordle")
+        if len(args) > 1 or word not in (*COOP_GAMES, "end", "board"):
+            self.write(f"  Usage: /coop [{'|'.join(COOP_GAMES)}] | /coop end | /coop board")
+        elif word == "board":
+            self.write("Co-op points\n" + coop_standings_text(await coop.standings(DM)))
+        else:
+            self.coop_shown(await (coop.end(DM) if word == "end" else coop.start(DM, DM, word)))
+
+    async def coop_guess(self, text: str) -> None:
+        """``/cg WORD``: guess in the shared board as the player at the keyboard."""
+        current = await self.services.coop.current(DM)
+        if current.coop is None:
+            self.write(f"  {NO_COOP}")
+            return
+        self.coop_shown(await self.services.coop.guess(self.player, current.coop.coop_id,
+                                                       text.strip()))  # fmt: skip
+
+    def coop_shown(self, outcome: CoopOutcome) -> None:
+        if outcome.message:
+            self.write(f"  {outcome.message}")
+        if outcome.ok and outcome.coop is not None:
+            self.show_coop(outcome.coop)
+
+    def show_coop(self, view: CoopView) -> None:
+        self.write(f"{view.game.title} co-op")
+        for line in coop_rows(view):
+            self.write("  " + line.replace("`", ""))
+        self.write("  " + coop_status(view))
+        if not view.over:
+            self.write("  " + self.keys(view.game))
 
     async def start(self, variant: str, args: list[str]) -> None:
         """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an

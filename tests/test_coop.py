@@ -458,3 +458,30 @@ async def test_the_board_button_and_form_work_after_a_restart(tmp_path, clock) -
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB_ID))
     assert won.kind == 7 and "Solved in 1/6!" in won.text
     await bots[1].close()
+
+
+# -- the console -----------------------------------------------------------------------------
+
+
+async def test_the_console_plays_coop_with_local_players(database_url, clock) -> None:
+    from bot.console import Console
+
+    services = await opened(database_url, clock)
+    shown: list[str] = []
+    lines = iter(["/coop", "/cg crane", "/cg slate", "/as bob", "/coop quordle", "/cg cigar",
+                  "/coop board", "/coop nonsense", "/cg crane", "/coop end", "/quit"])  # fmt: skip
+
+    async def read(_: str) -> str | None:
+        return next(lines, None)
+
+    await Console(services, ANN, shown.append, colour=False).run(read)
+    await services.close()
+    text = "\n".join(shown)
+    assert "Wordle co-op\n  Guess 1 of 6" in text
+    assert "🟩🟨🟨⬛⬛  CRANE  ann +4" in text
+    assert "Wait 30 s before your next co-op guess" in text
+    assert f"{RUNNING}\nWordle co-op" in text  # /coop quordle shows the running game
+    assert "🟩🟩🟩🟩🟩  CIGAR  bob +13\n  Solved in 2/6!" in text
+    assert " 1. bob: 13 points, 1 guess, 1 solve\n 2. ann: 4 points, 1 guess, 0 solves" in text
+    assert "Usage: /coop [wordle|primel|dordle|quordle|octordle]" in text
+    assert text.count(NO_GAME) == 2  # /cg and /coop end once the game is over
