@@ -50,19 +50,17 @@ class PlayButton(
         return not await turned_away(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """The player's own board, privately: the normal Guess button and form."""
-        work = bot_of(interaction).services.challenges.play(
+        """The player's own board, privately: the normal Guess button and form. Deferred
+        privately first, so however slow the database, nothing of it lands in public."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await bot_of(interaction).services.challenges.play(
             player_of(interaction), self.challenge_id, place_of(interaction)
         )
-        outcome = await in_time(interaction, work)
         if not outcome.ok or outcome.game is None:
             return await refuse(interaction, outcome.message or NOT_FOUND)
         message = await board_message(outcome.game, buttons(outcome.game))
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **message)
-        else:
-            files = message.pop("attachments")
-            await interaction.response.send_message(files=files, ephemeral=True, **message)
+        files = message.pop("attachments")
+        await interaction.followup.send(files=files, ephemeral=True, **message)
 
 
 def play_view(challenge_id: int) -> discord.ui.View:

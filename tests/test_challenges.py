@@ -191,8 +191,9 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     posted = only(await challenge(double, ANN.id, word="cigar", guesses=3))
     assert posted.kind == 4 and not posted.ephemeral
     assert posted.custom_ids() == ["wb:challenge:play:1"] and "Press Play" in posted.text
-    board = only(await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted))
-    assert board.kind == 4 and board.ephemeral and "Wordle custom" in board.text
+    deferred, board = await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted)
+    assert deferred.kind == 5 and deferred.ephemeral  # privately, however slow it is
+    assert board.ephemeral and "Wordle custom" in board.text and board.files == ["board.png"]
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess, user_id=BOB.id, on=board))
     assert modal.data["title"] == "Guess 1 of 3"
@@ -203,9 +204,9 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     assert method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}"
     shown = edit["embeds"][0]["description"]
     assert "<@222> 2/3  🟩🟨🟨⬛⬛ 🟩🟩🟩🟩🟩" in shown
-    own = only(await double.click("wb:challenge:play:1", user_id=ANN.id, on=posted))
+    _, own = await double.click("wb:challenge:play:1", user_id=ANN.id, on=posted)
     assert own.ephemeral and "your own challenge" in own.text
-    again = only(await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted))
+    _, again = await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted)
     assert again.ephemeral and again.text == "You have already played this one"
 
     public = [posted.body, *(e for _, _, e in channel.requests)]
@@ -223,9 +224,9 @@ async def test_a_challenge_for_one_player_pings_only_them(double) -> None:
     assert posted.data["content"] == f"<@{BOB.id}>"
     assert [int(u) for u in posted.data["allowed_mentions"]["users"]] == [BOB.id]
     assert "for <@222> only" in posted.text
-    other = only(await double.click(posted.custom_ids()[0], user_id=CAT.id, on=posted))
+    _, other = await double.click(posted.custom_ids()[0], user_id=CAT.id, on=posted)
     assert other.ephemeral and other.text == "This challenge is for someone else"
-    mine = only(await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted))
+    _, mine = await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted)
     assert mine.ephemeral and mine.custom_ids()
 
 
@@ -247,3 +248,26 @@ async def test_challenge_refusals_in_discord_are_private_and_store_nothing(doubl
         refused = only(await challenge(double, ANN.id, **options))
         assert refused.ephemeral and expected in refused.text and not refused.custom_ids()
     assert await counts(storage) == before
+
+
+async def test_the_play_button_works_after_a_restart(tmp_path) -> None:
+    settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
+    first = WordleBot(settings, warm_engine=False)
+    await first._async_setup_hook()
+    await first.setup_hook()
+    posted = only(await challenge(DiscordDouble(first), ANN.id, word="humph"))
+    await first.close()
+
+    second = WordleBot(settings, warm_engine=False)  # a new process, the same database
+    await second._async_setup_hook()
+    await second.setup_hook()
+    try:
+        double, channel = DiscordDouble(second), Channel(second)
+        _, board = await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted)
+        giveup = next(i for i in board.custom_ids() if ":giveup:" in i)
+        ended, told = await double.click(giveup, user_id=BOB.id, on=board)
+        assert ended.kind == 7 and told.ephemeral and told.text == "The answer was HUMPH"
+        [(_, _, edit)] = channel.requests
+        assert "<@222> X/6" in edit["embeds"][0]["description"]
+    finally:
+        await second.close()
