@@ -86,8 +86,9 @@ async def test_refusals_are_clear_and_store_nothing(services) -> None:
         ({"number": 99_999_999_999}, "is not out yet"),
         ({"number": 1717}, "wordlebot Wordle #1717 is today's puzzle: play it with /wordle daily"),
         ({"day": "2026-03-02"}, "is today's puzzle"),
-        ({"number": -1}, "The archive starts at wordlebot Wordle #0 (2021-06-19)"),
-        ({"day": "2021-06-18"}, "The archive starts at wordlebot Wordle #0"),
+        ({"number": 0}, "The archive starts at wordlebot Wordle #1 (2021-06-20)"),
+        ({"number": -1}, "The archive starts at wordlebot Wordle #1"),
+        ({"day": "2021-06-19"}, "The archive starts at wordlebot Wordle #1"),
         ({"day": "2026-02-30"}, "Not a date: '2026-02-30'. Give it as YYYY-MM-DD"),
         ({"day": "yesterday"}, "Not a date: 'yesterday'"),
         ({"day": "20260301"}, "Not a date"),
@@ -108,15 +109,15 @@ async def test_refusals_are_clear_and_store_nothing(services) -> None:
     assert (await play_archive(games, ANN, GUILD, "wordle", number=1716)).ok  # Ann may
 
 
-async def test_puzzle_zero_is_the_first_in_the_archive(services) -> None:
-    first = await play_archive(services.games, ANN, GUILD, "wordle", number=0)
-    assert first.ok and first.game.number == 0 and first.game.day == "2021-06-19"
+async def test_puzzle_one_is_the_first_in_the_archive(services) -> None:
+    first = await play_archive(services.games, ANN, GUILD, "wordle", number=1)
+    assert first.ok and first.game.number == 1 and first.game.day == "2021-06-20"
     assert first.game.rows == [] and first.game.answer is None  # no answer before the end
-    primel = await play_archive(services.games, ANN, GUILD, "primel", day="2021-06-19",
+    primel = await play_archive(services.games, ANN, GUILD, "primel", day="2021-06-20",
                                 mode=Mode.HARD)  # fmt: skip
     assert primel.ok and primel.game.variant == "primel" and primel.game.mode == "hard"
-    blocked = await play_archive(services.games, ANN, GUILD, "wordle", number=1)
-    assert not blocked.ok and blocked.message == "Finish your wordlebot Wordle #0 first"
+    blocked = await play_archive(services.games, ANN, GUILD, "wordle", number=2)
+    assert not blocked.ok and blocked.message == "Finish your wordlebot Wordle #1 first"
 
 
 async def test_the_console_plays_the_archive(services) -> None:
@@ -176,7 +177,7 @@ async def test_archive_refusals_in_discord_are_private_and_store_nothing(double)
     for options, message in (({"number": 1718}, "is not out yet"),
                              ({"number": 1717}, "play it with /wordle daily"),
                              ({"date": "2026-13-01"}, "Not a date"),
-                             ({"number": -4}, "The archive starts at wordlebot Wordle #0"),
+                             ({"number": 0}, "The archive starts at wordlebot Wordle #1"),
                              ({}, "Give a puzzle number or a date")):  # fmt: skip
         refused = only(await double.command("wordle", "archive", user_id=ANN.id, **options))
         assert refused.ephemeral and message in refused.text

@@ -26,7 +26,8 @@ def archive_kind(variant: str) -> str:
 
 def pick_day(today: date, number: int | None, day: str | None, variant: str) -> date | str:
     """The puzzle day a number or a date names, or why it cannot be played from the archive.
-    Puzzle #0 (2021-06-19, the first day the numbering counts) is the archive's first."""
+    The archive starts at #1: #0 (2021-06-19) is where the numbering counts from, and a
+    "number 0" is more often a slip than a wish."""
     title = f"wordlebot {KINDS[variant].title}"
     if (number is None) == (day is None):
         return "Give a puzzle number or a date (YYYY-MM-DD), one of the two"
@@ -39,8 +40,8 @@ def pick_day(today: date, number: int | None, day: str | None, variant: str) -> 
         except ValueError:
             return f"Not a date: {text[:20]!r}. Give it as YYYY-MM-DD, e.g. 2024-02-29"
     assert number is not None
-    if number < 0:
-        return f"The archive starts at {title} #0 ({EPOCH.isoformat()})"
+    if number < 1:
+        return f"The archive starts at {title} #1 ({date.fromordinal(EPOCH.toordinal() + 1)})"
     latest = (today - EPOCH).days
     if number == latest:
         return f"{title} #{number} is today's puzzle: play it with /{variant} daily"
