@@ -80,9 +80,10 @@ class RaceButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         races = bot_of(interaction).services.races
         player = player_of(interaction)
-        if self.action == "play":
-            return await send_board(interaction, await in_time(
-                interaction, races.play(self.race_id, player, place_of(interaction))))  # fmt: skip
+        if self.action == "play":  # deferred privately first: a slow moment stays private
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            board = await races.play(self.race_id, player, place_of(interaction))
+            return await send_board(interaction, board)
         work = (races.join if self.action == "join" else races.start)(self.race_id, player)
         outcome = await in_time(interaction, work, update=True)
         if not outcome.ok or outcome.board is None:
