@@ -11,8 +11,8 @@ Commands (a bare word is a guess in the game shown last)::
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
     /coach   /export   /as NAME (play as another local player)   /help   /quit
     /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
-    /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
+    /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -169,11 +169,11 @@ class Console:
             "/as": lambda: self.play_as(rest),
             "/coop": lambda: self.coop(args),
             "/cg": lambda: self.coop_guess(rest),
-            "/challenge": lambda: self.challenge(args),
-            "/play": lambda: self.play(args),
             "/race": lambda: self.race(args),
             "/join": self.join,
             "/start": self.start_race,
+            "/challenge": lambda: self.challenge(args),
+            "/play": lambda: self.play(args),
         }
         handler = handlers.get(command)
         if handler is None:

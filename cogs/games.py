@@ -196,13 +196,16 @@ async def show_board(
     message = await board_message(outcome.game, buttons(outcome.game))
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
-    if deferred:
-        await interaction.edit_original_response(**message)
-    else:  # a race's or a challenge's board is its player's alone
+    private = outcome.game.kind.endswith((":race", ":custom"))  # its player's board alone
+    if deferred and private:  # "thinking..." was public: it goes, the board comes privately
+        await interaction.delete_original_response()
         files = message.pop("attachments")
-        await interaction.response.send_message(
-            files=files, ephemeral=outcome.game.kind.endswith((":race", ":custom")), **message
-        )
+        await interaction.followup.send(files=files, ephemeral=True, **message)
+    elif deferred:
+        await interaction.edit_original_response(**message)
+    else:
+        files = message.pop("attachments")
+        await interaction.response.send_message(files=files, ephemeral=private, **message)
     report_over(interaction, outcome)
 
 

@@ -353,6 +353,33 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         await bot.close()
 
 
+async def test_a_slow_guess_on_a_race_board_still_answers_privately(tmp_path, lock_database):
+    """Deferred before the game is known, the public "thinking..." is deleted and the race
+    board comes as a private follow-up: nobody else sees a racer's letters."""
+    from discord_double import GUILD_ID
+
+    from bot.services import Player
+
+    path = str(tmp_path / "slow.sqlite3")
+    bot = WordleBot(load_settings(database_path=path, daily_seed=SEED), warm_engine=False)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    try:
+        double = DiscordDouble(bot)
+        started = await bot.services.games.start_set(Player(ANN), GUILD_ID, "wordle:race",
+                                                     "race:1", ["cigar"])  # fmt: skip
+        assert started.ok
+        locker = lock_database(path, 1.25)  # past DEFER_AFTER, inside the busy timeout
+        sent = await double.command("guess", user_id=ANN, word="crane")
+        locker.wait(timeout=10)
+        deferred, deleted, board = sent
+        assert deferred.kind == 5 and not deferred.ephemeral  # before the game was known
+        assert deleted.method == "DELETE" and deleted.path.endswith("/messages/@original")
+        assert board.method == "POST" and board.ephemeral and "CRANE" in board.text
+    finally:
+        await bot.close()
+
+
 async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path):
     settings = load_settings(database_path=str(tmp_path / "bot.sqlite3"), daily_seed=SEED)
     first = WordleBot(settings, warm_engine=False)

@@ -232,6 +232,10 @@ async def test_race_results_never_touch_the_daily(services, clock) -> None:
     assert await services.storage.standing(CAT.id, "wordle:daily") == before
     assert await services.storage.standing(ANN.id, "wordle:daily") is None
     assert (await services.storage.standing(ANN.id, "wordle:race")).played == 1
+    exported = await services.storage.export_player(ANN.id)  # /mydata export holds races
+    assert [(r["race_id"], r["place"], r["won"]) for r in exported["races"]] == [(race_id, 1, 1)]
+    standings = [(r["scope"], r["races"], r["wins"]) for r in exported["race_standings"]]
+    assert standings == [(-1, 1, 1), (GUILD, 1, 1)]  # everyone's board, then the server's
 
 
 async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock) -> None:

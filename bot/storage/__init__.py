@@ -418,6 +418,12 @@ class Storage:
             "WHERE player_id = ? ORDER BY coop_id, turn",
             "coop_standings": "SELECT scope, points, guesses, solves FROM coop_standings "
             "WHERE player_id = ? ORDER BY scope",
+            "races": "SELECT race_id, joined_at, finished_at, won, guesses, place "
+            "FROM race_players WHERE player_id = ? ORDER BY race_id",
+            "race_standings": "SELECT scope, races, wins, podiums, place_total "
+            "FROM race_standings WHERE player_id = ? ORDER BY scope",
+            "reminders": "SELECT guild_id, channel_id, minute, last_day FROM reminders "
+            "WHERE player_id = ? ORDER BY guild_id",
         }
         data: dict[str, Any] = {}
         for name, sql in tables.items():
