@@ -247,6 +247,21 @@ async def test_tied_players_share_a_rank_and_the_next_rank_skips(services):
         (1, 1), (2, 2), (2, 3), (4, 4), (4, 5), (4, 6)]  # fmt: skip
 
 
+async def test_the_average_board_ranks_ties_alike_on_every_page(services):
+    # Identical records tie whatever the mean: 1, 2, 2, 4... and page two goes on counting.
+    guesses = {1: 2, 2: 3, 3: 3, 4: 4, 5: 4, 6: 4, 7: 5, 8: 5, 9: 5, 10: 5, 11: 6, 12: 6}
+    await services.storage.bulk_results(
+        (p, GUILD, "wordle:practice", None, True, g) for p, g in guesses.items()
+    )
+    ranks = []
+    for page in (1, 2):
+        board = await services.stats.leaderboard("wordle:practice", "average", guild_id=GUILD,
+                                                 today=DAY, page=page, min_games=1)  # fmt: skip
+        ranks += [(e.rank, e.player_id) for e in board.entries]
+    assert ranks == [(1, 1), (2, 2), (2, 3), (4, 4), (4, 5), (4, 6), (7, 7), (7, 8), (7, 9),
+                     (7, 10), (11, 11), (11, 12)]  # fmt: skip
+
+
 async def test_the_average_board_is_bayesian_and_counts_a_loss_as_the_fail_score(services):
     # ann: one lucky 2; bob: ten games averaging 2.2; cat: five 3s and a loss (7, the default).
     rows = [(1, GUILD, "wordle:practice", None, True, 2)]
