@@ -144,19 +144,10 @@ async def board_page(
             params = [*params, yesterday]
     order = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * per_page
-    # A fair average has no index order: its page sorts the whole board anyway, so it ranks
-    # in that same pass (tied players share a rank). Other boards walk an index to the page,
-    # then count who is strictly better than its first player.
-    sorted_whole = metric == "average"
-    page_sql = (
-        f"SELECT v.*, RANK() OVER (ORDER BY v.value {order}) AS place FROM (SELECT s.*, "
-        f"{value} AS value FROM {table} WHERE {where}) v"
-        if sorted_whole else f"SELECT s.*, {value} AS value FROM {table} WHERE {where}"
-    )  # fmt: skip
     rows, total_row = await asyncio.gather(  # two connections on PostgreSQL: at once
         db.all(  # the page first, then the names of its few players
-            f"SELECT t.*, p.name FROM ({page_sql} ORDER BY value {order}, player_id "
-            f"LIMIT ? OFFSET ?) t "
+            f"SELECT t.*, p.name FROM (SELECT s.*, {value} AS value FROM {table} "
+            f"WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
             f"JOIN players p ON p.id = t.player_id ORDER BY t.value {order}, t.player_id",
             (*value_params, *params, per_page, offset),
         ),
@@ -165,8 +156,6 @@ async def board_page(
     total = int(total_row[0]) if total_row else 0
     if not rows:
         return [], total
-    if sorted_whole:
-        return [Ranked(int(row["place"]), row, float(row["value"])) for row in rows], total
     better = ">" if descending else "<"
     ahead = await db.one(  # tied players share a rank: 1 + how many are strictly better
         f"SELECT COUNT(*) FROM {table} WHERE {where} AND {value} {better} ?",
