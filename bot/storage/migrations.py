@@ -466,6 +466,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX standings_skill_totals ON standings(scope, kind, skilled, skill_total);
     CREATE INDEX period_standings_skill_totals
         ON period_standings(scope, kind, period, skilled, skill_total);
+    -- A period's fair average reads every row's totals (the board's mean, who is on it, who
+    -- is ahead): here an index-only scan, where SQLite's table (WITHOUT ROWID) is one.
+    CREATE INDEX period_standings_totals
+        ON period_standings(scope, kind, period, played, wins, win_guesses, player_id);
     CREATE TABLE reminders (
         guild_id BIGINT NOT NULL,
         player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
