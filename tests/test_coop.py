@@ -5,9 +5,10 @@ board and deleted players, on both engines; then the cog through discord.py's re
 import asyncio
 import dataclasses
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
+from clock import Clock
 from discord_double import NOTHING, DiscordDouble
 from hypothesis import given
 from hypothesis import strategies as st
@@ -37,19 +38,6 @@ ANN, BOB, CAT = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat"), 1))
 WORDLE = get_variant("wordle")
 
 
-class Clock:
-    """The services' clock, moved by the tests."""
-
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
 async def opened(url: str, clock: Clock, answers: tuple[str, ...] = ("cigar",)) -> Services:
     services = await open_services(load_settings(database_url=url, daily_seed=SEED))
     services.daily.clock = clock
@@ -59,7 +47,7 @@ async def opened(url: str, clock: Clock, answers: tuple[str, ...] = ("cigar",)) 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from clock import at
 
 from bot.render.images import digest_png
 from bot.render.text import digest_text
@@ -26,10 +27,6 @@ DAY = date(2026, 3, 1)
 ANN, BOB, CAT, DAN, EVE = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan",
                                                                "eve"), 1))  # fmt: skip
 NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 async def opened(url: str, now: datetime) -> Services:

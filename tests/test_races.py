@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from clock import Clock
 from discord_double import DiscordDouble, Sent, message
 
 from bot.discord_bot import WordleBot
@@ -22,17 +23,6 @@ START = datetime(2026, 3, 2, 12, tzinfo=UTC)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def tick(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
 async def opened(url: str, clock: Clock) -> Services:
     services = await open_services(load_settings(database_url=url, daily_seed=SEED))
     services.daily.clock = clock
@@ -42,7 +32,7 @@ async def opened(url: str, clock: Clock) -> Services:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture
@@ -88,15 +78,15 @@ def places(outcome: RaceOutcome) -> dict[str, tuple]:
 async def test_places_times_and_the_podium(services, clock) -> None:
     race_id = await lobby(services, ANN, BOB, CAT, DAN)
     assert (await services.races.start(race_id, ANN)).ok
-    clock.tick(30)
+    clock.advance(30)
     first = await solve(services, race_id, BOB, "crane", "moist")
     assert first.ok and places(first)["bob"] == (1, True, 3)
-    clock.tick(15)
+    clock.advance(15)
     second = await solve(services, race_id, ANN, "crane", "moist", "slate")
     assert places(second)["ann"] == (2, True, 4) and second.board.race.status == "running"
-    clock.tick(5)
+    clock.advance(5)
     await give_up(services, race_id, CAT)
-    clock.tick(5)
+    clock.advance(5)
     last = await solve(services, race_id, DAN)
     board = last.board
     assert last.ended and board.race.status == "over"  # everyone finished
@@ -127,12 +117,12 @@ async def test_the_race_text_shows_colours_not_letters(services, clock) -> None:
     text = race_text(await services.races.board(race_id))
     assert "ann" in text and "bob" in text and "CIGAR" not in text.upper()
     await services.races.start(race_id, ANN)
-    clock.tick(42)
+    clock.advance(42)
     done = await solve(services, race_id, ANN, "crane")
     text = race_text(done.board)
     assert "0:42" in text and "2 guesses" in text and "CRANE" not in text.upper()
     assert "CIGAR" not in text.upper()
-    clock.tick(10)
+    clock.advance(10)
     over = await give_up(services, race_id, BOB)
     podium = race_text(over.board)
     assert "🥇" in podium and "CIGAR" in podium.upper()
@@ -140,17 +130,17 @@ async def test_the_race_text_shows_colours_not_letters(services, clock) -> None:
 
 async def test_the_lobby_starts_by_itself_and_the_time_limit_ends_it(services, clock) -> None:
     race_id = await lobby(services, ANN, BOB, CAT)
-    clock.tick(59)
+    clock.advance(59)
     assert await services.races.run_due() == []
-    clock.tick(1)
+    clock.advance(1)
     started = await services.races.run_due()
     assert [o.board.race.status for o in started] == ["running"]
     assert started[0].board.race.started_at == START + timedelta(seconds=60)
     await solve(services, race_id, BOB)
     cat = await services.races.play(race_id, CAT)  # opened, never finished
-    clock.tick(599)
+    clock.advance(599)
     assert await services.races.run_due() == []
-    clock.tick(1)
+    clock.advance(1)
     [ended] = await services.races.run_due()
     assert ended.board.race.status == "over" and places(ended) == {
         "bob": (1, True, 1),
@@ -166,7 +156,7 @@ async def test_a_lobby_of_one_is_called_off(services, clock) -> None:
     race_id = await lobby(services, ANN)
     refused = await services.races.start(race_id, ANN)
     assert not refused.ok and refused.message == "A race needs at least 2 players"
-    clock.tick(60)
+    clock.advance(60)
     [off] = await services.races.run_due()
     assert off.board.race.status == "over" and off.board.race.started_at is None
     assert await services.races.standings(GUILD) == []
@@ -244,10 +234,10 @@ async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock) -> None
     await first.races.start(race_id, ANN)
     board = await first.races.play(race_id, BOB)
     await first.games.guess(BOB, GUILD, "crane", game_id=board.game.game_id)
-    clock.tick(20)
+    clock.advance(20)
     await solve(first, race_id, ANN)
     await first.close()
-    clock.tick(20)
+    clock.advance(20)
     second = await opened(shared_url, clock)
     try:
         again = await second.races.play(race_id, BOB)  # the same board, its row kept
@@ -256,7 +246,7 @@ async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock) -> None
         racers = {r.name: r for r in done.board.players}
         assert racers["ann"].place == 1 and racers["bob"].place == 2
         assert racers["bob"].finished_at - done.board.race.started_at == timedelta(seconds=40)
-        clock.tick(560)
+        clock.advance(560)
         [ended] = await second.races.run_due()
         assert places(ended)["cat"] == (3, False, None)
     finally:
@@ -269,7 +259,7 @@ async def test_two_processes_finish_two_players_at_once(shared_url, clock) -> No
         race_id = await lobby(one, ANN, BOB, CAT)
         await one.races.start(race_id, ANN)
         boards = {p.id: (await one.races.play(race_id, p)).game.game_id for p in (ANN, BOB)}
-        clock.tick(30)
+        clock.advance(30)
         await one.games.guess(ANN, GUILD, "cigar", game_id=boards[ANN.id])
         await two.games.guess(BOB, GUILD, "cigar", game_id=boards[BOB.id])
         results = await asyncio.gather(one.races.finished(race_id, ANN.id),
@@ -282,7 +272,7 @@ async def test_two_processes_finish_two_players_at_once(shared_url, clock) -> No
         again = await asyncio.gather(one.races.finished(race_id, ANN.id),
                                      two.races.finished(race_id, ANN.id))  # fmt: skip
         assert not any(r.ok for r in again)
-        clock.tick(1)
+        clock.advance(1)
         await one.games.give_up(CAT, GUILD, game_id=(await one.races.play(race_id, CAT))
                                 .game.game_id)  # fmt: skip
         ends = await asyncio.gather(
@@ -304,15 +294,15 @@ async def test_two_processes_finish_two_players_at_once(shared_url, clock) -> No
 
 async def test_two_processes_place_finishes_a_moment_apart(shared_url, clock) -> None:
     """Clocks a moment apart, reported in the other order: places follow the stamps."""
-    one, two = await opened(shared_url, Clock()), await opened(shared_url, Clock())
+    one, two = await opened(shared_url, Clock(START)), await opened(shared_url, Clock(START))
     try:
         race_id = await lobby(one, ANN, BOB, CAT)
         await one.races.start(race_id, ANN)
         for player, services in ((ANN, one), (BOB, two)):
             board = await services.races.play(race_id, player)
             await services.games.guess(player, GUILD, "cigar", game_id=board.game.game_id)
-        one.daily.clock.tick(10)
-        two.daily.clock.tick(11)
+        one.daily.clock.advance(10)
+        two.daily.clock.advance(11)
         await asyncio.gather(two.races.finished(race_id, BOB.id),
                              one.races.finished(race_id, ANN.id))  # fmt: skip
         racers = {r.name: r.place for r in (await one.races.board(race_id)).players}
@@ -328,7 +318,7 @@ async def test_a_finish_nobody_reported_is_found_by_the_job(services, clock) -> 
     race_id = await lobby(services, ANN, BOB)
     await services.races.start(race_id, ANN)
     board = await services.races.play(race_id, ANN)
-    clock.tick(12)
+    clock.advance(12)
     await services.games.guess(ANN, GUILD, "cigar", game_id=board.game.game_id)
     [found] = await services.races.run_due()  # the process stopped before reporting it
     assert places(found)["ann"] == (1, True, 1)
@@ -398,7 +388,7 @@ async def test_a_race_in_discord(double, clock) -> None:
     assert deferred.kind == 5 and deferred.ephemeral  # private from the first moment
     assert bob_board.ephemeral and bob_board.custom_ids()[0] == "wb:game:guess:2"
     # Ann guesses through the board's form: her board changes, and the scoreboard.
-    clock.tick(65)
+    clock.advance(65)
     [form] = await double.click("wb:game:guess:1", user_id=ANN.id, on=ann_board)
     [won] = await double.submit(form, {"word": "cigar"}, user_id=ANN.id)
     assert won.kind == 7 and "Solved in 1/6!" in won.text
@@ -425,7 +415,7 @@ async def test_the_loop_starts_a_lobby_and_edits_its_message(double, clock) -> N
     channel = Channel(double.bot)
     [lobby_message] = await double.command("race", user_id=ANN.id, game="primel", mode="hard")
     await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
-    clock.tick(60)
+    clock.advance(60)
     await double.bot.get_cog("Races").run_due()
     [(_, edit)] = channel.edits
     assert "Primel race (hard mode)" in edit["content"] and "press Play" in edit["content"]
@@ -447,7 +437,7 @@ async def test_a_race_at_the_console(tmp_path, clock) -> None:
     try:
         for line in lines:
             if line == "cigar":
-                clock.tick(20)
+                clock.advance(20)
             await console.handle(line)
     finally:
         await services.close()

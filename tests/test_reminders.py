@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import discord
 import pytest
+from clock import at
 from discord_double import CHANNEL_ID, EVERYTHING, GUILD_ID, NOTHING, DiscordDouble, message
 
 from bot.discord_bot import WordleBot
@@ -23,10 +24,6 @@ SEED = "5b7d9f1a3c5e7a9b1d3f5a7c9e2b4d6f-reminders"
 GUILD, HONOLULU, TONGA, CHANNEL, ROLE = 100, 200, 300, 555, 777
 DAY = date(2026, 3, 2)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 async def opened(url: str, now: datetime) -> Services:

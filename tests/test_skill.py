@@ -4,7 +4,8 @@ boards by the leader job, and ranked like the other boards, on both engines."""
 import asyncio
 from datetime import timedelta
 
-from test_digest import DAY, GUILD, at, opened, play
+from clock import at
+from test_digest import DAY, GUILD, opened, play
 
 from bot.services import Player, Services
 from bot.services.kinds import parse

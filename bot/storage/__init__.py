@@ -461,20 +461,16 @@ class Storage:
         now = _now()
         async with self.transaction() as db:
             standings: dict[tuple[int, int, str], StandingRow] = {}
+            skills: dict[tuple[int, int, str], tuple[int, int]] = {}
             for kind in {r[2] for r in rows}:  # continue from what is already there
                 for old in await db.all(
                     "SELECT scope, player_id, played, wins, win_guesses, current_streak, "
-                    "max_streak, last_day FROM standings WHERE kind = ?",
+                    "max_streak, last_day, skilled, skill_total FROM standings WHERE kind = ?",
                     (kind,),
                 ):
-                    standings[(old[0], old[1], kind)] = tuple(old)[2:]
-            skills: dict[tuple[int, int, str], tuple[int, int]] = {}
-            for kind in {r[2] for r in rows}:
-                for old in await db.all(
-                    "SELECT scope, player_id, skilled, skill_total FROM standings WHERE kind = ?",
-                    (kind,),
-                ):
-                    skills[(old[0], old[1], kind)] = (int(old[2]), int(old[3]))
+                    key = (old[0], old[1], kind)
+                    standings[key] = tuple(old)[2:8]
+                    skills[key] = (int(old[8]), int(old[9]))
             for player_id, scope, kind, day, won, guesses, skill in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
