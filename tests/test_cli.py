@@ -100,7 +100,7 @@ def test_hint_reports_an_inconsistent_history(capsys) -> None:
 
 def test_solve_walks_a_game_to_the_answer() -> None:
     from bot.cli import build_parser
-    from bot.solver_commands import cmd_solve
+    from bot.cli.solver_commands import cmd_solve
     from engine.pattern import score, to_digits
 
     answer = "cigar"
@@ -117,7 +117,7 @@ def test_solve_walks_a_game_to_the_answer() -> None:
 
 def test_solve_refuses_bad_feedback_and_goes_on() -> None:
     from bot.cli import build_parser
-    from bot.solver_commands import cmd_solve
+    from bot.cli.solver_commands import cmd_solve
 
     typed = iter(["hello", "22222", "crane 22222"])  # SOARE can't be all green: no answer
     shown: list[str] = []
@@ -251,7 +251,7 @@ class Terminal(io.StringIO):
 
 
 def test_progress_is_a_bar_on_a_terminal_and_plain_tenths_when_piped() -> None:
-    from bot.progress import progress
+    from bot.cli.progress import progress
 
     piped = io.StringIO()
     with progress("games", piped) as shown:

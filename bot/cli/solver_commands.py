@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.cli.progress import progress
 from bot.errors import UsageError
-from bot.progress import progress
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, normalise, shape_problem

@@ -16,7 +16,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from bot import benchmarks, console, solver_commands
+from bot import console
+from bot.cli import benchmarks, solver_commands
 from bot.errors import UsageError
 from bot.settings import SettingsError
 from bot.storage import StorageUnavailable
@@ -119,7 +120,7 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_play(args: argparse.Namespace) -> int:
-    from bot.progress import progress
+    from bot.cli.progress import progress
 
     with progress(f"{args.strategy} search: first guesses") as shown:
         figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
@@ -154,7 +155,7 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_hints(args: argparse.Namespace) -> int:
-    from bot.progress import progress
+    from bot.cli.progress import progress
 
     with progress("hints: positions") as shown:
         figures = benchmarks.bench_hints(args.variant, args.positions, args.seed, shown)
@@ -171,7 +172,7 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from bot.progress import progress
+    from bot.cli.progress import progress
     from engine.solver.multiboard import WRITE_UP, simulate
 
     with progress(f"{args.game}, {args.strategy}: games") as shown:
@@ -200,8 +201,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_service(args: argparse.Namespace) -> int:
-    from bot.progress import progress
-    from bot.service_bench import bench_service
+    from bot.cli.progress import progress
+    from bot.cli.service_bench import bench_service
 
     with progress("bench service: steps (guess runs, then boards)") as shown:
         figures = bench_service(args.bench_database, args.players, args.games,
@@ -229,7 +230,7 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_storage_layer(args: argparse.Namespace) -> int:
-    from bot.service_bench import bench_storage_layer
+    from bot.cli.service_bench import bench_storage_layer
 
     figures = bench_storage_layer()
     if args.json:
@@ -364,7 +365,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 def cmd_db_copy(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.progress import progress
+    from bot.cli.progress import progress
     from bot.storage import Storage, parse_database_url
     from bot.storage.copy import copy_database, counts
 

@@ -1,0 +1,5 @@
+import sys
+
+from bot.cli.commands import main
+
+sys.exit(main())
