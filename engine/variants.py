@@ -62,8 +62,10 @@ def five_digit_primes() -> list[str]:
     return [str(n) for n in np.flatnonzero(sieve) if n >= 10_000]
 
 
-def _wordle(name: str, allowed_file: str, title: str) -> Variant:
-    answers = load_wordlist(WORDLISTS / "wordle-answers.txt", 5, LETTERS, "wordle-answers")
+def _wordle(
+    name: str, allowed_file: str, title: str, answers_file: str = "wordle-answers.txt"
+) -> Variant:
+    answers = load_wordlist(WORDLISTS / answers_file, 5, LETTERS)
     guesses = load_wordlist(WORDLISTS / allowed_file, 5, LETTERS)
     return Variant(name, title, 5, LETTERS, 6, answers, guesses)
 
@@ -82,6 +84,13 @@ _FACTORIES = {
     # The same answers with the NYT's later, longer allowed list: hints and coaching accept it
     # so that no guess a player really made in the NYT game is refused.
     "wordle-nyt": lambda: _wordle("wordle-nyt", "wordle-nyt-allowed.txt", "Wordle (NYT edition)"),
+    # The NYT-era answer list (3,158) on the same guesses: benchmarks of the whole NYT game.
+    "wordle-nyt-era": lambda: _wordle(
+        "wordle-nyt-era",
+        "wordle-nyt-allowed.txt",
+        "Wordle (NYT-era answers)",
+        "wordle-nyt-answers.txt",
+    ),
     "primel": _primel,
 }
 

@@ -12,6 +12,7 @@ COUNTS = {
     "wordle-answers.txt": 2315,
     "wordle-allowed.txt": 12972,
     "wordle-nyt-allowed.txt": 14855,
+    "wordle-nyt-answers.txt": 3158,
     "profanity-en.txt": 35,
 }
 
@@ -39,7 +40,10 @@ def test_variants_have_the_documented_sizes() -> None:
     assert (len(nyt.answers), len(nyt.guesses)) == (2315, 14855)
     assert set(wordle.guesses.words) <= set(nyt.guesses.words)
     assert (len(primel.answers), len(primel.guesses)) == (8363, 8363)
-    assert VARIANT_NAMES == ("wordle", "wordle-nyt", "primel")
+    era = get_variant("wordle-nyt-era")
+    assert (len(era.answers), len(era.guesses)) == (3158, 14855)
+    assert len(set(era.answers.words) & set(wordle.answers.words)) == 2315 - 13
+    assert VARIANT_NAMES == ("wordle", "wordle-nyt", "wordle-nyt-era", "primel")
 
 
 def test_primes_are_exactly_the_five_digit_primes() -> None:
