@@ -53,6 +53,7 @@ async def test_a_database_migrates_from_every_earlier_version(tmp_path, version:
     assert await storage.schema_version() == LATEST
     export = await storage.export_player(7)
     assert export["player"]["name"] == "ann"
+    assert export["player"]["palette"] == "standard"  # version 10: the default colours
     assert [r["guesses"] for r in export["results"]] == [4]
     assert (
         await storage.record_share(7, "quordle", 5, True, 8, False, "q", scope=5, today=TODAY)
@@ -108,6 +109,21 @@ async def test_export_then_delete_removes_everything_of_a_player(database_url) -
     assert await storage.delete_player(1)
     for table in ("players", "games", "results", "standings", "share_results"):
         assert (await storage._one(f"SELECT COUNT(*) FROM {table}"))[0] == 0
+    await storage.close()
+
+
+async def test_a_players_palette_is_kept_and_goes_with_the_player(database_url) -> None:
+    storage = await Storage.open(database_url)
+    assert await storage.palette(8) == "standard"  # nobody stored yet
+    await storage.set_palette(8, "bob", "high-contrast")  # a new player, stored with it
+    await storage.ensure_player(8, "robert")  # a later name change keeps the colours
+    assert await storage.palette(8) == "high-contrast"
+    await storage.ensure_player(9, "cat")
+    await storage.set_palette(9, "", "high-contrast")
+    await storage.set_palette(9, "", "standard")
+    assert (await storage.palette(9), await storage.palette(8)) == ("standard", "high-contrast")
+    assert (await storage.export_player(8))["player"]["palette"] == "high-contrast"
+    assert await storage.delete_player(8) and await storage.palette(8) == "standard"
     await storage.close()
 
 

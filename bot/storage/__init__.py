@@ -168,6 +168,18 @@ class Storage:
             (player_id, name[:100], _now()),
         )
 
+    async def palette(self, player_id: int) -> str:
+        """The colours a player chose for their boards ('standard' until they choose)."""
+        row = await self._one("SELECT palette FROM players WHERE id = ?", (player_id,))
+        return "standard" if row is None else str(row["palette"])
+
+    async def set_palette(self, player_id: int, name: str, palette: str) -> None:
+        await self._write(
+            "INSERT INTO players (id, name, created_at, palette) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET palette = excluded.palette",
+            (player_id, name[:100], _now(), palette),
+        )
+
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
             "SELECT timezone, hints_in_daily, season_days, fail_score FROM guild_settings "
@@ -403,7 +415,7 @@ class Storage:
     async def export_player(self, player_id: int) -> dict[str, Any]:
         """Everything stored about a player, as plain JSON-ready data."""
         tables = {
-            "player": "SELECT id, name, created_at FROM players WHERE id = ?",
+            "player": "SELECT id, name, created_at, palette FROM players WHERE id = ?",
             "games": "SELECT id, scope, kind, puzzle, state, status, created_at, updated_at "
             "FROM games WHERE player_id = ? ORDER BY id",
             "results": "SELECT game_id, scope, kind, day, won, guesses, finished_at "

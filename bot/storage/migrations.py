@@ -308,6 +308,11 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX coop_standings_player ON coop_standings(player_id);
     ALTER TABLE guild_settings ADD COLUMN coop_cooldown INTEGER NOT NULL DEFAULT 30;
     """,
+    # 10: each player's own settings: the colours of their boards, images and shares
+    # ('standard' green/yellow, 'high-contrast' orange/blue as the NYT's option).
+    """
+    ALTER TABLE players ADD COLUMN palette TEXT NOT NULL DEFAULT 'standard';
+    """,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -569,6 +574,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX coop_standings_player ON coop_standings(player_id);
     ALTER TABLE guild_settings ADD COLUMN coop_cooldown INTEGER NOT NULL DEFAULT 30;
+    """,
+    # 10: as SQLite's 10.
+    """
+    ALTER TABLE players ADD COLUMN palette TEXT NOT NULL DEFAULT 'standard';
     """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
