@@ -50,14 +50,22 @@ async def in_time(
 ) -> T:
     """Await a service call, deferring the interaction if it runs past :data:`DEFER_AFTER`
     (``update``: a button or modal on a board, whose message the answer will edit)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(thinking=True)
-    return await task
+    deferral: asyncio.Task[None] | None = None
+
+    def defer() -> None:
+        nonlocal deferral
+        if not interaction.response.is_done():
+            deferral = asyncio.ensure_future(interaction.response.defer(thinking=not update))
+
+    # A timer rather than a task and a wait per interaction: this runs for every one.
+    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+    try:
+        result = await work
+    finally:
+        timer.cancel()
+        if deferral is not None:  # the answer edits what the deferral created
+            await deferral
+    return result
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:

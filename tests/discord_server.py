@@ -47,7 +47,16 @@ class Reply:
     followups: list[dict[str, Any]] = field(default_factory=list)
     edits: list[dict[str, Any]] = field(default_factory=list)  # of the original response
     latency: float | None = None  # seconds from dispatch to the callback
+    settled_latency: float | None = None  # to the answer itself (past a deferral: its edit)
     message_id: str | None = None  # of the message the callback created
+
+    @property
+    def accepted(self) -> bool:
+        """A public answer (a board, not a private refusal), in the callback or, past a
+        public deferral, in the edit that followed it."""
+        if self.kind == 4:
+            return not self.flags & 64
+        return self.kind == 5 and not self.flags & 64 and bool(self.edits)
 
     @property
     def flags(self) -> int:
@@ -291,6 +300,8 @@ class DiscordServer:
                 f"interaction {interaction} answered after {reply.latency:.1f} s"
             )
         reply.message_id = snowflake()
+        if kind not in (5, 6):
+            reply.settled_latency = reply.latency
         self._wake(interaction)
         return _json({"interaction": {"id": interaction, "type": 2,
                                       "response_message_id": reply.message_id}})  # fmt: skip
@@ -300,7 +311,9 @@ class DiscordServer:
         self.violations += check_message(body, "follow-up")
         interaction = self._interaction_of(request.match_info["token"])
         if interaction is not None:
-            self.replies.setdefault(interaction, Reply()).followups.append(body)
+            reply = self.replies.setdefault(interaction, Reply())
+            reply.followups.append(body)
+            self._settled(interaction, reply)
             self._wake(interaction)
         return _json(self.message(body))
 
@@ -313,7 +326,9 @@ class DiscordServer:
         token = request.match_info.get("token")
         interaction = None if token is None else self._interaction_of(token)
         if interaction is not None and request.match_info["message"] == "@original":
-            self.replies.setdefault(interaction, Reply()).edits.append(body)  # after a deferral
+            reply = self.replies.setdefault(interaction, Reply())
+            reply.edits.append(body)  # after a deferral
+            self._settled(interaction, reply)
             self._wake(interaction)
         return _json(self.message(body))
 
@@ -533,6 +548,10 @@ class DiscordServer:
 
     def _interaction_of(self, token: str) -> str | None:
         return self._tokens.get(token)
+
+    def _settled(self, interaction: str, reply: Reply) -> None:
+        if reply.settled_latency is None and interaction in self._sent_at:
+            reply.settled_latency = time.perf_counter() - self._sent_at[interaction]
 
     def _wake(self, interaction: str) -> None:
         event = self._waiters.get(interaction)

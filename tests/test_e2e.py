@@ -2,115 +2,18 @@
 
 import asyncio
 import json
-import os
 import signal
-import subprocess
-import sys
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from discord_server import APP_ID, DiscordServer, snowflake, user
+from bot_process import GUILDS, SEED, BotProcess, click, command, started, submit
+from discord_server import APP_ID, DiscordServer, snowflake
 
 from bot.services.daily import DailyPuzzles
 from engine.pattern import score
 from engine.rules import Mode, check_guess
 from engine.variants import get_variant
-
-GUILDS = [970000000000000000, 970000000000000100, 970000000000000200]
-SEED = "e2e-5eed-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
-
-
-def command(name: str, *path: str, user_id: int, guild: int = GUILDS[0], **options):
-    leaf = [{"name": k, "type": 3 if isinstance(v, str) else 5 if isinstance(v, bool) else 4,
-             "value": v} for k, v in options.items()]  # fmt: skip
-    for sub in reversed(path):
-        leaf = [{"name": sub, "type": 1, "options": leaf}]
-    data = {"id": snowflake(), "name": name, "type": 1, "options": leaf, "guild_id": str(guild)}
-    return base(2, user_id, guild) | {"data": data}
-
-
-def click(custom_id: str, *, user_id: int, on: dict, guild: int = GUILDS[0]):
-    """A button press on the message ``on`` (the board the bot sent), as Discord sends it."""
-    clicked = message_stub(guild) | {"components": on.get("components", []),
-                                     "embeds": on.get("embeds", [])}  # fmt: skip
-    return base(3, user_id, guild) | {"data": {"custom_id": custom_id, "component_type": 2},
-                                      "message": clicked}  # fmt: skip
-
-
-def submit(modal: dict, value: str, *, user_id: int, guild: int = GUILDS[0]):
-    field = modal["components"][0]["components"][0]
-    return base(5, user_id, guild) | {"data": {"custom_id": modal["custom_id"], "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}
-    ]}, "message": message_stub(guild)}  # fmt: skip
-
-
-def base(kind: int, user_id: int, guild: int) -> dict:
-    return {
-        "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": snowflake(),
-        "version": 1, "channel_id": str(guild + 1), "guild_id": str(guild), "locale": "en-US",
-        "channel": {"id": str(guild + 1), "type": 0, "name": "games", "position": 0,
-                    "guild_id": str(guild), "permission_overwrites": [],
-                    "permissions": "2251799813685247"},
-        "guild_locale": "en-US", "app_permissions": "2251799813685247", "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
-        "attachment_size_limit": 8388608,
-        "member": {"user": user(user_id), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                   "deaf": False, "mute": False, "flags": 0, "permissions": "2251799813685247"},
-    }  # fmt: skip
-
-
-def message_stub(guild: int) -> dict:
-    return {"id": snowflake(), "channel_id": str(guild + 1), "type": 0, "content": "",
-            "author": user(APP_ID, "wordlebot", bot=True), "embeds": [], "components": [],
-            "attachments": [], "mentions": [], "mention_roles": [], "pinned": False,
-            "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
-            "edited_timestamp": None, "flags": 0}  # fmt: skip
-
-
-class Bot:
-    """The real bot process, pointed at the stand-in through settings only."""
-
-    def __init__(
-        self, server: DiscordServer, database: str, log_level: str = "WARNING",
-        dev_guild: bool = True, **settings: str,
-    ) -> None:  # fmt: skip
-        env = {**os.environ, "DISCORD_TOKEN": "e2e-token", "DISCORD_API_BASE": server.api_base,
-               "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{server.port}/gateway",
-               "DATABASE_PATH": database, "DEV_GUILD_ID": str(GUILDS[0]), "DAILY_SEED": SEED,
-               "BUILD_TREES": "false", "LOG_LEVEL": log_level}  # fmt: skip
-        env |= {name.upper(): value for name, value in settings.items()}
-        if not dev_guild:
-            del env["DEV_GUILD_ID"]
-        # The log goes to a file: a pipe nobody reads until the end would fill up at DEBUG
-        # and block the bot.
-        self.log = open(f"{database}.{os.getpid()}.{id(self)}.log", "w+b")  # noqa: SIM115
-        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
-
-    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
-        self.process.send_signal(sig)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.seek(0)
-        err = self.log.read()
-        self.log.close()
-        return self.process.returncode, err.decode(errors="replace")
-
-
-async def started(server: DiscordServer, bot: Bot) -> None:
-    try:
-        await asyncio.wait_for(server.identified.wait(), 90)
-    except TimeoutError:
-        _, err = bot.stop(signal.SIGKILL)
-        pytest.fail(f"the bot never identified: {err[-2000:]}")
-    for _ in range(100):  # the guild's commands are synced in setup_hook, before connecting
-        if server.synced:
-            return
-        await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -124,7 +27,7 @@ async def server():
 
 async def test_a_daily_game_through_the_real_process(server, tmp_path):
     """At DEBUG, so the log can be checked: no interaction token, no letter of the daily."""
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"), log_level="DEBUG")
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), log_level="DEBUG")
     await started(server, bot)
     path, commands = server.synced[0]
     assert str(GUILDS[0]) in path and {"wordle", "guess", "hint", "stats"} <= {
@@ -177,7 +80,7 @@ def daily_answer() -> str:
 
 async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(server, tmp_path):
     database = str(tmp_path / "bot.sqlite3")
-    first = Bot(server, database)
+    first = BotProcess(server, database)
     await started(server, first)
     board = await server.interact(command("wordle", "daily", user_id=3))
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
@@ -186,7 +89,7 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     first.stop(signal.SIGKILL)  # no shutdown at all
 
     server.identified.clear()
-    second = Bot(server, database)
+    second = BotProcess(server, database)
     await started(server, second)
     modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
     assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # CRANE was kept
@@ -197,7 +100,7 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
 
 
 async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_path):
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=6))  # setup_hook is long done
     code, err = bot.stop()
@@ -209,7 +112,7 @@ async def test_no_sync_warning_once_commands_are_published(server, tmp_path):
                  "description": "Play Wordle", "version": "1", "options": [], "nsfw": False,
                  "default_member_permissions": None, "dm_permission": True}  # fmt: skip
     server.commands[f"/api/v10/applications/{APP_ID}/commands"] = [published]
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=7))
     code, err = bot.stop()
@@ -217,7 +120,7 @@ async def test_no_sync_warning_once_commands_are_published(server, tmp_path):
 
 
 async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=4))
     await server.drop_connection()
@@ -234,7 +137,7 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
     import time
 
     database = str(tmp_path / "load.sqlite3")
-    bot = Bot(server, database)
+    bot = BotProcess(server, database)
     await started(server, bot)
     words = get_variant("wordle").guesses.words
     rng = random.Random(8)
@@ -295,7 +198,7 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
 )
 async def test_a_fatal_gateway_close_ends_with_one_clear_line(server, tmp_path, code, says):
     server.refuse_identify = code
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     try:
         returncode = await asyncio.wait_for(asyncio.to_thread(bot.process.wait), 60)
     finally:
@@ -307,7 +210,7 @@ async def test_a_fatal_gateway_close_ends_with_one_clear_line(server, tmp_path, 
 
 async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
     """A hint is deferred, then computed: SIGTERM between the two must not lose its answer."""
-    bot = Bot(server, str(tmp_path / "bot.sqlite3"))
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=9))
     asking = command("hint", user_id=9)
@@ -349,7 +252,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
             reply = await server.interact(command("guess", user_id=user_id, word=word))
             assert reply.kind == 4 and not reply.flags & 64, reply.text()
 
-    evening = Bot(server, database, clock_start="2026-03-01T20:00:00+00:00", **fast)
+    evening = BotProcess(server, database, clock_start="2026-03-01T20:00:00+00:00", **fast)
     await started(server, evening)
     chosen = await server.interact(command("digest", "channel", user_id=admin))
     assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
@@ -363,7 +266,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     assert evening.stop()[0] == 0
 
     server.identified.clear()
-    midnight = Bot(server, database, clock_start="2026-03-01T23:59:58+00:00", **fast)
+    midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **fast)
     await started(server, midnight)
     [(where, body, files)] = await digest_posts(server, 1)
     text = body["content"]
@@ -376,7 +279,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     assert midnight.stop()[0] == 0
 
     server.identified.clear()
-    later = Bot(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
+    later = BotProcess(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
     await started(server, later)
     await play(21, [answers.answer("wordle", date(2026, 3, 2))])
     await asyncio.sleep(1.5)
@@ -385,7 +288,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
 
     server.deleted_channels.add(channel)
     server.identified.clear()
-    next_day = Bot(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
+    next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
     await started(server, next_day)
     posts = await digest_posts(server, 2)
     await asyncio.sleep(1.5)
@@ -403,7 +306,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     database = str(tmp_path / "bot.sqlite3")
     fast = {"jobs_interval_seconds": "0.3"}
     channel = GUILDS[0] + 1
-    noon = Bot(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
+    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
     await started(server, noon)
     for user_id in (31, 32):
         asked = await server.interact(command("remind", "on", user_id=user_id, time="18:00"))
@@ -417,7 +320,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert noon.stop()[0] == 0
 
     server.identified.clear()
-    evening = Bot(server, database, clock_start="2026-03-01T17:59:58+00:00", **fast)
+    evening = BotProcess(server, database, clock_start="2026-03-01T17:59:58+00:00", **fast)
     await started(server, evening)
     [(where, body, files)] = await digest_posts(server, 1)
     assert where == channel and files == []
@@ -439,7 +342,7 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     database = str(tmp_path / "bot.sqlite3")
     host, bob, cat = 31, 32, 33
     channel = GUILDS[0] + 1
-    first = Bot(server, database)
+    first = BotProcess(server, database)
     await started(server, first)
     lobby = await server.interact(command("race", user_id=host))
     assert lobby.kind == 4 and not lobby.flags & 64 and lobby.message_id is not None
@@ -476,7 +379,7 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     first.stop(signal.SIGKILL)  # mid-race, no shutdown at all
 
     server.identified.clear()
-    second = Bot(server, database)
+    second = BotProcess(server, database)
     await started(server, second)
     won = await guess(bob, answer)  # the board sent before the restart
     assert won.kind == 7 and "Solved in 1/6!" in won.text()

@@ -18,8 +18,8 @@ from typing import Any
 
 import asyncpg
 import pytest
+from bot_process import BotProcess
 from discord_server import APP_ID, DiscordServer, Reply, snowflake, user
-from test_e2e import Bot
 
 from engine.variants import get_variant
 
@@ -131,7 +131,7 @@ def ephemeral(body: dict) -> bool:
     return bool(int(body.get("flags") or 0) & 64)
 
 
-class Process(Bot):
+class Process(BotProcess):
     """A real `wordlebot run` holding some shards, on the PostgreSQL database (stopped as
     test_e2e's single process is)."""
 

@@ -11,10 +11,10 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import console
 from bot.cli import benchmarks, solver_commands
@@ -29,6 +29,9 @@ from engine.solver.position import InconsistentHistory
 from engine.solver.strategies import STRATEGIES, StrategyError
 from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
 from engine.words import WordListError
+
+if TYPE_CHECKING:
+    import asyncio
 
 USER_ERRORS = (
     UsageError,
@@ -83,7 +86,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.discord_bot import run_bot
     from bot.settings import load_settings
 
-    return asyncio.run(run_bot(load_settings()))
+    with asyncio.Runner(loop_factory=fast_event_loop()) as runner:
+        return runner.run(run_bot(load_settings()))
+
+
+def fast_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (not on Windows), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -259,6 +272,25 @@ def cmd_bench_soak(args: argparse.Namespace) -> int:
             f"warm-up grew {data['growth_after_warmup_mib']} MiB (samples {data['rss_mib']})"
         )
     print(f"held in memory at the end: {figures['held_at_end']}")
+    return 0
+
+
+def cmd_bench_discord(args: argparse.Namespace) -> int:
+    """The ramp: the real bot process against the Discord stand-in of the test suite, which
+    lives in a checkout's ``tests/`` (it is not installed with the package)."""
+    import asyncio
+
+    tests = Path(__file__).resolve().parents[2] / "tests"
+    if not (tests / "load_ramp.py").exists():
+        raise UsageError("bench discord needs a checkout: the Discord stand-in is in tests/")
+    sys.path.insert(0, str(tests))
+    import load_ramp  # type: ignore[import-not-found]
+
+    rates = list(range(args.start, args.limit + 1, args.step))
+    print(f"one bot process, {args.players} players, {args.seconds:g} s a step; target: "
+          f"p99 <= {load_ramp.TARGET_P99 * 1000:.0f} ms, none past 3 s, none lost")  # fmt: skip
+    steps = asyncio.run(load_ramp.ramp(rates, args.seconds, args.players, args.ramp_database))
+    print(load_ramp.summary(steps))
     return 0
 
 
@@ -602,6 +634,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=1000, help="print memory every N games")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_soak)
+    p = benches.add_parser(
+        "discord", help="the ramp: interactions per second until replies miss the target"
+    )
+    p.add_argument("--start", type=int, default=100, help="interactions per second at first")
+    p.add_argument("--step", type=int, default=50)
+    p.add_argument("--limit", type=int, default=800)
+    p.add_argument("--seconds", type=float, default=8.0, help="length of each step")
+    p.add_argument("--players", type=int, default=1000)
+    p.add_argument("--database", dest="ramp_database", metavar="URL",
+                   help="default: a new SQLite file")  # fmt: skip
+    p.set_defaults(run=cmd_bench_discord)
     return parser
 
 

@@ -1,0 +1,154 @@
+"""The ramp: one real `wordlebot run` process against the Discord stand-in, offered more
+interactions per second step by step until replies miss the target (p99 over a second, or any
+reply past Discord's 3-second window, or any lost). `wordlebot bench discord` runs it.
+
+Load is open-loop, as Discord's is: interactions are sent on a fixed schedule whatever the
+bot's replies do, so a slow bot meets a growing queue instead of a slower sender. Players
+take turns (many players, each acting every few seconds), starting a practice Wordle and
+typing guesses, which is what a busy evening is made of.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot_process import GUILDS, BotProcess, command, started
+from discord_server import DiscordServer
+
+from engine.variants import get_variant
+
+TARGET_P99 = 1.0  # seconds, from the interaction's dispatch to the reply a player sees
+WINDOW = 3.0  # Discord's window for the first answer
+
+
+@dataclass
+class Step:
+    rate: int  # interactions offered per second
+    seconds: float
+    latencies: list[float] = field(default_factory=list)  # to the answer the player sees
+    first: list[float] = field(default_factory=list)  # to the first answer (3 s rule)
+    lost: int = 0
+    accepted: int = 0  # guesses the bot took
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else float("inf")
+
+    @property
+    def late(self) -> int:
+        return sum(1 for t in self.first if t > WINDOW)
+
+    @property
+    def held(self) -> bool:
+        return self.lost == 0 and self.late == 0 and self.percentile(0.99) <= TARGET_P99
+
+    def line(self) -> str:
+        if not self.latencies:
+            return f"{self.rate:>5}/s  nothing answered, {self.lost} lost"
+        return (
+            f"{self.rate:>5}/s  sent {len(self.latencies) + self.lost:>5}"
+            f"  p50 {self.percentile(0.5) * 1000:>5.0f} ms"
+            f"  p99 {self.percentile(0.99) * 1000:>5.0f} ms"
+            f"  max {max(self.latencies) * 1000:>5.0f} ms  past 3 s {self.late}  lost {self.lost}"
+            f"  guesses taken {self.accepted / self.seconds:>4.0f}/s"
+            f"  {'held' if self.held else 'MISSED'}"
+        )
+
+
+class Players:
+    """Players in turn: each starts a practice game, guesses until it ends, starts again."""
+
+    def __init__(self, count: int, seed: int = 7) -> None:
+        self.words = get_variant("wordle").guesses.words
+        self.rng = random.Random(seed)
+        self.count = count
+        self.turn = 0
+        self.guesses = [-1] * count  # -1: no game yet
+
+    def next(self) -> tuple[dict[str, Any], bool]:
+        """The next interaction to send, and whether it is a guess."""
+        n = self.turn % self.count
+        self.turn += 1
+        user, guild = 50_000 + n, GUILDS[n % len(GUILDS)]
+        if self.guesses[n] < 0 or self.guesses[n] >= 6:
+            self.guesses[n] = 0
+            return command("wordle", "practice", user_id=user, guild=guild), False
+        self.guesses[n] += 1
+        word = self.rng.choice(self.words)
+        return command("guess", user_id=user, guild=guild, word=word), True
+
+
+async def run_step(server: DiscordServer, players: Players, rate: int, seconds: float) -> Step:
+    step = Step(rate, seconds)
+    begin = time.perf_counter()
+    tasks = []
+
+    async def one(payload: dict[str, Any], guess: bool) -> None:
+        try:
+            reply = await server.interact(payload, timeout=15.0, settle=True)
+        except TimeoutError:
+            step.lost += 1
+            return
+        step.first.append(reply.latency or 0.0)
+        step.latencies.append(reply.settled_latency or reply.latency or 0.0)
+        if guess and reply.accepted:
+            step.accepted += 1
+
+    for i in range(int(rate * seconds)):
+        delay = begin + i / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(one(*players.next())))
+    await asyncio.gather(*tasks)
+    return step
+
+
+async def ramp(
+    rates: Sequence[int], seconds: float, players: int, database: str | None,
+    say: Callable[[str], None] = print,
+) -> list[Step]:  # fmt: skip
+    """Each rate in turn until one misses the target; the steps measured."""
+    server = DiscordServer(GUILDS)
+    await server.start()
+    with tempfile.TemporaryDirectory() as folder:
+        url = database or f"sqlite:///{Path(folder) / 'ramp.sqlite3'}"
+        bot = BotProcess(server, url)
+        try:
+            await started(server, bot)
+            crowd = Players(players)
+            say(f"warming up: {players} players start a game")
+            warm = await run_step(server, crowd, 100, players / 100)
+            if warm.lost:
+                say(f"warm-up lost {warm.lost} interactions")
+            steps = []
+            for rate in rates:
+                server.violations.clear()
+                step = await run_step(server, crowd, rate, seconds)
+                steps.append(step)
+                say(step.line())
+                if not step.held:
+                    break
+                await asyncio.sleep(1.0)  # let the queue drain between steps
+        finally:
+            code, err = bot.stop(signal.SIGTERM)
+            await server.stop()
+        if code != 0:
+            say(f"the bot exited with status {code}: {err[-1500:]}")
+    return steps
+
+
+def summary(steps: list[Step]) -> str:
+    held = [s.rate for s in steps if s.held]
+    broke = next((s for s in steps if not s.held), None)
+    best = f"held up to {max(held)}/s" if held else "held at no rate tried"
+    if broke is None:
+        return f"{best}; never missed the target in the rates tried"
+    return f"{best}; broke at {broke.rate}/s (p99 {broke.percentile(0.99) * 1000:.0f} ms)"
