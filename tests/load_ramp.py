@@ -11,6 +11,7 @@ typing guesses, which is what a busy evening is made of.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import tempfile
@@ -37,6 +38,7 @@ class Step:
     first: list[float] = field(default_factory=list)  # to the first answer (3 s rule)
     lost: int = 0
     accepted: int = 0  # guesses the bot took
+    cpu: float = 0.0  # seconds of CPU the bot process used (all its threads)
 
     def percentile(self, p: float) -> float:
         ordered = sorted(self.latencies)
@@ -59,6 +61,7 @@ class Step:
             f"  p99 {self.percentile(0.99) * 1000:>5.0f} ms"
             f"  max {max(self.latencies) * 1000:>5.0f} ms  past 3 s {self.late}  lost {self.lost}"
             f"  guesses taken {self.accepted / self.seconds:>4.0f}/s"
+            f"  bot CPU {self.cpu * 1000 / max(1, len(self.latencies)):.1f} ms each"
             f"  {'held' if self.held else 'MISSED'}"
         )
 
@@ -86,8 +89,20 @@ class Players:
         return command("guess", user_id=user, guild=guild, word=word), True
 
 
-async def run_step(server: DiscordServer, players: Players, rate: int, seconds: float) -> Step:
+def cpu_seconds(pid: int) -> float:
+    """User and system time of a process so far (Linux's /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_step(
+    server: DiscordServer, players: Players, rate: int, seconds: float, pid: int
+) -> Step:
     step = Step(rate, seconds)
+    cpu = cpu_seconds(pid)
     begin = time.perf_counter()
     tasks = []
 
@@ -108,6 +123,7 @@ async def run_step(server: DiscordServer, players: Players, rate: int, seconds: 
             await asyncio.sleep(delay)
         tasks.append(asyncio.create_task(one(*players.next())))
     await asyncio.gather(*tasks)
+    step.cpu = cpu_seconds(pid) - cpu
     return step
 
 
@@ -125,13 +141,14 @@ async def ramp(
             await started(server, bot)
             crowd = Players(players)
             say(f"warming up: {players} players start a game")
-            warm = await run_step(server, crowd, 100, players / 100)
+            warm = await run_step(server, crowd, 100, players / 100, bot.process.pid)
             if warm.lost:
                 say(f"warm-up lost {warm.lost} interactions")
+            await asyncio.sleep(2.0)
             steps = []
             for rate in rates:
                 server.violations.clear()
-                step = await run_step(server, crowd, rate, seconds)
+                step = await run_step(server, crowd, rate, seconds, bot.process.pid)
                 steps.append(step)
                 say(step.line())
                 if not step.held:
