@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,14 @@ from engine.matrix import build_pattern_matrix, pattern_matrix
 from engine.pattern import score
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
+from engine.solver.exact import INF, PRESETS, ExactSearch, OpenerScan, OpenerTried
 from engine.solver.greedy import rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure
 from engine.solver.position import Position, by_answer
-from engine.solver.strategies import strategy_tree
-from engine.solver.tree import DEPTH_CAP, guesses_needed
-from engine.variants import get_variant
+from engine.solver.strategies import StrategyError, strategy_tree
+from engine.solver.tree import DEPTH_CAP, Node, guesses_needed
+from engine.variants import Variant, get_variant
 
 
 def plain_numpy_matrix(
@@ -109,8 +111,14 @@ def bench_play(
     width: int | None = None,
     cold: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    opener_scan: OpenerScan = "pruned",
+    baseline: bool = True,
 ) -> dict[str, Any]:
-    """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games."""
+    """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games.
+
+    A cold exact search also times choosing the opener: its whole search less a search
+    given the opener it chose; and, as the baseline in the same run, the full opener scan
+    (every first guess of the root's width, in the bound's order, none skipped)."""
     variant = get_variant(variant_name)
     targets: list[int] | None = None
     if answers != "all":
@@ -118,9 +126,14 @@ def bench_play(
         rng = np.random.default_rng(seed)
         targets = sorted(rng.choice(len(variant.answers), size=count, replace=False).tolist())
     by_answer(variant), group_index(variant)  # warm: the figures are for play, not loading
+    searched = strategy == "optimal" and cold
     start_time = time.perf_counter()
-    start, root = strategy_tree(variant, strategy, mode, targets, width=width,
-                                use_cache=not cold, progress=progress)  # fmt: skip
+    if searched:
+        scan = _exact_search(variant, mode, width, opener_scan, progress)
+        start, root = Position.start(variant, mode), scan.root
+    else:
+        start, root = strategy_tree(variant, strategy, mode, targets, width=width,
+                                    progress=progress)  # fmt: skip
     needed = guesses_needed(root, start)
     seconds = time.perf_counter() - start_time
     wanted = targets if targets is not None else range(len(variant.answers))
@@ -138,7 +151,74 @@ def bench_play(
         "failures": sum(1 for c in counts if c > variant.max_guesses),
         "distribution": distribution,
         "seconds": round(seconds, 3),
+    } | (_opener_figures(variant, mode, width, scan, opener_scan, baseline) if searched else {})
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """One cold exact search: its tree, the root's first guesses, and its seconds."""
+
+    total: int
+    root: Node
+    openers: list[OpenerTried]
+    seconds: float
+
+
+def _exact_search(
+    variant: Variant,
+    mode: Mode,
+    width: int | None,
+    opener_scan: OpenerScan,
+    progress: Callable[[int, int], None] | None = None,
+    first: int | None = None,
+) -> _Scan:
+    if mode not in PRESETS:
+        raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
+    settings = PRESETS[mode] if width is None else replace(PRESETS[mode], width=width)
+    search = ExactSearch(variant, mode, settings, progress=progress, opener_scan=opener_scan)
+    begin = time.perf_counter()
+    total, root = search.solve(first=None if first is None else [first])
+    return _Scan(total, root, search.openers, time.perf_counter() - begin)
+
+
+def _opener_figures(
+    variant: Variant,
+    mode: Mode,
+    width: int | None,
+    scan: _Scan,
+    opener_scan: OpenerScan,
+    baseline: bool,
+) -> dict[str, Any]:
+    """Seconds spent choosing the opener: the search less one given the opener it chose."""
+    known = _exact_search(variant, mode, width, opener_scan, first=scan.root.guess)
+    if known.total != scan.total:
+        raise AssertionError("the opener alone does not reach the scan's total")
+    words = variant.guesses.words
+    figures: dict[str, Any] = {
+        "opener_scan": opener_scan,
+        "search_seconds": round(scan.seconds, 3),
+        "opener_known_seconds": round(known.seconds, 3),
+        "opener_seconds": round(scan.seconds - known.seconds, 3),
+        "openers": [  # total None: not searched, or searched and cut (at least the best)
+            {
+                "guess": words[o.guess],
+                "floor": o.floor,
+                "searched": o.total is not None,
+                "total": o.total if o.total is not None and o.total < INF else None,
+            }
+            for o in scan.openers
+        ],
     }
+    if baseline and opener_scan != "full":
+        full = _exact_search(variant, mode, width, "full")
+        if (full.total, full.root.guess) != (scan.total, scan.root.guess):
+            raise AssertionError("the pruned and the full opener scan disagree")
+        figures["baseline"] = {
+            "opener_scan": "full",
+            "search_seconds": round(full.seconds, 3),
+            "opener_seconds": round(full.seconds - known.seconds, 3),
+        }
+    return figures
 
 
 def bar_chart(distribution: dict[str, int], width: int = 40) -> str:

@@ -138,7 +138,8 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
     with progress(f"{args.strategy} search: first guesses") as shown:
         figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
                                         args.answers, width=args.width, cold=args.cold,
-                                        progress=shown)  # fmt: skip
+                                        progress=shown, opener_scan=args.opener_scan,
+                                        baseline=not args.no_baseline)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
@@ -148,6 +149,15 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
         f" mean {figures['mean']:.4f}, max {figures['max']}, failures {figures['failures']},"
         f" {figures['seconds']:.2f} s"
     )
+    if "opener_seconds" in figures:
+        searched = sum(1 for o in figures["openers"] if o["searched"])
+        print(f"  choosing the opener {figures['opener_seconds']:.2f} s ({figures['opener_scan']}"
+              f" scan, {searched} of {len(figures['openers'])} first guesses searched); "
+              f"with the opener known {figures['opener_known_seconds']:.2f} s")  # fmt: skip
+        if "baseline" in figures:
+            base = figures["baseline"]
+            print(f"  baseline, same run: the full scan {base['search_seconds']:.2f} s, "
+                  f"choosing the opener {base['opener_seconds']:.2f} s")  # fmt: skip
     print(benchmarks.bar_chart(figures["distribution"]))
     return 0
 
@@ -599,6 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
     p.add_argument("--cold", action="store_true", help="optimal: search again, ignore the cache")
+    p.add_argument("--opener-scan", choices=("pruned", "full"), default="pruned",
+                   help="optimal, cold: skip first guesses whose floor cannot win, or try all")
+    p.add_argument("--no-baseline", action="store_true", help="skip the same run's full scan")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_play)
 

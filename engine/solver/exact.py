@@ -10,6 +10,13 @@ lower bounds: a bucket of c answers costs at least 2c - 1 (one guess that is an 
 splits the rest into singletons), so a guess with p parts, w of them won outright, costs at
 least ``3|S| - p - w``. Shortcuts prove small nodes optimal without scanning every guess:
 an answer that splits S completely costs 2|S| - 1; nothing outside S can beat 2|S|.
+
+Before a guess's buckets are searched, each gets its floor (see ``_floor``): what the memo
+knows, what the answers inside it can do, or the bound above from a pool already scanned.
+Their sum cuts most guesses that cannot win before any of their buckets is searched. At the
+root the same floors order the first guesses: the pruned scan searches the lowest first and
+stops once no other first guess's floor is below the best total found; the full scan (the
+search as it was) tries every one of the ``root_width`` in the order of the bound alone.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +36,7 @@ import numpy.typing as npt
 from engine.matrix import cache_directory
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
-from engine.solver.measures import parts_and_squares
+from engine.solver.measures import count_parts, parts_and_squares
 from engine.solver.position import (
     Position,
     allowed_pool,
@@ -41,10 +48,15 @@ from engine.solver.tree import Node
 from engine.variants import Variant
 
 INF = 1 << 40
+_RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 TREE_FORMAT = 1
 
-HardKey = tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]
-"""What hard mode has revealed: green (position, letter) pairs and minimum letter counts."""
+HardKey = tuple[int, ...]
+"""What hard mode has revealed: each position's green letter (its alphabet index + 1, or 0),
+then each letter's least count in every later guess. Rows merge by the larger of each."""
+
+OpenerScan = Literal["pruned", "full"]
+Buckets = list[tuple[npt.NDArray[np.intp], HardKey | None]]
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,27 @@ PRESETS = {
 }
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """A candidate set's most promising guesses (up to ``width``) with their bounds, and the
+    least bound over its whole pool: no guess there can do better."""
+
+    width: int
+    guesses: npt.NDArray[np.intp]
+    bounds: npt.NDArray[np.int64]
+    lower: int
+
+
+@dataclass(frozen=True)
+class OpenerTried:
+    """One first guess of the root's scan: its floor, and its total when searched (None when
+    the scan stopped before it; INF when it cannot beat the best found before it)."""
+
+    guess: int
+    floor: int
+    total: int | None
+
+
 @dataclass
 class ExactSearch:
     """One search configuration; its memo table grows as positions are solved."""
@@ -77,6 +110,8 @@ class ExactSearch:
     settings: SearchSettings = field(default_factory=SearchSettings)
     memo: dict[tuple[bytes, int, HardKey | None], tuple[int, int]] = field(default_factory=dict)
     progress: Callable[[int, int], None] | None = None  # (first guesses tried, to try)
+    opener_scan: OpenerScan = "pruned"
+    openers: list[OpenerTried] = field(default_factory=list)  # the last solve's root scan
 
     def __post_init__(self) -> None:
         if self.mode is Mode.STRICT:
@@ -87,18 +122,29 @@ class ExactSearch:
         self._win = winning(self.variant.length)
         self._patterns = 3**self.variant.length
         self._pools: dict[HardKey, npt.NDArray[np.intp]] = {}
+        self._revealed: dict[tuple[int, int], HardKey] = {}
+        self._inside: dict[bytes, tuple[int, int]] = {}  # (best parts of an answer, it)
+        self._ranks: dict[tuple[bytes, HardKey | None], Ranked] = {}
         self._all = np.arange(len(self.variant.guesses), dtype=np.intp)
         self._root = (0, 0)  # (candidates, depth) of the position being solved
+        self._first: Sequence[int] | None = None
 
     # -- public ------------------------------------------------------------------------
 
-    def solve(self, position: Position | None = None) -> tuple[int, Node]:
-        """Total guesses and the tree from ``position`` (the start by default)."""
+    def solve(
+        self, position: Position | None = None, first: Sequence[int] | None = None
+    ) -> tuple[int, Node]:
+        """Total guesses and the tree from ``position`` (the start by default); ``first``
+        (guess rows) replaces the root's own choice of first guesses to try."""
         position = position or Position.start(self.variant, self.mode)
         depth = self.variant.max_guesses - len(position.history)
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         self._root = (len(position.candidates), depth)
-        total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
+        self._first, self.openers = first, []
+        try:
+            total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
+        finally:
+            self._first = None
         if total >= INF:
             raise ValueError("no tree solves every answer within the guess limit")
         return total, self._tree(position.candidates, depth, hard)
@@ -109,6 +155,10 @@ class ExactSearch:
         s = position.candidates
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         return self._try(s, self._matrix[s, guess], guess, depth, hard, INF)
+
+    def floor(self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None = None) -> int:
+        """A lower bound on ``cost(s, depth)``: never above the true cost."""
+        return self._floor(s, depth, hard)
 
     # -- the search --------------------------------------------------------------------
 
@@ -139,44 +189,187 @@ class ExactSearch:
         self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int, beta: int
     ) -> tuple[int, int]:
         n = len(s)
-        rows = self._matrix[s]  # (candidates, guesses)
-        inside = self._answer_rows[s]
-        parts_in, _ = parts_and_squares(rows[:, inside], self._patterns)
-        ranked_in = inside[np.lexsort((self._tie[inside], -parts_in))]
-        best_parts_in = int(parts_in.max())
-        if best_parts_in == n:  # an answer that splits the rest into singletons
-            return 2 * n - 1, int(ranked_in[0])
-        if depth >= 3 and best_parts_in == n - 1:
-            return 2 * n, int(ranked_in[0])  # one pair left costs 2n; nothing beats 2n now
+        parts_in, first_in = self._best_inside(s)
+        if parts_in == n:  # an answer that splits the rest into singletons
+            return 2 * n - 1, first_in
+        if depth >= 3 and parts_in == n - 1:
+            return 2 * n, first_in  # one pair left costs 2n; nothing beats 2n now
         pool = self._all if hard is None else self._pool(hard)
-        parts, squares = parts_and_squares(rows if hard is None else rows[:, pool], self._patterns)
+        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
         if depth == 2:  # every answer must be known after this guess: a complete split
-            perfect = np.flatnonzero(parts == n)
+            perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
             if len(perfect) == 0:
-                return INF, int(ranked_in[0])
+                return INF, first_in
             return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
-        possible = np.isin(pool, inside)
-        bound = 3 * n - parts - possible
-        wide = self.settings.wide_depth <= depth < self.variant.max_guesses
-        if wide:
-            width = max(width, self.settings.wide)
-        order = np.lexsort((self._tie[pool], squares, bound))[:width]
-        best, best_guess = beta, -1
-        report = self.progress if (n, depth) == self._root else None
-        for tried, index in enumerate(order):
-            if report is not None:
-                report(tried, len(order))
-            if bound[index] >= best:
-                break  # sorted by bound: nothing later can do better
-            g = int(pool[index])
-            total = self._try(s, rows[:, g], g, depth, hard, best)
-            if total < best:
-                best, best_guess = total, g
-        if report is not None:
-            report(len(order), len(order))
+        root = (n, depth) == self._root
+        if root and self._first is not None:
+            guesses = np.asarray(self._first, dtype=np.intp)
+            floors = np.zeros(len(guesses), dtype=np.int64)
+        else:
+            ranked = self._ranked(s, hard, self._width(depth, width))
+            guesses, floors = ranked.guesses, ranked.bounds
+        order = np.arange(len(guesses))
+        if root and self.opener_scan == "pruned":
+            floors = np.maximum(
+                floors, [self._guess_floor(s, g, depth, hard, True) for g in guesses]
+            )
+            order = np.lexsort((order, floors))
+        if root:
+            self.openers = []
+        best, best_guess, best_rank = beta, -1, -1  # a tie with beta is no better
+        for tried, rank in enumerate(order.tolist()):
+            if root and self.progress is not None:
+                self.progress(tried, len(order))
+            floor = int(floors[rank])
+            if floor > best or (floor == best and rank > best_rank):
+                break  # in floor order: nothing later can do better
+            g = int(guesses[rank])
+            bar = best + 1 if best_guess >= 0 and rank < best_rank else best  # ties: rank
+            total = self._try(s, self._matrix[s, g], g, depth, hard, bar)
+            if root:
+                self.openers.append(OpenerTried(g, floor, total))
+            if total < bar:
+                best, best_guess, best_rank = total, g, rank
+        if root:
+            tried_guesses = {o.guess for o in self.openers}
+            self.openers += [
+                OpenerTried(int(g), int(f), None)
+                for g, f in zip(guesses.tolist(), floors.tolist(), strict=True)
+                if g not in tried_guesses
+            ]
+            if self.progress is not None:
+                self.progress(len(order), len(order))
         if best_guess < 0 and beta >= INF:
-            return INF, int(ranked_in[0])  # nothing solves it within the depth: exact
+            return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
+
+    def _width(self, depth: int, width: int) -> int:
+        if self.settings.wide_depth <= depth < self.variant.max_guesses:
+            return max(width, self.settings.wide)
+        return width
+
+    def _ranked(self, s: npt.NDArray[np.intp], hard: HardKey | None, width: int) -> Ranked:
+        """The ``width`` most promising guesses of the pool and their bounds, ordered by the
+        bound ``3|S| - parts - won``, then sum of squared bucket sizes, then the tie order.
+        Only the guesses that can reach the top have their squares counted. Kept: a floor
+        asks for it before the search does."""
+        key = (s.tobytes(), hard)
+        known = self._ranks.get(key)
+        if known is not None and known.width >= width:
+            return known
+        n = len(s)
+        pool = self._all if hard is None else self._pool(hard)
+        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
+        possible = np.zeros(len(self.variant.guesses), dtype=bool)
+        possible[self._answer_rows[s]] = True
+        bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
+        if width < len(bound):
+            few = np.flatnonzero(bound <= np.partition(bound, width - 1)[width - 1])
+        else:
+            few = np.arange(len(bound))
+        _, squares = parts_and_squares(rows[:, few], self._patterns)
+        top = few[np.lexsort((self._tie[pool[few]], squares, bound[few]))][:width]
+        ranked = Ranked(width, pool[top], bound[top], int(bound.min()))
+        self._ranks[key] = ranked
+        return ranked
+
+    def _best_inside(self, s: npt.NDArray[np.intp]) -> tuple[int, int]:
+        """The most parts an answer in ``s`` splits it into, and the first such answer (in
+        the tie order). Answers left are always allowed, in hard mode too."""
+        key = s.tobytes()
+        known = self._inside.get(key)
+        if known is None:
+            inside = self._answer_rows[s]
+            if len(s) > self._patterns + 1:  # more than any guess can split: no shortcut
+                known = (0, int(inside[np.argmin(self._tie[inside])]))
+            else:
+                parts = count_parts(self._matrix[s[:, None], inside], self._patterns)
+                best = int(parts.max())
+                ties = inside[parts == best]
+                known = (best, int(ties[np.argmin(self._tie[ties])]))
+            self._inside[key] = known
+        return known
+
+    def _floor(
+        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, rank: bool = False
+    ) -> int:
+        """A lower bound on ``cost(s, depth)``, from what is already known or cheap to learn:
+        the memo; 2|S| - 1 when an answer splits S completely, else 2|S| (no guess does
+        better); the pool-wide bound when this set's pool is ranked (``rank``: rank it now,
+        as searching it would)."""
+        n = len(s)
+        if n == 1:
+            return 1
+        if depth <= 1:
+            return INF
+        if n == 2:
+            return 3
+        key = (s.tobytes(), depth, hard)
+        known = self.memo.get(key)
+        if known is not None:
+            return known[0]
+        parts_in, _ = self._best_inside(s)
+        if parts_in == n:
+            return 2 * n - 1
+        if depth >= 3 and parts_in == n - 1:
+            return 2 * n
+        if rank and depth >= 3:
+            ranked = self._ranked(s, hard, self._width(depth, self.settings.width))
+            floor = self._lookahead(s, depth, hard, ranked)
+            self.memo[key] = (floor, -1)  # "at least": the search may still cut below it
+            return floor
+        known_rank = self._ranks.get((s.tobytes(), hard))
+        return 2 * n if known_rank is None else max(2 * n, known_rank.lower)
+
+    def _lookahead(
+        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, ranked: Ranked
+    ) -> int:
+        """The least of the guesses the search will try here, each at |S| plus its buckets'
+        floors: the search can find nothing cheaper. (A floor of this search, which tries
+        only these; with every guess of the pool among them, a floor of the optimum.)"""
+        best = INF
+        for guess, bound in zip(ranked.guesses.tolist(), ranked.bounds.tolist(), strict=True):
+            if bound >= best:
+                break  # in bound order, and a guess's floor is at least its bound
+            best = min(best, self._guess_floor(s, guess, depth, hard))
+        return best
+
+    def _buckets(
+        self,
+        s: npt.NDArray[np.intp],
+        patterns: npt.NDArray[np.unsignedinteger],
+        guess: int,
+        hard: HardKey | None,
+    ) -> Buckets:
+        """The candidates each pattern but the win leaves, largest first, with what hard mode
+        then knows (where it matters: three candidates or more)."""
+        order = np.argsort(patterns, kind="stable")
+        sorted_patterns = patterns[order]
+        starts = np.flatnonzero(np.r_[True, sorted_patterns[1:] != sorted_patterns[:-1]])
+        ends = np.r_[starts[1:], len(s)]
+        found = [
+            (s[order[a:b]], None if hard is None or b - a < 3 else self._after(hard, guess, p))
+            for a, b, p in zip(
+                starts.tolist(), ends.tolist(), sorted_patterns[starts].tolist(), strict=True
+            )
+            if p != self._win
+        ]
+        found.sort(key=lambda item: -len(item[0]))
+        return found
+
+    def _guess_floor(
+        self,
+        s: npt.NDArray[np.intp],
+        guess: int,
+        depth: int,
+        hard: HardKey | None,
+        rank: bool = False,
+    ) -> int:
+        """A lower bound on the total when ``guess`` is played at ``s``: |S| plus its
+        buckets' floors (``rank``: each with a look ahead, see ``_floor``)."""
+        buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
+        floors = (self._floor(m, depth - 1, h, rank and len(m) >= _RANK_FROM) for m, h in buckets)
+        return min(INF, len(s) + sum(floors))
 
     def _try(
         self,
@@ -188,23 +381,23 @@ class ExactSearch:
         best: int,
     ) -> int:
         """Total cost of ``guess`` at this node, or anything >= ``best`` once it cannot win."""
-        order = np.argsort(patterns, kind="stable")
-        sorted_patterns = patterns[order]
-        starts = np.flatnonzero(np.r_[True, sorted_patterns[1:] != sorted_patterns[:-1]])
-        ends = np.r_[starts[1:], len(s)]
-        buckets = [
-            (int(sorted_patterns[a]), s[order[a:b]])
-            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-            if sorted_patterns[a] != self._win
-        ]
-        buckets.sort(key=lambda item: -len(item[1]))
+        buckets = self._buckets(s, patterns, guess, hard)
         total = len(s)
-        rest = sum(2 * len(members) - 1 for _, members in buckets)
+        if total + sum(2 * len(members) - 1 for members, _ in buckets) >= best:
+            return INF  # the free floor already cuts it
+        floors = [self._floor(members, depth - 1, h) for members, h in buckets]
+        rest = sum(floors)
         if total + rest >= best:
             return INF
-        for pattern, members in buckets:
-            rest -= 2 * len(members) - 1
-            child_hard = None if hard is None else self._after(hard, guess, pattern)
+        for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked
+            if len(members) < _RANK_FROM:
+                break
+            floor = self._floor(members, depth - 1, h, rank=True)
+            rest, floors[i] = rest + floor - floors[i], floor
+            if total + rest >= best:
+                return INF
+        for (members, child_hard), floor in zip(buckets, floors, strict=True):
+            rest -= floor
             budget = best - total - rest  # the child must cost less than this to matter
             total += self._cost(members, depth - 1, child_hard, self.settings.width, budget)
             if total + rest >= best:
@@ -214,35 +407,38 @@ class ExactSearch:
     # -- hard mode ---------------------------------------------------------------------
 
     def _hard_key(self, history: Sequence[Row]) -> HardKey:
-        key: HardKey = ((), ())
-        for guess, pattern in history:
-            key = self._merge(key, guess, pattern)
+        key: HardKey = (0,) * (self.variant.length + len(self.variant.alphabet))
+        for word, pattern in history:
+            key = tuple(map(max, key, self._reveal(word, pattern)))
         return key
 
     def _after(self, hard: HardKey, guess: int, pattern: int) -> HardKey:
-        return self._merge(hard, self.variant.guesses.words[guess], pattern)
+        revealed = self._revealed.get((guess, pattern))
+        if revealed is None:
+            revealed = self._reveal(self.variant.guesses.words[guess], pattern)
+            self._revealed[(guess, pattern)] = revealed
+        return tuple(map(max, hard, revealed))
 
-    def _merge(self, hard: HardKey, word: str, pattern: int) -> HardKey:
-        greens = dict(hard[0])
-        minimum = dict(hard[1])
-        row = tiles(pattern, self.variant.length)
-        shown: dict[str, int] = {}
-        for i, (letter, tile) in enumerate(zip(word, row, strict=True)):
+    def _reveal(self, word: str, pattern: int) -> HardKey:
+        """What one row shows: its greens, and each letter's count among its coloured tiles."""
+        alphabet = self.variant.alphabet
+        greens = [0] * self.variant.length
+        counts = [0] * len(alphabet)
+        for i, (letter, tile) in enumerate(zip(word, tiles(pattern, len(word)), strict=True)):
+            code = alphabet.index(letter)
             if tile == 2:
-                greens[i] = letter
+                greens[i] = code + 1
             if tile:
-                shown[letter] = shown.get(letter, 0) + 1
-        for letter, count in shown.items():
-            minimum[letter] = max(minimum.get(letter, 0), count)
-        return tuple(sorted(greens.items())), tuple(sorted(minimum.items()))
+                counts[code] += 1
+        return (*greens, *counts)
 
     def _pool(self, hard: HardKey) -> npt.NDArray[np.intp]:
         pool = self._pools.get(hard)
         if pool is None:
-            greens, minimum = hard
-            pool = (
-                allowed_pool(self.variant, dict(greens), dict(minimum)) if any(hard) else self._all
-            )
+            length, alphabet = self.variant.length, self.variant.alphabet
+            greens = {i: alphabet[c - 1] for i, c in enumerate(hard[:length]) if c}
+            minimum = {alphabet[j]: k for j, k in enumerate(hard[length:]) if k}
+            pool = allowed_pool(self.variant, greens, minimum) if any(hard) else self._all
             self._pools[hard] = pool
         return pool
 

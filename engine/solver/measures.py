@@ -15,6 +15,8 @@ import numpy.typing as npt
 
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
+_FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
+_SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
 
 
 class Measure(StrEnum):
@@ -131,6 +133,35 @@ def parts_and_squares(
     inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
     return parts, share.sum(axis=0, dtype=np.int64)
+
+
+def count_parts(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> npt.NDArray[np.int64]:
+    """Distinct patterns of each guess, alone: what the exact search ranks a whole pool by.
+
+    A few guesses sort their columns and count the changes; a few candidates count the ones
+    whose pattern no earlier candidate shares; more count buckets a chunk of guesses at a
+    time, so no ``(guesses, patterns)`` table is ever whole.
+    """
+    n, guesses = by_candidate.shape
+    if (guesses <= _SORT_UP_TO and n < 256) or n < 2:
+        ordered = np.sort(by_candidate, axis=0)
+        changes = np.count_nonzero(ordered[1:] != ordered[:-1], axis=0)
+        return np.asarray(changes + min(n, 1), dtype=np.int64)
+    if n < _FIRST_SEEN_UNDER:
+        parts = np.full(guesses, min(n, 1), dtype=np.int64)
+        for j in range(1, n):
+            parts += ~(by_candidate[:j] == by_candidate[j]).any(axis=0)
+        return parts
+    out = np.empty(guesses, dtype=np.int64)
+    offsets = np.arange(_CHUNK, dtype=np.intp)[None, :] * n_patterns
+    for start in range(0, guesses, _CHUNK):
+        block = by_candidate[:, start : start + _CHUNK]
+        k = block.shape[1]
+        counts = np.bincount((block + offsets[:, :k]).ravel(), minlength=k * n_patterns)
+        out[start : start + k] = np.count_nonzero(counts.reshape(k, n_patterns), axis=1)
+    return out
 
 
 def _shares(by_candidate: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.uint8]:
