@@ -22,7 +22,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
 from bot.services import Services, open_services
-from bot.settings import Settings
+from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
 from engine.aio import build_trees, warm
 
@@ -238,15 +238,6 @@ def configure(settings: Settings) -> None:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
-
-
-NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
-
-To get one: open https://discord.com/developers/applications, create an application, add a
-Bot, press "Reset Token" and put it in a .env file beside you as DISCORD_TOKEN=... (see
-.env.example). Invite the bot with the applications.commands and bot scopes.
-
-Meanwhile, everything works offline on the same database:  wordlebot console"""
 
 
 async def run_bot(settings: Settings) -> int:

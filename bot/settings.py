@@ -164,3 +164,12 @@ def load_settings(**overrides: object) -> Settings:
             for err in exc.errors()
         )
         raise SettingsError(f"Bad setting: {problems}") from None
+
+
+NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
+
+To get one: open https://discord.com/developers/applications, create an application, add a
+Bot, press "Reset Token" and put it in a .env file beside you as DISCORD_TOKEN=... (see
+.env.example). Invite the bot with the applications.commands and bot scopes.
+
+Meanwhile, everything works offline on the same database:  wordlebot console"""

@@ -83,11 +83,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bot.settings import NO_TOKEN, load_settings
+
+    settings = load_settings()
+    if settings.discord_token is None:  # said before discord.py is imported (0.3 s)
+        print(NO_TOKEN)
+        return 1
     from bot.discord_bot import run_bot
-    from bot.settings import load_settings
 
     with asyncio.Runner(loop_factory=fast_event_loop()) as runner:
-        return runner.run(run_bot(load_settings()))
+        return runner.run(run_bot(settings))
 
 
 def fast_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -102,10 +107,15 @@ def fast_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
 def cmd_sync(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.discord_bot import sync_commands
-    from bot.settings import load_settings
+    from bot.settings import NO_TOKEN, load_settings
 
-    return asyncio.run(sync_commands(load_settings()))
+    settings = load_settings()
+    if settings.discord_token is None:
+        print(NO_TOKEN)
+        return 1
+    from bot.discord_bot import sync_commands
+
+    return asyncio.run(sync_commands(settings))
 
 
 def cmd_console(args: argparse.Namespace) -> int:
