@@ -419,3 +419,41 @@ async def edits_of(server: DiscordServer, message_id: str, count: int) -> list[d
             break
         await asyncio.sleep(0.05)
     return server.edited.get(message_id, [])
+
+
+# A long hard-mode grid: reading it fully takes minutes of CPU (see tests/test_analysis.py).
+COSTLY = "Wordle 1,500 5/6*\n\n⬜🟨⬜⬜⬜\n⬜⬜🟨⬜⬜\n🟨⬜⬜🟨⬜\n⬜🟨🟩⬜🟨\n🟩🟩🟩🟩🟩"
+
+
+async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_path, capsys):
+    """Twelve players paste the costliest grid into /analyze in three servers at once while
+    another plays: every analysis is answered (a reading within its budget, or a private
+    "busy"), and every guess gets its board well inside Discord's window."""
+    bot = BotProcess(server, str(tmp_path / "flood.sqlite3"))
+    await started(server, bot)
+    try:
+        flood = [asyncio.ensure_future(server.interact(
+            command("analyze", user_id=7000 + n, guild=GUILDS[n % 3], paste=COSTLY),
+            timeout=120, settle=True)) for n in range(12)]  # fmt: skip
+        await asyncio.sleep(0.5)  # the analyses are running
+        played = [await server.interact(command("wordle", "practice", user_id=8, guild=GUILDS[0]))]
+        for word in ("fjord", "nymph", "waltz", "gucks"):
+            played.append(await server.interact(command("guess", user_id=8, word=word)))
+            await asyncio.sleep(0.3)
+        analyses = await asyncio.gather(*flood)
+    finally:
+        code, err = bot.stop()
+    assert code == 0, err[-2000:]
+    assert all(r.kind == 4 and not r.flags & 64 and r.files for r in played)  # public boards
+    slowest = max(r.latency for r in played)
+    assert slowest < 1.5, f"a guess waited {slowest:.2f} s behind the analyses"
+    busy = [r for r in analyses if r.kind == 4 and r.flags & 64]
+    read = [r for r in analyses if r.kind == 5]
+    assert len(busy) + len(read) == 12 and 0 < len(read) <= 6  # two at a time per server
+    assert all("busy" in r.text() or "try again" in r.text() for r in busy)
+    assert all(r.followups for r in read)  # each admitted analysis was answered
+    with capsys.disabled():
+        print(
+            f"\n/analyze flood: 12 pasted, {len(read)} read, {len(busy)} turned away;"
+            f" guesses answered in at most {slowest * 1000:.0f} ms"
+        )
