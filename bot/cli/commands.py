@@ -30,9 +30,6 @@ from engine.solver.strategies import STRATEGIES, StrategyError
 from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
 from engine.words import WordListError
 
-if TYPE_CHECKING:
-    import asyncio
-
 USER_ERRORS = (
     UsageError,
     SettingsError,
@@ -81,7 +78,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    import asyncio
 
     from bot.settings import NO_TOKEN, load_settings
 
@@ -91,17 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
     from bot.discord_bot import run_bot
 
-    with asyncio.Runner(loop_factory=fast_event_loop()) as runner:
-        return runner.run(run_bot(settings))
-
-
-def fast_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's event loop where it is installed (not on Windows), else asyncio's."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
+    return event_loop.run(run_bot(settings))
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -619,8 +605,12 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
     p.add_argument("--cold", action="store_true", help="optimal: search again, ignore the cache")
-    p.add_argument("--opener-scan", choices=("pruned", "full"), default="pruned",
-                   help="optimal, cold: skip first guesses whose floor cannot win, or try all")
+    p.add_argument(
+        "--opener-scan",
+        choices=("pruned", "full"),
+        default="pruned",
+        help="optimal, cold: skip first guesses whose floor cannot win, or try all",
+    )
     p.add_argument("--no-baseline", action="store_true", help="skip the same run's full scan")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_play)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from bot import event_loop
 from bot.storage.periods import PERIODS, STREAK_METRICS
 
 SEED = "b3nch-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
@@ -35,7 +36,7 @@ def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, se
     ends (at most 5 guesses), all players at once; returns each accepted guess's latency,
     the seconds spent guessing, and the CPU seconds this process spent meanwhile (SQLite's
     work included: it runs in the process)."""
-    return asyncio.run(_guess_load(url, player_ids, rounds, start_at, seed))
+    return event_loop.run(_guess_load(url, player_ids, rounds, start_at, seed))
 
 
 async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: float,
@@ -190,7 +191,7 @@ def bench_service(
         figures["boards"] = {}
         for engine, url in engines.items():
             report(len(figures["runs"]) + len(figures["boards"]), steps)
-            figures["boards"][engine] = asyncio.run(
+            figures["boards"][engine] = event_loop.run(
                 measure_board(url, board_players, board_results, seed)
             )
         report(steps, steps)
