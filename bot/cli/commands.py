@@ -11,12 +11,12 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot import console
+from bot import console, event_loop
 from bot.cli import benchmarks, solver_commands
 from bot.errors import UsageError
 from bot.settings import SettingsError
