@@ -13,6 +13,7 @@ Commands (a bare word is a guess in the game shown last)::
     /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
+    /hardmode [wordle|primel] (is hard mode harder? the study's numbers and picture)
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -40,6 +41,7 @@ from bot.render.text import (
     status_line,
     title,
 )
+from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
@@ -47,6 +49,7 @@ from bot.services.games import BUSY
 from bot.services.kinds import KINDS
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
+from bot.services.study import hard_mode_answer
 from bot.settings import Settings
 from bot.storage import StorageBusy
 from engine.rules import Mode
@@ -164,6 +167,7 @@ class Console(TogetherCommands):
             "/start": self.start_race,
             "/challenge": lambda: self.challenge(args),
             "/play": lambda: self.play(args),
+            "/hardmode": lambda: self.hard_mode(args),
         }
         handler = handlers.get(command)
         if handler is None:
@@ -348,6 +352,12 @@ class Console(TogetherCommands):
             self.write("Finish a Wordle or Primel game first, then ask for coaching")
             return
         self.write(coaching_text(report))
+
+    async def hard_mode(self, args: list[str]) -> None:
+        answer = await hard_mode_answer(args[0].lower() if args else "wordle")
+        self.write(answer.text.replace("**", "").replace("`", ""))
+        if answer.picture is not None:
+            self.write(f"Picture: {RESULTS / answer.filename}")
 
     async def export(self) -> None:
         self.write(await self.services.export_player(self.player.id))

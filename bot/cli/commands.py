@@ -18,6 +18,7 @@ from typing import Any
 
 from bot import console, event_loop
 from bot.cli import benchmarks, solver_commands
+from bot.cli.study import add_study_parser
 from bot.errors import UsageError
 from bot.settings import SettingsError
 from bot.storage import StorageUnavailable
@@ -575,6 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_coach)
+    add_study_parser(commands, variant_option)
 
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")

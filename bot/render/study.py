@@ -1,0 +1,157 @@
+"""The hard-mode study as text and as a picture: pure functions of its JSON result
+(``wordlebot study hard-mode --json``)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.render.images import font
+
+MODE_COLOURS = {"normal": (106, 170, 100), "hard": (201, 180, 88), "strict": (120, 124, 126)}
+INK, FAINT, PAPER = (26, 26, 27), (211, 214, 218), (255, 255, 255)
+PANEL_W, PANEL_H, COLUMNS, HEADER = 420, 260, 3, 70
+
+
+def signed(value: float) -> str:
+    return f"{value:+.3f}"
+
+
+def interval(diff: dict[str, Any]) -> str:
+    if diff.get("low") is None:
+        return signed(diff["mean"])
+    return f"{signed(diff['mean'])} [{signed(diff['low'])}, {signed(diff['high'])}]"
+
+
+def table_lines(result: dict[str, Any]) -> list[str]:
+    """One row per agent and mode, then each agent's differences from normal mode."""
+    limit = result["limit"]
+    steps = [*(str(k) for k in range(1, limit + 1)), "X"]
+    head = f"{'agent':<19} {'mode':<7} {'mean':>6} {'sd':>5} {'fails':>5} {'worst':>5}"
+    lines = [head + "  " + " ".join(f"{s:>5}" for s in steps) + f" {'train s':>8} {'play s':>7}"]
+    for entry in result["agents"].values():
+        for mode, cell in entry["modes"].items():
+            if "unavailable" in cell:
+                lines.append(f"{entry['label']:<19} {mode:<7} ({cell['unavailable']})")
+                continue
+            counts = " ".join(f"{cell['distribution'][s]:>5}" for s in steps)
+            lines.append(
+                f"{entry['label']:<19} {mode:<7} {cell['mean']:>6.3f} {cell['sd']:>5.2f} "
+                f"{cell['failures']:>5} {cell['worst']!s:>5}  {counts} "
+                f"{cell['training_seconds']:>8.1f} {cell['evaluation_seconds']:>7.1f}"
+            )
+    lines += ["", "Difference from normal mode, paired by answer (mean and 95% CI):"]
+    for entry in result["agents"].values():
+        parts = [f"{mode} - normal {interval(d)}" for mode, d in entry["differences"].items()]
+        lines.append(f"{entry['label']:<19} " + ("; ".join(parts) or "-"))
+    return lines
+
+
+def hard_mode_text(result: dict[str, Any], answer: str = "") -> str:
+    """The short message the bot sends: the answer, then each agent's means and difference."""
+    lines = [f"**Is hard mode harder? ({result['title']})**"] if "title" in result else []
+    if answer:
+        lines.append(answer)
+    for entry in result["agents"].values():
+        modes = entry["modes"]
+        means = ", ".join(
+            f"{m} {c['mean']:.3f}" + (f" ({c['failures']} lost)" if c["failures"] else "")
+            for m, c in modes.items() if "mean" in c
+        )  # fmt: skip
+        hard = entry["differences"].get("hard")
+        diff = f"; hard - normal {interval(hard)}" if hard else ""
+        lines.append(f"- {entry['label']}: {means}{diff}")
+    answers = result["answers"]
+    lines.append(f"Every one of the {answers:,} answers, a lost game counted as "
+                 f"{result['limit'] + 1} (`wordlebot study hard-mode`).")  # fmt: skip
+    return "\n".join(lines)
+
+
+def study_chart(result: dict[str, Any]) -> bytes:
+    """Each agent's distribution of guesses, the three modes side by side, as a PNG."""
+    agents = list(result["agents"].values())
+    rows = (len(agents) + COLUMNS - 1) // COLUMNS
+    width, height = COLUMNS * PANEL_W, HEADER + rows * PANEL_H
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    title = result.get("title", result["variant"])
+    draw.text((16, 12), f"{title}: share of games by guesses, "
+              f"{result['answers']:,} answers", fill=INK, font=font(22))  # fmt: skip
+    x = 16
+    for mode, colour in MODE_COLOURS.items():
+        draw.rectangle((x, 46, x + 14, 60), fill=colour)
+        draw.text((x + 20, 44), mode, fill=INK, font=font(16))
+        x += 110
+    for i, entry in enumerate(agents):
+        left, top = (i % COLUMNS) * PANEL_W, HEADER + (i // COLUMNS) * PANEL_H
+        _panel(draw, entry, result["limit"], left, top)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def _panel(draw: ImageDraw.ImageDraw, entry: dict[str, Any], limit: int, left: int,
+           top: int) -> None:  # fmt: skip
+    steps = [*(str(k) for k in range(1, limit + 1)), "X"]
+    plot_left, plot_top, plot_bottom = left + 40, top + 48, top + PANEL_H - 36
+    plot_width = PANEL_W - 60
+    draw.text((left + 16, top + 4), entry["label"], fill=INK, font=font(18))
+    cells = {m: c for m, c in entry["modes"].items() if "distribution" in c}
+    means = "  ".join(f"{m[0].upper()} {c['mean']:.2f}" for m, c in cells.items())
+    draw.text((left + 16, top + 26), means, fill=INK, font=font(14))
+    for share in (0.25, 0.5, 0.75, 1.0):
+        y = plot_bottom - share * (plot_bottom - plot_top)
+        draw.line((plot_left, y, plot_left + plot_width, y), fill=FAINT)
+        draw.text((left + 6, y - 8), f"{share:.0%}", fill=INK, font=font(12))
+    draw.line((plot_left, plot_bottom, plot_left + plot_width, plot_bottom), fill=INK)
+    slot = plot_width / len(steps)
+    bar = (slot - 8) / max(len(MODE_COLOURS), 1)
+    for j, step in enumerate(steps):
+        x0 = plot_left + j * slot + 4
+        for k, (mode, colour) in enumerate(MODE_COLOURS.items()):
+            cell = cells.get(mode)
+            if cell is None:
+                continue
+            games = sum(cell["distribution"].values()) or 1
+            share = cell["distribution"][step] / games
+            y = plot_bottom - share * (plot_bottom - plot_top)
+            if share > 0:
+                draw.rectangle((x0 + k * bar, y, x0 + (k + 1) * bar - 1, plot_bottom),
+                               fill=colour)  # fmt: skip
+        draw.text((x0 + slot / 2 - 8, plot_bottom + 6), step, fill=INK, font=font(14))
+
+
+def answer_sentences(result: dict[str, Any]) -> str:
+    """The study's answer in two sentences, worded from its numbers: the best agent's
+    hard-minus-normal difference, then the greedy agents' and random play's."""
+    agents = result["agents"]
+    best = next((a for a in ("exact", "rollout") if "hard" in agents.get(a, {}).get(
+        "differences", {})), None)  # fmt: skip
+    if best is None:
+        return ""
+    d, modes = agents[best]["differences"]["hard"], agents[best]["modes"]
+    if d.get("low") is not None and d["low"] > 0:
+        verdict = "Yes, slightly" if d["mean"] < 0.2 else "Yes"
+    elif d.get("high") is not None and d["high"] < 0:
+        verdict = "No, it is easier"
+    else:
+        verdict = "Not measurably"
+    every = f" (one guess more every {1 / d['mean']:.0f} games)" if d["mean"] > 0 else ""
+    lost = (modes["hard"]["failures"], modes["normal"]["failures"])
+    losses = (", losing no game in either mode" if lost == (0, 0) else
+              f", losing {lost[0]} games against {lost[1]} in normal mode")  # fmt: skip
+    first = (f"{verdict}: played as well as the engine can ({agents[best]['label']}), hard mode "
+             f"costs {interval(d)} guesses a game{every}{losses}.")  # fmt: skip
+    greedy = [
+        f"{interval(agents[a]['differences']['hard'])} ({agents[a]['label']}, "
+        f"{agents[a]['modes']['hard']['failures']} lost in hard mode)"
+        for a in ("entropy", "parts") if "hard" in agents.get(a, {}).get("differences", {})
+    ]  # fmt: skip
+    second = "For greedy players it costs " + " and ".join(greedy) if greedy else ""
+    if "hard" in agents.get("random", {}).get("differences", {}):
+        second += (", while random" if second else "Random") + (
+            " consistent play, whose every guess could be the answer and so obeys hard mode "
+            "anyway, is unaffected")  # fmt: skip
+    return f"{first} {second}." if second else first
