@@ -99,7 +99,7 @@ def test_a_challenge_line_forces_the_target(wordle) -> None:
 
 
 def test_the_minimax_step_is_the_smallest_worst_case(wordle) -> None:
-    assert minimax_step(Position.start(wordle)) == "arise"
+    assert minimax_step(Position.start(wordle)) == "raise"  # ARISE's worst too, more spread
 
 
 def test_absurdle_solve_json(capsys) -> None:

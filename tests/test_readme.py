@@ -49,7 +49,7 @@ NOT_RUN |= {  # benchmarks print timings: run by hand, figures in the README
 SAYS = {  # what the README says each command prints
     "wordlebot --version": ["wordlebot 0."],
     "wordlebot coach crane moist cigar --answer cigar": ["CRANE", "MOIST", "CIGAR", "Skill"],
-    "wordlebot absurdle solve": ["ARISE", "YAULD", "TENCH", "WHOOP"],
+    "wordlebot absurdle solve": ["RAISE", "YAULD", "TENCH", "WHOOP"],
     "wordlebot parse --json": ['"shares"', '"problems"'],
 }
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from engine.pattern import score, winning
 from engine.rules import Mode, check_guess, is_consistent
 from engine.solver.bounds import entropy_upper_bounds
-from engine.solver.exact import ExactSearch, SearchSettings, optimal_tree
+from engine.solver.exact import INF, ExactSearch, SearchSettings, optimal_tree
 from engine.solver.greedy import best_guess, rank_guesses
 from engine.solver.hints import hint
-from engine.solver.measures import Measure, score_patterns
+from engine.solver.measures import Measure, score_patterns, sort_key
 from engine.solver.position import InconsistentHistory, Position, by_answer
 from engine.solver.tree import build_tree, guesses_needed, paths
 from engine.variants import Variant, get_variant
@@ -149,6 +149,125 @@ def test_exact_search_with_full_width_matches_brute_force(answers, extra, mode, 
     needed = guesses_needed(root, start)
     assert sum(needed.values()) == total and len(needed) == len(answers)
     assert max(needed.values()) <= limit
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    answers=st.lists(
+        st.text("abcdef", min_size=3, max_size=3), min_size=3, max_size=24, unique=True
+    ),
+    extra=st.lists(st.text("abcdef", min_size=3, max_size=3), max_size=12, unique=True),
+    mode=st.sampled_from([Mode.NORMAL, Mode.HARD]),
+    limit=st.sampled_from([3, 4, 6]),
+    width=st.integers(1, 4),
+    root_width=st.integers(1, 12),
+)
+def test_the_pruned_opener_scan_finds_what_the_full_scan_finds(
+    answers, extra, mode, limit, width, root_width
+) -> None:
+    """Same total, same opener, same tree, whatever the lists and the widths; and every
+    floor is at most the total it bounds: the first guesses' (searched or not) and the
+    start's, with and without looking ahead."""
+    variant = tiny_variant(answers, extra, limit)
+    search_settings = SearchSettings(width, root_width)
+    start = Position.start(variant, mode)
+    results = {}
+    for scan in ("pruned", "full"):
+        search = ExactSearch(variant, mode, search_settings, opener_scan=scan)
+        try:
+            total, root = search.solve()
+        except ValueError:
+            results[scan] = None
+            continue
+        results[scan] = (total, root.to_json())
+        for tried in search.openers:
+            try:
+                alone = ExactSearch(variant, mode, search_settings).solve(first=[tried.guess])[0]
+            except ValueError:
+                alone = INF  # this first guess cannot finish within the limit
+            assert tried.floor <= alone and (tried.total is None or tried.total >= total)
+        for look_ahead in (False, True):
+            assert ExactSearch(variant, mode, search_settings).floor(start, look_ahead) <= total
+    assert results["pruned"] == results["full"]
+
+
+@pytest.mark.parametrize(("seed", "mode"), [(16, Mode.NORMAL), (4, Mode.HARD)])
+def test_the_pruned_scan_agrees_where_its_first_opener_is_not_the_best(wordle, seed, mode) -> None:
+    """Samples of the real lists where the opener with the lowest floor loses to a later
+    one: the pruned scan must go on past it and stop only where the full scan's answer is."""
+    rng = np.random.default_rng(seed)
+    answers, guesses = int(rng.integers(300, 900)), int(rng.integers(200, 1500))
+    chosen = sorted(rng.choice(wordle.answers.words, answers, replace=False).tolist())
+    extra = rng.choice(wordle.guesses.words, guesses, replace=False).tolist()
+    alphabet = wordle.alphabet
+    variant = Variant(
+        f"sample{seed}", "Sample", 5, alphabet, 6,
+        WordList.from_words("sample-answers", chosen, 5, alphabet),
+        WordList.from_words("sample-guesses", sorted(set(chosen) | set(extra)), 5, alphabet),
+    )  # fmt: skip
+    pruned = ExactSearch(variant, mode, SearchSettings(2, 10))
+    full = ExactSearch(variant, mode, SearchSettings(2, 10), opener_scan="full")
+    total, root = pruned.solve()
+    full_total, full_root = full.solve()
+    assert (total, root.to_json()) == (full_total, full_root.to_json())
+    searched = [o for o in pruned.openers if o.total is not None]
+    assert searched[0].guess != root.guess  # the case this sample is here for
+    assert len(searched) < len([o for o in full.openers if o.total is not None])
+    for tried in pruned.openers:
+        alone = ExactSearch(variant, mode, SearchSettings(2, 10)).solve(first=[tried.guess])[0]
+        assert tried.floor <= alone
+
+
+def test_floors_never_exceed_the_optimum(wordle) -> None:
+    """On brute-forced lists a floor bounds the optimum itself (every guess in the width)."""
+    for answers, extra in [
+        (["abc", "abd", "abe", "acf", "bcd", "fed", "cab", "dab"], ["aaa", "fff", "dca"]),
+        (["aaa", "aab", "aba", "baa", "bbb", "abb", "bab", "bba"], ["abc", "cab"]),
+    ]:
+        variant = tiny_variant(answers, extra, 6)
+        width = len(variant.guesses)
+        for mode in (Mode.NORMAL, Mode.HARD):
+            optimum = brute_force(variant, mode)
+            search = ExactSearch(variant, mode, SearchSettings(width, width))
+            assert search.floor(Position.start(variant, mode), look_ahead=True) <= optimum
+            assert search.solve()[0] == optimum
+    # And on the real lists, after one guess: each bucket's floor is at most its search.
+    search = ExactSearch(wordle, Mode.NORMAL, SearchSettings(8, 8))
+    for answer in ("cigar", "nymph", "eerie", "fluff"):
+        position = Position.after(wordle, [("salet", score("salet", answer))])
+        floor = search.floor(position, look_ahead=True)
+        total = ExactSearch(wordle, Mode.NORMAL, SearchSettings(8, 8)).solve(position)[0]
+        assert len(position.candidates) <= floor <= total
+
+
+def test_minimax_breaks_ties_by_expected_size_then_list_order() -> None:
+    """Every answer leaves at most two; AEA (first in list order) leaves two pairs, CDF one."""
+    variant = tiny_variant(["aea", "cdf", "ded", "eef", "eff", "fcf"], ["cea", "dbd", "fdb"])
+    start = Position.start(variant)
+    ranking = rank_guesses(start, Measure.MINIMAX)
+    words = [variant.guesses.words[g] for g in ranking.guesses.tolist()]
+    assert ranking.scores.worst[: len(words) - 1].tolist() == [2] * (len(words) - 1)
+    # Worst 2 and expected 8/6: answers first, then the others, each in list order; then
+    # worst 2 and expected 10/6; DBD, whose worst is 3, last.
+    assert words == ["cdf", "ded", "eff", "fcf", "cea", "fdb", "aea", "eef", "dbd"]
+    assert variant.guesses.words[best_guess(start, Measure.MINIMAX)] == "cdf"
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_minimax_orders_by_worst_then_squares_for_small_and_large_pools(wordle, data) -> None:
+    n = data.draw(st.sampled_from([3, 7, 40, 63, 64, 65, 200]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    guesses = rng.choice(len(wordle.guesses), size=30, replace=False)
+    key = sort_key(by_answer(wordle)[candidates][:, guesses], Measure.MINIMAX, 243)
+    by_hand = []
+    for g in guesses.tolist():
+        sizes = Counter(score(wordle.guesses.words[g], wordle.answers.words[a]) for a in candidates)
+        by_hand.append((max(sizes.values()), sum(c * c for c in sizes.values())))
+    for i in range(len(guesses)):
+        for j in range(len(guesses)):
+            assert (key[i] < key[j]) == (by_hand[i] < by_hand[j])
 
 
 def test_exact_search_finds_the_optimal_wordle_tree(wordle, tmp_path) -> None:

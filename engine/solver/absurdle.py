@@ -42,7 +42,8 @@ class Line:
 
 
 def minimax_step(position: Position) -> str:
-    """The guess whose worst case leaves the fewest words (ties: a possible answer first)."""
+    """The guess whose worst case leaves the fewest words (ties: the smaller expected pool,
+    then a possible answer)."""
     ranking = rank_guesses(position, Measure.MINIMAX, top=1)
     return position.variant.guesses.words[int(ranking.guesses[0])]
 

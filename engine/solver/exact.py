@@ -156,9 +156,13 @@ class ExactSearch:
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         return self._try(s, self._matrix[s, guess], guess, depth, hard, INF)
 
-    def floor(self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None = None) -> int:
-        """A lower bound on ``cost(s, depth)``: never above the true cost."""
-        return self._floor(s, depth, hard)
+    def floor(self, position: Position, look_ahead: bool = False) -> int:
+        """A lower bound on the total from ``position``: never above what ``solve`` finds
+        (``look_ahead``: rank its pool and look one guess ahead, as the search does)."""
+        depth = self.variant.max_guesses - len(position.history)
+        hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
+        width = self.settings.root_width if look_ahead else 0
+        return self._floor(position.candidates, depth, hard, width)
 
     # -- the search --------------------------------------------------------------------
 
@@ -211,7 +215,7 @@ class ExactSearch:
         order = np.arange(len(guesses))
         if root and self.opener_scan == "pruned":
             floors = np.maximum(
-                floors, [self._guess_floor(s, g, depth, hard, True) for g in guesses]
+                floors, [self._guess_floor(s, g, depth, hard, look_ahead=True) for g in guesses]
             )
             order = np.lexsort((order, floors))
         if root:
@@ -291,12 +295,12 @@ class ExactSearch:
         return known
 
     def _floor(
-        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, rank: bool = False
+        self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int = 0
     ) -> int:
         """A lower bound on ``cost(s, depth)``, from what is already known or cheap to learn:
         the memo; 2|S| - 1 when an answer splits S completely, else 2|S| (no guess does
-        better); the pool-wide bound when this set's pool is ranked (``rank``: rank it now,
-        as searching it would)."""
+        better); the pool-wide bound when this set's pool is ranked. With a ``width``, rank
+        the pool now, as searching it with that width would, and look one guess ahead."""
         n = len(s)
         if n == 1:
             return 1
@@ -313,8 +317,8 @@ class ExactSearch:
             return 2 * n - 1
         if depth >= 3 and parts_in == n - 1:
             return 2 * n
-        if rank and depth >= 3:
-            ranked = self._ranked(s, hard, self._width(depth, self.settings.width))
+        if width and depth >= 3:
+            ranked = self._ranked(s, hard, self._width(depth, width))
             floor = self._lookahead(s, depth, hard, ranked)
             self.memo[key] = (floor, -1)  # "at least": the search may still cut below it
             return floor
@@ -363,12 +367,13 @@ class ExactSearch:
         guess: int,
         depth: int,
         hard: HardKey | None,
-        rank: bool = False,
+        look_ahead: bool = False,
     ) -> int:
         """A lower bound on the total when ``guess`` is played at ``s``: |S| plus its
-        buckets' floors (``rank``: each with a look ahead, see ``_floor``)."""
+        buckets' floors (``look_ahead``: each with a look ahead, see ``_floor``)."""
         buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
-        floors = (self._floor(m, depth - 1, h, rank and len(m) >= _RANK_FROM) for m, h in buckets)
+        width = self.settings.width if look_ahead else 0
+        floors = (self._floor(m, depth - 1, h, width * (len(m) >= _RANK_FROM)) for m, h in buckets)
         return min(INF, len(s) + sum(floors))
 
     def _try(
@@ -392,7 +397,7 @@ class ExactSearch:
         for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked
             if len(members) < _RANK_FROM:
                 break
-            floor = self._floor(members, depth - 1, h, rank=True)
+            floor = self._floor(members, depth - 1, h, self.settings.width)
             rest, floors[i] = rest + floor - floors[i], floor
             if total + rest >= best:
                 return INF

@@ -24,7 +24,7 @@ class Measure(StrEnum):
 
     ENTROPY = "entropy"  # most bits of information (higher is better)
     EXPECTED = "expected"  # smallest expected remaining pool: sum of squared sizes / pool size
-    MINIMAX = "minimax"  # smallest worst bucket
+    MINIMAX = "minimax"  # smallest worst bucket; of equal worst, the smaller expected pool
     PARTS = "parts"  # most distinct patterns
 
 
@@ -66,7 +66,9 @@ class Scores:
         if measure is Measure.EXPECTED:
             return np.round(self.expected, 9)
         if measure is Measure.MINIMAX:
-            return self.worst.astype(np.float64)
+            return _worst_then_squares(
+                self.worst, np.rint(self.expected * self.pool_size), self.pool_size
+            )
         return -self.parts.astype(np.float64)
 
 
@@ -86,7 +88,17 @@ def sort_key(
     elif measure is Measure.EXPECTED:
         key = np.round(share.sum(axis=0, dtype=np.int64) / n, 9)
     else:
-        key = share.max(axis=0).astype(np.float64)
+        key = _worst_then_squares(share.max(axis=0), share.sum(axis=0, dtype=np.int64), n)
+    return key
+
+
+def _worst_then_squares(
+    worst: npt.NDArray[np.integer], squares: npt.NDArray[np.integer | np.floating], n: int
+) -> npt.NDArray[np.float64]:
+    """Minimax's key: the worst bucket, ties broken by the sum of squared bucket sizes (the
+    expected pool times n). Both are integers, squares at most n * n, so one float orders
+    them exactly (n * n * n stays far below 2**53)."""
+    key = worst.astype(np.float64) * (n * n + 1) + squares.astype(np.float64)
     return key
 
 
