@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import turned_away
-from bot.render.text import title
+from bot.render.text import candidates_text, percent, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
@@ -251,12 +251,13 @@ def format_multi_hint(result: Any) -> str:
 
 
 def format_hint(result: Any) -> str:
-    shown = ", ".join(w.upper() for w in result.candidates[:15])
+    shown = candidates_text(result, 15)
     more = f" and {result.remaining - 15} more" if result.remaining > 15 else ""
     lines = [f"**{result.remaining}** possible: {shown}{more}", "Best guesses:"]
     for s in result.suggestions:
         finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
-        mark = " (could be it)" if s.possible else ""
+        chance = f": {percent(s.chance)}" if s.chance else ""
+        mark = f" (could be it{chance})" if s.possible else ""
         lines.append(
             f"`{s.guess.upper()}` {s.entropy:.2f} bits, {s.expected:.1f} left on average,"
             f" worst {s.worst}{mark}{finish}"

@@ -77,10 +77,10 @@ def test_installed_command_reports_errors_without_traceback() -> None:
 def test_hint_json_has_the_documented_keys(capsys) -> None:
     code, out, _ = run(capsys, "hint", "crane", "01002", "--json", "--top", "3")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"remaining", "candidates", "suggestions"}
-    assert data["remaining"] == len(data["candidates"]) > 0
+    assert code == 0 and set(data) == {"remaining", "candidates", "suggestions", "probabilities"}
+    assert data["remaining"] == len(data["candidates"]) > 0 and data["probabilities"] == []
     assert set(data["suggestions"][0]) == {
-        "guess", "entropy", "expected", "worst", "possible", "expected_guesses",
+        "guess", "entropy", "expected", "worst", "possible", "expected_guesses", "chance",
     }  # fmt: skip
 
 

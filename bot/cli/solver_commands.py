@@ -9,6 +9,8 @@ from pathlib import Path
 
 from bot.cli.progress import progress
 from bot.errors import UsageError
+from bot.render.text import percent
+from engine.answer_model import nyt_model
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, normalise, shape_problem
@@ -18,6 +20,7 @@ from engine.solver.measures import score_patterns
 from engine.solver.position import InconsistentHistory, Position, by_answer
 from engine.solver.strategies import strategy_tree
 from engine.solver.tree import Node, paths
+from engine.solver.weighted import model_coach, model_hint
 from engine.variants import Variant, get_variant
 
 SHOWN_CANDIDATES = 30
@@ -29,7 +32,10 @@ def tree_for_hints(variant: Variant, mode: Mode) -> Node | None:
 
 
 def format_hint(result: Hint) -> str:
-    words = ", ".join(result.candidates[:SHOWN_CANDIDATES])
+    first = result.candidates[:SHOWN_CANDIDATES]
+    if result.probabilities:  # the NYT answer model: each word's chance, most likely first
+        first = [f"{w} {p:.2%}" for w, p in zip(first, result.probabilities, strict=False)]
+    words = ", ".join(first)
     more = len(result.candidates) - SHOWN_CANDIDATES
     lines = [
         f"{result.remaining} possible answer{'s' if result.remaining != 1 else ''}: "
@@ -39,9 +45,10 @@ def format_hint(result: Hint) -> str:
     lines.append("Best guesses:  bits  expected left  worst  can win  guesses to finish")
     for i, s in enumerate(result.suggestions, 1):
         finish = f"{s.expected_guesses:.3f}" if s.expected_guesses is not None else "-"
+        can_win = ("yes" if s.chance is None else percent(s.chance)) if s.possible else "no"
         lines.append(
             f"{i:>2}. {s.guess.upper():<8} {s.entropy:5.2f}  {s.expected:13.2f}  {s.worst:5d}"
-            f"  {'yes' if s.possible else 'no':>7}  {finish:>17}"
+            f"  {can_win:>7}  {finish:>17}"
         )
     return "\n".join(lines)
 
@@ -50,7 +57,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     mode = Mode(args.mode)
     history = parse_history(" ".join(args.history), variant)
-    result = hint(variant, history, mode, args.top, tree=tree_for_hints(variant, mode))
+    if variant.name == "wordle-nyt":  # the NYT's puzzle: any word it accepts, weighted
+        result = model_hint(nyt_model(), history, mode, args.top)
+    else:
+        result = hint(variant, history, mode, args.top, tree=tree_for_hints(variant, mode))
     print(json.dumps(result.to_json()) if args.json else format_hint(result))
     return 0
 
@@ -326,7 +336,10 @@ def cmd_coach(args: argparse.Namespace) -> int:
         if problem:
             raise UsageError(f"{word[:20]!r}: {problem}")
         history.append((guess, score(guess, answer)))
-    result = coach(variant, history, Mode(args.mode))
+    if variant.name == "wordle-nyt":
+        result = model_coach(nyt_model(), history, Mode(args.mode))
+    else:
+        result = coach(variant, history, Mode(args.mode))
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

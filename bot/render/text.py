@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from bot.storage.coop import CoopStanding
     from bot.storage.races import Racer
     from engine.solver.coach import Coaching
+    from engine.solver.hints import Hint
 from engine.pattern import to_emoji
 
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
@@ -185,12 +186,26 @@ def analysis_text(analysis: Analysis) -> str:
                              "add the words you played for an exact reading.)")  # fmt: skip
     if analysis.hint is not None:
         result = analysis.hint
-        shown = ", ".join(w.upper() for w in result.candidates[:12])
-        lines.append(f"{result.remaining} possible: {shown}")
+        lines.append(f"{result.remaining} possible: {candidates_text(result, 12)}")
         if result.suggestions:
             lines.append(f"Best next guess: {result.suggestions[0].guess.upper()}")
+    if analysis.coaching is not None:
+        lines.append(f"```\n{coaching_text(analysis.coaching)}\n```")
     lines.extend(f"Note: {p}" for p in analysis.problems)
     return "\n".join(lines) or "Nothing to analyse."
+
+
+def candidates_text(result: Hint, shown: int) -> str:
+    """The first ``shown`` candidates, each with its chance under an answer model."""
+    words = [w.upper() for w in result.candidates[:shown]]
+    if result.probabilities:
+        words = [f"{w} {percent(p)}" for w, p in zip(words, result.probabilities, strict=False)]
+    return ", ".join(words)
+
+
+def percent(p: float) -> str:
+    """A chance for people: 12%, 0.4%, <0.1%."""
+    return f"{p:.0%}" if p >= 0.01 else f"{p:.1%}" if p >= 0.001 else "<0.1%"
 
 
 def coaching_text(report: Coaching) -> str:

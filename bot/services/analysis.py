@@ -1,5 +1,9 @@
 """Analysing what players paste, coaching finished games, recording shared results.
 
+An NYT Wordle share or typed history is read with the NYT answer model
+(:mod:`engine.answer_model`): any word the NYT accepts may be its answer, the original
+answers far likelier, so a real answer outside the original list is never called impossible.
+
 Analysis can be costly (a hard-mode grid read without its words), so it runs in a worker
 pool of its own, apart from the game path (board images, hints), under a time budget, and
 :class:`AnalysisGate` gives each player a cooldown and each server a limit on analyses at
@@ -20,15 +24,17 @@ from typing import Any, TypeVar
 
 from bot.services.kinds import parse
 from bot.storage import Storage
+from engine.answer_model import nyt_model
 from engine.app_results import parse_app_results
 from engine.game import WordleGame
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError
-from engine.rules import Mode
+from engine.rules import Mode, shape_problem
 from engine.shares import Share, parse_shares
 from engine.solver.coach import Coaching, GridReading, coach, grid_candidates
 from engine.solver.hints import Hint, hint
 from engine.solver.position import InconsistentHistory
+from engine.solver.weighted import model_coach, model_grid, model_hint
 from engine.variants import get_variant
 
 MAX_PASTE = 4000
@@ -80,7 +86,8 @@ class AnalysisGate:
 class Analysis:
     shares: list[Share] = field(default_factory=list)
     readings: list[GridReading | None] = field(default_factory=list)  # per share
-    hint: Hint | None = None  # for a typed history
+    hint: Hint | None = None  # for a typed history, or a share with its words
+    coaching: Coaching | None = None  # for a Wordle share with its words
     problems: list[str] = field(default_factory=list)
 
 
@@ -100,17 +107,18 @@ async def analyze(text: str, words: str = "", *, budget: float = BUDGET) -> Anal
             if share.game in ("wordle", "primel") and board.rows:
                 variant = get_variant(share.game)
                 patterns = [p for p in board.rows if p != 3**variant.length - 1]
-                reading = await _off_loop(
-                    grid_candidates, variant, patterns, share.hard, budget=budget
-                )
-                readings.append(reading)
+                if share.game == "wordle":
+                    read = partial(model_grid, nyt_model())
+                else:
+                    read = partial(grid_candidates, variant)
+                readings.append(await _off_loop(read, patterns, share.hard, budget=budget))
             else:
                 readings.append(None)
         return Analysis(parsed.shares, readings, problems=parsed.problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
         if rows:
-            result = await _off_loop(hint, get_variant("wordle"), rows, Mode.NORMAL)
+            result = await _off_loop(model_hint, nyt_model(), rows, Mode.NORMAL)
             return Analysis(hint=result)
     except (HistoryError, PatternError, InconsistentHistory) as exc:
         return Analysis(problems=[*parsed.problems, f"As a typed history: {exc}"])
@@ -131,11 +139,26 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
         problems = [*problems, note]
     history = list(zip(guesses, rows, strict=False))
     mode = Mode.HARD if share.hard else Mode.NORMAL
+    bad = next(((i, g) for i, (g, _) in enumerate(history, 1) if shape_problem(g, variant)), None)
+    if bad is not None:
+        why = f"Word {bad[0]} ({bad[1][:20]!r}): {shape_problem(bad[1], variant)}"
+        return Analysis(shares, [None] * len(shares), problems=[*problems, why])
+    nyt = share.game == "wordle"
     try:
-        result = await _off_loop(hint, variant, history, mode)
+        if nyt:
+            result = await _off_loop(model_hint, nyt_model(), history, mode)
+        else:
+            result = await _off_loop(hint, variant, history, mode)
     except (InconsistentHistory, ValueError) as exc:
         return Analysis(shares, [None] * len(shares), problems=[*problems, str(exc)])
-    return Analysis(shares, [None] * len(shares), hint=result, problems=problems)
+    coaching = None
+    if nyt:
+        try:
+            coaching = await _off_loop(model_coach, nyt_model(), history, mode)
+        except ValueError as exc:  # a word the NYT does not accept: the hint still stands
+            problems = [*problems, f"No coaching: {exc}"]
+    return Analysis(shares, [None] * len(shares), hint=result, coaching=coaching,
+                    problems=problems)  # fmt: skip
 
 
 async def coach_game(

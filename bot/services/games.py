@@ -33,6 +33,7 @@ from bot.services.kinds import (
 from bot.storage import Result, Storage, StorageBusy, StoredGame
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
+from engine.answer_model import nyt_model
 from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
@@ -43,6 +44,7 @@ from engine.solver.hints import Hint
 from engine.solver.measures import Measure
 from engine.solver.multiboard import MultiHint, multi_hint
 from engine.solver.position import InconsistentHistory
+from engine.solver.weighted import model_hint
 from engine.variants import get_variant
 
 PLAYABLE = tuple(KINDS)
@@ -433,7 +435,10 @@ class GameService:
         edition = "wordle-nyt" if variant == "wordle" else variant  # every word people play
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
-            result = await hint_async(variant, rows, Mode.NORMAL, top)
+            if variant == "wordle":  # the NYT's puzzle: its answer may be any word it accepts
+                result = await asyncio.to_thread(model_hint, nyt_model(), rows, Mode.NORMAL, top)
+            else:
+                result = await hint_async(variant, rows, Mode.NORMAL, top)
         except (HistoryError, PatternError, InconsistentHistory) as exc:
             return HintOutcome(message=str(exc))
         return HintOutcome(result)

@@ -171,7 +171,7 @@ def grid_candidates(
         for a in candidates.tolist():
             if complete and deadline is not None and clock() > deadline:
                 complete = False  # out of time: the rest keep the benefit of the doubt
-            if not complete or _hard_path(variant, a, rows):
+            if not complete or hard_path(variant, np.asarray(variant.matrix)[:, a], rows):
                 kept.append(a)
         candidates = np.array(kept, dtype=np.intp)
     order = candidates[np.argsort(-weight[candidates], kind="stable")]
@@ -179,9 +179,12 @@ def grid_candidates(
     return GridReading(len(candidates), words, complete)
 
 
-def _hard_path(variant: Variant, answer: int, patterns: list[int], budget: int = 400) -> bool:
-    """Is there a sequence of guesses giving these patterns that obeys hard mode?"""
-    column = np.asarray(variant.matrix)[:, answer]
+def hard_path(
+    variant: Variant, column: npt.NDArray[np.unsignedinteger], patterns: list[int],
+    budget: int = 400,
+) -> bool:  # fmt: skip
+    """Is there a sequence of guesses giving these patterns that obeys hard mode? ``column``
+    holds every guess's pattern against the answer."""
     words = variant.guesses.words
     tried = 0
 

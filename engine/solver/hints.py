@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.rules import Mode, Row
@@ -22,6 +22,7 @@ class Suggestion:
     worst: int  # largest number of candidates it can leave
     possible: bool  # whether it can still be the answer
     expected_guesses: float | None  # to finish, counting it; known where the exact tree is
+    chance: float | None = None  # that it is the answer, under an answer model
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class Hint:
     remaining: int
     candidates: list[str]
     suggestions: list[Suggestion]
+    # Under an answer model (engine.solver.weighted): each candidate's chance, most likely
+    # first; empty where every candidate is equally likely.
+    probabilities: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

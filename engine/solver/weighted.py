@@ -1,0 +1,250 @@
+"""Hints, coaching and grid readings under an answer model (candidates with probabilities).
+
+A guess splits the candidates into buckets by pattern; a bucket has a mass M (the chance
+its pattern comes up) and an effective size S = 2**H, H the entropy of the weights within it
+(S is the bucket's size when its words are equally likely, and discounts unlikely words).
+Every uniform measure of the engine carries over with M for |b|/n and S for |b|:
+
+    entropy  = -sum M log2 M            expected = sum M * S           worst = max S
+    EG(g)    = 1 + sum over buckets other than the win of M * F(S)   (F: engine.solver.coach)
+    luck     = 99 * (mass of buckets with larger S + half the mass of those with equal S)
+
+so with equal weights each figure is exactly the uniform one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.answer_model import AnswerModel, ModelPosition
+from engine.pattern import winning
+from engine.rules import Mode, Row
+from engine.solver.coach import Coaching, GridReading, Turn, finish_cost, hard_path
+from engine.solver.hints import Hint, Suggestion
+from engine.solver.measures import Measure, rank
+from engine.solver.position import tie_order
+
+_CHUNK = 256  # guesses per bincount call
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """Per guess (rows) and pattern (columns): mass M and effective size S."""
+
+    mass: npt.NDArray[np.float64]
+    size: npt.NDArray[np.float64]
+
+    @property
+    def entropy(self) -> npt.NDArray[np.float64]:
+        m = self.mass
+        logs = np.log2(np.where(m > 0, m, 1.0))
+        result: npt.NDArray[np.float64] = -(m * logs).sum(axis=1)
+        return result
+
+    @property
+    def expected(self) -> npt.NDArray[np.float64]:
+        result: npt.NDArray[np.float64] = (self.mass * self.size).sum(axis=1)
+        return result
+
+    @property
+    def worst(self) -> npt.NDArray[np.float64]:
+        result: npt.NDArray[np.float64] = self.size.max(axis=1)
+        return result
+
+    def to_finish(self, win: int) -> npt.NDArray[np.float64]:
+        """EG: the guesses to finish, counting this one (heuristic, see the module doc)."""
+        cost = self.mass * finish_cost(self.size)
+        cost[:, win] = 0.0  # guessing the answer costs only this guess
+        eg: npt.NDArray[np.float64] = 1 + cost.sum(axis=1)
+        return eg
+
+    def sort_key(self, measure: Measure) -> npt.NDArray[np.float64]:
+        """Smaller is better (rounded so that equal splits tie whatever the summing order)."""
+        if measure is Measure.ENTROPY:
+            return -np.round(self.entropy, 9)
+        if measure is Measure.EXPECTED:
+            return np.round(self.expected, 9)
+        if measure is Measure.MINIMAX:
+            return np.round(self.worst, 9)
+        parts: npt.NDArray[np.float64] = (self.mass > 0).sum(axis=1).astype(np.float64)
+        return -parts
+
+
+def buckets(
+    by_guess: npt.NDArray[np.unsignedinteger], weights: npt.NDArray[np.float64], n_patterns: int
+) -> Buckets:
+    """Masses and effective sizes from ``(guesses, candidates)`` patterns and the candidates'
+    weights (summing to 1)."""
+    guesses = len(by_guess)
+    mass = np.empty((guesses, n_patterns))
+    w_log_w = np.empty((guesses, n_patterns))
+    w_logs = weights * np.log2(weights)
+    for start in range(0, guesses, _CHUNK):
+        block = by_guess[start : start + _CHUNK].astype(np.intp)
+        rows = len(block)
+        flat = (block + (np.arange(rows) * n_patterns)[:, None]).ravel()
+        size = rows * n_patterns
+        mass[start : start + rows] = np.bincount(
+            flat, np.tile(weights, rows), size).reshape(rows, n_patterns)  # fmt: skip
+        w_log_w[start : start + rows] = np.bincount(
+            flat, np.tile(w_logs, rows), size).reshape(rows, n_patterns)  # fmt: skip
+    full = mass > 0
+    safe = np.where(full, mass, 1.0)
+    # S = 2**H with H = log2 M - (sum w log2 w) / M: the entropy of the bucket's own weights.
+    size_of = np.where(full, safe * np.exp2(-w_log_w / safe), 0.0)
+    return Buckets(mass, size_of)
+
+
+def model_hint(
+    model: AnswerModel,
+    history: Sequence[Row],
+    mode: Mode = Mode.NORMAL,
+    top: int = 5,
+    measure: Measure | None = None,
+) -> Hint:
+    """Candidates, most likely first, with their probabilities, and the ``top`` guesses by
+    ``measure`` over the weights, or by default by EG, which counts the chance of winning
+    now (with one word at 95%, guess it rather than the word that splits the rest best).
+    Raises ``InconsistentHistory`` when no allowed word fits."""
+    if not history:
+        return _opening(model, mode, top, measure)  # the same for everyone: computed once
+    return _hint(ModelPosition.after(model, history, mode), top, measure)
+
+
+@lru_cache(maxsize=16)
+def _opening(model: AnswerModel, mode: Mode, top: int, measure: Measure | None) -> Hint:
+    return _hint(ModelPosition.after(model, (), mode), top, measure)
+
+
+def _hint(position: ModelPosition, top: int, measure: Measure | None) -> Hint:
+    model, pool, weights = position.model, position.pool, position.weights
+    split = buckets(model.patterns(pool, position.candidates), weights, 3**model.variant.length)
+    chance = np.zeros(len(model.words))
+    chance[position.candidates] = weights
+    possible = chance[pool] > 0
+    if measure is None:
+        key = np.round(split.to_finish(winning(model.variant.length)), 9)
+    else:
+        key = split.sort_key(measure)
+    order = rank(key, possible, tie_order(model.variant)[pool], top)
+    entropy, expected, worst = split.entropy, split.expected, split.worst
+    suggestions = [
+        Suggestion(
+            model.words[pool[i]],
+            round(float(entropy[i]), 4),
+            round(float(expected[i]), 4),
+            int(np.ceil(round(float(worst[i]), 6))),
+            bool(possible[i]),
+            None,
+            round(float(chance[pool[i]]), 6),
+        )
+        for i in order.tolist()
+    ]
+    likely = np.argsort(-weights, kind="stable")
+    words = [model.words[position.candidates[i]] for i in likely.tolist()]
+    probabilities = [round(float(p), 6) for p in weights[likely]]
+    return Hint(len(position.candidates), words, suggestions, probabilities)
+
+
+def expected_guesses(
+    position: ModelPosition, pool: npt.NDArray[np.intp]
+) -> npt.NDArray[np.float64]:
+    """EG of every guess in ``pool`` (see the module doc)."""
+    model = position.model
+    split = buckets(
+        model.patterns(pool, position.candidates), position.weights, 3**model.variant.length
+    )
+    return split.to_finish(winning(model.variant.length))
+
+
+def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NORMAL) -> Coaching:
+    """Turn by turn under the model: candidates before and after, the best guess by EG,
+    skill and luck (see :func:`engine.solver.coach.coach`). The exact search is not used: it
+    assumes equally likely answers, so every EG here is the heuristic's."""
+    position = ModelPosition.after(model, (), mode)
+    turns = []
+    for i, (guess, pattern) in enumerate(history):
+        pool = position.pool
+        eg = _opening_eg(model, mode) if i == 0 else expected_guesses(position, pool)
+        best_index = int(np.lexsort((tie_order(model.variant)[pool], np.round(eg, 9)))[0])
+        best_eg = float(eg[best_index])
+        row = _row_of(model, guess)
+        mine = np.flatnonzero(pool == row[0])
+        played_eg = float(eg[mine[0]] if len(mine) else expected_guesses(position, row)[0])
+        skill = None
+        if i > 0:
+            average = float(eg.mean())
+            spread = average - best_eg
+            share = 1.0 if spread <= 0 else min(1.0, max(0.0, (average - played_eg) / spread))
+            skill = round(99 * share)
+        luck = _luck(position, guess, pattern)
+        after = position.play(guess, pattern)
+        turns.append(Turn(guess, pattern, len(position.candidates), len(after.candidates),
+                          model.words[int(pool[best_index])], round(played_eg, 3),
+                          round(best_eg, 3), False, skill, luck))  # fmt: skip
+        position = after
+    skills = [t.skill for t in turns if t.skill is not None]
+    won = bool(history) and history[-1][1] == winning(model.variant.length)
+    skill = round(sum(skills) / len(skills)) if skills else None
+    luck = round(sum(t.luck for t in turns) / len(turns)) if turns else 0
+    return Coaching(turns, skill, luck, won)
+
+
+@lru_cache(maxsize=4)
+def _opening_eg(model: AnswerModel, mode: Mode) -> npt.NDArray[np.float64]:
+    """EG of every opener: the same for every game, and the costliest turn (seconds)."""
+    position = ModelPosition.after(model, (), mode)
+    return expected_guesses(position, position.pool)
+
+
+def _row_of(model: AnswerModel, guess: str) -> npt.NDArray[np.intp]:
+    row = model.variant.guesses.index.get(guess)
+    if row is None:
+        raise ValueError(f"{guess.upper()} is not in the NYT's word list")
+    return np.array([row], dtype=np.intp)
+
+
+def _luck(position: ModelPosition, guess: str, pattern: int) -> int:
+    patterns = position.model.row(guess)[position.candidates][None, :]
+    split = buckets(patterns, position.weights, 3**position.model.variant.length)
+    mass, size = split.mass[0], np.round(split.size[0], 9)
+    actual = size[pattern]
+    worse = mass[size > actual].sum() + 0.5 * mass[size == actual].sum()
+    return round(float(99 * worse))
+
+
+def model_grid(
+    model: AnswerModel, patterns: Sequence[int], hard: bool = False, top: int = 10, *,
+    budget: float | None = None, clock: Callable[[], float] = time.monotonic,
+) -> GridReading:  # fmt: skip
+    """:func:`engine.solver.coach.grid_candidates` under the model: the words each row's
+    pattern could come from, ranked by prior x how many guesses could give each row (the
+    chance of the grid if guesses were picked at random), the hard-mode check spending its
+    budget on the likeliest first."""
+    hits = model.hits
+    alive = np.ones(len(model.words), dtype=bool)
+    score = np.log(model.prior)
+    for p in patterns:
+        alive &= hits[p] > 0
+        score += np.log(np.maximum(hits[p], 1))
+    candidates = np.flatnonzero(alive)
+    candidates = candidates[np.argsort(-score[candidates], kind="stable")]
+    complete = True
+    if hard:
+        rows = list(patterns)
+        deadline = None if budget is None else clock() + budget
+        kept = []
+        for a in candidates.tolist():
+            if complete and deadline is not None and clock() > deadline:
+                complete = False  # out of time: the rest keep the benefit of the doubt
+            if not complete or hard_path(model.variant, model.column(a), rows):
+                kept.append(a)
+        candidates = np.array(kept, dtype=np.intp)
+    words = [model.words[a] for a in candidates[:top].tolist()]
+    return GridReading(len(candidates), words, complete)
