@@ -41,6 +41,10 @@ NOT_RUN = {
     "wordlebot tree --strategy optimal": "an exact search of minutes when not cached",
     "wordlebot sim --compare": "a simulation of minutes",
     "wordlebot bench service": "a benchmark of minutes",
+    "wordlebot study hard-mode": "a study of minutes (its tables are in the README)",
+    "wordlebot study hard-mode [--variant V] [--agents ...] [--json] [--plot FILE.png]": (
+        "a study of minutes (its tables are in the README; tests/test_study.py runs a sample)"
+    ),
 }
 NOT_RUN |= {  # benchmarks print timings: run by hand, figures in the README
     c: "a benchmark (minutes; its figures are in the README)"
