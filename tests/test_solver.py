@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from engine.pattern import score, winning
 from engine.rules import Mode, check_guess, is_consistent
-from engine.solver.bounds import entropy_upper_bounds
+from engine.solver.bounds import entropy_upper_bounds, parts_ceilings
 from engine.solver.exact import INF, ExactSearch, SearchSettings, optimal_tree
 from engine.solver.greedy import best_guess, rank_guesses
 from engine.solver.hints import hint
@@ -54,6 +54,18 @@ def test_entropy_bound_holds_and_the_shortlist_changes_nothing(wordle, data) -> 
     shortlisted = rank_guesses(position, Measure.ENTROPY, top=5)
     everything = rank_guesses(position, Measure.ENTROPY)
     assert shortlisted.guesses.tolist() == everything.guesses[:5].tolist()
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_parts_ceilings_are_never_below_the_parts(wordle, data) -> None:
+    n = data.draw(st.sampled_from([1, 2, 16, 48, 100, 300, 2315]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    parts = score_patterns(by_answer(wordle)[candidates], 243).parts
+    ceilings = parts_ceilings(wordle, candidates)
+    assert (ceilings >= parts).all() and (ceilings <= n).all()
+    assert n < 16 or (ceilings < min(n, 243)).any()  # and not vacuous
 
 
 def play_all(variant: Variant, measure: Measure, mode: Mode) -> dict[int, list[tuple[int, int]]]:

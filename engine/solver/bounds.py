@@ -1,10 +1,11 @@
-"""Cheap upper bounds on a guess's entropy, to skip guesses that cannot make the top.
+"""Cheap upper bounds on a guess's entropy and parts, to skip guesses that cannot make the top.
 
 A guess's pattern is the combination of its letter groups' tiles (see ``engine.matrix``):
 each group's tiles depend only on its positions, its letter and the answer. Entropy is
-subadditive, so H(pattern) <= sum over groups of H(group's tiles). Each group's entropy
-over the remaining candidates is one small histogram, shared by every guess containing the
-same group; so bounds for all 12,972 guesses cost a few hundred histograms.
+subadditive, so H(pattern) <= sum over groups of H(group's tiles); and the distinct patterns
+are at most the product of each group's distinct tiles. Each group's histogram over the
+remaining candidates is shared by every guess containing the same group; so bounds for all
+12,972 guesses cost a few hundred histograms.
 """
 
 from __future__ import annotations
@@ -60,3 +61,13 @@ def entropy_upper_bounds(
     group_entropy = np.append(np.log2(n) - c_log_c[counts].sum(axis=1) / n, 0.0)
     bounds: npt.NDArray[np.float64] = group_entropy[index.of_guess].sum(axis=1)
     return bounds
+
+
+def parts_ceilings(variant: Variant, candidates: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """An upper bound on the distinct patterns of every guess over ``candidates``."""
+    index = group_index(variant)
+    ordered = np.sort(index.values[candidates], axis=0)  # (n, groups)
+    distinct = 1 + np.count_nonzero(ordered[1:] != ordered[:-1], axis=0)
+    distinct = np.append(distinct, 1)  # a guess's missing groups (-1) show one value
+    ceilings: npt.NDArray[np.int64] = np.prod(distinct[index.of_guess], axis=1, dtype=np.int64)
+    return np.minimum(ceilings, len(candidates))

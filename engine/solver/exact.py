@@ -36,6 +36,7 @@ import numpy.typing as npt
 from engine.matrix import cache_directory
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
+from engine.solver.bounds import parts_ceilings
 from engine.solver.measures import count_parts, parts_and_squares
 from engine.solver.position import (
     Position,
@@ -49,6 +50,7 @@ from engine.variants import Variant
 
 INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
+_CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
 TREE_FORMAT = 1
 
 HardKey = tuple[int, ...]
@@ -266,16 +268,43 @@ class ExactSearch:
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
         possible = np.zeros(len(self.variant.guesses), dtype=bool)
         possible[self._answer_rows[s]] = True
-        bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
+        won = possible[pool]
+        if n < _CEILINGS_FROM or len(pool) <= width:
+            scored = np.arange(len(pool))
+            bound = 3 * n - count_parts(rows, self._patterns) - won
+        else:
+            scored, bound = self._promising(s, rows, pool, won, width)
         if width < len(bound):
             few = np.flatnonzero(bound <= np.partition(bound, width - 1)[width - 1])
         else:
             few = np.arange(len(bound))
-        _, squares = parts_and_squares(rows[:, few], self._patterns)
-        top = few[np.lexsort((self._tie[pool[few]], squares, bound[few]))][:width]
-        ranked = Ranked(width, pool[top], bound[top], int(bound.min()))
+        _, squares = parts_and_squares(np.take(rows, scored[few], axis=1), self._patterns)
+        top = few[np.lexsort((self._tie[pool[scored[few]]], squares, bound[few]))][:width]
+        ranked = Ranked(width, pool[scored[top]], bound[top], int(bound.min()))
         self._ranks[key] = ranked
         return ranked
+
+    def _promising(
+        self,
+        s: npt.NDArray[np.intp],
+        rows: npt.NDArray[np.unsignedinteger],
+        pool: npt.NDArray[np.intp],
+        won: npt.NDArray[np.bool_],
+        width: int,
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]:
+        """The pool's columns whose bound may reach the ``width`` lowest, and their bounds:
+        each guess's ceiling on parts gives a least bound; the columns with the lowest are
+        scored, then any other whose least bound does not pass the width-th found."""
+        n, k = len(s), width - 1
+        least = 3 * n - parts_ceilings(self.variant, s)[pool] - won
+        cut = np.partition(least, k)[k]
+        scored = np.flatnonzero(least <= cut)
+        bound = 3 * n - count_parts(np.take(rows, scored, axis=1), self._patterns) - won[scored]
+        more = np.flatnonzero((least > cut) & (least <= np.partition(bound, k)[k]))
+        if len(more) == 0:
+            return scored, bound
+        extra = 3 * n - count_parts(np.take(rows, more, axis=1), self._patterns) - won[more]
+        return np.concatenate([scored, more]), np.concatenate([bound, extra])
 
     def _best_inside(self, s: npt.NDArray[np.intp]) -> tuple[int, int]:
         """The most parts an answer in ``s`` splits it into, and the first such answer (in
