@@ -116,6 +116,23 @@ def test_a_loss_ends_the_episode_with_its_penalty(wordle) -> None:
     assert (reward, done, info["won"]) == (-1.0, True, True)
 
 
+@pytest.mark.parametrize("mode", list(Mode))
+def test_it_serves_as_a_gymnasium_environment(wordle, mode) -> None:
+    gymnasium = pytest.importorskip("gymnasium")  # optional: the environment does not need it
+    from gymnasium.utils.env_checker import check_env
+
+    from engine.agents.environment import gymnasium_env
+
+    env = gymnasium_env(WordleEnv(wordle, mode, loss_penalty=5.0))
+    check_env(env, skip_render_check=True)  # random actions: refused ones are answered too
+    assert isinstance(env, gymnasium.Env)
+    rows, info = env.reset(options={"answer": "cigar"})
+    assert info["action_mask"].sum() == len(WordleEnv(wordle, mode).legal_actions())
+    rows, reward, done, _, info = env.step(wordle.guesses.index["crane"])
+    assert rows[0].tolist() == [wordle.guesses.index["crane"], parse_pattern("21100", 5)]
+    assert (reward, done) == (-1.0, False)
+
+
 # -- the seed's Q-learning agent ---------------------------------------------------------------
 
 
