@@ -4,24 +4,41 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import bot_of, refuse
+from bot.render.palette import palette_named
+from bot.render.text import squares_of
+from cogs.common import anywhere, bot_of, in_servers, refuse
 from cogs.reminders import daily_role_setting
 
 
+async def in_a_server(interaction: discord.Interaction[Any]) -> bool:
+    """A server's settings are made in that server (the check Discord cannot make for a
+    subcommand of a command offered everywhere)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return True
+
+
 class Admin(commands.Cog):
-    data = app_commands.Group(name="mydata", description="Your data: download it or delete it")
+    data = anywhere(
+        app_commands.Group(name="mydata", description="Your data: download it or delete it")
+    )
+    # Offered everywhere for /settings me; /settings server checks its place and permission.
+    # (No default permission: Discord would hide /settings me from everyone else too.)
+    settings = anywhere(
+        app_commands.Group(name="settings", description="Your own settings, or this server's")
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="settings", description="Server settings (Manage Server)")
+    @settings.command(name="server", description="This server's settings (Manage Server)")
     @app_commands.describe(timezone="This server's time zone, e.g. Europe/Paris (its digest "
                                     "comes after its midnight; the daily changes at one time "
                                     "for everyone)",
@@ -34,10 +51,9 @@ class Admin(commands.Cog):
                            daily_role_off="Stop pinging the daily role",
                            coop_cooldown="Seconds each player waits between co-op guesses "
                                          "(default 30)")  # fmt: skip
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(
+    @app_commands.check(in_a_server)
+    async def server_settings(
         self, interaction: discord.Interaction[Any], timezone: str | None = None,
         hints_in_daily: bool | None = None,
         season_days: app_commands.Range[int, 1, 366] | None = None,
@@ -80,6 +96,26 @@ class Admin(commands.Cog):
             ephemeral=True,
         )
 
+    @settings.command(name="me", description="Your own settings, wherever you play")
+    @app_commands.describe(colours="Your boards, images and shares: green/yellow, or high-contrast "
+                                   "orange/blue")  # fmt: skip
+    async def my_settings(
+        self, interaction: discord.Interaction[Any],
+        colours: Literal["standard", "high-contrast"] | None = None,
+    ) -> None:  # fmt: skip
+        storage = bot_of(interaction).services.storage
+        if colours is not None:
+            await storage.set_palette(interaction.user.id, interaction.user.display_name, colours)
+        palette = palette_named(colours or await storage.palette(interaction.user.id))
+        named = ("orange: right place, blue: elsewhere" if palette.high_contrast
+                 else "green: right place, yellow: elsewhere")  # fmt: skip
+        await interaction.response.send_message(
+            f"Your colours: {palette.name} {squares_of('210', palette)} ({named}). Your boards, "
+            "their images and your shares use them; /settings me colours changes them.",
+            ephemeral=True,
+        )
+
+    @in_servers
     @app_commands.command(name="resetboard", description="Clear this server's leaderboard")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -112,6 +148,8 @@ class Admin(commands.Cog):
         )
 
     @data.command(name="unshare", description="Remove a result you recorded from a share")
+    @app_commands.describe(game="The game its share named, e.g. wordle",
+                           puzzle="The puzzle number in the share")  # fmt: skip
     async def unshare(self, interaction: discord.Interaction[Any], game: str, puzzle: int) -> None:
         storage = bot_of(interaction).services.storage
         removed = await storage.remove_share(interaction.user.id, game.lower()[:20], puzzle)

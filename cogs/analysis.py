@@ -21,7 +21,7 @@ from bot.services.analysis import (
     record_app_results,
     record_shares,
 )
-from cogs.common import bot_of, refuse, scope_of
+from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of
 from engine.app_results import WORDLE_APP_ID
 from engine.shares import parse_shares
 
@@ -42,6 +42,8 @@ class Analysis(commands.Cog):
         self.record_menu = app_commands.ContextMenu(
             name="Record results", callback=self.record_results
         )
+        anywhere(self.menu)  # on any message the player can see, wherever they are
+        in_servers(self.record_menu)  # the Wordle app's recaps count on a server's boards
         for menu in (self.menu, self.record_menu):
             bot.tree.add_command(menu)
 
@@ -64,6 +66,7 @@ class Analysis(commands.Cog):
         )  # fmt: skip
         await interaction.response.send_message("\n".join(notes)[:1900], ephemeral=True)
 
+    @anywhere
     @app_commands.command(name="analyze", description="Read a pasted share or history")
     @app_commands.describe(
         paste="What your game's Share button copied, or 'crane 01002 ...'",
@@ -109,7 +112,9 @@ class Analysis(commands.Cog):
             text += "\n" + "\n".join(notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
 
+    @in_servers
     @app_commands.command(name="sharechannel", description="Record shares posted in this channel")
+    @app_commands.describe(enabled="True: record the shares posted here; False: stop")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -157,9 +162,11 @@ class Analysis(commands.Cog):
             await record_shares(storage, message.author.id, message.author.display_name, shares,
                                 scope=message.guild.id, today=services.daily.today())  # fmt: skip
 
+    @anywhere
     @app_commands.command(
         name="coach", description="How your last finished game went, turn by turn"
     )
+    @app_commands.describe(share="Show the report to the channel (today's daily stays private)")
     async def coach(self, interaction: discord.Interaction[Any], share: bool = False) -> None:
         storage = bot_of(interaction).services.storage
         stored = await storage.last_finished_game(interaction.user.id)

@@ -16,7 +16,17 @@ from bot.discord_bot import WordleBot, turned_away
 from bot.render.text import challenge_text
 from bot.services import GameView, Player
 from bot.services.challenges import MAX_GUESSES, NOT_FOUND
-from cogs.common import GREY, board_message, bot_of, in_time, place_of, player_of, refuse
+from cogs.common import (
+    GREY,
+    board_message,
+    bot_of,
+    in_servers,
+    in_time,
+    palette_of,
+    place_of,
+    player_of,
+    refuse,
+)
 from cogs.games import buttons
 
 log = logging.getLogger("wordlebot.challenges")
@@ -58,7 +68,8 @@ class PlayButton(
         )
         if not outcome.ok or outcome.game is None:
             return await refuse(interaction, outcome.message or NOT_FOUND)
-        message = await board_message(outcome.game, buttons(outcome.game))
+        palette = await palette_of(interaction, outcome.game.player_id)
+        message = await board_message(outcome.game, buttons(outcome.game), palette)
         files = message.pop("attachments")
         await interaction.followup.send(files=files, ephemeral=True, **message)
 
@@ -73,6 +84,7 @@ class Challenges(commands.Cog):
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
 
+    @in_servers
     @app_commands.command(name="challenge", description="Set a word of your own for others")
     @app_commands.describe(word="Your word (only you see it)", player="Only this player may play",
                            guesses=f"Guesses allowed, 1 to {MAX_GUESSES} (default 6)",

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
+from discord import app_commands
 
 from bot.render import images
+from bot.render.alt_text import board_alt_text
+from bot.render.palette import STANDARD, Palette, palette_named
 from bot.render.text import board_rows, keyboard_markdown, status_line, title
 from bot.services import DM, GameView, Player
 from bot.services.digest import ChannelGone, NotSent
@@ -28,12 +31,35 @@ GREEN = discord.Colour.from_rgb(*images.GREEN)
 GREY = discord.Colour.from_rgb(*images.GREY)
 
 
+def anywhere(item: T) -> T:
+    """Offered wherever its player is, installed to a server or to the player's account: in
+    servers, in the bot's DMs and in other private channels (a group DM, through a user
+    install). Such a command answers through the interaction alone: where the bot is not a
+    member it cannot post or edit a channel message."""
+    item = app_commands.allowed_installs(guilds=True, users=True)(item)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(item)
+
+
+def in_servers(item: T) -> T:
+    """Offered only in servers that installed the bot: what a server sets up, or what posts
+    and edits channel messages later (races, co-op, challenges, digests, reminders)."""
+    item = app_commands.allowed_installs(guilds=True, users=False)(item)
+    return app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(item)
+
+
 def player_of(interaction: discord.Interaction[Any]) -> Player:
     return Player(interaction.user.id, interaction.user.display_name)
 
 
 def scope_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or DM
+    """Where games are kept and counted: the server (installed there or reached through a
+    user install), a group DM or other private channel (its channel: each such place keeps
+    its own games), or the bot's DMs."""
+    if interaction.guild_id is not None:
+        return interaction.guild_id
+    if interaction.context.private_channel and interaction.channel_id is not None:
+        return interaction.channel_id
+    return DM
 
 
 def place_of(interaction: discord.Interaction[Any]) -> int:
@@ -76,13 +102,21 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
-async def board_message(game: GameView, view: discord.ui.View | None) -> dict[str, Any]:
-    """The public board: emoji rows, keyboard and an image. A daily game (or a past one from
-    the archive, which others may still play) shows its letters and answer only behind
-    spoilers, and its image has colours only. The image is drawn in a worker thread: the
-    event loop never waits on Pillow."""
+async def palette_of(interaction: discord.Interaction[Any], player_id: int) -> Palette:
+    """The colours a player chose (/settings me colours) for their boards and shares."""
+    return palette_named(await bot_of(interaction).services.storage.palette(player_id))
+
+
+async def board_message(
+    game: GameView, view: discord.ui.View | None, palette: Palette = STANDARD
+) -> dict[str, Any]:
+    """The public board: emoji rows, keyboard and an image, in its player's ``palette``, the
+    image described in words. A daily game (or a past one from the archive, which others may
+    still play) shows its letters and answer only behind spoilers, and its image and its
+    description have colours only. The image is drawn in a worker thread: the event loop
+    never waits on Pillow."""
     hidden = game.number is not None
-    lines = board_rows(game, hide_letters=hidden)
+    lines = board_rows(game, hide_letters=hidden, palette=palette)
     lines.append(status_line(game, spoiler=hidden))
     if not hidden and not game.over:
         lines.append("")
@@ -90,13 +124,14 @@ async def board_message(game: GameView, view: discord.ui.View | None) -> dict[st
     embed = discord.Embed(
         title=title(game),
         description="\n".join(lines),
-        colour=GREEN if game.status == "won" else GREY,
+        colour=discord.Colour.from_rgb(*palette.correct) if game.status == "won" else GREY,
     )
     embed.set_image(url="attachment://board.png")
-    png = await asyncio.to_thread(images.board_png, game, letters=not hidden)
+    png = await asyncio.to_thread(images.board_png, game, letters=not hidden, palette=palette)
+    alt = board_alt_text(game, letters=not hidden)
     message: dict[str, Any] = {
         "embed": embed,
-        "attachments": [discord.File(io.BytesIO(png), filename="board.png")],
+        "attachments": [discord.File(io.BytesIO(png), filename="board.png", description=alt)],
     }
     message["view"] = view if view is not None else discord.utils.MISSING
     return message

@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from bot.discord_bot import WordleBot, turned_away
 from bot.render import images
+from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
 from bot.services.coop import NO_GAME, CoopOutcome, CoopView
-from cogs.common import GREEN, GREY, bot_of, in_time, player_of, refuse
+from cogs.common import GREEN, GREY, bot_of, in_servers, in_time, player_of, refuse
 
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 # Every submitted co-op form is played by Coop.on_interaction (as the game forms are, see
@@ -94,7 +95,9 @@ async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
     png = await asyncio.to_thread(images.board_png, view.game, letters=True)
     message: dict[str, Any] = {
         "embed": embed,
-        "attachments": [discord.File(io.BytesIO(png), "board.png")],
+        "attachments": [
+            discord.File(io.BytesIO(png), "board.png", description=board_alt_text(view.game))
+        ],
     }
     items = buttons(view)
     if items is not None or edit:  # an edit with no view takes the old buttons away
@@ -123,8 +126,9 @@ async def show(interaction: discord.Interaction[Any], outcome: CoopOutcome) -> N
 
 
 class Coop(commands.Cog):
-    coop = app_commands.Group(name="coop", description="One shared board for the whole channel",
-                              guild_only=True)  # fmt: skip
+    coop = in_servers(app_commands.Group(
+        name="coop", description="One shared board for the whole channel", guild_only=True
+    ))  # fmt: skip
 
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot

@@ -14,11 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import WordleBot
+from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services.digest import Digest, Member
 from bot.storage.digests import DigestChannel
-from cogs.common import bot_of, post_in_channel, refuse
+from cogs.common import bot_of, in_servers, post_in_channel, refuse
 
 log = logging.getLogger("wordlebot.digest")
 LIMIT = 2000  # characters in one Discord message
@@ -28,6 +29,7 @@ def mention(member: Member) -> str:
     return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
 
 
+@in_servers
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class DigestCommands(
@@ -83,7 +85,7 @@ class DigestCommands(
         if digest.games:  # a podium alone has no grids
             png = await asyncio.to_thread(digest_png, digest)
             files.append(discord.File(io.BytesIO(png), filename="digest.png",
-                                      description="Everyone's grids, colours only"))  # fmt: skip
+                                      description=digest_alt_text(digest)))  # fmt: skip
         if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
             text = text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n(the whole digest is attached)"

@@ -10,14 +10,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import turned_away
-from bot.render.text import candidates_text, percent, title
+from bot.render.text import candidates_text, percent, share_text, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
-from cogs.common import board_message, bot_of, in_time, place_of, player_of, refuse, scope_of
+from cogs.common import (
+    anywhere,
+    board_message,
+    bot_of,
+    in_time,
+    palette_of,
+    place_of,
+    player_of,
+    refuse,
+    scope_of,
+)
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
+MODE = "hard: greens stay, yellows must be reused; strict: every guess could be the answer"
 COOLDOWN = app_commands.checks.cooldown(5, 10.0, key=lambda i: i.user.id)
 BUTTONS = {
     "guess": ("Guess", discord.ButtonStyle.success),
@@ -74,6 +85,41 @@ class GameButton(
             )
             await update_board(interaction, outcome)
             await tell_answer(interaction, outcome)
+
+
+class ShareButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:share:(?P<game>[0-9]+)"
+):
+    """A finished board's Share: the share text, privately, ready to copy (NYT format in the
+    player's colours). Its custom id carries the game, so it works after a restart."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Share", style=discord.ButtonStyle.primary,
+                                           custom_id=f"wb:share:{game_id}"))  # fmt: skip
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> ShareButton:
+        return cls(int(match["game"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        game = await bot_of(interaction).services.games.game(self.game_id)
+        if game is None:
+            return await refuse(interaction, NO_GAME)
+        if game.player_id != interaction.user.id:
+            return await refuse(interaction, "Only its player can share a game: share your own")
+        if not game.over:
+            return await refuse(interaction, "Finish the game first, then share it")
+        palette = await palette_of(interaction, game.player_id)
+        await interaction.response.send_message(share_text(game, palette), ephemeral=True)
 
 
 class PickButton(
@@ -160,10 +206,12 @@ class GuessModal(discord.ui.Modal):
         return False
 
 
-def buttons(game: GameView) -> discord.ui.View | None:
-    if game.over:
-        return None
+def buttons(game: GameView) -> discord.ui.View:
+    """A game's buttons: Guess, Hint (not in a race) and Give up; once it is over, Share."""
     view = discord.ui.View(timeout=None)
+    if game.over:
+        view.add_item(ShareButton(game.game_id))
+        return view
     race = game.kind.endswith(":race")  # no hints in a race
     for action in ("guess", "giveup") if race else ("guess", "hint", "giveup"):
         view.add_item(GameButton(action, game.game_id))
@@ -193,7 +241,8 @@ async def show_board(
         else:
             await refuse(interaction, text)
         return
-    message = await board_message(outcome.game, buttons(outcome.game))
+    palette = await palette_of(interaction, outcome.game.player_id)
+    message = await board_message(outcome.game, buttons(outcome.game), palette)
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
     private = outcome.game.kind.endswith((":race", ":custom"))  # its player's board alone
@@ -213,7 +262,8 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
     """Answer a button or the modal by editing the board in place, or refuse privately."""
     if not outcome.ok or outcome.game is None:
         return await refuse(interaction, outcome.message or NO_GAME)
-    message = await board_message(outcome.game, buttons(outcome.game))
+    palette = await palette_of(interaction, outcome.game.player_id)
+    message = await board_message(outcome.game, buttons(outcome.game), palette)
     if interaction.response.is_done():  # deferred: the service was slow
         await interaction.edit_original_response(**message)
     else:
@@ -266,8 +316,10 @@ def format_hint(result: Any) -> str:
 
 
 class Games(commands.Cog):
-    wordle = app_commands.Group(name="wordle", description="Play Wordle")
-    primel = app_commands.Group(name="primel", description="Play Primel: guess the 5-digit prime")
+    wordle = anywhere(app_commands.Group(name="wordle", description="Play Wordle"))
+    primel = anywhere(
+        app_commands.Group(name="primel", description="Play Primel: guess the 5-digit prime")
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -301,25 +353,28 @@ class Games(commands.Cog):
         await show_board(interaction, await in_time(interaction, work))
 
     @wordle.command(name="daily", description="Today's Wordle: the same word for everyone")
-    @app_commands.describe(mode="hard: greens stay, yellows must be used")
+    @app_commands.describe(mode=MODE)
     async def wordle_daily(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.start(interaction, "wordle", True, mode)
 
     @wordle.command(name="practice", description="A practice Wordle with a random word")
+    @app_commands.describe(mode=MODE)
     async def wordle_practice(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.start(interaction, "wordle", False, mode)
 
     @primel.command(name="daily", description="Today's Primel")
+    @app_commands.describe(mode=MODE)
     async def primel_daily(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.start(interaction, "primel", True, mode)
 
     @primel.command(name="practice", description="A practice Primel")
+    @app_commands.describe(mode=MODE)
     async def primel_practice(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
@@ -337,7 +392,7 @@ class Games(commands.Cog):
 
     @wordle.command(name="archive", description="A past daily you have not played yet")
     @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",
-                           date="Or its date, YYYY-MM-DD")  # fmt: skip
+                           date="Or its date, YYYY-MM-DD", mode=MODE)  # fmt: skip
     async def wordle_archive(
         self, interaction: discord.Interaction[Any], number: int | None = None,
         date: str | None = None, mode: ModeChoice = "normal",
@@ -346,15 +401,16 @@ class Games(commands.Cog):
 
     @primel.command(name="archive", description="A past Primel daily you have not played yet")
     @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",
-                           date="Or its date, YYYY-MM-DD")  # fmt: skip
+                           date="Or its date, YYYY-MM-DD", mode=MODE)  # fmt: skip
     async def primel_archive(
         self, interaction: discord.Interaction[Any], number: int | None = None,
         date: str | None = None, mode: ModeChoice = "normal",
     ) -> None:  # fmt: skip
         await self.archive(interaction, "primel", number, date, mode)
 
+    @anywhere
     @app_commands.command(name="absurdle", description="Wordle against an adversary that dodges")
-    @app_commands.describe(challenge="Get a target word and force the adversary to it")
+    @app_commands.describe(challenge="Get a target word and force the adversary to it", mode=MODE)
     async def absurdle(self, interaction: discord.Interaction[Any], challenge: bool = False,
                        mode: ModeChoice = "normal") -> None:  # fmt: skip
         services = bot_of(interaction).services
@@ -373,24 +429,31 @@ class Games(commands.Cog):
         )  # fmt: skip
         await show_board(interaction, await in_time(interaction, work))
 
+    @anywhere
     @app_commands.command(name="dordle", description="Two boards at once, 7 guesses")
+    @app_commands.describe(mode=MODE)
     async def dordle(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.multi(interaction, "dordle", mode)
 
+    @anywhere
     @app_commands.command(name="quordle", description="Four boards at once, 9 guesses")
+    @app_commands.describe(mode=MODE)
     async def quordle(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.multi(interaction, "quordle", mode)
 
+    @anywhere
     @app_commands.command(name="octordle", description="Eight boards at once, 13 guesses")
+    @app_commands.describe(mode=MODE)
     async def octordle(
         self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
     ) -> None:
         await self.multi(interaction, "octordle", mode)
 
+    @anywhere
     @app_commands.command(name="guess", description="Guess a word in your game")
     @app_commands.describe(word="Your guess")
     @COOLDOWN
@@ -404,6 +467,7 @@ class Games(commands.Cog):
         outcome = await in_time(interaction, work)
         await show_board(interaction, outcome, picks=choices_view(outcome, "guess", word.lower()))
 
+    @anywhere
     @app_commands.command(name="giveup", description="Give up your game and see the answer")
     async def giveup(self, interaction: discord.Interaction[Any]) -> None:
         services = bot_of(interaction).services
@@ -416,5 +480,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(GameButton, PickButton)
+    bot.add_dynamic_items(GameButton, PickButton, ShareButton)
     await bot.add_cog(Games(bot))

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import bot_of, player_of
+from cogs.common import anywhere, bot_of, player_of
 from cogs.games import COOLDOWN, format_hint, send_hint
 
 
@@ -16,6 +16,7 @@ class Hints(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @anywhere
     @app_commands.command(name="hint", description="Private help: for your game, or a history")
     @app_commands.describe(history="A game played elsewhere: crane 01002 slate 00202, or squares")
     @COOLDOWN

@@ -24,7 +24,17 @@ from bot.discord_bot import WordleBot, turned_away
 from bot.render.text import race_text
 from bot.services import GameView, Outcome
 from bot.services.races import NEED_CHANNEL, RaceBoard, RaceOutcome
-from cogs.common import board_message, bot_of, in_time, place_of, player_of, post_in_channel, refuse
+from cogs.common import (
+    board_message,
+    bot_of,
+    in_servers,
+    in_time,
+    palette_of,
+    place_of,
+    player_of,
+    post_in_channel,
+    refuse,
+)
 from cogs.games import buttons
 
 log = logging.getLogger("wordlebot.races")
@@ -104,7 +114,8 @@ async def send_board(interaction: discord.Interaction[Any], outcome: Outcome) ->
     """The player's own race board, privately, or the refusal."""
     if not outcome.ok or outcome.game is None:
         return await refuse(interaction, outcome.message or "That race is over")
-    message = await board_message(outcome.game, buttons(outcome.game))
+    palette = await palette_of(interaction, outcome.game.player_id)
+    message = await board_message(outcome.game, buttons(outcome.game), palette)
     files = message.pop("attachments")
     if interaction.response.is_done():
         await interaction.followup.send(files=files, ephemeral=True, **message)
@@ -135,6 +146,7 @@ class Races(commands.Cog):
                 log.exception("the races' loop failed; it runs again")
             await asyncio.sleep(TICK)
 
+    @in_servers
     @app_commands.command(name="race", description="Race others here on the same word, each "
                                                     "on a private board")  # fmt: skip
     @app_commands.describe(game="What to race on", mode="hard: the rule applies to everyone")
@@ -156,6 +168,7 @@ class Races(commands.Cog):
         if message_id is not None:  # the lobby's message: the scoreboard edits it
             await races.set_message(outcome.board.race.id, message_id)
 
+    @in_servers
     @app_commands.command(name="raceboard", description="This server's racers: wins, podiums, "
                                                          "mean place")  # fmt: skip
     @app_commands.guild_only()

@@ -22,16 +22,16 @@ from bot.services.reminders import (
     parse_time,
 )
 from bot.storage.reminders import DailyRole, Reminder
-from cogs.common import bot_of, player_of, post_in_channel, refuse
+from cogs.common import bot_of, in_servers, player_of, post_in_channel, refuse
 
 log = logging.getLogger("wordlebot.reminders")
 LIMIT = 2000  # characters in one Discord message
 
 
 class Reminders(commands.Cog):
-    remind = app_commands.Group(
+    remind = in_servers(app_commands.Group(
         name="remind", description="A reminder when you have not played the daily", guild_only=True
-    )
+    ))  # fmt: skip
 
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
@@ -79,6 +79,7 @@ class Reminders(commands.Cog):
             "Reminders are off." if stopped else "You had no reminder here.", ephemeral=True
         )
 
+    @in_servers
     @app_commands.command(name="missing", description="Who asked for reminders and has not "
                                                       "played today's daily")  # fmt: skip
     @app_commands.guild_only()

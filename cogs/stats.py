@@ -13,11 +13,12 @@ from discord.ext import commands
 
 from bot.discord_bot import WordleBot
 from bot.render import images
+from bot.render.alt_text import stats_alt_text
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import kind_of
 from bot.services.skill import coach_dailies
 from bot.services.stats import LeaderboardError
-from cogs.common import GREEN, bot_of, refuse
+from cogs.common import GREEN, anywhere, bot_of, palette_of, refuse
 
 Game = Literal["wordle", "primel"]
 Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_streak"]
@@ -25,6 +26,9 @@ Scope = Literal["server", "global"]
 Period = Literal["today", "week", "month", "season", "all"]
 Season = Literal["current", "previous"]
 
+
+NO_SERVER_BOARD = ("A server's board lives in its server and counts its members' games; "
+                   "here there is none, so this is everyone's board.")  # fmt: skip
 
 PAGE_ID = (
     r"wb:board:(?P<game>wordle|primel):(?P<metric>[a-z_]+)"
@@ -105,8 +109,10 @@ class Stats(commands.Cog):
         """The skill board's job: coach the dailies finished since the last run."""
         await coach_dailies(self.bot.services.storage)
 
+    @anywhere
     @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
-    @app_commands.describe(user="Whose stats (you by default)", game="Which game")
+    @app_commands.describe(user="Whose stats (you by default)", game="Which game",
+                           practice="Practice games instead of the dailies")  # fmt: skip
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
                     game: Game = "wordle", practice: bool = False) -> None:  # fmt: skip
         services = bot_of(interaction).services
@@ -117,12 +123,16 @@ class Stats(commands.Cog):
         embed = discord.Embed(description=f"```\n{stats_text(result, who.display_name)}\n```",
                               colour=GREEN)  # fmt: skip
         embed.set_image(url="attachment://stats.png")
-        png = await asyncio.to_thread(images.stats_png, result)
+        palette = await palette_of(interaction, interaction.user.id)  # who asks sees it
+        png = await asyncio.to_thread(images.stats_png, result, palette)
+        alt = stats_alt_text(result, who.display_name)
         await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png")
+            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png", description=alt)
         )
 
+    @anywhere
     @app_commands.command(name="streak", description="Your current and best daily streak")
+    @app_commands.describe(game="Which daily")
     async def streak(self, interaction: discord.Interaction[Any], game: Game = "wordle") -> None:
         services = bot_of(interaction).services
         result = await services.stats.stats(interaction.user.id, kind_of(game, True),
@@ -132,6 +142,7 @@ class Stats(commands.Cog):
             ephemeral=True,
         )
 
+    @anywhere
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
     @app_commands.describe(
         metric="What to rank by (average: fair, a loss counts as the fail score; skill: coach's)",
@@ -142,15 +153,16 @@ class Stats(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[Any], metric: Metric = "wins",
                           scope: Scope = "server", game: Game = "wordle", period: Period = "all",
                           season: Season = "current") -> None:  # fmt: skip
-        if interaction.guild_id is None:
-            scope = "global"
+        note = None
+        if interaction.guild_id is None and scope == "server":  # DMs and group DMs
+            scope, note = "global", NO_SERVER_BOARD
         shown = "previous" if period == "season" and season == "previous" else period
         try:
             message = await board_message(interaction, game, metric, scope, 1, shown)
         except LeaderboardError as exc:
             return await refuse(interaction, str(exc))
         assert message is not None
-        await interaction.response.send_message(**message)
+        await interaction.response.send_message(content=note, **message)
 
 
 async def setup(bot: WordleBot) -> None:

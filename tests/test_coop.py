@@ -415,10 +415,10 @@ async def test_coop_needs_a_server_channel_and_end_needs_manage_messages(double)
 
 
 async def test_the_settings_command_sets_the_coop_cooldown(double) -> None:
-    refused = only(await double.command("settings", user_id=ANN_ID, permissions=NOTHING,
+    refused = only(await double.command("settings", "server", user_id=ANN_ID, permissions=NOTHING,
                                         coop_cooldown=0))  # fmt: skip
     assert refused.ephemeral and "Manage Server" in refused.text
-    done = only(await double.command("settings", user_id=ANN_ID, coop_cooldown=0))
+    done = only(await double.command("settings", "server", user_id=ANN_ID, coop_cooldown=0))
     assert done.ephemeral and "Co-op: one guess every 0 s per player." in done.text
     board = only(await double.command("coop", "start", user_id=ANN_ID))
     [button] = board.custom_ids()

@@ -47,7 +47,7 @@ async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(doubl
     updated = only(await double.submit(modal, {"word": opener}, user_id=ANN))
     assert updated.kind == 7 and f"||{opener.upper()}||" in updated.text  # letters in spoilers
     won = only(await double.command("guess", user_id=ANN, word=answer))
-    assert "Solved in 2/6!" in won.text and won.custom_ids() == []
+    assert "Solved in 2/6!" in won.text and won.custom_ids() == ["wb:share:1"]  # Share alone
     assert f"||{answer.upper()}||" in won.text
 
 
@@ -133,17 +133,17 @@ async def test_stats_and_a_leaderboard_page(double):
 
 
 async def test_settings_need_the_manage_server_permission(double):
-    refused = only(await double.command("settings", user_id=ANN, permissions=NOTHING,
+    refused = only(await double.command("settings", "server", user_id=ANN, permissions=NOTHING,
                                         timezone="Europe/Paris"))  # fmt: skip
     assert refused.ephemeral and "Manage Server" in refused.text
-    done = only(await double.command("settings", user_id=ANN, timezone="Europe/Paris"))
+    done = only(await double.command("settings", "server", user_id=ANN, timezone="Europe/Paris"))
     assert done.ephemeral and "Europe/Paris" in done.text
-    bad = only(await double.command("settings", user_id=ANN, timezone="Mars/Base"))
+    bad = only(await double.command("settings", "server", user_id=ANN, timezone="Mars/Base"))
     assert bad.ephemeral and "Unknown time zone" in bad.text
 
 
 async def test_hints_can_be_switched_off_for_daily_games(double):
-    await double.command("settings", user_id=ANN, hints_in_daily=False)
+    await double.command("settings", "server", user_id=ANN, hints_in_daily=False)
     await double.command("wordle", "daily", user_id=BOB)
     _, answer = await double.command("hint", user_id=BOB)
     assert answer.ephemeral and "off for daily games" in answer.text

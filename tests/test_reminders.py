@@ -363,8 +363,8 @@ async def settings(double: DiscordDouble, role: dict[str, Any] | None = None, *,
         options.append({"name": "daily_role_off", "type": 5, "value": True})
     payload = double._base(2, 1, EVERYTHING, True)
     payload["app_permissions"] = app_permissions  # what the bot may do in the channel
-    payload["data"] = {"id": "1", "name": "settings", "type": 1, "options": options,
-                       "resolved": resolved}  # fmt: skip
+    payload["data"] = {"id": "1", "name": "settings", "type": 1, "resolved": resolved,
+                       "options": [{"name": "server", "type": 1, "options": options}]}  # fmt: skip
     [reply] = await double._dispatch(payload)
     assert reply.ephemeral
     return reply.text
@@ -430,7 +430,7 @@ async def test_a_deleted_channel_in_discord_removes_the_reminder(double) -> None
 
 async def test_the_daily_role_in_discord(double) -> None:
     channels = Channels(double.bot)
-    refused = await double.command("settings", user_id=1, permissions=NOTHING)
+    refused = await double.command("settings", "server", user_id=1, permissions=NOTHING)
     assert "Manage Server" in refused[0].text
     assert "No daily role is pinged." in await settings(double)
     text = await settings(double, role())

@@ -7,10 +7,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.palette import STANDARD, Palette
 from bot.services import GameView, Stats
 from bot.services.digest import Digest
 
-GREEN, YELLOW, GREY = (106, 170, 100), (201, 180, 88), (120, 124, 126)
+GREEN, YELLOW, GREY = STANDARD.correct, STANDARD.present, STANDARD.absent
 EMPTY_BORDER, BACKGROUND, WHITE, DARK = (
     (211, 214, 218),
     (255, 255, 255),
@@ -37,15 +38,16 @@ def rows_shown(game: GameView) -> int:
     return game.max_guesses or max(6, len(game.rows) + 1)
 
 
-def board_png(game: GameView, *, letters: bool = True) -> bytes:
-    """The board: a row of tiles per guess, empty tiles for the guesses left.
-    ``letters=False`` draws colours only (a daily game shown to others). Multi-board games
-    draw their boards side by side, four to a row, at half size."""
+def board_png(game: GameView, *, letters: bool = True, palette: Palette = STANDARD) -> bytes:
+    """The board: a row of tiles per guess, empty tiles for the guesses left, in the player's
+    ``palette``. ``letters=False`` draws colours only (a daily game shown to others).
+    Multi-board games draw their boards side by side, four to a row, at half size."""
     if game.boards is not None:
-        return _multi_png(game)
+        return _multi_png(game, palette)
     rows = rows_shown(game)
     image = Image.new("RGB", board_size(game.length, rows), BACKGROUND)
-    _draw_board(ImageDraw.Draw(image), game.rows, rows, game.length, (0, 0), 1.0, letters)
+    _draw_board(ImageDraw.Draw(image), game.rows, rows, game.length, (0, 0), 1.0, letters,
+                palette)  # fmt: skip
     return _png(image)
 
 
@@ -56,7 +58,7 @@ def multi_size(boards: int, length: int, rows: int) -> tuple[int, int]:
     return across * (width // 2), down * (height // 2)
 
 
-def _multi_png(game: GameView) -> bytes:
+def _multi_png(game: GameView, palette: Palette) -> bytes:
     assert game.boards is not None
     rows = rows_shown(game)
     width, height = board_size(game.length, rows)
@@ -64,7 +66,7 @@ def _multi_png(game: GameView) -> bytes:
     draw = ImageDraw.Draw(image)
     for b, board in enumerate(game.boards):
         origin = ((b % 4) * (width // 2), (b // 4) * (height // 2))
-        _draw_board(draw, board, rows, game.length, origin, 0.5, True)
+        _draw_board(draw, board, rows, game.length, origin, 0.5, True, palette)
     return _png(image)
 
 
@@ -76,6 +78,7 @@ def _draw_board(
     origin: tuple[int, int],
     scale: float,
     letters: bool,
+    palette: Palette,
 ) -> None:
     letter_font = font(max(8, int(TILE * scale) // 2))
     for r in range(rows):
@@ -87,13 +90,13 @@ def _draw_board(
             if not digits:
                 draw.rectangle(box, outline=EMPTY_BORDER, width=2)
                 continue
-            draw.rectangle(box, fill=TILE_COLOURS[digits[c]])
+            draw.rectangle(box, fill=palette.tile(digits[c]))
             if letters:
                 centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
                 draw.text(centre, guess[c].upper(), fill=WHITE, font=letter_font, anchor="mm")
 
 
-def stats_png(stats: Stats) -> bytes:
+def stats_png(stats: Stats, palette: Palette = STANDARD) -> bytes:
     """The guess distribution as horizontal bars, the longest full width."""
     width, bar_height, gap = 360, 24, 6
     rows = len(stats.distribution)
@@ -108,7 +111,9 @@ def stats_png(stats: Stats) -> bytes:
         )
         left = MARGIN + 24
         length = max(28, round((width - left - MARGIN) * count / most))
-        draw.rectangle((left, y, left + length, y + bar_height), fill=GREEN if count else GREY)
+        draw.rectangle(
+            (left, y, left + length, y + bar_height), fill=palette.correct if count else GREY
+        )
         draw.text((left + length - 6, y + bar_height / 2), str(count), fill=WHITE, font=label_font,
                   anchor="rm")  # fmt: skip
     return _png(image)

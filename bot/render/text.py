@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.render.palette import STANDARD, Palette
 from bot.services import Board, GameView, Stats
 
 if TYPE_CHECKING:
@@ -33,35 +34,42 @@ METRIC_TITLES = {
 }
 
 
-def board_rows(game: GameView, *, hide_letters: bool = False) -> list[str]:
+def board_rows(
+    game: GameView, *, hide_letters: bool = False, palette: Palette = STANDARD
+) -> list[str]:
     """One line per row: the coloured squares, then the guess (in spoilers when hidden).
     Multi-board games show every board's squares side by side, a dot once it is solved."""
     if game.boards is not None:
-        return multi_rows(game)
+        return multi_rows(game, palette)
     lines = []
     for guess, digits in game.rows:
-        squares = to_emoji(int(digits, 3), game.length)
+        squares = squares_of(digits, palette)
         word = f"||{guess.upper()}||" if hide_letters else f"`{guess.upper()}`"
         lines.append(f"{squares}  {word}")
     return lines
 
 
-def multi_rows(game: GameView) -> list[str]:
+def squares_of(digits: str, palette: Palette = STANDARD) -> str:
+    """A row's pattern digits as the emoji squares of ``palette``."""
+    return to_emoji(int(digits, 3), len(digits), high_contrast=palette.high_contrast)
+
+
+def multi_rows(game: GameView, palette: Palette = STANDARD) -> list[str]:
     assert game.boards is not None
     lines = []
     for i, (guess, _) in enumerate(game.rows):
-        cells = [to_emoji(int(b[i][1], 3), game.length) if i < len(b) else "·" * game.length
+        cells = [squares_of(b[i][1], palette) if i < len(b) else "·" * game.length
                  for b in game.boards]  # fmt: skip
         lines.append(f"`{guess.upper()}` " + " ".join(cells))
     return lines
 
 
-def multi_squares(game: GameView) -> list[str]:
+def multi_squares(game: GameView, palette: Palette = STANDARD) -> list[str]:
     """Each guess's squares on every board, side by side (blank once a board is solved)."""
     assert game.boards is not None
     lines = []
     for i in range(len(game.rows)):
-        cells = [to_emoji(int(b[i][1], 3), game.length) if i < len(b) else "⬜" * game.length
+        cells = [squares_of(b[i][1], palette) if i < len(b) else "⬜" * game.length
                  for b in game.boards]  # fmt: skip
         lines.append(" ".join(cells))
     return lines
@@ -79,12 +87,16 @@ def keyboard(game: GameView) -> list[list[tuple[str, int]]]:
     return [[(key, known.get(key, UNUSED)) for key in row] for row in layout]
 
 
+KEY_LEGEND = "**bold**: right place, __underlined__: elsewhere, ~~struck~~: not in it"
+
+
 def keyboard_markdown(game: GameView) -> str:
-    """Discord markdown: **bold** correct, __underlined__ present, ~~struck~~ absent."""
+    """Discord markdown: **bold** correct, __underlined__ present, ~~struck~~ absent, never
+    colour alone (whatever the palette), and a line saying so."""
     style = {UNUSED: "{}", ABSENT: "~~{}~~", PRESENT: "__{}__", CORRECT: "**{}**"}
-    return "\n".join(
-        " ".join(style[status].format(key.upper()) for key, status in row) for row in keyboard(game)
-    )
+    rows = [" ".join(style[status].format(key.upper()) for key, status in row)
+            for row in keyboard(game)]  # fmt: skip
+    return "\n".join([*rows, KEY_LEGEND])
 
 
 def title(game: GameView) -> str:
@@ -124,15 +136,16 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
     return f"Guess {count + 1} of {game.max_guesses}"
 
 
-def share_text(game: GameView) -> str:
-    """The spoiler-free share, as the original game writes it."""
+def share_text(game: GameView, palette: Palette = STANDARD) -> str:
+    """The spoiler-free share, as the original game writes it (its high-contrast squares
+    too)."""
     score = len(game.rows) if game.status == "won" else "X"
     hard = "*" if game.mode != "normal" else ""
     limit = f"/{game.max_guesses}" if game.max_guesses else ""
     header = f"{title(game).split(' (')[0]} {score}{limit}{hard}"
     if game.boards is not None:  # colours only: the guessed words would give the answers away
-        return "\n".join([header, "", *multi_squares(game)])
-    return "\n".join([header, "", *(to_emoji(int(d, 3), game.length) for _, d in game.rows)])
+        return "\n".join([header, "", *multi_squares(game, palette)])
+    return "\n".join([header, "", *(squares_of(d, palette) for _, d in game.rows)])
 
 
 def stats_text(stats: Stats, who: str) -> str:

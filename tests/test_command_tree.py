@@ -1,0 +1,245 @@
+"""The whole command tree, as `wordlebot sync` publishes it, against Discord's documented
+limits (docs.discord.com, Interactions > Application Commands: "Application Command Naming",
+the command and option structures, "Registering a Command"), and where each command may be
+used (contexts) and installed (integration types).
+
+The payloads are discord.py's own (``to_dict``, what ``tree.sync`` sends), from the real bot
+with every cog loaded, never connected."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import pytest
+
+from bot.discord_bot import WordleBot
+from bot.settings import load_settings
+
+CHAT_INPUT, USER, MESSAGE = 1, 2, 3  # command types
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2  # option types
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction context types
+GUILD_INSTALL, USER_INSTALL = 0, 1  # integration types
+GLOBAL_CHAT_INPUT, GLOBAL_MENUS = 100, 5  # per type (discord.py counts menus against 5)
+TOTAL_CHARACTERS = 4000  # names, descriptions and choice values of a command, all counted
+
+# Where each command is offered. Anywhere: a player's own games, hints, stats and data, in a
+# server, in the bot's DMs and in other private channels (group DMs through a user install).
+# Servers that installed the bot only: what a server sets up, or what edits or posts channel
+# messages later (races, co-op, challenges, digests, reminders), which a bot that is not a
+# member of the channel cannot do.
+ANYWHERE = {
+    "wordle",
+    "primel",
+    "absurdle",
+    "dordle",
+    "quordle",
+    "octordle",
+    "guess",
+    "giveup",
+    "hint",
+    "analyze",
+    "coach",
+    "stats",
+    "streak",
+    "leaderboard",
+    "mydata",
+    "settings",
+    "hardmode",
+    "Analyze Wordle result",
+}
+SERVERS = {
+    "sharechannel",
+    "resetboard",
+    "digest",
+    "remind",
+    "missing",
+    "race",
+    "raceboard",
+    "coop",
+    "challenge",
+    "Record results",
+}
+
+
+def name_problems(name: str, where: str) -> list[str]:
+    """Discord's regex ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lower case
+    where a letter has a lower case (Devanagari and Thai combining marks: none used here)."""
+    problems = []
+    if not 1 <= len(name) <= 32:
+        problems.append(f"{where}: name {name!r} is not 1-32 characters")
+    if any(ch not in "-_'" and unicodedata.category(ch)[0] not in "LN" for ch in name):
+        problems.append(f"{where}: name {name!r} has a character Discord refuses")
+    if name != name.lower():
+        problems.append(f"{where}: name {name!r} is not lower case")
+    return problems
+
+
+def description_problems(description: str, where: str) -> list[str]:
+    if not 1 <= len(description) <= 100:
+        return [f"{where}: description is not 1-100 characters ({len(description)})"]
+    if description.strip() in ("…", "...", "-"):  # discord.py's stand-in for a missing one
+        return [f"{where}: no real description"]
+    return []
+
+
+def option_problems(options: list[dict[str, Any]], where: str, depth: int) -> list[str]:
+    """Options at one level: at most 25, unique names, required before optional,
+    subcommands never beside plain options, groups only at the top, 25 choices each."""
+    problems = []
+    if len(options) > 25:
+        problems.append(f"{where}: {len(options)} options (at most 25)")
+    names = [o["name"] for o in options]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: option names repeat")
+    nested = [o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in options]
+    if any(nested) and not all(nested):
+        problems.append(f"{where}: subcommands mixed with options")
+    required = [bool(o.get("required")) for o in options]
+    if not any(nested) and required != sorted(required, reverse=True):
+        problems.append(f"{where}: a required option after an optional one")
+    for option in options:
+        at = f"{where} {option['name']}"
+        problems += name_problems(option["name"], at) + description_problems(
+            option.get("description", ""), at
+        )
+        if option["type"] == SUB_COMMAND_GROUP and depth > 0:
+            problems.append(f"{at}: a subcommand group below the top level")
+        if option["type"] == SUB_COMMAND and depth > 1:
+            problems.append(f"{at}: a subcommand nested too deep")
+        choices = option.get("choices") or []
+        if len(choices) > 25:
+            problems.append(f"{at}: {len(choices)} choices (at most 25)")
+        for choice in choices:
+            if not 1 <= len(choice["name"]) <= 100:
+                problems.append(f"{at}: choice name {choice['name']!r} not 1-100 characters")
+            if isinstance(choice["value"], str) and not 1 <= len(choice["value"]) <= 100:
+                problems.append(f"{at}: choice value {choice['value']!r} not 1-100 characters")
+        if option["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            problems += option_problems(option.get("options") or [], at, depth + 1)
+    return problems
+
+
+def characters(item: dict[str, Any]) -> int:
+    """What counts toward a command's 4,000: names, descriptions, values, all the way down."""
+    total = len(item.get("name", "")) + len(item.get("description", ""))
+    total += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices") or [])
+    return total + sum(characters(o) for o in item.get("options") or [])
+
+
+def tree_problems(commands: list[dict[str, Any]]) -> list[str]:
+    """Everything in ``commands`` (the sync payload) that Discord would refuse."""
+    problems = []
+    chat = [c for c in commands if c.get("type", CHAT_INPUT) == CHAT_INPUT]
+    if len(chat) > GLOBAL_CHAT_INPUT:
+        problems.append(f"{len(chat)} chat-input commands (at most {GLOBAL_CHAT_INPUT})")
+    for kind in (USER, MESSAGE):
+        if sum(c.get("type") == kind for c in commands) > GLOBAL_MENUS:
+            problems.append(f"more than {GLOBAL_MENUS} menu commands of type {kind}")
+    for command in commands:
+        where = f"/{command['name']}"
+        if command.get("type", CHAT_INPUT) != CHAT_INPUT:  # a menu: any case, spaces, no text
+            if not 1 <= len(command["name"]) <= 32 or command.get("description"):
+                problems.append(f"{where}: a menu's name is 1-32 characters, no description")
+            continue
+        problems += name_problems(command["name"], where)
+        problems += description_problems(command.get("description", ""), where)
+        problems += option_problems(command.get("options") or [], where, 0)
+        if characters(command) > TOTAL_CHARACTERS:
+            problems.append(f"{where}: {characters(command)} characters (at most 4000)")
+    return problems
+
+
+@pytest.fixture
+async def tree_payload() -> list[dict[str, Any]]:
+    bot = WordleBot(
+        load_settings(database_path=":memory:", daily_seed="7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tree"),
+        warm_engine=False,
+    )
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+    finally:
+        await bot.close()
+
+
+async def test_every_command_is_within_discords_limits(tree_payload) -> None:
+    assert tree_problems(tree_payload) == []
+    assert len(tree_payload) > 20  # the whole tree, menus included, was read
+
+
+async def test_no_picker_shows_an_ellipsis(tree_payload) -> None:
+    """discord.py fills a missing description with "…": Discord shows that in the picker."""
+
+    def blank(item: dict[str, Any], where: str) -> list[str]:
+        here = [where] if item.get("description") == "…" else []
+        return here + [
+            b for o in item.get("options") or [] for b in blank(o, f"{where} {o['name']}")
+        ]
+
+    assert [b for c in tree_payload for b in blank(c, "/" + c["name"])] == []
+
+
+def test_the_checks_catch_what_discord_refuses() -> None:
+    """The validator itself: each rule refuses a command that breaks it."""
+    option = {"name": "word", "description": "Your word", "type": 3, "required": True}
+    good = {"name": "play", "description": "Play a game", "type": 1, "options": [option]}
+    assert tree_problems([good]) == []
+    bad = [
+        {**good, "name": "Play"},
+        {**good, "name": "a" * 33},
+        {**good, "name": "play game"},
+        {**good, "description": "…"},
+        {**good, "description": "x" * 101},
+        {**good, "options": [{**option, "name": f"o{i}"} for i in range(26)]},
+        {**good, "options": [{**option, "required": False}, {**option, "name": "w2"}]},
+        {
+            **good,
+            "options": [
+                {**option, "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}
+            ],
+        },
+        {**good, "options": [option, {"name": "sub", "description": "A sub", "type": 1}]},
+        {
+            **good,
+            "options": [
+                {
+                    "name": "g",
+                    "description": "A group",
+                    "type": 2,
+                    "options": [{"name": "h", "description": "A group", "type": 2, "options": []}],
+                }
+            ],
+        },
+        {
+            **good,
+            "options": [
+                {
+                    **option,
+                    "choices": [{"name": f"{i:>100}", "value": f"{i:>100}"} for i in range(20)],
+                }
+            ],
+        },  # 4,000+ in all
+    ]
+    for command in bad:
+        assert tree_problems([command]) != [], command
+    assert tree_problems([{**good, "name": f"c{i}"} for i in range(101)]) != []
+    menus = [{"name": f"Menu {i}", "description": "", "type": MESSAGE} for i in range(6)]
+    assert tree_problems(menus) != [] and tree_problems(menus[:5]) == []
+
+
+async def test_each_command_is_offered_where_it_works(tree_payload) -> None:
+    offered = {
+        c["name"]: (set(c.get("contexts") or ()), set(c.get("integration_types") or ()))
+        for c in tree_payload
+    }
+    assert set(offered) <= ANYWHERE | SERVERS, set(offered) - ANYWHERE - SERVERS
+    for name, (contexts, installs) in offered.items():
+        if name in ANYWHERE:
+            assert (contexts, installs) == (
+                {GUILD, BOT_DM, PRIVATE_CHANNEL},
+                {GUILD_INSTALL, USER_INSTALL},
+            ), name
+        else:
+            assert (contexts, installs) == ({GUILD}, {GUILD_INSTALL}), name
