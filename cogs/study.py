@@ -33,7 +33,8 @@ class Study(commands.Cog):
                        share: bool = False) -> None:  # fmt: skip
         answer = await hard_mode_answer(game)
         files = [] if answer.picture is None else [
-            discord.File(io.BytesIO(answer.picture), filename=answer.filename)
+            discord.File(io.BytesIO(answer.picture), filename=answer.filename,
+                         description=answer.alt)
         ]  # fmt: skip
         await interaction.response.send_message(answer.text[:2000], files=files,
                                                 ephemeral=not share)  # fmt: skip

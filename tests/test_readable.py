@@ -99,6 +99,20 @@ def test_stats_and_digest_images_in_words() -> None:
     )
 
 
+def test_the_hard_mode_chart_in_words() -> None:
+    import json
+
+    from bot.render.alt_text import study_alt_text
+    from bot.results import DIRECTORY
+
+    result = json.loads((DIRECTORY / "hardmode-wordle.json").read_text(encoding="utf-8"))
+    text = study_alt_text(result)
+    assert len(text) <= LIMIT and text.startswith("Wordle: each player's share of games")
+    for entry in result["agents"].values():  # every player and each mode's mean
+        normal = entry["modes"]["normal"]["mean"]
+        assert f"{entry['label']}: normal {normal:.2f}" in text
+
+
 def pixel(png: bytes, row: int, column: int) -> tuple[int, int, int]:
     image = Image.open(io.BytesIO(png)).convert("RGB")
     left, top, _, _ = images.tile_box(row, column)

@@ -195,3 +195,12 @@ async def test_a_server_that_never_installed_the_bot_keeps_its_own_games(bot) ->
     [game] = await bot.services.storage.active_games(ANN, OTHER_GUILD)
     assert game.scope == OTHER_GUILD
     assert through_the_interaction([board, deferred, hint]) and channel.requests == []
+
+
+async def test_the_hard_mode_study_in_a_group_dm_with_its_chart_in_words(bot) -> None:
+    double, channel = where(bot, in_group_dm)
+    answer = only(await double.command("hardmode", user_id=BOB))
+    assert answer.ephemeral and answer.files == ["hardmode-wordle.png"]
+    [chart] = answer.data["attachments"]
+    assert chart["description"].startswith("Wordle: each player's share of games by guesses")
+    assert through_the_interaction([answer]) and channel.requests == []

@@ -9,6 +9,8 @@ the player's palette.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.services import GameView, Stats
 from bot.services.digest import Digest
 
@@ -77,6 +79,24 @@ def digest_alt_text(digest: Digest) -> str:
         f"{score} {', '.join(m.name for m in members)}" for score, members in game.scores)
         for game in digest.games]  # fmt: skip
     return _fit(_sentences(games) or "No grids.")
+
+
+def study_alt_text(result: dict[str, Any]) -> str:
+    """The hard-mode study's chart in words: each player's mean guesses and losses per mode
+    (the bars are each mode's share of games by guesses)."""
+    players = []
+    for entry in result["agents"].values():
+        modes = ", ".join(
+            f"{mode} {figures['mean']:.2f}"
+            + (f" ({figures['failures']:,} lost)" if figures["failures"] else "")
+            for mode, figures in entry["modes"].items()
+            if "mean" in figures
+        )  # a mode the player could not play: no bars
+        players.append(f"{entry['label']}: {modes}")
+    title = result.get("title", result["variant"])
+    head = (f"{title}: each player's share of games by guesses in each mode, "
+            f"{result['answers']:,} answers; mean guesses")  # fmt: skip
+    return _fit(_sentences([head, *players]))
 
 
 def _sentences(parts: list[str]) -> str:

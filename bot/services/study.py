@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 
+from bot.render.alt_text import study_alt_text
 from bot.render.study import answer_sentences, hard_mode_text
 from bot.results import DIRECTORY
 
@@ -22,6 +23,7 @@ class HardModeAnswer:
     text: str  # Markdown, short enough for one message
     picture: bytes | None  # PNG
     filename: str
+    alt: str = ""  # the picture in words (its attachment's description)
 
 
 @cache
@@ -35,7 +37,7 @@ def _load(variant: str) -> HardModeAnswer:
     picture_path = DIRECTORY / f"hardmode-{variant}.png"
     picture = picture_path.read_bytes() if picture_path.exists() else None
     return HardModeAnswer(hard_mode_text(result, answer_sentences(result)), picture,
-                          picture_path.name)  # fmt: skip
+                          picture_path.name, study_alt_text(result))  # fmt: skip
 
 
 async def hard_mode_answer(variant: str = "wordle") -> HardModeAnswer:
