@@ -169,6 +169,13 @@ class WordleBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        await self.answer_failure(interaction, error)
+
+    async def answer_failure(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """What the player is told when handling their interaction failed, slash command,
+        button or form alike: a refusal in plain words, or an apology (logged). Always
+        privately: after a public deferral ("thinking..." in the channel) that goes first."""
+        original = getattr(error, "original", error)
         if isinstance(error, app_commands.CommandOnCooldown):
             message = f"Slow down: try again in {error.retry_after:.0f} s."
         elif isinstance(error, app_commands.MissingPermissions):
@@ -177,17 +184,20 @@ class WordleBot(commands.Bot):
             message = "That works in a server, not in direct messages."
         elif isinstance(error, app_commands.CheckFailure):
             message = "You can't use that here."
-        elif isinstance(getattr(error, "original", None), StorageBusy):
+        elif isinstance(original, StorageBusy):
             log.warning("interaction %s refused: the database did not answer", interaction.id)
             message = DATABASE_BUSY
         else:
             log.error("interaction %s failed", interaction.id, exc_info=error)
             message = APOLOGY
         try:
-            if interaction.response.is_done():
+            response = interaction.response
+            if interaction.extras.pop("wordlebot-public-thinking", False):
+                await interaction.delete_original_response()  # cogs.common.think: it goes
+            if response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
             else:
-                await interaction.response.send_message(message, ephemeral=True)
+                await response.send_message(message, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 

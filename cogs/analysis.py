@@ -21,7 +21,7 @@ from bot.services.analysis import (
     record_app_results,
     record_shares,
 )
-from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of
+from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of, think
 from engine.app_results import WORDLE_APP_ID
 from engine.shares import parse_shares
 
@@ -85,7 +85,7 @@ class Analysis(commands.Cog):
         if refusal is not None:
             return await refuse(interaction, refusal)
         try:
-            await interaction.response.defer(ephemeral=not share, thinking=True)
+            await think(interaction, public=share)
             result = await analyze(paste, words or "")
         finally:
             gate.release(where)
@@ -177,13 +177,10 @@ class Analysis(commands.Cog):
         if share and stored.puzzle is not None and stored.puzzle >= today:
             # Today's daily: its guesses and answer would spoil it for those still playing.
             share, note = False, "\n(Today's daily stays private until the day is over.)"
-        await interaction.response.defer(ephemeral=not share, thinking=True)
+        await think(interaction, public=share)
         report = await coach_game(stored.state)
-        if report is None:
-            await interaction.followup.send(
-                "Coaching covers Wordle and Primel games", ephemeral=True
-            )
-            return
+        if report is None:  # a refusal is private: a public "thinking..." goes first
+            return await refuse(interaction, "Coaching covers Wordle and Primel games")
         await interaction.followup.send(
             f"```\n{coaching_text(report)}\n```{note}", ephemeral=not share
         )

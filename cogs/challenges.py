@@ -18,6 +18,7 @@ from bot.services import GameView, Player
 from bot.services.challenges import MAX_GUESSES, NOT_FOUND
 from cogs.common import (
     GREY,
+    answers_failures,
     board_message,
     bot_of,
     in_servers,
@@ -59,6 +60,7 @@ class PlayButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """The player's own board, privately: the normal Guess button and form. Deferred
         privately first, so however slow the database, nothing of it lands in public."""

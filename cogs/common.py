@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
@@ -26,6 +27,9 @@ T = TypeVar("T")
 # after this long (a database locked by another process) is deferred, so its answer comes
 # later as an edit instead of the player being told the interaction failed.
 DEFER_AFTER = 1.0
+# A form (the guess modal) that was dismissed is never submitted: discord.py forgets it after
+# this long. A late submit is still played: the cogs' on_interaction answers every form.
+FORM_SECONDS = 900.0
 
 GREEN = discord.Colour.from_rgb(*images.GREEN)
 GREY = discord.Colour.from_rgb(*images.GREY)
@@ -45,6 +49,24 @@ def in_servers(item: T) -> T:
     and edits channel messages later (races, co-op, challenges, digests, reminders)."""
     item = app_commands.allowed_installs(guilds=True, users=False)(item)
     return app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(item)
+
+
+# Set in ``interaction.extras`` while a public "thinking..." stands in the channel: a refusal
+# that follows deletes it, so that refusals stay private.
+PUBLIC_THINKING = "wordlebot-public-thinking"
+
+
+async def think(
+    interaction: discord.Interaction[Any], *, public: bool, update: bool = False
+) -> None:
+    """Defer: "thinking..." (in public or privately), or for a button or form on a board
+    (``update``) nothing visible, the board's edit coming later."""
+    if update:
+        await interaction.response.defer()
+        return
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+    if public:
+        interaction.extras[PUBLIC_THINKING] = True
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
@@ -81,7 +103,7 @@ async def in_time(
     def defer() -> None:
         nonlocal deferral
         if not interaction.response.is_done():
-            deferral = asyncio.ensure_future(interaction.response.defer(thinking=not update))
+            deferral = asyncio.ensure_future(think(interaction, public=True, update=update))
 
     # A timer rather than a task and a wait per interaction: this runs for every one.
     timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
@@ -94,8 +116,29 @@ async def in_time(
     return result
 
 
+Handler = TypeVar("Handler", bound=Callable[..., Awaitable[None]])
+
+
+def answers_failures(handler: Handler) -> Handler:
+    """For a button's callback or a form's handler, ``(self, interaction)``: a failure gets the
+    answer a slash command's would (a refusal or an apology, privately), never Discord's
+    "This interaction failed" (discord.py only logs what a button raises)."""
+
+    @functools.wraps(handler)
+    async def guarded(self: Any, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await handler(self, interaction)
+        except Exception as error:
+            await bot_of(interaction).answer_failure(interaction, error)
+
+    return guarded  # type: ignore[return-value]
+
+
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
-    """A refusal, seen only by the person who caused it."""
+    """A refusal, seen only by the person who caused it (after a deferral, whose "thinking..."
+    may be public, that goes first)."""
+    if interaction.extras.pop(PUBLIC_THINKING, False):
+        await interaction.delete_original_response()
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:

@@ -20,7 +20,17 @@ from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
 from bot.services.coop import NO_GAME, CoopOutcome, CoopView
-from cogs.common import GREEN, GREY, bot_of, in_servers, in_time, player_of, refuse
+from cogs.common import (
+    FORM_SECONDS,
+    GREEN,
+    GREY,
+    answers_failures,
+    bot_of,
+    in_servers,
+    in_time,
+    player_of,
+    refuse,
+)
 
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 # Every submitted co-op form is played by Coop.on_interaction (as the game forms are, see
@@ -49,6 +59,7 @@ class CoopButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """The form, unless the player could not guess now (their cooldown, a game over)."""
         coop = bot_of(interaction).services.coop
@@ -62,7 +73,8 @@ class CoopModal(discord.ui.Modal):
     def __init__(self, view: CoopView) -> None:
         game = view.game
         super().__init__(title=f"Co-op guess {len(game.rows) + 1} of {game.max_guesses}",
-                         custom_id=f"wb:modal:coop:{view.coop_id}")  # fmt: skip
+                         custom_id=f"wb:modal:coop:{view.coop_id}",
+                         timeout=FORM_SECONDS)  # fmt: skip
         unit = "digit" if game.variant == "primel" else "letter"
         self.word: discord.ui.TextInput[CoopModal] = discord.ui.TextInput(
             label=f"Your {game.length}-{unit} guess", min_length=1, max_length=50
@@ -141,6 +153,7 @@ class Coop(commands.Cog):
         return True
 
     @commands.Cog.listener()
+    @answers_failures
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A submitted co-op guess: play it and edit the board it came from."""
         if interaction.type is not discord.InteractionType.modal_submit or not interaction.data:

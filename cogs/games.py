@@ -15,6 +15,9 @@ from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
 from cogs.common import (
+    FORM_SECONDS,
+    PUBLIC_THINKING,
+    answers_failures,
     anywhere,
     board_message,
     bot_of,
@@ -25,11 +28,11 @@ from cogs.common import (
     refuse,
     scope_of,
 )
+from cogs.cooldowns import PLAY, play_wait, slow_down
 from engine.rules import Mode
 
 ModeChoice = Literal["normal", "hard", "strict"]
 MODE = "hard: greens stay, yellows must be reused; strict: every guess could be the answer"
-COOLDOWN = app_commands.checks.cooldown(5, 10.0, key=lambda i: i.user.id)
 BUTTONS = {
     "guess": ("Guess", discord.ButtonStyle.success),
     "hint": ("Hint", discord.ButtonStyle.secondary),
@@ -62,6 +65,7 @@ class GameButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         services = bot_of(interaction).services
         player = player_of(interaction)
@@ -76,6 +80,9 @@ class GameButton(
         if self.action == "guess":
             await interaction.response.send_modal(GuessModal(self.game_id, game))
         elif self.action == "hint":
+            wait = play_wait(interaction)  # the limit of /hint, on its button too
+            if wait is not None:
+                return await refuse(interaction, slow_down(wait))
             await send_hint(interaction, game_id=self.game_id)
         else:
             outcome = await in_time(
@@ -110,6 +117,7 @@ class ShareButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         game = await bot_of(interaction).services.games.game(self.game_id)
         if game is None:
@@ -148,6 +156,7 @@ class PickButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         games = bot_of(interaction).services.games
         player, scope, place = player_of(interaction), scope_of(interaction), place_of(interaction)
@@ -188,7 +197,7 @@ MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+)(?::[0-9a-f]+)?")
 class GuessModal(discord.ui.Modal):
     def __init__(self, game_id: int, game: GameView) -> None:
         limit = f" of {game.max_guesses}" if game.max_guesses else ""
-        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}",
+        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}", timeout=FORM_SECONDS,
                          custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
         self.game_id = game_id
         self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
@@ -234,12 +243,14 @@ async def show_board(
     deferred = interaction.response.is_done()  # the service was slow: edit "thinking..."
     if outcome.game is None or (not outcome.ok and outcome.message):
         text = outcome.message or NO_GAME
-        if deferred:
-            await interaction.edit_original_response(content=text, view=picks)
-        elif picks is not None:
-            await interaction.response.send_message(text, view=picks, ephemeral=True)
+        if picks is None:
+            return await refuse(interaction, text)
+        if deferred:  # refusals are private: a public "thinking..." goes
+            if interaction.extras.pop(PUBLIC_THINKING, False):
+                await interaction.delete_original_response()
+            await interaction.followup.send(text, view=picks, ephemeral=True)
         else:
-            await refuse(interaction, text)
+            await interaction.response.send_message(text, view=picks, ephemeral=True)
         return
     palette = await palette_of(interaction, outcome.game.player_id)
     message = await board_message(outcome.game, buttons(outcome.game), palette)
@@ -325,6 +336,7 @@ class Games(commands.Cog):
         self.bot = bot
 
     @commands.Cog.listener()
+    @answers_failures
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A submitted guess form, whenever and wherever it was opened (see GuessModal)."""
         if interaction.type is not discord.InteractionType.modal_submit or not interaction.data:
@@ -334,6 +346,9 @@ class Games(commands.Cog):
             return  # not ours
         if await turned_away(interaction):
             return
+        wait = play_wait(interaction)  # the limit of /guess, on its form too
+        if wait is not None:
+            return await refuse(interaction, slow_down(wait))
         values = [c.get("value", "") for row in interaction.data.get("components", [])
                   for c in row.get("components", [])]  # type: ignore[union-attr]  # fmt: skip
         work = bot_of(interaction).services.games.guess(
@@ -456,7 +471,7 @@ class Games(commands.Cog):
     @anywhere
     @app_commands.command(name="guess", description="Guess a word in your game")
     @app_commands.describe(word="Your guess")
-    @COOLDOWN
+    @PLAY
     async def guess(
         self, interaction: discord.Interaction[Any], word: app_commands.Range[str, 1, 100]
     ) -> None:

@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import anywhere, bot_of, player_of
-from cogs.games import COOLDOWN, format_hint, send_hint
+from cogs.cooldowns import PLAY
+from cogs.games import format_hint, send_hint
 
 
 class Hints(commands.Cog):
@@ -19,7 +20,7 @@ class Hints(commands.Cog):
     @anywhere
     @app_commands.command(name="hint", description="Private help: for your game, or a history")
     @app_commands.describe(history="A game played elsewhere: crane 01002 slate 00202, or squares")
-    @COOLDOWN
+    @PLAY
     async def hint(self, interaction: discord.Interaction[Any],
                    history: app_commands.Range[str, 1, 400] | None = None) -> None:  # fmt: skip
         if history is None:

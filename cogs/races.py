@@ -25,6 +25,7 @@ from bot.render.text import race_text
 from bot.services import GameView, Outcome
 from bot.services.races import NEED_CHANNEL, RaceBoard, RaceOutcome
 from cogs.common import (
+    answers_failures,
     board_message,
     bot_of,
     in_servers,
@@ -87,6 +88,7 @@ class RaceButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return not await turned_away(interaction)
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         races = bot_of(interaction).services.races
         player = player_of(interaction)

@@ -18,7 +18,7 @@ from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import kind_of
 from bot.services.skill import coach_dailies
 from bot.services.stats import LeaderboardError
-from cogs.common import GREEN, anywhere, bot_of, palette_of, refuse
+from cogs.common import GREEN, answers_failures, anywhere, bot_of, palette_of, refuse
 
 Game = Literal["wordle", "primel"]
 Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_streak"]
@@ -59,6 +59,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         return cls(match["game"], match["metric"], match["scope"], page, str(page),
                    match["period"] or "all")  # fmt: skip
 
+    @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         message = await board_message(interaction, self.game, self.metric, self.scope,
                                       self.page, self.period)  # fmt: skip

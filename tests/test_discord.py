@@ -341,11 +341,13 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         only(await double.command("wordle", "practice", user_id=ANN))
         locker = lock_database(path, 3.0)
         begin = time.perf_counter()
-        deferred, answered = await double.command("guess", user_id=ANN, word="crane")
+        deferred, deleted, answered = await double.command("guess", user_id=ANN, word="crane")
         took = time.perf_counter() - begin
         locker.wait(timeout=10)
         assert deferred.kind == 5  # deferred, well inside the window
-        assert answered.method == "PATCH" and "busy" in answered.text
+        # The refusal is private: the public "thinking..." goes, the answer comes to one player
+        assert deleted.method == "DELETE" and deleted.path.endswith("/messages/@original")
+        assert answered.method == "POST" and answered.ephemeral and "busy" in answered.text
         assert took < 3.0 and DEFER_AFTER < 3.0
         stored = await bot.services.storage.active_games(ANN, 900000000000000002)
         assert stored[0].state["rows"] == []  # refused, and so nothing was written
