@@ -179,6 +179,11 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
 
     with progress("hints: positions") as shown:
         figures = benchmarks.bench_hints(args.variant, args.positions, args.seed, shown)
+    if args.nyt_positions:  # the NYT answer model, in the same run (issue 17)
+        from bot.cli.model_bench import bench_model_hints
+
+        with progress("NYT model hints: positions") as shown:
+            figures["nyt_model"] = bench_model_hints(args.nyt_positions, args.seed, shown)
     if args.json:
         _print_json(figures)
         return 0
@@ -188,6 +193,14 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
         f"max {figures['max_ms']:.1f} ms (candidates: median {figures['median_candidates']}, "
         f"max {figures['max_candidates']})"
     )
+    if "nyt_model" in figures:
+        nyt = figures["nyt_model"]
+        print(
+            f"NYT answer model, {nyt['positions']} positions (NYT-era answers): "
+            f"p50 {nyt['p50_ms']:.1f} ms, p99 {nyt['p99_ms']:.1f} ms, max {nyt['max_ms']:.1f} ms, "
+            f"first {nyt['first_ms']:.0f} ms (candidates: median {nyt['median_candidates']}, "
+            f"max {nyt['max_candidates']} of 14,855 weighted)"
+        )
     return 0
 
 
@@ -301,7 +314,8 @@ def cmd_bench_discord(args: argparse.Namespace) -> int:
     return 0
 
 
-INVITE_PERMISSIONS = 51200  # Send Messages, Embed Links, Attach Files (see the README)
+# View Channels, Send Messages, Embed Links, Attach Files (see the README): 52224
+INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768
 
 
 def cmd_invite(args: argparse.Namespace) -> int:
@@ -324,10 +338,10 @@ def cmd_invite(args: argparse.Namespace) -> int:
                 "DISCORD_TOKEN does not look like a bot token: give --app-id"
             ) from None
     base = f"https://discord.com/oauth2/authorize?client_id={app_id}"
-    print(
-        f"Add to a server:  {base}&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
-    )
+    server = f"integration_type=0&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    print(f"Add to a server:  {base}&{server}")
     print(f"Add to your apps: {base}&integration_type=1&scope=applications.commands")
+    print("In the Developer Portal (Installation), turn on Guild Install and User Install.")
     print("Then run `wordlebot sync` once so the slash commands appear.")
     return 0
 
@@ -626,6 +640,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = benches.add_parser("hints", help="hint latency over random positions")
     variant_option(p)
     p.add_argument("--positions", type=int, default=1000)
+    p.add_argument("--nyt-positions", type=int, default=100,
+                   help="also time the NYT answer model's hints (0: skip)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
