@@ -231,10 +231,14 @@ def test_invite_prints_both_install_links(capsys, monkeypatch) -> None:
     token_id = base64.b64encode(b"987654321098765432").decode().rstrip("=")
     monkeypatch.setenv("DISCORD_TOKEN", f"{token_id}.Gx1234.secret-part")
     code, out, err = run(capsys, "invite")
-    assert code == 0 and "client_id=987654321098765432" in out and "permissions=51200" in out
-    assert "integration_type=1" in out and "secret-part" not in out + err
+    assert code == 0 and "client_id=987654321098765432" in out and "secret-part" not in out + err
     code, out, _ = run(capsys, "invite", "--app-id", "42")
-    assert code == 0 and "client_id=42&scope=bot+applications.commands" in out
+    server, user = (line.split()[-1] for line in out.splitlines()[:2])
+    base = "https://discord.com/oauth2/authorize?client_id=42"
+    # A server install: the bot user and its commands, with View Channels, Send Messages,
+    # Embed Links and Attach Files; a user install: the commands alone (no bot user joins).
+    assert server == f"{base}&integration_type=0&scope=bot+applications.commands&permissions=52224"
+    assert user == f"{base}&integration_type=1&scope=applications.commands"
 
 
 def test_bench_soak_reports_memory_per_kind(capsys) -> None:

@@ -217,7 +217,7 @@ class ExactSearch:
         order = np.arange(len(guesses))
         if root and self.opener_scan == "pruned":
             floors = np.maximum(
-                floors, [self._guess_floor(s, g, depth, hard, look_ahead=True) for g in guesses]
+                floors, [self._guess_floor(s, g, depth, hard, INF) for g in guesses]
             )
             order = np.lexsort((order, floors))
         if root:
@@ -364,7 +364,7 @@ class ExactSearch:
         for guess, bound in zip(ranked.guesses.tolist(), ranked.bounds.tolist(), strict=True):
             if bound >= best:
                 break  # in bound order, and a guess's floor is at least its bound
-            best = min(best, self._guess_floor(s, guess, depth, hard))
+            best = min(best, self._guess_floor(s, guess, depth, hard, limit=0))
         return best
 
     def _buckets(
@@ -391,19 +391,39 @@ class ExactSearch:
         return found
 
     def _guess_floor(
+        self, s: npt.NDArray[np.intp], guess: int, depth: int, hard: HardKey | None, limit: int
+    ) -> int:
+        """A lower bound on the total when ``guess`` is played at ``s``, looking ahead in its
+        buckets until it reaches ``limit`` (0: no look-ahead, the cheap floors alone)."""
+        _, floors = self._floors(s, self._matrix[s, guess], guess, depth, hard, limit)
+        return min(INF, len(s) + sum(floors))
+
+    def _floors(
         self,
         s: npt.NDArray[np.intp],
+        patterns: npt.NDArray[np.unsignedinteger],
         guess: int,
         depth: int,
         hard: HardKey | None,
-        look_ahead: bool = False,
-    ) -> int:
-        """A lower bound on the total when ``guess`` is played at ``s``: |S| plus its
-        buckets' floors (``look_ahead``: each with a look ahead, see ``_floor``)."""
-        buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
-        width = self.settings.width if look_ahead else 0
-        floors = (self._floor(m, depth - 1, h, width * (len(m) >= _RANK_FROM)) for m, h in buckets)
-        return min(INF, len(s) + sum(floors))
+        limit: int,
+    ) -> tuple[Buckets, list[int]]:
+        """The buckets of ``guess`` and their floors: the cheap ones first, then the largest
+        buckets' look-aheads, until |S| plus their sum reaches ``limit`` (where the caller
+        stops: the guess cannot beat it)."""
+        buckets = self._buckets(s, patterns, guess, hard)
+        floors = [2 * len(members) - 1 for members, _ in buckets]
+        total = len(s) + sum(floors)
+        if 0 < limit <= total:
+            return buckets, floors
+        for i, (members, h) in enumerate(buckets):
+            floor = self._floor(members, depth - 1, h)
+            total, floors[i] = total + floor - floors[i], floor
+        for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked
+            if total >= limit or len(members) < _RANK_FROM:
+                break
+            floor = self._floor(members, depth - 1, h, self.settings.width)
+            total, floors[i] = total + floor - floors[i], floor
+        return buckets, floors
 
     def _try(
         self,
@@ -415,21 +435,10 @@ class ExactSearch:
         best: int,
     ) -> int:
         """Total cost of ``guess`` at this node, or anything >= ``best`` once it cannot win."""
-        buckets = self._buckets(s, patterns, guess, hard)
-        total = len(s)
-        if total + sum(2 * len(members) - 1 for members, _ in buckets) >= best:
-            return INF  # the free floor already cuts it
-        floors = [self._floor(members, depth - 1, h) for members, h in buckets]
-        rest = sum(floors)
+        buckets, floors = self._floors(s, patterns, guess, depth, hard, best)
+        total, rest = len(s), sum(floors)
         if total + rest >= best:
             return INF
-        for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked
-            if len(members) < _RANK_FROM:
-                break
-            floor = self._floor(members, depth - 1, h, self.settings.width)
-            rest, floors[i] = rest + floor - floors[i], floor
-            if total + rest >= best:
-                return INF
         for (members, child_hard), floor in zip(buckets, floors, strict=True):
             rest -= floor
             budget = best - total - rest  # the child must cost less than this to matter
