@@ -3,9 +3,12 @@ import os
 import subprocess
 import sys
 
-from PIL import Image
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
 
 from bot.render import images
+from bot.render.palette import HIGH_CONTRAST, STANDARD
 from bot.render.text import ABSENT, CORRECT, PRESENT, UNUSED, keyboard, share_text
 from bot.services import GameView, Stats
 
@@ -18,8 +21,9 @@ def game(rows, status="playing", variant="wordle", day=None, mode="normal") -> G
 
 def test_the_board_image_has_the_games_size_and_colours() -> None:
     view = game([("crane", "21100"), ("cigar", "22222")], status="won")
-    image = Image.open(io.BytesIO(images.board_png(view)))
-    assert image.format == "PNG" and image.size == images.board_size(5, 6) == (358, 426)
+    png = Image.open(io.BytesIO(images.board_png(view)))
+    assert png.format == "PNG" and png.size == images.board_size(5, 6) == (358, 426)
+    image = png.convert("RGB")
 
     def pixel(row: int, column: int) -> tuple[int, int, int]:
         left, top, _, _ = images.tile_box(row, column)
@@ -30,6 +34,29 @@ def test_the_board_image_has_the_games_size_and_colours() -> None:
     assert pixel(2, 0) == images.BACKGROUND  # inside an empty tile
     left, top, _, _ = images.tile_box(2, 0)
     assert image.getpixel((left, top + 20)) == images.EMPTY_BORDER
+
+
+@pytest.mark.parametrize("palette", [STANDARD, HIGH_CONTRAST])
+def test_boards_from_cached_tiles_look_as_pillow_draws_them(palette) -> None:
+    """The tile renderer against Pillow drawing the same board directly in RGB: the letters'
+    edges differ by a shade at most (16 steps to white), nothing else differs."""
+    view = game([("crane", "21100"), ("pudgy", "00012"), ("cigar", "22222")], status="won")
+    drawn = Image.new("RGB", images.board_size(5, 6), images.BACKGROUND)
+    draw = ImageDraw.Draw(drawn)
+    for r in range(6):
+        word, digits = view.rows[r] if r < len(view.rows) else ("", "")
+        for c in range(5):
+            box = images.tile_box(r, c)
+            if not digits:
+                draw.rectangle(box, outline=images.EMPTY_BORDER, width=2)
+                continue
+            draw.rectangle(box, fill=palette.tile(digits[c]))
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            draw.text(centre, word[c].upper(), fill=images.WHITE, font=images.font(31),
+                      anchor="mm")  # fmt: skip
+    tiled = Image.open(io.BytesIO(images.board_png(view, palette=palette))).convert("RGB")
+    difference = np.abs(np.asarray(tiled, dtype=int) - np.asarray(drawn, dtype=int))
+    assert difference.max() <= 255 // 15 // 2 + 1 and difference.mean() < 0.1
 
 
 def test_letters_are_drawn_only_when_asked() -> None:

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render import tiles
 from bot.render.palette import STANDARD, Palette
 from bot.services import GameView, Stats
 from bot.services.digest import Digest
@@ -41,13 +42,14 @@ def rows_shown(game: GameView) -> int:
 def board_png(game: GameView, *, letters: bool = True, palette: Palette = STANDARD) -> bytes:
     """The board: a row of tiles per guess, empty tiles for the guesses left, in the player's
     ``palette``. ``letters=False`` draws colours only (a daily game shown to others).
-    Multi-board games draw their boards side by side, four to a row, at half size."""
+    Multi-board games draw their boards side by side, four to a row, at half size. Drawn from
+    cached tiles in a palette image (:mod:`bot.render.tiles`): one is drawn for nearly every
+    interaction."""
     if game.boards is not None:
         return _multi_png(game, palette)
     rows = rows_shown(game)
-    image = Image.new("RGB", board_size(game.length, rows), BACKGROUND)
-    _draw_board(ImageDraw.Draw(image), game.rows, rows, game.length, (0, 0), 1.0, letters,
-                palette)  # fmt: skip
+    image = tiles.new_image(board_size(game.length, rows), palette, BACKGROUND, EMPTY_BORDER)
+    _draw_board(image, game.rows, rows, game.length, (0, 0), 1.0, letters)
     return _png(image)
 
 
@@ -62,38 +64,32 @@ def _multi_png(game: GameView, palette: Palette) -> bytes:
     assert game.boards is not None
     rows = rows_shown(game)
     width, height = board_size(game.length, rows)
-    image = Image.new("RGB", multi_size(len(game.boards), game.length, rows), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    size = multi_size(len(game.boards), game.length, rows)
+    image = tiles.new_image(size, palette, BACKGROUND, EMPTY_BORDER)
     for b, board in enumerate(game.boards):
         origin = ((b % 4) * (width // 2), (b // 4) * (height // 2))
-        _draw_board(draw, board, rows, game.length, origin, 0.5, True, palette)
+        _draw_board(image, board, rows, game.length, origin, 0.5, True)
     return _png(image)
 
 
 def _draw_board(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     game_rows: list[tuple[str, str]],
     rows: int,
     length: int,
     origin: tuple[int, int],
     scale: float,
     letters: bool,
-    palette: Palette,
 ) -> None:
     letter_font = font(max(8, int(TILE * scale) // 2))
     for r in range(rows):
         guess, digits = game_rows[r] if r < len(game_rows) else ("", "")
         for c in range(length):
-            x0, y0, x1, y1 = tile_box(r, c)
-            box = (origin[0] + int(x0 * scale), origin[1] + int(y0 * scale),
-                   origin[0] + int(x1 * scale), origin[1] + int(y1 * scale))  # fmt: skip
-            if not digits:
-                draw.rectangle(box, outline=EMPTY_BORDER, width=2)
-                continue
-            draw.rectangle(box, fill=palette.tile(digits[c]))
-            if letters:
-                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                draw.text(centre, guess[c].upper(), fill=WHITE, font=letter_font, anchor="mm")
+            x0, y0, x1, y1 = (int(v * scale) for v in tile_box(r, c))
+            letter = guess[c].upper() if digits and letters else ""
+            square = tiles.tile(letter, digits[c] if digits else "", (x1 - x0 + 1, y1 - y0 + 1),
+                                letter_font)  # fmt: skip
+            image.paste(square, (origin[0] + x0, origin[1] + y0))
 
 
 def stats_png(stats: Stats, palette: Palette = STANDARD) -> bytes:
