@@ -14,6 +14,7 @@ Commands (a bare word is a guess in the game shown last)::
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
     /hardmode [wordle|primel] (is hard mode harder? the study's numbers and picture)
+    /colours [standard|high-contrast] (your board colours: green/yellow or orange/blue)
     (a start command shows the game already going, so it also switches between games)
 """
 
@@ -29,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 
 from bot.console_together import TogetherCommands
+from bot.render.palette import PALETTES, STANDARD, palette_named
 from bot.render.text import (
     analysis_text,
     board_rows,
@@ -37,6 +39,7 @@ from bot.render.text import (
     digest_text,
     keyboard,
     share_text,
+    squares_of,
     stats_text,
     status_line,
     title,
@@ -56,6 +59,7 @@ from engine.rules import Mode
 
 HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
+ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}
 RESET = "\x1b[0m"
 KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
 
@@ -81,12 +85,14 @@ class Console(TogetherCommands):
                  colour: bool) -> None:  # fmt: skip
         self.services, self.player, self.write, self.colour = services, player, write, colour
         self.shown: int | None = None  # the game whose board was printed last
+        self.palette = STANDARD  # the player's colours (/colours), read when they sit down
         self.race_id: int | None = None  # the race made here last
         self._pushed: list[str | None] = []  # lines read ahead, to be handled next
         self._pending: asyncio.Task[str | None] | None = None
 
     async def run(self, read: Reader) -> None:
         self.write("wordlebot console. Type /help for commands, /quit to leave.")
+        self.palette = palette_named(await self.services.storage.palette(self.player.id))
         while True:
             line = await self._next(read, "> ")
             if line is None:
@@ -168,6 +174,7 @@ class Console(TogetherCommands):
             "/challenge": lambda: self.challenge(args),
             "/play": lambda: self.play(args),
             "/hardmode": lambda: self.hard_mode(args),
+            "/colours": lambda: self.colours(args),
         }
         handler = handlers.get(command)
         if handler is None:
@@ -188,7 +195,19 @@ class Console(TogetherCommands):
             self.write("Usage: /as NAME")
             return
         self.player, self.shown = player_named(name), None
+        self.palette = palette_named(await self.services.storage.palette(self.player.id))
         self.write(f"You are {name} now.")
+
+    async def colours(self, args: list[str]) -> None:
+        """The player's board colours, as /settings me colours sets them in Discord."""
+        if args:
+            if args[0].lower() not in PALETTES:
+                self.write(f"Usage: /colours [{'|'.join(PALETTES)}]")
+                return
+            await self.services.storage.set_palette(self.player.id, self.player.name,
+                                                    args[0].lower())  # fmt: skip
+            self.palette = PALETTES[args[0].lower()]
+        self.write(f"Your colours: {self.palette.name} {squares_of('210', self.palette)}")
 
     async def start(self, variant: str, args: list[str]) -> None:
         """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an
@@ -366,35 +385,35 @@ class Console(TogetherCommands):
         self.shown = game.game_id  # what a bare word, /giveup or /hint now goes to
         self.write(title(game))
         if game.boards is not None:
-            for line in board_rows(game):
+            for line in board_rows(game, palette=self.palette):
                 self.write("  " + line.replace("`", ""))
         for guess, digits in [] if game.boards is not None else game.rows:
             self.write("  " + self.tiles(guess, digits))
         self.write("  " + status_line(game, spoiler=False))
         if game.over:
-            self.write(share_text(game))
+            self.write(share_text(game, self.palette))
         else:
             self.write("  " + self.keys(game))
 
     def tiles(self, guess: str, digits: str) -> str:
         if not self.colour:
-            squares = "".join({"2": "🟩", "1": "🟨", "0": "⬛"}[d] for d in digits)
-            return f"{squares} {guess.upper()}"
+            return f"{squares_of(digits, self.palette)} {guess.upper()}"
+        ansi = ANSI_HIGH_CONTRAST if self.palette.high_contrast else ANSI
         return "".join(
-            f"{ANSI[d]} {ch.upper()} {RESET}" for ch, d in zip(guess, digits, strict=True)
+            f"{ansi[d]} {ch.upper()} {RESET}" for ch, d in zip(guess, digits, strict=True)
         )
 
     def keys(self, game: GameView) -> str:
-        rows = keyboard(game)
-        if self.colour:
-            return "  ".join(
-                "".join(f"{KEY_ANSI[s]}{k.upper()}{RESET}" for k, s in row) for row in rows
-            )
-        # Plain text: unused A, absent a (lower case), present A?, correct A!
+        """Unused A, absent a (lower case), present A?, correct A!: marks, not colour alone
+        (in colour too, the key's colour comes on top)."""
         marks = {0: "{}", 1: "{}", 2: "{}?", 3: "{}!"}
+        colour = KEY_ANSI if self.colour else dict.fromkeys(KEY_ANSI, "")
+        reset = RESET if self.colour else ""
         return "  ".join(
-            " ".join(marks[s].format(k if s == 1 else k.upper()) for k, s in row) for row in rows
-        )
+            " ".join(f"{colour[s]}{marks[s].format(k if s == 1 else k.upper())}{reset}"
+                     for k, s in row)
+            for row in keyboard(game)
+        )  # fmt: skip
 
 
 async def run_console(settings: Settings, read: Reader | None = None,

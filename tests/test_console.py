@@ -180,3 +180,27 @@ async def test_as_switches_the_local_player_and_back(tmp_path) -> None:
     assert tess.ok and [guess for guess, _ in tess.game.rows] == ["crane"]
     assert console_player() == player_named(console_player().name)
     await services.close()
+
+
+async def test_high_contrast_colours_at_the_console(tmp_path) -> None:
+    settings = load_settings(database_path=str(tmp_path / "hc.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = {"wordle": "cigar"}.get
+    shown: list[str] = []
+    console = Console(services, Player(6, "hana"), shown.append, colour=False)
+    await console.run(script("/colours purple", "/colours high-contrast", "/wordle practice",
+                             "crane", "cigar"))  # fmt: skip
+    text = "\n".join(shown)
+    assert "Usage: /colours [standard|high-contrast]" in text
+    assert "Your colours: high-contrast 🟧🟦⬛" in text
+    assert "🟧🟦🟦⬛⬛ CRANE" in text and "Wordle practice 2/6\n\n🟧🟦🟦⬛⬛\n🟧🟧🟧🟧🟧" in text
+    assert "Q W e R? T Y U I O P" in text  # keys marked by more than colour
+    again: list[str] = []  # the setting is kept with the player; a colour terminal
+    await Console(services, Player(6, "hana"), again.append, colour=True).run(
+        script("/colours", "/wordle practice", "crane")
+    )
+    await services.close()
+    coloured = "\n".join(again)
+    assert "Your colours: high-contrast" in coloured
+    assert "\x1b[1;97;48;5;208m C " in coloured and "\x1b[1;97;48;5;75m R " in coloured
+    assert "\x1b[33mR?\x1b[0m" in coloured and "\x1b[90me\x1b[0m" in coloured  # marks too
