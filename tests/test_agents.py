@@ -296,3 +296,22 @@ def test_the_rollout_mean_is_pinned_on_a_seeded_subset(wordle) -> None:
         totals[mode] = sum(needed)
     # Means 2.920, 2.935 and 2.945.
     assert totals == {Mode.NORMAL: 1168, Mode.HARD: 1174, Mode.STRICT: 1178}
+
+
+def test_the_coach_names_the_rollout_choice_where_it_differs(wordle) -> None:
+    from bot.render.text import coaching_text
+    from engine.agents.advice import ADVICE, coach_with_rollout
+    from engine.pattern import score
+
+    history = [(w, score(w, "vinyl")) for w in ("slate", "round", "pinky", "winch", "vinyl")]
+    coaching = coach_with_rollout(wordle, history)
+    assert coaching.turns[0].rollout is None  # the opener is left alone
+    agent, position, named = RolloutAgent(Mode.NORMAL, ADVICE), Position.start(wordle), []
+    for turn, (guess, pattern) in zip(coaching.turns, history, strict=True):
+        if turn.rollout is not None:
+            assert turn.rollout == wordle.guesses.words[agent.choose(position)]
+            assert turn.rollout not in (turn.guess, turn.best)
+            named.append(turn.rollout)
+        position = position.play(guess, pattern)
+    assert named  # after SLATE, ROUND: 87 left, where the rollout plays GRODY
+    assert f"(rollout: {named[0].upper()})" in coaching_text(coaching)

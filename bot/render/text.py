@@ -225,8 +225,9 @@ def coaching_text(report: Coaching) -> str:
     lines = ["Turn  guess   left        best    skill luck"]
     for i, t in enumerate(report.turns, 1):
         skill = "-" if t.skill is None else f"{t.skill:>2}"
+        rollout = f"  (rollout: {t.rollout.upper()})" if t.rollout else ""
         lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {t.after:<4} "
-                     f"{t.best.upper():<6} {skill:>5} {t.luck:>4}")  # fmt: skip
+                     f"{t.best.upper():<6} {skill:>5} {t.luck:>4}{rollout}")  # fmt: skip
     skill = "-" if report.skill is None else report.skill
     lines.append(f"Skill {skill}/99, luck {report.luck}/99")
     return "\n".join(lines)

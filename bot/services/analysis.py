@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from bot.services.kinds import parse
 from bot.storage import Storage
+from engine.agents.advice import coach_with_rollout
 from engine.answer_model import nyt_model
 from engine.app_results import parse_app_results
 from engine.game import WordleGame
@@ -162,14 +163,16 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
 
 
 async def coach_game(
-    state: dict[str, object], pool: ThreadPoolExecutor | None = None
+    state: dict[str, object], pool: ThreadPoolExecutor | None = None, *, rollout: bool = True
 ) -> Coaching | None:
     """Coaching for a stored Wordle or Primel game (None for other kinds), in the analysis
-    pool or in ``pool``."""
+    pool or in ``pool``; with ``rollout``, each turn names the rollout agent's guess where it
+    differs (up to a second more: jobs that only need the skill leave it off)."""
     game = parse(dict(state))
     if not isinstance(game, WordleGame):
         return None
-    work = partial(coach, game.variant, game.rows, game.mode)
+    advise = coach_with_rollout if rollout else coach
+    work = partial(advise, game.variant, game.rows, game.mode)
     return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
 
 

@@ -197,7 +197,7 @@ class DigestService:
         skilful: Highlight | None = None
         luckiest: Highlight | None = None
         for r in results:
-            report = await coach_game(r.state, COACH_POOL)
+            report = await coach_game(r.state, COACH_POOL, rollout=False)
             if report is None:
                 continue
             member = Member(r.player_id, r.name)

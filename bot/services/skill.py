@@ -27,7 +27,7 @@ async def coach_dailies(storage: Storage, batch: int = BATCH) -> int:
     pending = await storage.skills.pending(batch)
     for result_id, state in pending:
         try:
-            report = await coach_game(state, COACH_POOL)
+            report = await coach_game(state, COACH_POOL, rollout=False)
         except Exception:  # a game the coach cannot read is marked, never retried forever
             log.exception("result %s could not be coached", result_id)
             report = None

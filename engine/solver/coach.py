@@ -70,6 +70,7 @@ class Turn:
     exact: bool  # whether the two EG figures are exact
     skill: int | None  # None for the opener
     luck: int
+    rollout: str | None = None  # the rollout agent's guess where it differs (engine.agents)
 
 
 @dataclass(frozen=True)
