@@ -302,6 +302,15 @@ def test_exact_search_finds_the_optimal_wordle_tree(wordle, tmp_path) -> None:
     assert result.suggestions[0].expected_guesses == round(sum(finish.values()) / child.size, 4)
 
 
+def test_exact_search_reaches_the_best_known_total_on_the_nyt_era_lists(tmp_path) -> None:
+    """3,158 answers, 14,855 guesses: TARSE first, 11,219 guesses, the best known."""
+    variant = get_variant("wordle-nyt-era")
+    total, root = optimal_tree(variant, Mode.NORMAL, directory=tmp_path)
+    needed = guesses_needed(root, Position.start(variant))
+    assert variant.guesses.words[root.guess] == "tarse"
+    assert total == sum(needed.values()) == 11219 and len(needed) == 3158
+
+
 # -- hints ---------------------------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from engine.matrix import build_pattern_matrix, pattern_matrix
 from engine.pattern import score
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
-from engine.solver.exact import INF, PRESETS, ExactSearch, OpenerScan, OpenerTried
+from engine.solver.exact import INF, PRESETS, ExactSearch, OpenerScan, OpenerTried, preset
 from engine.solver.greedy import rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure
@@ -174,7 +174,8 @@ def _exact_search(
 ) -> _Scan:
     if mode not in PRESETS:
         raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
-    settings = PRESETS[mode] if width is None else replace(PRESETS[mode], width=width)
+    settings = preset(variant, mode)
+    settings = settings if width is None else replace(settings, width=width)
     search = ExactSearch(variant, mode, settings, progress=progress, opener_scan=opener_scan)
     begin = time.perf_counter()
     total, root = search.solve(first=None if first is None else [first])

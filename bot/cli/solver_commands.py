@@ -161,7 +161,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
 def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
     """Search (or find) the exact tree the bot reads, in the cache directory the bot's
     processes share (WORDLEBOT_CACHE_DIR): built once before a deployment, read by all."""
-    from engine.solver.exact import PRESETS, optimal_tree, tree_path
+    from engine.solver.exact import optimal_tree, preset, tree_path
 
     if args.strategy != "optimal" or args.width is not None:
         raise UsageError("--out-cache builds the bot's exact tree: use --strategy optimal, "
@@ -169,7 +169,7 @@ def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
     mode = Mode(args.mode)
     if mode is Mode.STRICT:
         raise UsageError("the exact trees are for normal and hard mode")
-    path = tree_path(variant, mode, PRESETS[mode])
+    path = tree_path(variant, mode, preset(variant, mode))
     had = path.exists()
     with progress(f"exact search ({mode.value}): first guesses") as shown:
         total, _ = optimal_tree(variant, mode, progress=shown)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.rules import Mode
-from engine.solver.exact import PRESETS, optimal_tree
+from engine.solver.exact import optimal_tree, preset
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure
 from engine.solver.position import Position
@@ -42,7 +42,8 @@ def strategy_tree(
     if strategy == "optimal":
         if mode is Mode.STRICT:
             raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
-        settings = PRESETS[mode] if width is None else replace(PRESETS[mode], width=width)
+        settings = preset(variant, mode)
+        settings = settings if width is None else replace(settings, width=width)
         tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache,
                             progress=progress)  # fmt: skip
         return start, tree[1]
