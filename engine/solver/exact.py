@@ -385,14 +385,12 @@ class ExactSearch:
         """The candidates each pattern but the win leaves, largest first, with what hard mode
         then knows (where it matters: three candidates or more)."""
         order = np.argsort(patterns, kind="stable")
-        sorted_patterns = patterns[order]
-        starts = np.flatnonzero(np.r_[True, sorted_patterns[1:] != sorted_patterns[:-1]])
-        ends = np.r_[starts[1:], len(s)]
+        ordered, members = patterns[order], s[order]
+        cuts = (np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()
+        starts, ends = [0, *cuts], [*cuts, len(s)]
         found = [
-            (s[order[a:b]], None if hard is None or b - a < 3 else self._after(hard, guess, p))
-            for a, b, p in zip(
-                starts.tolist(), ends.tolist(), sorted_patterns[starts].tolist(), strict=True
-            )
+            (members[a:b], None if hard is None or b - a < 3 else self._after(hard, guess, p))
+            for a, b, p in zip(starts, ends, ordered[starts].tolist(), strict=True)
             if p != self._win
         ]
         found.sort(key=lambda item: -len(item[0]))
