@@ -80,13 +80,14 @@ def split(
     candidates: npt.NDArray[np.intp], patterns: npt.NDArray[np.unsignedinteger]
 ) -> list[tuple[int, npt.NDArray[np.intp]]]:
     """The buckets: each pattern with its candidates (in their order), by pattern."""
+    if len(patterns) == 0:
+        return []
     order = np.argsort(patterns, kind="stable")
-    ordered = patterns[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], len(ordered)]
+    ordered, members = patterns[order], candidates[order]
+    cuts = (np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()
+    starts, ends = [0, *cuts], [*cuts, len(ordered)]
     return [
-        (int(ordered[a]), candidates[order[a:b]])
-        for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+        (p, members[a:b]) for a, b, p in zip(starts, ends, ordered[starts].tolist(), strict=True)
     ]
 
 
