@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,6 +25,7 @@ from bot.services.digest import ChannelGone, NotSent
 if TYPE_CHECKING:
     from bot.discord_bot import WordleBot
 
+log = logging.getLogger("wordlebot")
 T = TypeVar("T")
 # Discord waits 3 s for the first answer to an interaction. A service call still running
 # after this long (a database locked by another process) is deferred, so its answer comes
@@ -114,6 +118,59 @@ async def in_time(
         if deferral is not None:  # the answer edits what the deferral created
             await deferral
     return result
+
+
+class Boards:
+    """The message that shows each game's board in a channel, while it can still be changed
+    (through its interaction's token, 15 minutes; the bot may not be in the channel at all).
+    A typed guess posts the new board and the old one goes, so a busy channel keeps one board
+    per game. In memory: after a restart an older board stays where it is."""
+
+    TOKEN_SECONDS = 14 * 60.0  # a minute short of the token's 15, for a slow request
+
+    def __init__(self, limit: int = 20_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.clock = limit, clock
+        self.deleting: set[asyncio.Task[None]] = set()
+        self.shown: OrderedDict[tuple[int, int], tuple[float, discord.Interaction[Any]]] = (
+            OrderedDict()
+        )
+
+    def replace(
+        self, game_id: int, place: int, interaction: discord.Interaction[Any]
+    ) -> discord.Interaction[Any] | None:
+        """``interaction`` now shows the game's board in ``place``: the one that showed it
+        before, if its board can still be deleted."""
+        now = self.clock()
+        before = self.shown.pop((game_id, place), None)
+        self.shown[(game_id, place)] = (now, interaction)
+        while len(self.shown) > self.limit or (
+            self.shown and next(iter(self.shown.values()))[0] < now - self.TOKEN_SECONDS
+        ):
+            self.shown.popitem(last=False)
+        if before is None or before[0] < now - self.TOKEN_SECONDS:
+            return None
+        return before[1]
+
+
+def board_posted(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """``interaction`` has just posted ``game_id``'s board in public: the board it replaces
+    in that channel is deleted, in the background (nobody waits on it)."""
+    client = interaction.client
+    boards: Boards | None = getattr(client, "boards", None)
+    if boards is None:
+        boards = client.boards = Boards()  # type: ignore[attr-defined]
+    before = boards.replace(game_id, interaction.channel_id or 0, interaction)
+    if before is not None:
+        task = asyncio.ensure_future(_delete_board(before))
+        boards.deleting.add(task)
+        task.add_done_callback(boards.deleting.discard)
+
+
+async def _delete_board(interaction: discord.Interaction[Any]) -> None:
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:  # gone already, or the token expired: fine
+        log.info("an old board was not deleted: %s", exc.status)
 
 
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[None]])

@@ -20,6 +20,7 @@ from cogs.common import (
     answers_failures,
     anywhere,
     board_message,
+    board_posted,
     bot_of,
     in_time,
     palette_of,
@@ -266,6 +267,8 @@ async def show_board(
     else:
         files = message.pop("attachments")
         await interaction.response.send_message(files=files, ephemeral=private, **message)
+    if not private:  # one board per game in the channel: the one it replaces goes
+        board_posted(interaction, outcome.game.game_id)
     report_over(interaction, outcome)
 
 

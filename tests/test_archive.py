@@ -164,7 +164,8 @@ async def test_an_archive_board_in_a_channel_hides_its_letters(double) -> None:
     opener = "crane" if answer != "crane" else "slate"
     played = only(await double.submit(modal, {"word": opener}, user_id=ANN.id))
     assert f"||{opener.upper()}||" in played.text  # others may still play this one
-    ended, told = await double.command("giveup", user_id=ANN.id)
+    ended, told, gone = await double.command("giveup", user_id=ANN.id)
+    assert gone.method == "DELETE"  # the game's older board in the channel
     assert answer.upper() not in ended.text.replace(f"||{answer.upper()}||", "")
     assert told.ephemeral and answer.upper() in told.text
     stats = only(await double.command("stats", user_id=ANN.id))

@@ -35,6 +35,14 @@ def only(sent):
     return sent[0]
 
 
+def new_board(sent):
+    """What a command that posts a new board sent: its answers, once the board it replaced
+    (the game's older board in the channel) was deleted."""
+    *answers, gone = sent
+    assert gone.method == "DELETE" and gone.path.endswith("/messages/@original"), sent
+    return answers
+
+
 async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(double):
     board = only(await double.command("wordle", "daily", user_id=ANN))
     assert board.kind == 4 and not board.ephemeral
@@ -46,7 +54,7 @@ async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(doubl
     opener = "crane" if answer != "crane" else "slate"  # never the day's answer
     updated = only(await double.submit(modal, {"word": opener}, user_id=ANN))
     assert updated.kind == 7 and f"||{opener.upper()}||" in updated.text  # letters in spoilers
-    won = only(await double.command("guess", user_id=ANN, word=answer))
+    won = only(new_board(await double.command("guess", user_id=ANN, word=answer)))
     assert "Solved in 2/6!" in won.text and won.custom_ids() == ["wb:share:1"]  # Share alone
     assert f"||{answer.upper()}||" in won.text
 
@@ -283,7 +291,7 @@ async def test_a_share_with_the_words_played_gives_the_position(double):
 async def test_giving_up_a_daily_tells_the_answer_privately_only(double):
     answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
     only(await double.command("wordle", "daily", user_id=ANN))
-    board, told = await double.command("giveup", user_id=ANN)
+    board, told = new_board(await double.command("giveup", user_id=ANN))
     assert not board.ephemeral and answer.upper() not in board.text.replace(
         f"||{answer.upper()}||", ""
     )  # in the channel: behind a spoiler at most
@@ -309,7 +317,7 @@ async def test_a_guess_that_could_mean_several_games_asks_with_buttons(double):
     assert [r[0] for r in (await double.bot.services.storage.game(
         practice.game.game_id)).state["rows"]] == ["slate"]  # fmt: skip
     # The board just shown is now what Ann looks at in this channel: no question this time.
-    again = only(await double.command("guess", user_id=ANN, word="crane"))
+    again = only(new_board(await double.command("guess", user_id=ANN, word="crane")))
     assert again.kind == 4 and not again.ephemeral and CHANNEL_ID
 
 

@@ -3,12 +3,13 @@ limit on playing and hints, and one answer when something fails (private, never 
 
 import pytest
 from discord import app_commands
-from discord_double import DiscordDouble
+from discord_double import DiscordDouble, settle
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
+from cogs.common import Boards
 from cogs.cooldowns import Limit
 
 ANN = 111
@@ -69,8 +70,8 @@ async def test_the_hint_button_and_the_guess_form_share_the_slash_commands_limit
     (board,) = await double.command("wordle", "practice", user_id=ANN)
     (modal,) = await double.click(custom_id(board, "guess"), user_id=ANN, on=board)
     for word in ("crane", "slate", "moist", "pudgy", "flock"):  # five actions: the limit
-        (played,) = await double.command("guess", user_id=ANN, word=word)
-        assert not played.ephemeral
+        played, *_ = await double.command("guess", user_id=ANN, word=word)  # (old board goes)
+        assert played.kind == 4 and not played.ephemeral
     (hint,) = await double.click(custom_id(board, "hint"), user_id=ANN, on=board)
     assert hint.ephemeral and hint.text.startswith("Slow down")
     (submitted,) = await double.submit(modal, {"word": "bumpy"}, user_id=ANN)
@@ -117,3 +118,27 @@ async def test_a_refusal_after_a_public_deferral_stays_private(double):
     assert thinking.kind == 5 and not thinking.ephemeral  # public, as asked
     assert gone.method == "DELETE" and gone.path.endswith("/messages/@original")
     assert refused.ephemeral and "Coaching covers Wordle and Primel" in refused.text
+
+
+async def test_a_typed_guess_replaces_the_board_so_the_channel_keeps_one(double):
+    await double.command("wordle", "practice", user_id=ANN)
+    for word in ("crane", "slate"):
+        board, *_ = await double.command("guess", user_id=ANN, word=word)
+        assert board.kind == 4 and not board.ephemeral and board.files == ["board.png"]
+    await settle()  # the old boards go in the background
+    deleted = [s for s in double.sent if s.method == "DELETE"]
+    assert len(deleted) == 2 and all(s.path.endswith("/messages/@original") for s in deleted)
+
+
+def test_an_old_board_is_deleted_only_while_its_token_lasts():
+    clock = Ticks()
+    boards = Boards(limit=3, clock=clock)
+    first, second, third = object(), object(), object()
+    assert boards.replace(1, 10, first) is None
+    assert boards.replace(1, 10, second) is first
+    assert boards.replace(1, 20, third) is None  # another channel: its own board
+    clock.now += 15 * 60
+    assert boards.replace(1, 10, first) is None  # its token is over: it stays
+    for game in range(2, 6):
+        boards.replace(game, 10, first)
+    assert len(boards.shown) == 3  # bounded
