@@ -12,8 +12,9 @@ least ``3|S| - p - w``. Shortcuts prove small nodes optimal without scanning eve
 an answer that splits S completely costs 2|S| - 1; nothing outside S can beat 2|S|.
 
 Before a guess's buckets are searched, each gets its floor (see ``_floor``): what the memo
-knows, what the answers inside it can do, or the bound above from a pool already scanned.
-Their sum cuts most guesses that cannot win before any of their buckets is searched. At the
+knows, what the answers inside it can do, the bound above over its whole pool, and for the
+larger ones a look one guess ahead over the guesses the search would try there. Their sum
+cuts most guesses that cannot win before any of their buckets is searched. At the
 root the same floors order the first guesses: the pruned scan searches the lowest first and
 stops once no other first guess's floor is below the best total found; the full scan (the
 search as it was) tries every one of the ``root_width`` in the order of the bound alone.
