@@ -14,47 +14,89 @@ GUILDS = [970000000000000000, 970000000000000100, 970000000000000200]
 SEED = "e2e-5eed-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 
 
-def command(name: str, *path: str, user_id: int, guild: int = GUILDS[0], **options):
+ALL = 2251799813685247  # every permission: the guild's owner
+MANAGE_GUILD = 0x20
+MEMBER = ALL & ~MANAGE_GUILD & ~0x8  # a member without Manage Server (nor Administrator)
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction contexts
+# What a user-installed app may do where its bot is not a member: answer, with embeds and files
+APP_ELSEWHERE = 0x4000 | 0x8000 | 0x40000  # EMBED_LINKS, ATTACH_FILES, USE_EXTERNAL_EMOJIS
+
+
+def command(name: str, *path: str, user_id: int, guild: int | None = GUILDS[0],
+            where: dict | None = None, **options):  # fmt: skip
+    """A slash command as Discord sends it; ``where``: :func:`base`'s keywords (a DM, a
+    locale, a member's permissions)."""
     leaf = [{"name": k, "type": 3 if isinstance(v, str) else 5 if isinstance(v, bool) else 4,
              "value": v} for k, v in options.items()]  # fmt: skip
     for sub in reversed(path):
         leaf = [{"name": sub, "type": 1, "options": leaf}]
-    data = {"id": snowflake(), "name": name, "type": 1, "options": leaf, "guild_id": str(guild)}
-    return base(2, user_id, guild) | {"data": data}
+    data = {"id": snowflake(), "name": name, "type": 1, "options": leaf}
+    if guild is not None:  # a guild command (synced to the dev guild)
+        data["guild_id"] = str(guild)
+    return base(2, user_id, guild, **(where or {})) | {"data": data}
 
 
-def click(custom_id: str, *, user_id: int, on: dict, guild: int = GUILDS[0]):
-    """A button press on the message ``on`` (the board the bot sent), as Discord sends it."""
-    clicked = message_stub(guild) | {"components": on.get("components", []),
-                                     "embeds": on.get("embeds", [])}  # fmt: skip
-    return base(3, user_id, guild) | {"data": {"custom_id": custom_id, "component_type": 2},
-                                      "message": clicked}  # fmt: skip
+def click(custom_id: str, *, user_id: int, on: dict, guild: int | None = GUILDS[0],
+          where: dict | None = None):  # fmt: skip
+    """A button press on the message ``on`` (the board the bot sent: its callback's data, or
+    the message as the stand-in keeps it, with its id), as Discord sends it."""
+    payload = base(3, user_id, guild, **(where or {}))
+    kept = ("id", "components", "embeds", "flags")
+    clicked = message_stub(payload["channel_id"]) | {k: on[k] for k in kept if k in on}
+    return payload | {"data": {"custom_id": custom_id, "component_type": 2},
+                      "message": clicked}  # fmt: skip
 
 
-def submit(modal: dict, value: str, *, user_id: int, guild: int = GUILDS[0]):
+def submit(modal: dict, value: str, *, user_id: int, guild: int | None = GUILDS[0],
+           on: dict | None = None, where: dict | None = None):  # fmt: skip
+    """A modal submitted (type 5): the text input's value, and the message whose button
+    opened the modal (``on``, as in :func:`click`)."""
     field = modal["components"][0]["components"][0]
-    return base(5, user_id, guild) | {"data": {"custom_id": modal["custom_id"], "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}
-    ]}, "message": message_stub(guild)}  # fmt: skip
+    payload = base(5, user_id, guild, **(where or {}))
+    kept = ("id", "components", "embeds", "flags")
+    message = message_stub(payload["channel_id"]) | {k: v for k, v in (on or {}).items()
+                                                     if k in kept}  # fmt: skip
+    return payload | {"data": {"custom_id": modal["custom_id"], "components": [
+        {"type": 1, "id": 1, "components": [
+            {"type": 4, "id": 2, "custom_id": field["custom_id"], "value": value}]}
+    ]}, "message": message}  # fmt: skip
 
 
-def base(kind: int, user_id: int, guild: int) -> dict:
-    return {
-        "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": snowflake(),
-        "version": 1, "channel_id": str(guild + 1), "guild_id": str(guild), "locale": "en-US",
+def base(kind: int, user_id: int, guild: int | None, *, context: int = GUILD,
+         locale: str = "en-US", permissions: int = ALL) -> dict:  # fmt: skip
+    """An interaction: in a guild that installed the app (a member with ``permissions``), or
+    with ``guild`` None in the bot's DM (context 1) or a group DM (context 2) through a user
+    install, where the bot is no member and can only answer the interaction."""
+    common = {"id": snowflake(), "application_id": str(APP_ID), "type": kind,
+              "token": snowflake(), "version": 1, "locale": locale, "entitlements": [],
+              "attachment_size_limit": 8388608, "context": context}  # fmt: skip
+    if guild is None:
+        players = [user(user_id), user(user_id + 1, "friend")]
+        channel = (
+            {"id": str(980000000000000000 + user_id), "type": 1, "flags": 0,
+             "recipients": players[:1]}
+            if context == BOT_DM
+            else {"id": str(990000000000000000 + user_id), "type": 3, "flags": 0,
+                  "recipients": players, "name": None, "owner_id": str(user_id)}
+        )  # fmt: skip
+        return common | {
+            "channel_id": channel["id"], "channel": channel, "user": user(user_id),
+            "authorizing_integration_owners": {"1": str(user_id)},
+            "app_permissions": str(ALL if context == BOT_DM else APP_ELSEWHERE),
+        }  # fmt: skip
+    return common | {
+        "channel_id": str(guild + 1), "guild_id": str(guild), "guild_locale": locale,
         "channel": {"id": str(guild + 1), "type": 0, "name": "games", "position": 0,
                     "guild_id": str(guild), "permission_overwrites": [],
-                    "permissions": "2251799813685247"},
-        "guild_locale": "en-US", "app_permissions": "2251799813685247", "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
-        "attachment_size_limit": 8388608,
+                    "permissions": str(permissions)},
+        "app_permissions": str(ALL), "authorizing_integration_owners": {"0": str(guild)},
         "member": {"user": user(user_id), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                   "deaf": False, "mute": False, "flags": 0, "permissions": "2251799813685247"},
+                   "deaf": False, "mute": False, "flags": 0, "permissions": str(permissions)},
     }  # fmt: skip
 
 
-def message_stub(guild: int) -> dict:
-    return {"id": snowflake(), "channel_id": str(guild + 1), "type": 0, "content": "",
+def message_stub(channel: str) -> dict:
+    return {"id": snowflake(), "channel_id": channel, "type": 0, "content": "",
             "author": user(APP_ID, "wordlebot", bot=True), "embeds": [], "components": [],
             "attachments": [], "mentions": [], "mention_roles": [], "pinned": False,
             "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",

@@ -29,6 +29,26 @@ class Connection:
         self.ws = ws
         self.zlib: Any = zlib.compressobj() if compress else None
         self._lock = asyncio.Lock()  # one compressor: frames must leave in compression order
+        self.kick: int | None = None  # a close code the handler should close with
+        self._kicked = asyncio.Event()
+
+    async def close(self, code: int) -> None:
+        """Close with ``code``, from the handler's own task: closed from another, aiohttp
+        drops the connection before the client's reply and the client sees 1006, not
+        ``code``. A heartbeat request (op 1) makes the client send a frame at once, and the
+        handler closes on reading it."""
+        self.kick = code
+        await self.send({"op": 1, "d": None, "s": None, "t": None})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._kicked.wait(), 10)
+
+    async def kicked(self) -> bool:
+        """Close now if asked to (called by the handler on each frame)."""
+        if self.kick is None:
+            return False
+        await self.ws.close(code=self.kick, message=b"closed")
+        self._kicked.set()
+        return True
 
     @property
     def open(self) -> bool:
@@ -129,6 +149,8 @@ class Gateway:
                                "s": None, "t": None})  # fmt: skip
         try:
             async for frame in ws:
+                if await connection.kicked():
+                    break
                 if frame.type != WSMsgType.TEXT:
                     continue
                 payload = json.loads(frame.data)
@@ -236,7 +258,7 @@ class Gateway:
         self.resumed.clear()
         for number, session in list(self.current.items()):
             if (shard is None or number == shard) and session.connection is not None:
-                await session.connection.ws.close(code=4000, message=b"unknown error")
+                await session.connection.close(4000)
 
     async def reconnect(self, shard: int = 0) -> None:
         """RECONNECT (op 7): the client should close and RESUME."""
@@ -261,7 +283,7 @@ class Gateway:
         with ``refuse_identify`` set too, a fresh IDENTIFY is refused the same way."""
         session = self.current.get(shard)
         if session is not None and session.connection is not None:
-            await session.connection.ws.close(code=code, message=b"closed")
+            await session.connection.close(code)
 
 
 def guild_payload(guild: int) -> dict[str, Any]:

@@ -1,0 +1,319 @@
+"""End to end against Discord's own API description: the real `wordlebot run` process talks to
+the stand-in, which checks every body against the description (any mismatch is a violation
+and fails the test), keeps message state as Discord does, and plays Discord's harder parts:
+rate limits and server errors, the gateway sending the bot away, interactions from DMs and
+group DMs, other locales, members without Manage Server."""
+
+import asyncio
+import sqlite3
+
+import aiohttp
+import pytest
+from bot_process import (
+    BOT_DM,
+    GUILDS,
+    MEMBER,
+    PRIVATE_CHANNEL,
+    BotProcess,
+    click,
+    command,
+    started,
+    submit,
+)
+from discord_messages import EPHEMERAL, LOADING, Messages
+from discord_server import APP_ID, DiscordServer
+from discord_spec import problems
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
+
+
+@pytest.fixture
+async def server():
+    s = DiscordServer(GUILDS)
+    await s.start()
+    yield s
+    await s.stop()
+    assert s.violations == [], s.violations
+
+
+@pytest.fixture
+async def bot(server, tmp_path):
+    process = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, process)
+    yield process
+    code, err = process.stop()
+    assert code == 0, err[-2000:]
+
+
+def rows(database: str) -> int:
+    import json
+
+    states = sqlite3.connect(database).execute("SELECT state FROM games").fetchall()
+    return sum(len(json.loads(state)["rows"]) for (state,) in states)
+
+
+def retried(server: DiscordServer, operation: str, status: int) -> float:
+    """Seconds from the first ``status`` answer on ``operation`` to the success after it."""
+    failed = next(t for t, op, code in server.log if op == operation and code == status)
+    done = next(t for t, op, code in server.log if op == operation and code < 300 and t > failed)
+    return done - failed
+
+
+# -- the stand-in itself: what it refuses and keeps, as Discord does --------------------
+
+
+async def test_the_stand_in_answers_and_refuses_as_discord_does(server):
+    """Without the bot: the stand-in's answers carry the rate-limit headers and validate
+    against the description (its self-check), a second callback is refused (40060), a
+    follow-up past the token's lifetime is refused (50027), and each refusal is a violation."""
+    server.token_lifetime = 0.3
+    payload = command("wordle", "practice", user_id=1)
+    interaction = server.issue(payload)
+    base = f"{server.api_base}/interactions/{interaction}/{payload['token']}/callback"
+    hook = f"{server.api_base}/webhooks/{APP_ID}/{payload['token']}"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.api_base}/gateway/bot") as answer:
+            assert answer.status == 200
+            limits = ("Limit", "Remaining", "Reset", "Reset-After", "Bucket")
+            assert {f"X-RateLimit-{h}" for h in limits} <= set(answer.headers)
+        first = {"type": 4, "data": {"content": "hi", "flags": EPHEMERAL}}
+        async with http.post(base, json=first, params={"with_response": "true"}) as answer:
+            body = await answer.json()
+            assert answer.status == 200 and body["resource"]["message"]["flags"] == EPHEMERAL
+            assert body["interaction"]["type"] == 2
+        async with http.post(base, json=first) as answer:
+            assert answer.status == 400 and (await answer.json())["code"] == 40060
+        await asyncio.sleep(0.4)
+        async with http.post(hook, json={"content": "late"}) as answer:
+            assert answer.status == 401 and (await answer.json())["code"] == 50027
+        async with http.post(hook, json={"content": "x" * 2001}) as answer:
+            assert answer.status == 401
+    assert any("answered twice" in v for v in server.violations)
+    assert any("15 minutes" in v for v in server.violations)
+    assert any("content: fails maxLength 2000" in v for v in server.violations)
+    assert not any("the stand-in's answer" in v for v in server.violations)
+    server.violations.clear()
+
+
+def test_an_edit_merges_as_discord_does():
+    """A PATCH keeps what it leaves out (the buttons), ``attachments`` lists what stays."""
+    store = Messages()
+    buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Guess",
+                                            "custom_id": "g"}]}]  # fmt: skip
+    board = store.create({"content": "board", "components": buttons,
+                          "attachments": [{"id": 0, "filename": "board.png"}]},
+                         [("files[0]", "board.png", 10)], channel_id="1")  # fmt: skip
+    [old] = board["attachments"]
+    store.merge(board, {"content": "solved"}, [])
+    assert board["components"][0]["components"][0]["custom_id"] == "g"  # kept
+    assert board["attachments"] == [old]
+    store.merge(board, {"components": [], "attachments": [{"id": 0, "description": "Row 1"}]},
+                [("files[0]", "board.png", 12)])  # fmt: skip
+    [new] = board["attachments"]
+    assert board["components"] == [] and new["id"] != old["id"] and new["description"] == "Row 1"
+    store.merge(board, {"attachments": [{"id": new["id"]}]}, [])
+    assert board["attachments"] == [new]
+    store.merge(board, {"flags": EPHEMERAL}, [])
+    assert not board["flags"] & EPHEMERAL  # visibility is chosen when a message is made
+    assert problems("PATCH /channels/{channel_id}/messages/{message_id}", board, 200) == []
+
+
+# -- the command tree against the description -----------------------------------------
+
+
+async def test_the_whole_command_tree_validates_against_discords_description():
+    """What `wordlebot sync` PUTs (discord.py's ``to_dict`` of every command, as ``tree.sync``
+    sends it) against the bulk-overwrite request of Discord's description, global and guild;
+    and the same check refuses a command Discord would refuse."""
+    from bot.discord_bot import WordleBot
+    from bot.settings import load_settings
+
+    seed = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-spec"
+    bot = WordleBot(load_settings(database_path=":memory:", daily_seed=seed), warm_engine=False)
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+    finally:
+        await bot.close()
+    assert len(payload) > 20
+    for operation in ("PUT /applications/{application_id}/commands", GUILD_SYNC):
+        assert problems(operation, payload) == [], operation
+    wordle = next(c for c in payload if c["name"] == "wordle")
+    for broken in (
+        {**wordle, "name": "w" * 33},
+        {**wordle, "description": "d" * 101},
+        {**wordle, "options": [{**wordle["options"][0], "type": 12}]},
+        {**wordle, "contexts": [7]},
+        {
+            **wordle,
+            "options": [
+                {
+                    "type": 3,
+                    "name": "x",
+                    "description": "x",
+                    "choices": [{"name": str(i), "value": str(i)} for i in range(26)],
+                }
+            ],
+        },
+    ):
+        assert problems(GUILD_SYNC, [broken]) != [], broken
+
+
+# -- message state through the real bot ---------------------------------------------
+
+
+async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, tmp_path):
+    """Played through the button and the form to the end: the board message, as Discord
+    keeps it, shows the finished game and no buttons left to press; a hint's ephemeral
+    deferral is answered privately in place of its "thinking..."."""
+    board = await server.interact(command("wordle", "practice", user_id=41))
+    message = server.message(board)
+    assert message is not None and message["attachments"][0]["filename"] == "board.png"
+    hint = await server.interact(command("hint", user_id=41), followups=1)
+    answer = server.message(hint)
+    assert hint.kind == 5 and answer is not None
+    assert answer["flags"] & EPHEMERAL and not answer["flags"] & LOADING
+    assert "possible" in answer["content"]
+    import json
+
+    [(state,)] = sqlite3.connect(str(tmp_path / "bot.sqlite3")).execute(
+        "SELECT state FROM games").fetchall()  # fmt: skip
+    answer_word = json.loads(state)["answer"]
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = await server.interact(click(guess, user_id=41, on=message))
+    assert modal.kind == 9
+    won = await server.interact(submit(modal.data, answer_word, user_id=41, on=message))
+    assert won.kind == 7 and won.message_id == message["id"]
+    shown = server.store.by_id[message["id"]]
+    assert "Solved in 1/6!" in json.dumps(shown["embeds"])
+    left = [c.get("custom_id", "") for row in shown["components"] for c in row["components"]]
+    assert not [i for i in left if ":guess:" in i or ":hint:" in i or ":giveup:" in i], left
+
+
+# -- rate limits and server errors ----------------------------------------------------
+
+
+async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server, bot, tmp_path):
+    """A 429 on the callback (per route, retry_after 0.4 s): the bot waits, retries, and the
+    guess is answered inside the 3 seconds (the stand-in's check) and stored once."""
+    await server.interact(command("wordle", "practice", user_id=42))
+    server.fail(CALLBACK, 429, retry_after=0.4)
+    reply = await server.interact(command("guess", user_id=42, word="crane"))
+    assert reply.kind == 4 and "CRANE" in reply.text() and reply.latency < 3.0
+    assert retried(server, CALLBACK, 429) >= 0.4
+    second = await server.interact(command("guess", user_id=42, word="slate"))
+    assert "SLATE" in second.text()
+    assert rows(str(tmp_path / "bot.sqlite3")) == 2  # CRANE once, SLATE once
+
+
+async def test_a_hint_follow_up_survives_a_429_and_a_503(server, bot):
+    """The follow-up that carries a hint meets a 429 (retry_after 0.3 s), then, on the next
+    hint, a 503: discord.py's webhook client waits and sends again; each answer lands once."""
+    await server.interact(command("wordle", "practice", user_id=43))
+    server.fail(FOLLOWUP, 429, retry_after=0.3)
+    hint = await server.interact(command("hint", user_id=43), followups=1)
+    assert "possible" in hint.text() and retried(server, FOLLOWUP, 429) >= 0.3
+    server.fail(FOLLOWUP, 503)
+    again = await server.interact(command("hint", user_id=43), followups=1, timeout=15)
+    assert "possible" in again.text() and len(again.followups) == 1
+    assert retried(server, FOLLOWUP, 503) >= 1.0  # discord.py's back-off after a 5xx
+
+
+async def test_a_global_rate_limit_on_sync_is_waited_out(server, tmp_path):
+    """A global 429 (X-RateLimit-Global) on the dev guild's command sync at start: the bot
+    holds every request for retry_after, then syncs once."""
+    server.fail(GUILD_SYNC, 429, retry_after=0.6, is_global=True)
+    process = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, process)
+    for _ in range(100):
+        if server.synced:
+            break
+        await asyncio.sleep(0.05)
+    assert len(server.synced) == 1 and retried(server, GUILD_SYNC, 429) >= 0.6
+    reply = await server.interact(command("wordle", "practice", user_id=44))
+    assert reply.kind == 4
+    code, err = process.stop()
+    assert code == 0, err[-2000:]
+
+
+# -- the gateway sends the bot away ---------------------------------------------------
+
+
+async def wait_for(condition, timeout: float = 30.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+async def test_reconnect_and_invalid_sessions(server, bot):
+    """RECONNECT (op 7) and a resumable INVALID_SESSION: the bot resumes its session; a
+    session invalidated for good: it identifies afresh. A game goes on across all three."""
+    await server.interact(command("wordle", "practice", user_id=45))
+    await server.reconnect()
+    await asyncio.wait_for(server.resumed.wait(), 30)
+    assert "CRANE" in (await server.interact(command("guess", user_id=45, word="crane"))).text()
+    await server.invalidate(resumable=True)
+    await asyncio.wait_for(server.resumed.wait(), 30)
+    assert server.resumes == 2 and len(server.identifies) == 1
+    await server.invalidate(resumable=False)
+    await wait_for(lambda: len(server.identifies) == 2 and 0 in server.connected())
+    assert "SLATE" in (await server.interact(command("guess", user_id=45, word="slate"))).text()
+
+
+async def test_close_4014_mid_session_ends_with_one_clear_line(server, tmp_path):
+    """Discord closes a live session with 4014 (an intent the portal does not allow): the
+    process ends, naming the switch to turn on, without a traceback."""
+    process = BotProcess(server, str(tmp_path / "bot.sqlite3"), message_content_intent="true")
+    await started(server, process)
+    server.refuse_identify = 4014
+    await server.close_gateway(4014)
+    try:
+        returncode = await asyncio.wait_for(asyncio.to_thread(process.process.wait), 60)
+    finally:
+        _, err = process.stop()
+    assert returncode == 1 and "Traceback" not in err and "MESSAGE_CONTENT_INTENT" in err
+
+
+# -- where interactions come from -----------------------------------------------------
+
+
+@pytest.mark.parametrize("context", [BOT_DM, PRIVATE_CHANNEL])
+async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, context):
+    """Through a user install, in the bot's DM or a group DM where the bot is no member (no
+    guild, ``user`` not ``member``): a game, a guess and a hint, every answer an interaction
+    response or follow-up, never a channel message."""
+    where = {"context": context}
+    board = await server.interact(command("wordle", "practice", user_id=46, guild=None,
+                                          where=where))  # fmt: skip
+    assert board.kind == 4 and "Wordle" in board.text(), board.text()
+    guessed = await server.interact(command("guess", user_id=46, guild=None, word="crane",
+                                            where=where))  # fmt: skip
+    assert "CRANE" in guessed.text()
+    hint = await server.interact(command("hint", user_id=46, guild=None, where=where),
+                                 followups=1)  # fmt: skip
+    assert "possible" in hint.text()
+    assert server.posts == []  # nothing through the channel: only interaction answers
+
+
+async def test_other_locales_play_the_same(server, bot):
+    where = {"locale": "ja"}
+    board = await server.interact(command("wordle", "practice", user_id=47, where=where))
+    assert board.kind == 4
+    reply = await server.interact(command("guess", user_id=47, word="crane",
+                                          where={"locale": "pt-BR"}))  # fmt: skip
+    assert "CRANE" in reply.text()
+
+
+async def test_a_member_without_manage_server_is_refused_privately(server, bot):
+    """A server may let anyone see /digest (Discord's command permissions are the server's
+    to change); the bot still checks Manage Server itself and answers privately."""
+    refused = await server.interact(command("digest", "channel", user_id=48,
+                                            where={"permissions": MEMBER}))  # fmt: skip
+    assert refused.flags & EPHEMERAL and "Manage Server" in refused.text(), refused.text()
+    allowed = await server.interact(command("digest", "channel", user_id=49))
+    assert allowed.flags & EPHEMERAL and f"<#{GUILDS[0] + 1}>" in allowed.text()
