@@ -107,8 +107,17 @@ class WordleBot(commands.Bot):
         if self.settings.dev_guild_id is not None and not self.settings.sharded:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)  # never a global sync at start
-            log.info("commands synced to the development guild")
+            try:
+                await self.tree.sync(guild=guild)  # never a global sync at start
+            except discord.Forbidden:  # 403 Missing Access: the app is not in that server
+                log.error(
+                    "DEV_GUILD_ID %s: the application is not in that server (or was invited "
+                    "without the applications.commands scope), so its commands were not "
+                    "synced there: invite it with the link `wordlebot invite` prints, or "
+                    "unset DEV_GUILD_ID", self.settings.dev_guild_id,
+                )  # fmt: skip
+            else:
+                log.info("commands synced to the development guild")
         else:
             await self._warn_if_never_synced()
 

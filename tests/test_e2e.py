@@ -107,6 +107,19 @@ async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_pa
     assert code == 0 and "run `wordlebot sync`" in err, err[-2000:]
 
 
+async def test_a_dev_guild_the_app_is_not_in_says_so_and_the_bot_runs_on(server, tmp_path):
+    """Discord answers 403 to a sync in a server the application was never invited to."""
+    server.fail("PUT /applications/{application_id}/guilds/{guild_id}/commands", 403)
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)  # (nothing is synced: it waits a moment)
+    reply = await server.interact(command("wordle", "practice", user_id=6))
+    code, err = bot.stop()
+    assert reply.kind == 4 and code == 0, err[-2000:]
+    errors = [line for line in err.splitlines() if "ERROR" in line]
+    assert len(errors) == 1 and "DEV_GUILD_ID" in errors[0] and "not in that server" in errors[0]
+    assert "Traceback" not in err
+
+
 async def test_no_sync_warning_once_commands_are_published(server, tmp_path):
     published = {"id": snowflake(), "application_id": str(APP_ID), "type": 1, "name": "wordle",
                  "description": "Play Wordle", "version": "1", "options": [], "nsfw": False,
