@@ -235,6 +235,20 @@ def report_over(interaction: discord.Interaction[Any], outcome: Outcome) -> None
         bot_of(interaction).dispatch("game_over", outcome.game)
 
 
+async def drawn_board(
+    interaction: discord.Interaction[Any], game: GameView, *, update: bool = False
+) -> dict[str, Any]:
+    """The board message in its player's colours. Reading the palette and drawing can take
+    long too (a busy database, a busy worker pool), so they run under the same deferral
+    timer as the service call: the interaction is deferred rather than missing its window."""
+
+    async def draw() -> dict[str, Any]:
+        palette = await palette_of(interaction, game.player_id)
+        return await board_message(game, buttons(game), palette)
+
+    return await in_time(interaction, draw(), update=update)
+
+
 async def show_board(
     interaction: discord.Interaction[Any], outcome: Outcome, *, picks: discord.ui.View | None = None
 ) -> None:
@@ -253,8 +267,8 @@ async def show_board(
         else:
             await interaction.response.send_message(text, view=picks, ephemeral=True)
         return
-    palette = await palette_of(interaction, outcome.game.player_id)
-    message = await board_message(outcome.game, buttons(outcome.game), palette)
+    message = await drawn_board(interaction, outcome.game)
+    deferred = interaction.response.is_done()  # perhaps while the board was drawn
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
     private = outcome.game.kind.endswith((":race", ":custom"))  # its player's board alone
@@ -276,9 +290,8 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
     """Answer a button or the modal by editing the board in place, or refuse privately."""
     if not outcome.ok or outcome.game is None:
         return await refuse(interaction, outcome.message or NO_GAME)
-    palette = await palette_of(interaction, outcome.game.player_id)
-    message = await board_message(outcome.game, buttons(outcome.game), palette)
-    if interaction.response.is_done():  # deferred: the service was slow
+    message = await drawn_board(interaction, outcome.game, update=True)
+    if interaction.response.is_done():  # deferred: the service or the drawing was slow
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.edit_message(**message)

@@ -1,6 +1,8 @@
 """Every way to an action is held to the same rules: slash command, button or form share one
 limit on playing and hints, and one answer when something fails (private, never silence)."""
 
+import time
+
 import pytest
 from discord import app_commands
 from discord_double import DiscordDouble, settle
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
-from cogs.common import Boards
+from cogs.common import DEFER_AFTER, Boards
 from cogs.cooldowns import Limit
 
 ANN = 111
@@ -142,3 +144,18 @@ def test_an_old_board_is_deleted_only_while_its_token_lasts():
     for game in range(2, 6):
         boards.replace(game, 10, first)
     assert len(boards.shown) == 3  # bounded
+
+
+async def test_a_slow_drawing_is_deferred_too_not_left_past_the_window(double, monkeypatch):
+    from bot.render import images
+
+    drawn = images.board_png
+
+    def slow(*args, **kwargs):
+        time.sleep(DEFER_AFTER + 0.5)  # a busy worker pool
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(images, "board_png", slow)
+    thinking, board = await double.command("wordle", "practice", user_id=ANN)
+    assert thinking.kind == 5 and not thinking.ephemeral  # in time, and public as the board
+    assert board.method == "PATCH" and board.files == ["board.png"] and "Wordle" in board.text
