@@ -52,6 +52,7 @@ NOT_RUN |= {  # benchmarks print timings: run by hand, figures in the README
 }  # fmt: skip
 SAYS = {  # what the README says each command prints
     "wordlebot --version": ["wordlebot 0."],
+    "wordlebot --help": ["usage: wordlebot", "bench", "study"],
     "wordlebot coach crane moist cigar --answer cigar": ["CRANE", "MOIST", "CIGAR", "Skill"],
     "wordlebot absurdle solve": ["RAISE", "YAULD", "TENCH", "WHOOP"],
     "wordlebot parse --json": ['"shares"', '"problems"'],
