@@ -142,3 +142,26 @@ def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "shared.sqlite3")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def double():
+    """A bot fed raw Discord payloads through discord.py's real objects, on a database in
+    memory; practice answers are CIGAR and 99991. Test files with other needs define their
+    own."""
+    from discord_double import DiscordDouble
+
+    from bot.discord_bot import WordleBot
+    from bot.settings import load_settings
+
+    settings = load_settings(
+        database_path=":memory:", daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
+    )
+    bot = WordleBot(settings, warm_engine=False)
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
+        yield DiscordDouble(bot)
+    finally:
+        await bot.close()

@@ -118,7 +118,7 @@ def test_a_loss_ends_the_episode_with_its_penalty(wordle) -> None:
 
 @pytest.mark.parametrize("mode", list(Mode))
 def test_it_serves_as_a_gymnasium_environment(wordle, mode) -> None:
-    gymnasium = pytest.importorskip("gymnasium")  # optional: the environment does not need it
+    import gymnasium  # the test extra brings it (the engine does not need it)
     from gymnasium.utils.env_checker import check_env
 
     from engine.agents.environment import gymnasium_env

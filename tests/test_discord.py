@@ -4,7 +4,6 @@ modals, fed raw payloads; the fake side only records what the bot sends."""
 import dataclasses
 import json
 
-import pytest
 from discord_double import NOTHING, DiscordDouble
 
 from bot.discord_bot import WordleBot
@@ -13,21 +12,6 @@ from bot.settings import load_settings
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
 
 ANN, BOB = 111, 222
-
-
-@pytest.fixture
-async def double():
-    settings = load_settings(
-        database_path=":memory:", daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
-    )
-    bot = WordleBot(settings, warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
 
 
 def only(sent):

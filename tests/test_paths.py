@@ -5,12 +5,10 @@ import time
 
 import pytest
 from discord import app_commands
-from discord_double import DiscordDouble, settle
+from discord_double import settle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.discord_bot import WordleBot
-from bot.settings import load_settings
 from cogs.common import DEFER_AFTER, Boards
 from cogs.cooldowns import Limit
 
@@ -47,21 +45,6 @@ def test_the_same_answers_as_discord_cooldowns_kept_forever(actions):
         expected = kept.setdefault(player, app_commands.Cooldown(3, 5.0))
         assert limit.retry_after(player) == expected.update_rate_limit(clock.now)
         assert all(clock.now <= b._last + 5.0 for b in limit.buckets.values())
-
-
-@pytest.fixture
-async def double():
-    settings = load_settings(
-        database_path=":memory:", daily_seed="l1m1t5-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b"
-    )
-    bot = WordleBot(settings, warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.games.choose_answer = {"wordle": "cigar"}.get
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
 
 
 def custom_id(reply, action: str) -> str:
