@@ -30,6 +30,9 @@ log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
 DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
 BUSY = "The bot is very busy right now: try again in a moment."
+# Set in ``interaction.extras`` while a public "thinking..." stands in the channel
+# (cogs.common.think): a refusal that follows deletes it, so that refusals stay private.
+PUBLIC_THINKING = "wordlebot-public-thinking"
 
 
 async def turned_away(interaction: discord.Interaction[Any]) -> bool:
@@ -201,8 +204,8 @@ class WordleBot(commands.Bot):
             message = APOLOGY
         try:
             response = interaction.response
-            if interaction.extras.pop("wordlebot-public-thinking", False):
-                await interaction.delete_original_response()  # cogs.common.think: it goes
+            if interaction.extras.pop(PUBLIC_THINKING, False):
+                await interaction.delete_original_response()  # a public "thinking...": it goes
             if response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
             else:

@@ -15,6 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord_bot import PUBLIC_THINKING
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
@@ -53,11 +54,6 @@ def in_servers(item: T) -> T:
     and edits channel messages later (races, co-op, challenges, digests, reminders)."""
     item = app_commands.allowed_installs(guilds=True, users=False)(item)
     return app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(item)
-
-
-# Set in ``interaction.extras`` while a public "thinking..." stands in the channel: a refusal
-# that follows deletes it, so that refusals stay private.
-PUBLIC_THINKING = "wordlebot-public-thinking"
 
 
 async def think(

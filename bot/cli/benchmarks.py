@@ -277,17 +277,23 @@ def bench_hints(variant_name: str = "wordle", count: int = 1000, seed: int = 0,
     variant = get_variant(variant_name)
     histories = random_histories(variant_name, count, seed)
     hint(variant, histories[0])  # warm
+    return {"variant": variant.name, **hint_latency(lambda h: hint(variant, h), histories,
+                                                      progress)}  # fmt: skip
+
+
+def hint_latency(ask: Callable[[Any], Any], histories: list[Any],
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Latency of ``ask`` (a hint, whose ``remaining`` is counted) over ``histories``."""
     latencies, sizes = [], []
     for history in histories:
         begin = time.perf_counter()
-        result = hint(variant, history)
+        result = ask(history)
         latencies.append(time.perf_counter() - begin)
         sizes.append(result.remaining)
         if progress is not None:
             progress(len(latencies), len(histories))
     ms = np.array(latencies) * 1000
     return {
-        "variant": variant.name,
         "positions": len(histories),
         "p50_ms": round(float(np.percentile(ms, 50)), 2),
         "p99_ms": round(float(np.percentile(ms, 99)), 2),

@@ -6,9 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from bot.cli.benchmarks import random_histories
+from bot.cli.benchmarks import hint_latency, random_histories
 from engine.answer_model import nyt_model
 from engine.solver.weighted import model_hint
 
@@ -23,21 +21,5 @@ def bench_model_hints(
     begin = time.perf_counter()
     model_hint(model, histories[0])  # warm: the prior and the pattern tables
     warm = time.perf_counter() - begin
-    latencies, sizes = [], []
-    for history in histories:
-        begin = time.perf_counter()
-        result = model_hint(model, history)
-        latencies.append(time.perf_counter() - begin)
-        sizes.append(result.remaining)
-        if progress is not None:
-            progress(len(latencies), len(histories))
-    ms = np.array(latencies) * 1000
-    return {
-        "positions": len(histories),
-        "first_ms": round(warm * 1000, 1),
-        "p50_ms": round(float(np.percentile(ms, 50)), 2),
-        "p99_ms": round(float(np.percentile(ms, 99)), 2),
-        "max_ms": round(float(ms.max()), 2),
-        "median_candidates": int(np.median(sizes)),
-        "max_candidates": int(max(sizes)),
-    }
+    figures = hint_latency(lambda h: model_hint(model, h), histories, progress)
+    return {"positions": figures.pop("positions"), "first_ms": round(warm * 1000, 1), **figures}

@@ -111,12 +111,7 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
                 played_eg, best_eg, exact = played_exact / n, best_exact / n, True
                 if played_eg < best_eg:
                     best, best_eg = played_row, played_eg
-        skill = None
-        if i > 0:
-            average = float(eg.mean())
-            spread = average - best_eg
-            share = 1.0 if spread <= 0 else min(1.0, max(0.0, (average - played_eg) / spread))
-            skill = round(99 * share)
+        skill = None if i == 0 else skill_of(float(eg.mean()), best_eg, played_eg)
         luck = _luck(position, guess, pattern)
         after = position.play(guess, pattern)
         turns.append(Turn(guess, pattern, n, len(after.candidates), variant.guesses.words[best],
@@ -127,6 +122,14 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     skill = round(sum(skills) / len(skills)) if skills else None
     luck = round(sum(t.luck for t in turns) / len(turns)) if turns else 0
     return Coaching(turns, skill, luck, won)
+
+
+def skill_of(average: float, best: float, played: float) -> int:
+    """A turn's skill, 0 to 99: where the guess played stands between the average guess
+    (0) and the best (99), by expected guesses to finish."""
+    spread = average - best
+    share = 1.0 if spread <= 0 else min(1.0, max(0.0, (average - played) / spread))
+    return round(99 * share)
 
 
 def _luck(position: Position, guess: str, pattern: int) -> int:

@@ -25,7 +25,14 @@ import numpy.typing as npt
 from engine.answer_model import AnswerModel, ModelPosition
 from engine.pattern import winning
 from engine.rules import Mode, Row
-from engine.solver.coach import Coaching, GridReading, Turn, finish_cost, hard_path
+from engine.solver.coach import (
+    Coaching,
+    GridReading,
+    Turn,
+    finish_cost,
+    hard_path,
+    skill_of,
+)
 from engine.solver.hints import Hint, Suggestion
 from engine.solver.measures import Measure, rank
 from engine.solver.position import tie_order
@@ -177,12 +184,7 @@ def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NO
         row = _row_of(model, guess)
         mine = np.flatnonzero(pool == row[0])
         played_eg = float(eg[mine[0]] if len(mine) else expected_guesses(position, row)[0])
-        skill = None
-        if i > 0:
-            average = float(eg.mean())
-            spread = average - best_eg
-            share = 1.0 if spread <= 0 else min(1.0, max(0.0, (average - played_eg) / spread))
-            skill = round(99 * share)
+        skill = None if i == 0 else skill_of(float(eg.mean()), best_eg, played_eg)
         luck = _luck(position, guess, pattern)
         after = position.play(guess, pattern)
         turns.append(Turn(guess, pattern, len(position.candidates), len(after.candidates),
