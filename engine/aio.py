@@ -19,7 +19,7 @@ from engine.solver.position import by_answer
 from engine.solver.tree import Node
 from engine.variants import get_variant
 
-TREE_MODES = (Mode.NORMAL, Mode.HARD)
+TREE_MODES = (Mode.NORMAL, Mode.HARD, Mode.STRICT)
 
 
 @lru_cache(maxsize=16)

@@ -24,12 +24,19 @@ from engine.matrix import build_pattern_matrix, pattern_matrix
 from engine.pattern import score
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
-from engine.solver.exact import INF, PRESETS, ExactSearch, OpenerScan, OpenerTried, preset
+from engine.solver.exact import (
+    INF,
+    ExactSearch,
+    OpenerScan,
+    OpenerTried,
+    SearchSettings,
+    preset,
+)
 from engine.solver.greedy import rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure
 from engine.solver.position import Position, by_answer
-from engine.solver.strategies import StrategyError, strategy_tree
+from engine.solver.strategies import strategy_tree
 from engine.solver.tree import DEPTH_CAP, Node, guesses_needed
 from engine.variants import Variant, get_variant
 
@@ -113,6 +120,7 @@ def bench_play(
     progress: Callable[[int, int], None] | None = None,
     opener_scan: OpenerScan = "pruned",
     baseline: bool = True,
+    root_width: int | None = None,
 ) -> dict[str, Any]:
     """Play every answer (or a seeded sample of N) with ``strategy``; figures of the games.
 
@@ -128,8 +136,11 @@ def bench_play(
     by_answer(variant), group_index(variant)  # warm: the figures are for play, not loading
     searched = strategy == "optimal" and cold
     start_time = time.perf_counter()
+    settings = preset(variant, mode)
+    settings = replace(settings, width=width or settings.width,
+                       root_width=root_width or settings.root_width)  # fmt: skip
     if searched:
-        scan = _exact_search(variant, mode, width, opener_scan, progress)
+        scan = _exact_search(variant, mode, settings, opener_scan, progress)
         start, root = Position.start(variant, mode), scan.root
     else:
         start, root = strategy_tree(variant, strategy, mode, targets, width=width,
@@ -137,7 +148,9 @@ def bench_play(
     needed = guesses_needed(root, start)
     seconds = time.perf_counter() - start_time
     wanted = targets if targets is not None else range(len(variant.answers))
-    counts = [needed.get(a, DEPTH_CAP + 1) for a in wanted]
+    # not in the tree: lost by an exact tree that counts losses, else past any depth grown
+    lost = variant.max_guesses + 1 if strategy == "optimal" and settings.losses else DEPTH_CAP + 1
+    counts = [needed.get(a, lost) for a in wanted]
     distribution = {str(k): v for k, v in sorted(Counter(counts).items())}
     return {
         "variant": variant.name,
@@ -151,7 +164,7 @@ def bench_play(
         "failures": sum(1 for c in counts if c > variant.max_guesses),
         "distribution": distribution,
         "seconds": round(seconds, 3),
-    } | (_opener_figures(variant, mode, width, scan, opener_scan, baseline) if searched else {})
+    } | (_opener_figures(variant, mode, settings, scan, opener_scan, baseline) if searched else {})
 
 
 @dataclass(frozen=True)
@@ -167,15 +180,11 @@ class _Scan:
 def _exact_search(
     variant: Variant,
     mode: Mode,
-    width: int | None,
+    settings: SearchSettings,
     opener_scan: OpenerScan,
     progress: Callable[[int, int], None] | None = None,
     first: int | None = None,
 ) -> _Scan:
-    if mode not in PRESETS:
-        raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
-    settings = preset(variant, mode)
-    settings = settings if width is None else replace(settings, width=width)
     search = ExactSearch(variant, mode, settings, progress=progress, opener_scan=opener_scan)
     begin = time.perf_counter()
     total, root = search.solve(first=None if first is None else [first])
@@ -185,13 +194,13 @@ def _exact_search(
 def _opener_figures(
     variant: Variant,
     mode: Mode,
-    width: int | None,
+    settings: SearchSettings,
     scan: _Scan,
     opener_scan: OpenerScan,
     baseline: bool,
 ) -> dict[str, Any]:
     """Seconds spent choosing the opener: the search less one given the opener it chose."""
-    known = _exact_search(variant, mode, width, opener_scan, first=scan.root.guess)
+    known = _exact_search(variant, mode, settings, opener_scan, first=scan.root.guess)
     if known.total != scan.total:
         raise AssertionError("the opener alone does not reach the scan's total")
     words = variant.guesses.words
@@ -211,7 +220,7 @@ def _opener_figures(
         ],
     }
     if baseline and opener_scan != "full":
-        full = _exact_search(variant, mode, width, "full")
+        full = _exact_search(variant, mode, settings, "full")
         if (full.total, full.root.guess) != (scan.total, scan.root.guess):
             raise AssertionError("the pruned and the full opener scan disagree")
         figures["baseline"] = {

@@ -136,7 +136,8 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
         figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
                                         args.answers, width=args.width, cold=args.cold,
                                         progress=shown, opener_scan=args.opener_scan,
-                                        baseline=not args.no_baseline)  # fmt: skip
+                                        baseline=not args.no_baseline,
+                                        root_width=args.root_width)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
@@ -621,6 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
     p.add_argument("--cold", action="store_true", help="optimal: search again, ignore the cache")
+    p.add_argument("--root-width", type=int, help="optimal, cold: first guesses tried (R)")
     p.add_argument(
         "--opener-scan",
         choices=("pruned", "full"),

@@ -28,7 +28,7 @@ SHOWN_CANDIDATES = 30
 
 def tree_for_hints(variant: Variant, mode: Mode) -> Node | None:
     """The exact tree if it has been searched before (``wordlebot tree --strategy optimal``)."""
-    return None if mode is Mode.STRICT else cached_optimal_tree(variant, mode)
+    return cached_optimal_tree(variant, mode)
 
 
 def format_hint(result: Hint) -> str:
@@ -167,8 +167,6 @@ def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
         raise UsageError("--out-cache builds the bot's exact tree: use --strategy optimal, "
                          "without --width")  # fmt: skip
     mode = Mode(args.mode)
-    if mode is Mode.STRICT:
-        raise UsageError("the exact trees are for normal and hard mode")
     path = tree_path(variant, mode, preset(variant, mode))
     had = path.exists()
     with progress(f"exact search ({mode.value}): first guesses") as shown:

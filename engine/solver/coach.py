@@ -88,9 +88,7 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     """Turn by turn: candidates before and after, the best guess, skill and luck."""
     position = Position.start(variant, mode)
     turns = []
-    search = ExactSearch(
-        variant, Mode.NORMAL if mode is Mode.STRICT else mode, SearchSettings(8, 8)
-    )
+    search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
     for i, (guess, pattern) in enumerate(history):
         pool = position.pool
         eg = expected_guesses(position, pool)

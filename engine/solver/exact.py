@@ -53,6 +53,7 @@ INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 _CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
 TREE_FORMAT = 1
+EVERY = 100_000  # a width no pool reaches: every guess the mode allows is tried
 
 HardKey = tuple[int, ...]
 """What hard mode has revealed: each position's green letter (its alphabet index + 1, or 0),
@@ -72,14 +73,19 @@ class SearchSettings:
     root_width: int = 8
     wide: int = 0
     wide_depth: int = 0
+    losses: bool = False  # a lost answer costs one guess past the limit, as if found then
 
     def key(self) -> str:
-        return f"K{self.width}-R{self.root_width}-W{self.wide}-D{self.wide_depth}"
+        lost = "-L" if self.losses else ""
+        return f"K{self.width}-R{self.root_width}-W{self.wide}-D{self.wide_depth}{lost}"
 
 
 PRESETS = {
     Mode.NORMAL: SearchSettings(width=8, root_width=8),  # 7,920: the optimum
     Mode.HARD: SearchSettings(width=8, root_width=3, wide=100, wide_depth=4),  # 8,122: optimum
+    # strict mode cannot find every answer in six (the -ATCH words, guessed one at a time);
+    # its pools are the candidates, small enough to try every one: 8,145, the optimum
+    Mode.STRICT: SearchSettings(width=EVERY, root_width=32, losses=True),
 }
 VARIANT_PRESETS = {  # where a variant needs its own to reach the best known total
     ("wordle-nyt-era", Mode.NORMAL): SearchSettings(8, 8, wide=30, wide_depth=4),  # 11,219
@@ -125,8 +131,6 @@ class ExactSearch:
     openers: list[OpenerTried] = field(default_factory=list)  # the last solve's root scan
 
     def __post_init__(self) -> None:
-        if self.mode is Mode.STRICT:
-            raise ValueError("the exact search plays normal or hard mode")
         self._matrix = by_answer(self.variant)
         self._answer_rows = answer_rows(self.variant)
         self._tie = tie_order(self.variant)
@@ -187,7 +191,7 @@ class ExactSearch:
         if n == 1:
             return 1
         if depth <= 1:
-            return INF
+            return self._last(n, depth)
         if n == 2:
             return 3
         key = (s.tobytes(), depth, hard)
@@ -209,8 +213,14 @@ class ExactSearch:
             return 2 * n - 1, first_in
         if depth >= 3 and parts_in == n - 1:
             return 2 * n, first_in  # one pair left costs 2n; nothing beats 2n now
-        pool = self._all if hard is None else self._pool(hard)
+        pool = self._pool_at(s, hard)
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
+        if depth == 2 and self.settings.losses:  # each bucket then costs 2c - 1: the bound
+            possible = np.zeros(len(self.variant.guesses), dtype=bool)
+            possible[self._answer_rows[s]] = True
+            bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
+            least = np.flatnonzero(bound == bound.min())
+            return int(bound.min()), int(pool[least[np.argmin(self._tie[pool[least]])]])
         if depth == 2:  # every answer must be known after this guess: a complete split
             perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
             if len(perfect) == 0:
@@ -258,6 +268,13 @@ class ExactSearch:
             return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
 
+    def _last(self, n: int, depth: int) -> int:
+        """The cost of ``n`` > 1 answers with one guess left or none: impossible without
+        losses; with them, each answer lost costs one guess, and a last guess wins one."""
+        if not self.settings.losses:
+            return INF
+        return n if depth <= 0 else 2 * n - 1
+
     def _width(self, depth: int, width: int) -> int:
         if self.settings.wide_depth <= depth < self.variant.max_guesses:
             return max(width, self.settings.wide)
@@ -273,7 +290,7 @@ class ExactSearch:
         if known is not None and known.width >= width:
             return known
         n = len(s)
-        pool = self._all if hard is None else self._pool(hard)
+        pool = self._pool_at(s, hard)
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
         possible = np.zeros(len(self.variant.guesses), dtype=bool)
         possible[self._answer_rows[s]] = True
@@ -343,7 +360,7 @@ class ExactSearch:
         if n == 1:
             return 1
         if depth <= 1:
-            return INF
+            return self._last(n, depth)
         if n == 2:
             return 3
         key = (s.tobytes(), depth, hard)
@@ -418,7 +435,8 @@ class ExactSearch:
         buckets' look-aheads, until |S| plus their sum reaches ``limit`` (where the caller
         stops: the guess cannot beat it)."""
         buckets = self._buckets(s, patterns, guess, hard)
-        floors = [2 * len(members) - 1 for members, _ in buckets]
+        lost = self.settings.losses and depth <= 1  # the buckets have no guess left
+        floors = [len(members) if lost else 2 * len(members) - 1 for members, _ in buckets]
         total = len(s) + sum(floors)
         if 0 < limit <= total:
             return buckets, floors
@@ -482,6 +500,13 @@ class ExactSearch:
                 counts[code] += 1
         return (*greens, *counts)
 
+    def _pool_at(self, s: npt.NDArray[np.intp], hard: HardKey | None) -> npt.NDArray[np.intp]:
+        """The guesses allowed at candidates ``s``: all (normal), those keeping what was
+        revealed (hard), or the candidates themselves (strict)."""
+        if self.mode is Mode.STRICT:
+            return self._answer_rows[s]
+        return self._all if hard is None else self._pool(hard)
+
     def _pool(self, hard: HardKey) -> npt.NDArray[np.intp]:
         pool = self._pools.get(hard)
         if pool is None:
@@ -496,7 +521,7 @@ class ExactSearch:
 
     def _tree(self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None) -> Node:
         n = len(s)
-        if n <= 2:
+        if n <= 2 or depth <= 1:
             inside = self._answer_rows[s]
             guess = int(inside[np.argmin(self._tie[inside])])
         else:
@@ -504,7 +529,7 @@ class ExactSearch:
         node = Node(guess, n)
         patterns = self._matrix[s, guess]
         for pattern in np.unique(patterns).tolist():
-            if pattern == self._win:
+            if pattern == self._win or depth <= 1:  # no guess left for the rest: lost
                 continue
             child_hard = None if hard is None else self._after(hard, guess, pattern)
             node.children[pattern] = self._tree(s[patterns == pattern], depth - 1, child_hard)

@@ -87,7 +87,9 @@ def _lead_with_tree(
     node: Node, position: Position, suggestions: list[Suggestion], measure: Measure
 ) -> list[Suggestion]:
     needed = guesses_needed(node, position)
-    expected = round(sum(needed.values()) / len(position.candidates), 4)
+    lost = len(position.candidates) - len(needed)  # strict mode: one past the limit each
+    past = position.variant.max_guesses + 1 - len(position.history)
+    expected = round((sum(needed.values()) + lost * past) / len(position.candidates), 4)
     word = position.variant.guesses.words[node.guess]
     rest = [s for s in suggestions if s.guess != word]
     mine = next((s for s in suggestions if s.guess == word), None)

@@ -40,8 +40,6 @@ def strategy_tree(
     """
     start = Position.start(variant, mode)
     if strategy == "optimal":
-        if mode is Mode.STRICT:
-            raise StrategyError("The optimal strategy plays normal or hard mode, not strict")
         settings = preset(variant, mode)
         settings = settings if width is None else replace(settings, width=width)
         tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache,
