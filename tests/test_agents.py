@@ -14,7 +14,7 @@ from engine.agents.rollout import RolloutAgent, RolloutSettings
 from engine.agents.study import random_consistent, scores
 from engine.game import Status, WordleGame
 from engine.pattern import parse_pattern, winning
-from engine.rules import Mode, check_guess
+from engine.rules import Mode, check_guess, is_consistent
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure
 from engine.solver.position import Position
@@ -193,6 +193,38 @@ def test_q_learning_learns_and_in_strict_mode_beats_random_play(wordle, small) -
     before = mean_guesses(small, Mode.NORMAL, lambda env, a: qlearning.play(env, untrained, a))
     after = mean_guesses(small, Mode.NORMAL, lambda env, a: qlearning.play(env, trained, a))
     assert after < before
+
+
+@pytest.mark.parametrize("mode", [Mode.NORMAL, Mode.HARD])
+def test_q_learning_among_possible_words_beats_random_play(wordle, mode) -> None:
+    """The seed's agent choosing among the words still possible: in normal and hard mode
+    too, its learned preference beats guessing among them at random."""
+    forty = sub_variant(wordle, 40, 0)
+    random_mean = np.mean([
+        mean_guesses(forty, mode, lambda env, a, s=s: random_consistent(env, a, s))
+        for s in range(10)
+    ])  # fmt: skip
+    q = qlearning.train(forty, mode, QSettings(episodes=5000, guesses="possible"))
+    learned = mean_guesses(forty, mode, lambda env, a: qlearning.play(env, q, a, "possible"))
+    assert learned < random_mean
+    env = WordleEnv(forty, mode)
+    for answer in range(len(forty.answers)):  # every guess could have been the answer
+        qlearning.play(env, q, answer, "possible")
+        assert all(is_consistent(w, env.history[:i]) for i, (w, _) in enumerate(env.history))
+
+
+def test_over_the_modes_guesses_the_last_clue_names_few_words(small) -> None:
+    """Why the seed's design cannot beat random play in normal mode: its greedy guess is a
+    function of the last clue, so it names at most one word per clue (3^length), and an
+    answer it never names is never found."""
+    q = qlearning.train(small, Mode.NORMAL, QSettings(episodes=2000))
+    env = WordleEnv(small, Mode.NORMAL)
+    named: dict[int, set[str]] = {}
+    for answer in range(len(small.answers)):
+        qlearning.play(env, q, answer)
+        for i, (word, _) in enumerate(env.history):
+            named.setdefault(qlearning.state_of(env.history[:i]), set()).add(word)
+    assert all(len(words) == 1 for words in named.values())
 
 
 def test_q_learning_plays_only_legal_hard_mode_guesses(small) -> None:

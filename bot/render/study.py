@@ -33,9 +33,6 @@ def table_lines(result: dict[str, Any]) -> list[str]:
     lines = [head + "  " + " ".join(f"{s:>5}" for s in steps) + f" {'train s':>8} {'play s':>7}"]
     for entry in result["agents"].values():
         for mode, cell in entry["modes"].items():
-            if "unavailable" in cell:
-                lines.append(f"{entry['label']:<19} {mode:<7} ({cell['unavailable']})")
-                continue
             counts = " ".join(f"{cell['distribution'][s]:>5}" for s in steps)
             lines.append(
                 f"{entry['label']:<19} {mode:<7} {cell['mean']:>6.3f} {cell['sd']:>5.2f} "

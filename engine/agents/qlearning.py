@@ -13,6 +13,13 @@ over the guesses the mode allows (the seed explored over the whole list). The se
 repeat penalty could not fire as written (normal mode recorded the guess before checking,
 so every guess paid it; hard mode never recorded one); here it applies as stated.
 
+A state of one clue cannot carry what earlier clues showed, so over the mode's guesses
+the greedy policy is a function of the last clue alone: in normal mode it names at most
+3^5 = 243 words and can never find most answers. ``guesses="possible"`` lets the table
+choose only among the words that can still be the answer (the seed's own action filter,
+``filter_word_list``, carried to every clue): everything else is unchanged, and what the
+table learns is which of the possible words to prefer.
+
 Training is seeded and its table is cached in the cache folder, keyed by the lists, the
 mode and every setting.
 """
@@ -25,6 +32,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +41,10 @@ from engine.agents.environment import Observation, WordleEnv
 from engine.matrix import cache_directory
 from engine.pattern import GREEN, GREY, tiles
 from engine.rules import Mode
+from engine.solver.position import answer_rows
 from engine.variants import Variant
+
+Guesses = Literal["mode", "possible"]  # the mode's legal guesses, or the possible answers
 
 FORMAT = 1  # part of the cache key: bump when the table's meaning changes
 
@@ -45,9 +56,18 @@ class QSettings:
     epsilon: float = 0.1
     episodes: int = 10_000
     seed: int = 0
+    guesses: Guesses = "mode"
 
     def key(self) -> str:
-        return f"a{self.alpha}-g{self.gamma}-e{self.epsilon}-n{self.episodes}-s{self.seed}"
+        among = "" if self.guesses == "mode" else f"-{self.guesses}"
+        return f"a{self.alpha}-g{self.gamma}-e{self.epsilon}-n{self.episodes}-s{self.seed}{among}"
+
+
+def legal(env: WordleEnv, guesses: Guesses) -> npt.NDArray[np.intp]:
+    """The guesses the agent chooses among: the mode's, or the words still possible."""
+    if guesses == "possible":
+        return answer_rows(env.variant)[env.position.candidates]
+    return env.legal_actions()
 
 
 def seed_reward(pattern: int, length: int, repeated: bool, won: bool) -> float:
@@ -87,21 +107,21 @@ def train(
     q = np.zeros((3**variant.length, len(variant.guesses)))
     for episode in range(settings.episodes):
         history, _ = env.reset()
-        legal = env.legal_actions()
+        allowed = legal(env, settings.guesses)
         played: set[int] = set()
         done = False
         while not done:
             state = state_of(history)
             if rng.uniform() < settings.epsilon:
-                action = int(legal[rng.integers(len(legal))])
+                action = int(allowed[rng.integers(len(allowed))])
             else:
-                action = greedy_action(q, state, legal)
+                action = greedy_action(q, state, allowed)
             history, _, done, _, info = env.step(action)
             pattern = history[-1][1]
             reward = seed_reward(pattern, variant.length, action in played, info["won"])
             played.add(action)
-            legal = env.legal_actions()
-            update(q, state, action, reward, pattern, legal, settings)
+            allowed = legal(env, settings.guesses)
+            update(q, state, action, reward, pattern, allowed, settings)
         if progress is not None and (episode + 1) % 500 == 0:
             progress(episode + 1, settings.episodes)
     return q
@@ -149,12 +169,14 @@ def _save(path: Path, q: npt.NDArray[np.float64]) -> None:
             Path(tmp).unlink(missing_ok=True)
 
 
-def play(env: WordleEnv, q: npt.NDArray[np.float64], answer: int) -> int | None:
+def play(
+    env: WordleEnv, q: npt.NDArray[np.float64], answer: int, guesses: Guesses = "mode"
+) -> int | None:
     """Guesses the greedy policy (no exploration) takes to find ``answer``; None if it fails."""
     history, _ = env.reset(answer=answer)
     done, won = False, False
     while not done:
-        action = greedy_action(q, state_of(history), env.legal_actions())
+        action = greedy_action(q, state_of(history), legal(env, guesses))
         history, _, done, _, info = env.step(action)
         won = info["won"]
     return len(history) if won else None

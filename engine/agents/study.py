@@ -16,7 +16,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,7 @@ from engine.variants import Variant
 AGENTS: dict[str, str] = {
     "random": "random consistent",
     "qlearning": "seed Q-learning",
+    "qpossible": "seed Q, possible",
     "entropy": "greedy entropy",
     "parts": "greedy most parts",
     "rollout": "rollout",
@@ -54,10 +55,6 @@ class StudySettings:
     def to_json(self) -> dict[str, Any]:
         return {"qlearning": vars(self.q), "rollout": {**vars(self.rollout),
                 "base": str(self.rollout.base)}, "seed": self.seed}  # fmt: skip
-
-
-class Unavailable(Exception):
-    """An agent that does not play this mode (the exact search has no strict mode)."""
 
 
 def random_consistent(env: WordleEnv, answer: int, seed: int) -> int | None:
@@ -86,14 +83,13 @@ def train(
 ) -> tuple[Any, bool]:  # fmt: skip
     """What an agent needs before it plays (a Q table, an exact tree), from the cache when it
     is there; and whether it came from there."""
-    if agent == "qlearning":
-        return qlearning.trained_table(variant, mode, settings.q, progress=progress)
+    if agent in ("qlearning", "qpossible"):
+        q = settings.q if agent == "qlearning" else replace(settings.q, guesses="possible")
+        return qlearning.trained_table(variant, mode, q, progress=progress)
     if agent == "exact":
-        if mode is Mode.STRICT:
-            raise Unavailable("the engine's exact search plays normal and hard mode only")
-        from engine.solver.exact import PRESETS, tree_path
+        from engine.solver.exact import preset, tree_path
 
-        cached = tree_path(variant, mode, PRESETS[mode]).exists()
+        cached = tree_path(variant, mode, preset(variant, mode)).exists()
         return optimal_tree(variant, mode, progress=progress)[1], cached
     return None, True
 
@@ -116,6 +112,8 @@ def evaluate(
     env = WordleEnv(variant, mode)
     if agent == "qlearning":
         return [qlearning.play(env, trained, a) for a in answers]
+    if agent == "qpossible":
+        return [qlearning.play(env, trained, a, "possible") for a in answers]
     if agent == "random":
         return [random_consistent(env, a, settings.seed) for a in answers]
     raise ValueError(f"Unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
@@ -188,11 +186,7 @@ def run_study(
             progress(done, len(cells))
         entry = result["agents"].setdefault(agent, {"label": AGENTS[agent], "modes": {}})
         began = clock()
-        try:
-            trained, cached = train(variant, agent, mode, settings)
-        except Unavailable as exc:
-            entry["modes"][str(mode)] = {"unavailable": str(exc)}
-            continue
+        trained, cached = train(variant, agent, mode, settings)
         trained_at = clock()
         games = evaluate(variant, agent, mode, trained, answers, settings)
         finished = clock()
