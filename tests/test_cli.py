@@ -181,12 +181,14 @@ def test_a_bad_setting_is_named_without_a_traceback(capsys, monkeypatch) -> None
 def test_bench_service_small_on_both_engines(capsys, postgres_url) -> None:
     code, out, _ = run(
         capsys, "bench", "service", "--players", "6", "--games", "1", "--board-players", "20",
-        "--results", "200", "--database", postgres_url, "--json",
+        "--results", "200", "--database", postgres_url, "--repeat", "3", "--json",
     )  # fmt: skip
     data = json.loads(out)
     runs = [(r["engine"], r["processes"]) for r in data["runs"]]
     assert code == 0 and runs == [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
     assert all(r["accepted_guesses"] > 0 and r["p99_ms"] > 0 for r in data["runs"])
+    for r in data["runs"]:  # each configuration ran three times; its figures are the median's
+        assert len(r["each_run"]) == 3 and r["guesses_per_second"] == sorted(r["each_run"])[1]
     assert {b["board_results"] for b in data["boards"].values()} == {200}
     assert set(data["boards"]) == {"sqlite", "postgresql"}
 

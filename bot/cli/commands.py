@@ -240,17 +240,20 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
 
     with progress("bench service: steps (guess runs, then boards)") as shown:
         figures = bench_service(args.bench_database, args.players, args.games,
-                                args.board_players, args.results, progress=shown)  # fmt: skip
+                                args.board_players, args.results, progress=shown,
+                                repeat=args.repeat)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
     for run in figures["runs"]:
+        each = run["each_run"]
+        median = f"; median of {', '.join(map(str, each))}" if len(each) > 1 else ""
         print(
             f"{run['engine']:<10} {run['processes']} process{'es' if run['processes'] > 1 else ''}"
             f": {run['guesses_per_second']:>6} guesses/s ({run['vs_sqlite']}x SQLite), "
             f"{run['accepted_guesses']} accepted from {run['players']} concurrent players, "
             f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, "
-            f"bot CPU {run['bot_cpu_ms_per_guess']} ms per guess"
+            f"bot CPU {run['bot_cpu_ms_per_guess']} ms per guess{median}"
         )
     for engine, board in figures["boards"].items():
         print(
@@ -654,6 +657,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "may fill, or 'embedded' for a throwaway server")  # fmt: skip
     p.add_argument("--players", type=int, default=200)
     p.add_argument("--games", type=int, default=5, help="practice games per player")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run the engines in turn this many times; print each one's median",
+    )
     p.add_argument("--board-players", type=int, default=10_000)
     p.add_argument("--results", type=int, default=200_000)
     p.add_argument("--json", action="store_true")

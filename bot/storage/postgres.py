@@ -87,6 +87,15 @@ class PostgresTransaction:
         await self._c.execute(script)  # no parameters: several statements in one go
 
 
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What the pool does to a connection it takes back, after rolling back any transaction
+    left open: nothing. asyncpg's default runs a statement of its own each time (unlock
+    advisory locks, close cursors, unlisten, reset settings), a second round trip and more
+    server work for every statement; a pooled connection here never holds any of those (the
+    leader's lock has a connection of its own, the migration lock ends with its
+    transaction)."""
+
+
 class PostgresDatabase:
     engine = "postgresql"
     for_update = " FOR UPDATE"
@@ -122,6 +131,7 @@ class PostgresDatabase:
                     "lock_timeout": str(int(busy_timeout_ms)),
                     "application_name": "wordlebot",
                 },
+                reset=_keep_session,
             )
         except (*TRANSIENT, asyncpg.PostgresError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
