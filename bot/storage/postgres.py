@@ -150,20 +150,27 @@ class PostgresDatabase:
         return database
 
     async def _check_existing(self) -> None:
-        version = await self.schema_version()
-        if version > LATEST:
-            raise StorageUnavailable(f"{self.where} holds a newer wordlebot's schema "
-                                     f"(version {version}): upgrade wordlebot")  # fmt: skip
-        if version == 0:
-            others = await self.one(
+        """Refuse a newer schema, or a database with other tables. Under the migration lock:
+        a process migrating this database at the same moment finishes first (otherwise the
+        tables it creates could appear between the two reads here)."""
+        async with self.transaction() as tx:
+            await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            version = 0
+            if await tx.value("SELECT to_regclass('schema_version') IS NOT NULL"):
+                version = int(await tx.value("SELECT COALESCE(MAX(version), 0) "
+                                             "FROM schema_version"))  # fmt: skip
+            others = await tx.value(
                 "SELECT COUNT(*) FROM information_schema.tables "
                 "WHERE table_schema = current_schema()"
             )
-            if others is not None and others[0]:
-                raise StorageUnavailable(
-                    f"{self.where} has tables but is not a wordlebot database: "
-                    "point DATABASE_URL at an empty database"
-                )
+        if version > LATEST:
+            raise StorageUnavailable(f"{self.where} holds a newer wordlebot's schema "
+                                     f"(version {version}): upgrade wordlebot")  # fmt: skip
+        if version == 0 and others:
+            raise StorageUnavailable(
+                f"{self.where} has tables but is not a wordlebot database: "
+                "point DATABASE_URL at an empty database"
+            )
 
     async def lead(self) -> bool:
         """Try to become the one process of the deployment that runs its background jobs: a
