@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
-from engine.solver.exact import cached_optimal_tree, optimal_tree
+from engine.solver.exact_trees import cached_optimal_tree, optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import Measure
 from engine.solver.position import by_answer

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from engine.pattern import score, winning
 from engine.rules import Mode, check_guess, is_consistent
 from engine.solver.bounds import entropy_upper_bounds, parts_ceilings
-from engine.solver.exact import INF, ExactSearch, SearchSettings, optimal_tree
+from engine.solver.exact import INF, ExactSearch, SearchSettings
+from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import best_guess, rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure, score_patterns, sort_key

@@ -14,7 +14,7 @@ from engine.answer_model import nyt_model
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, normalise, shape_problem
-from engine.solver.exact import cached_optimal_tree
+from engine.solver.exact_trees import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import score_patterns
 from engine.solver.position import InconsistentHistory, Position, by_answer
@@ -161,7 +161,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
 def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
     """Search (or find) the exact tree the bot reads, in the cache directory the bot's
     processes share (WORDLEBOT_CACHE_DIR): built once before a deployment, read by all."""
-    from engine.solver.exact import optimal_tree, preset, tree_path
+    from engine.solver.exact import preset
+    from engine.solver.exact_trees import optimal_tree, tree_path
 
     if args.strategy != "optimal" or args.width is not None:
         raise UsageError("--out-cache builds the bot's exact tree: use --strategy optimal, "

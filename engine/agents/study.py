@@ -26,7 +26,7 @@ from engine.agents.environment import WordleEnv
 from engine.agents.qlearning import QSettings
 from engine.agents.rollout import RolloutAgent, RolloutSettings
 from engine.rules import Mode
-from engine.solver.exact import optimal_tree
+from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure
 from engine.solver.position import Position, answer_rows
@@ -87,7 +87,8 @@ def train(
         q = settings.q if agent == "qlearning" else replace(settings.q, guesses="possible")
         return qlearning.trained_table(variant, mode, q, progress=progress)
     if agent == "exact":
-        from engine.solver.exact import preset, tree_path
+        from engine.solver.exact import preset
+        from engine.solver.exact_trees import tree_path
 
         cached = tree_path(variant, mode, preset(variant, mode)).exists()
         return optimal_tree(variant, mode, progress=progress)[1], cached

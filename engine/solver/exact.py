@@ -22,19 +22,13 @@ search as it was) tries every one of the ``root_width`` in the order of the boun
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from engine.matrix import cache_directory
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
 from engine.solver.bounds import parts_ceilings
@@ -52,7 +46,6 @@ from engine.variants import Variant
 INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 _CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
-TREE_FORMAT = 1
 EVERY = 100_000  # a width no pool reaches: every guess the mode allows is tried
 
 HardKey = tuple[int, ...]
@@ -534,72 +527,3 @@ class ExactSearch:
             child_hard = None if hard is None else self._after(hard, guess, pattern)
             node.children[pattern] = self._tree(s[patterns == pattern], depth - 1, child_hard)
         return node
-
-
-# -- the disk cache of found trees --------------------------------------------------------
-
-
-def tree_path(
-    variant: Variant, mode: Mode, settings: SearchSettings, directory: Path | None = None
-) -> Path:
-    lists = f"{variant.guesses.sha256}:{variant.answers.sha256}"
-    key = f"tree-v{TREE_FORMAT}:{lists}:{mode}:{settings.key()}"
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return (directory or cache_directory()) / f"tree-{variant.name}-{mode}-{digest}.json"
-
-
-def cached_optimal_tree(
-    variant: Variant,
-    mode: Mode,
-    settings: SearchSettings | None = None,
-    directory: Path | None = None,
-) -> Node | None:
-    """The tree if a search already stored it, without searching: for instant hints."""
-    settings = settings or preset(variant, mode)
-    try:
-        path = tree_path(variant, mode, settings, directory)
-        data: dict[str, Any] = json.loads(path.read_text())
-        if data.get("format") == TREE_FORMAT:
-            return Node.from_json(data["tree"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    return None
-
-
-def optimal_tree(
-    variant: Variant,
-    mode: Mode = Mode.NORMAL,
-    settings: SearchSettings | None = None,
-    *,
-    directory: Path | None = None,
-    use_cache: bool = True,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[int, Node]:
-    """The exact search's tree from the start, read from the disk cache when it is there.
-    ``progress`` hears of each first guess tried while searching."""
-    settings = settings or preset(variant, mode)
-    path = tree_path(variant, mode, settings, directory)
-    if use_cache:
-        try:
-            data: dict[str, Any] = json.loads(path.read_text())
-            if data.get("format") == TREE_FORMAT:
-                return int(data["total"]), Node.from_json(data["tree"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-    total, root = ExactSearch(variant, mode, settings, progress=progress).solve()
-    if use_cache:
-        _write_json(path, {"format": TREE_FORMAT, "total": total, "tree": root.to_json()})
-    return total, root
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)

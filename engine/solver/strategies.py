@@ -7,7 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.rules import Mode
-from engine.solver.exact import optimal_tree, preset
+from engine.solver.exact import preset
+from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure
 from engine.solver.position import Position
