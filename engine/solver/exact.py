@@ -3,6 +3,9 @@
 ``cost(S, d)`` is the least total number of guesses that solves every answer in the set S,
 each within d more guesses. For a guess g splitting S into buckets,
 ``cost = |S| + sum of cost(bucket, d - 1)`` over the buckets g does not win outright.
+With ``losses`` (strict mode, where no tree finds every Wordle answer within the limit) an
+answer still unfound when the guesses run out costs one more, as if found the guess after:
+``cost(S, 0) = |S|`` instead of impossible. The bounds below hold unchanged.
 
 The search is depth-first with memoised positions. At each node it tries only the ``width``
 most promising guesses (ordered by a lower bound, then by expected remaining) and prunes with
