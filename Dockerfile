@@ -20,7 +20,8 @@ RUN pip install --no-cache-dir . \
 USER wordlebot
 # The exact trees, searched once at build time, so no process spends a core on them.
 RUN wordlebot tree --strategy optimal --mode normal --out-cache \
-    && wordlebot tree --strategy optimal --mode hard --out-cache
+    && wordlebot tree --strategy optimal --mode hard --out-cache \
+    && wordlebot tree --strategy optimal --mode strict --out-cache
 
 # SIGTERM lets interactions in flight finish, then closes the database.
 STOPSIGNAL SIGTERM

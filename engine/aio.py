@@ -19,7 +19,7 @@ from engine.solver.position import by_answer
 from engine.solver.tree import Node
 from engine.variants import get_variant
 
-TREE_MODES = (Mode.NORMAL, Mode.HARD, Mode.STRICT)
+TREE_MODES = tuple(Mode)  # every mode has its exact tree
 
 
 @lru_cache(maxsize=16)
@@ -29,8 +29,6 @@ def _tree(variant_name: str, mode: Mode) -> Node | None:
 
 
 def tree(variant_name: str, mode: Mode) -> Node | None:
-    if mode not in TREE_MODES:
-        return None
     found = _tree(variant_name, mode)
     if found is None:
         _tree.cache_clear()

@@ -464,12 +464,14 @@ async def test_a_process_opening_while_another_migrates_waits_for_it(postgres_ur
     from bot.storage.postgres import MIGRATION_LOCK, PostgresDatabase
 
     migrating = await asyncpg.connect(postgres_url)
+    opening: asyncio.Future[PostgresDatabase] | None = None
     try:
         transaction = migrating.transaction()
         await transaction.start()
         await migrating.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         # Opening checks what the database holds (before migrating it): under the lock.
-        opening = asyncio.ensure_future(PostgresDatabase.open(parse_database_url(postgres_url)))
+        url = parse_database_url(postgres_url)
+        opening = asyncio.ensure_future(PostgresDatabase.open(url, busy_timeout_ms=60_000))
         await asyncio.sleep(0.5)
         assert not opening.done()  # waiting on the lock, not reading a half-made schema
         await migrating.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
@@ -477,6 +479,10 @@ async def test_a_process_opening_while_another_migrates_waits_for_it(postgres_ur
             await migrating.execute(script)
         await migrating.execute("INSERT INTO schema_version VALUES ($1)", LATEST)
         await transaction.commit()
+    except BaseException:
+        if opening is not None:
+            opening.cancel()  # failed before the lock was let go: leave nothing waiting
+        raise
     finally:
         await migrating.close()
     assert len(POSTGRES_MIGRATIONS) == LATEST - POSTGRES_BASE + 1

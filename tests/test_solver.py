@@ -122,7 +122,9 @@ def brute_force(variant: Variant, mode: Mode, losses: bool = False) -> float:
             return len(candidates) if losses else float("inf")
         best = float("inf")
         for g in words:
-            if mode is not Mode.NORMAL and not check_guess(variant, g, history, mode).allowed:
+            if mode is Mode.STRICT and g not in candidates:
+                continue  # the engine's strict pool: the remaining answers (Wordlegames.jl's)
+            if mode is Mode.HARD and not check_guess(variant, g, history, mode).allowed:
                 continue
             buckets: dict[int, set[str]] = {}
             for a in candidates:

@@ -132,6 +132,8 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
 def cmd_bench_play(args: argparse.Namespace) -> int:
     from bot.cli.progress import progress
 
+    if args.root_width is not None and not (args.cold and args.strategy == "optimal"):
+        raise UsageError("--root-width is for a cold exact search: --strategy optimal --cold")
     with progress(f"{args.strategy} search: first guesses") as shown:
         figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
                                         args.answers, width=args.width, cold=args.cold,
@@ -238,6 +240,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     from bot.cli.progress import progress
     from bot.cli.service_bench import bench_service
 
+    if args.repeat < 1:
+        raise UsageError("--repeat takes 1 or more")
     with progress("bench service: steps (guess runs, then boards)") as shown:
         figures = bench_service(args.bench_database, args.players, args.games,
                                 args.board_players, args.results, progress=shown,
@@ -661,7 +665,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--repeat",
         type=int,
         default=1,
-        help="run the engines in turn this many times; print each one's median",
+        help="run the engines in turn this many times; print each one's median (the lower "
+        "middle run for an even count)",
     )
     p.add_argument("--board-players", type=int, default=10_000)
     p.add_argument("--results", type=int, default=200_000)

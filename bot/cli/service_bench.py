@@ -171,8 +171,8 @@ def bench_service(
     """SQLite (a file in a temporary folder), and PostgreSQL when ``database`` names one
     (``embedded`` starts a throwaway server): one process on each, then two processes on
     PostgreSQL, the whole sequence ``repeat`` times (each configuration's figures are its
-    median run: a shared machine's noise falls on every configuration alike); then the
-    leaderboard pages on each."""
+    median run, the lower middle one for an even count: a shared machine's noise falls on
+    every configuration alike); then the leaderboard pages on each."""
     figures: dict[str, Any] = {"runs": []}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         engines = {"sqlite": str(Path(tmp) / "bench.sqlite3")}

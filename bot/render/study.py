@@ -95,7 +95,7 @@ def _panel(draw: ImageDraw.ImageDraw, entry: dict[str, Any], limit: int, left: i
     plot_left, plot_top, plot_bottom = left + 40, top + 48, top + PANEL_H - 36
     plot_width = PANEL_W - 60
     draw.text((left + 16, top + 4), entry["label"], fill=INK, font=font(18))
-    cells = {m: c for m, c in entry["modes"].items() if "distribution" in c}
+    cells = entry["modes"]
     means = "  ".join(f"{m[0].upper()} {c['mean']:.2f}" for m, c in cells.items())
     draw.text((left + 16, top + 26), means, fill=INK, font=font(14))
     for share in (0.25, 0.5, 0.75, 1.0):
@@ -108,9 +108,7 @@ def _panel(draw: ImageDraw.ImageDraw, entry: dict[str, Any], limit: int, left: i
     for j, step in enumerate(steps):
         x0 = plot_left + j * slot + 4
         for k, (mode, colour) in enumerate(MODE_COLOURS.items()):
-            cell = cells.get(mode)
-            if cell is None:
-                continue
+            cell = cells[mode]
             games = sum(cell["distribution"].values()) or 1
             share = cell["distribution"][step] / games
             y = plot_bottom - share * (plot_bottom - plot_top)

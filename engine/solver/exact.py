@@ -5,7 +5,8 @@ each within d more guesses. For a guess g splitting S into buckets,
 ``cost = |S| + sum of cost(bucket, d - 1)`` over the buckets g does not win outright.
 With ``losses`` (strict mode, where no tree finds every Wordle answer within the limit) an
 answer still unfound when the guesses run out costs one more, as if found the guess after:
-``cost(S, 0) = |S|`` instead of impossible. The bounds below hold unchanged.
+``cost(S, 0) = |S|`` instead of impossible. The bounds below hold wherever a guess is left
+(a bucket with none costs its size).
 
 The search is depth-first with memoised positions. At each node it tries only the ``width``
 most promising guesses (ordered by a lower bound, then by expected remaining) and prunes with
@@ -80,7 +81,8 @@ PRESETS = {
     Mode.NORMAL: SearchSettings(width=8, root_width=8),  # 7,920: the optimum
     Mode.HARD: SearchSettings(width=8, root_width=3, wide=100, wide_depth=4),  # 8,122: optimum
     # strict mode cannot find every answer in six (the -ATCH words, guessed one at a time);
-    # its pools are the candidates, small enough to try every one: 8,145, the optimum
+    # its pools are the remaining answers, small enough to try every one: 8,145, the optimum
+    # over them
     Mode.STRICT: SearchSettings(width=EVERY, root_width=32, losses=True),
 }
 VARIANT_PRESETS = {  # where a variant needs its own to reach the best known total
@@ -184,12 +186,10 @@ class ExactSearch:
         ``>= beta`` that the true cost is known to reach (the caller only needs to know that
         this subtree is too expensive)."""
         n = len(s)
-        if n == 1:
-            return 1
         if depth <= 1:
             return self._last(n, depth)
-        if n == 2:
-            return 3
+        if n <= 2:
+            return 2 * n - 1
         key = (s.tobytes(), depth, hard)
         known = self.memo.get(key)
         if known is not None:
@@ -265,11 +265,13 @@ class ExactSearch:
         return best, best_guess
 
     def _last(self, n: int, depth: int) -> int:
-        """The cost of ``n`` > 1 answers with one guess left or none: impossible without
-        losses; with them, each answer lost costs one guess, and a last guess wins one."""
-        if not self.settings.losses:
-            return INF
-        return n if depth <= 0 else 2 * n - 1
+        """The cost of ``n`` answers with one guess left or none. The last guess wins one;
+        each answer left then is lost: impossible, or with losses one guess more."""
+        if depth <= 0:
+            return n if self.settings.losses else INF
+        if n == 1:
+            return 1
+        return 2 * n - 1 if self.settings.losses else INF
 
     def _width(self, depth: int, width: int) -> int:
         if self.settings.wide_depth <= depth < self.variant.max_guesses:
@@ -353,12 +355,10 @@ class ExactSearch:
         better); the pool-wide bound when this set's pool is ranked. With a ``width``, rank
         the pool now, as searching it with that width would, and look one guess ahead."""
         n = len(s)
-        if n == 1:
-            return 1
         if depth <= 1:
             return self._last(n, depth)
-        if n == 2:
-            return 3
+        if n <= 2:
+            return 2 * n - 1
         key = (s.tobytes(), depth, hard)
         known = self.memo.get(key)
         if known is not None:
