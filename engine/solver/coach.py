@@ -164,21 +164,34 @@ def grid_candidates(
         hits = (matrix == p).sum(axis=0)
         alive &= hits > 0
         weight += np.log(np.maximum(hits, 1))
-    candidates = np.flatnonzero(alive)
-    complete = True
+    candidates, complete = np.flatnonzero(alive), True
     if hard:
-        rows = list(patterns)
-        deadline = None if budget is None else clock() + budget
-        kept = []
-        for a in candidates.tolist():
-            if complete and deadline is not None and clock() > deadline:
-                complete = False  # out of time: the rest keep the benefit of the doubt
-            if not complete or hard_path(variant, np.asarray(variant.matrix)[:, a], rows):
-                kept.append(a)
-        candidates = np.array(kept, dtype=np.intp)
+        candidates, complete = hard_survivors(
+            variant, candidates, patterns, lambda a: matrix[:, a], budget, clock
+        )
     order = candidates[np.argsort(-weight[candidates], kind="stable")]
     words = [variant.answers.words[a] for a in order[:top]]
     return GridReading(len(candidates), words, complete)
+
+
+def hard_survivors(
+    variant: Variant, candidates: npt.NDArray[np.intp], patterns: Sequence[int],
+    column: Callable[[int], npt.NDArray[np.unsignedinteger]], budget: float | None,
+    clock: Callable[[], float],
+) -> tuple[npt.NDArray[np.intp], bool]:  # fmt: skip
+    """The candidates a hard-mode sequence of guesses could give ``patterns`` against
+    (:func:`hard_path`; ``column(a)``: every guess's pattern against answer ``a``), checked
+    in the order given until ``budget`` seconds of ``clock`` are spent; those not reached
+    keep the benefit of the doubt. And whether every one was checked."""
+    rows = list(patterns)
+    deadline = None if budget is None else clock() + budget
+    kept, complete = [], True
+    for a in candidates.tolist():
+        if complete and deadline is not None and clock() > deadline:
+            complete = False  # out of time: the rest are kept unchecked
+        if not complete or hard_path(variant, column(a), rows):
+            kept.append(a)
+    return np.array(kept, dtype=np.intp), complete
 
 
 def hard_path(

@@ -186,10 +186,8 @@ class ExactSearch:
         ``>= beta`` that the true cost is known to reach (the caller only needs to know that
         this subtree is too expensive)."""
         n = len(s)
-        if depth <= 1:
-            return self._last(n, depth)
-        if n <= 2:
-            return 2 * n - 1
+        if (settled := self._settled(n, depth)) is not None:
+            return settled
         key = (s.tobytes(), depth, hard)
         known = self.memo.get(key)
         if known is not None:
@@ -264,14 +262,17 @@ class ExactSearch:
             return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
 
-    def _last(self, n: int, depth: int) -> int:
-        """The cost of ``n`` answers with one guess left or none. The last guess wins one;
-        each answer left then is lost: impossible, or with losses one guess more."""
+    def _settled(self, n: int, depth: int) -> int | None:
+        """The cost of ``n`` answers where nothing needs searching (None elsewhere): two
+        answers or fewer (guess one, then the other), or one guess left or none. The last
+        guess wins one; each answer left then is lost: impossible, or with losses one more."""
         if depth <= 0:
             return n if self.settings.losses else INF
         if n == 1:
             return 1
-        return 2 * n - 1 if self.settings.losses else INF
+        if depth == 1:
+            return 2 * n - 1 if self.settings.losses else INF
+        return 3 if n == 2 else None
 
     def _width(self, depth: int, width: int) -> int:
         if self.settings.wide_depth <= depth < self.variant.max_guesses:
@@ -355,10 +356,8 @@ class ExactSearch:
         better); the pool-wide bound when this set's pool is ranked. With a ``width``, rank
         the pool now, as searching it with that width would, and look one guess ahead."""
         n = len(s)
-        if depth <= 1:
-            return self._last(n, depth)
-        if n <= 2:
-            return 2 * n - 1
+        if (settled := self._settled(n, depth)) is not None:
+            return settled
         key = (s.tobytes(), depth, hard)
         known = self.memo.get(key)
         if known is not None:

@@ -30,7 +30,7 @@ from engine.solver.coach import (
     GridReading,
     Turn,
     finish_cost,
-    hard_path,
+    hard_survivors,
     skill_of,
 )
 from engine.solver.hints import Hint, Suggestion
@@ -236,17 +236,10 @@ def model_grid(
         alive &= hits[p] > 0
         score += np.log(np.maximum(hits[p], 1))
     candidates = np.flatnonzero(alive)
-    candidates = candidates[np.argsort(-score[candidates], kind="stable")]
-    complete = True
+    candidates, complete = candidates[np.argsort(-score[candidates], kind="stable")], True
     if hard:
-        rows = list(patterns)
-        deadline = None if budget is None else clock() + budget
-        kept = []
-        for a in candidates.tolist():
-            if complete and deadline is not None and clock() > deadline:
-                complete = False  # out of time: the rest keep the benefit of the doubt
-            if not complete or hard_path(model.variant, model.column(a), rows):
-                kept.append(a)
-        candidates = np.array(kept, dtype=np.intp)
+        candidates, complete = hard_survivors(
+            model.variant, candidates, patterns, model.column, budget, clock
+        )
     words = [model.words[a] for a in candidates[:top].tolist()]
     return GridReading(len(candidates), words, complete)
