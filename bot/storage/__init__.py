@@ -26,10 +26,17 @@ from bot.storage.database import (
     DatabaseUrl,
     Duplicate,
     Row,
+    Step,
+    Steps,
     StorageBusy,
     StorageUnavailable,
     Transaction,
+    execute,
+    execute_many,
+    fetch_all,
+    only,
     parse_database_url,
+    value,
 )
 from bot.storage.digests import Digests
 from bot.storage.migrations import LATEST
@@ -240,13 +247,12 @@ class Storage:
         """A new game, or None when the player already has one of this kind (or today's)."""
         now = _now()
         try:
-            async with self.transaction() as db:
-                game_id = await db.value(
-                    "INSERT INTO games (player_id, scope, kind, puzzle, state, version, status, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'playing', ?, ?) "
-                    "RETURNING id",
-                    (player_id, scope, kind, puzzle, json.dumps(state), now, now),
-                )
+            game_id = await self.db.run(only(value(
+                "INSERT INTO games (player_id, scope, kind, puzzle, state, version, status, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'playing', ?, ?) "
+                "RETURNING id",
+                (player_id, scope, kind, puzzle, json.dumps(state), now, now),
+            )))  # fmt: skip
         except Duplicate:
             return None
         return StoredGame(game_id, player_id, scope, kind, puzzle, state, 0, "playing")
@@ -267,34 +273,40 @@ class Storage:
         if result is None:
             if await self._write(sql, params) != 1:
                 return None
-        else:
-            async with self.transaction() as db:
-                if await db.execute(sql, params) != 1:
-                    return None
-                await self._record(db, game, result)
+        else:  # the season's length is a setting: read before the write lock is taken
+            season = await self._one(
+                "SELECT season_days FROM guild_settings WHERE guild_id = ?", (game.scope,)
+            )
+            days = season[0] if season is not None and season[0] else DEFAULT_SEASON_DAYS
+            if not await self.db.run(self._finish(game, execute(sql, params), result, days)):
+                return None
         return StoredGame(
             game.id, game.player_id, game.scope, game.kind, game.puzzle, state, game.version + 1,
             status,
         )  # fmt: skip
 
-    async def _record(self, db: Transaction, game: StoredGame, result: Result) -> None:
+    def _finish(
+        self, game: StoredGame, update: Step, result: Result, season_days: int
+    ) -> Steps[bool]:
+        """A game's last state (``update``: False if another change came first) with its
+        result, standings and period boards, in a few statements whatever the rows."""
+        if (yield update) != 1:
+            return False
         played_on = result.day or result.played_on or _now()[:10]
-        await db.execute(
+        yield execute(
             "INSERT INTO results (game_id, player_id, scope, kind, day, won, guesses, "
             "finished_at, played_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.id, game.player_id, game.scope, game.kind, result.day, int(result.won),
              result.guesses, _now(), played_on),
         )  # fmt: skip
-        season_days = await db.value(
-            "SELECT season_days FROM guild_settings WHERE guild_id = ?", (game.scope,)
-        )
-        for scope in sorted({game.scope, GLOBAL}):  # one order everywhere: no deadlock
-            await _apply_result(db, self.db.for_update, scope, game.player_id, game.kind, result)
-            days = season_days if scope == game.scope and season_days else DEFAULT_SEASON_DAYS
-            await add_to_periods(db, scope, game.player_id, game.kind, result,
-                                 date.fromisoformat(played_on), days)  # fmt: skip
+        scopes = sorted({game.scope, GLOBAL})  # one order everywhere: no deadlock
+        yield from _apply_result(self.db.for_update, scopes, game.player_id, game.kind, result)
+        seasons = [(s, season_days if s == game.scope else DEFAULT_SEASON_DAYS) for s in scopes]
+        yield from add_to_periods(seasons, game.player_id, game.kind, result,
+                                  date.fromisoformat(played_on))  # fmt: skip
         if result.day is not None:  # under the player's lock, taken first by _apply_result
-            await uncount_shares_of(db, game.player_id, game.kind, result.day)
+            yield from uncount_shares_of(game.player_id, game.kind, result.day)
+        return True
 
     # -- daily puzzles -----------------------------------------------------------------
 
@@ -357,9 +369,9 @@ class Storage:
         day ``today``: 'new', 'same' (already recorded), or 'replaced'. It counts on the
         boards unless a game played here counts for the same puzzle (:mod:`.shares`)."""
         share = ShareResult(player_id, game, puzzle, won, guesses, hard, grid)
-        async with self.transaction() as db:
-            return await share_rows.record_share(db, self.db.for_update, share, scope, today,
-                                                 _now())  # fmt: skip
+        return await self.db.run(
+            share_rows.record_share(self.db.for_update, share, scope, today, _now())
+        )
 
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
         if enabled:
@@ -382,8 +394,8 @@ class Storage:
         return row is not None
 
     async def remove_share(self, player_id: int, game: str, puzzle: int) -> bool:
-        async with self.transaction() as db:
-            return await share_rows.remove_share(db, self.db.for_update, player_id, game, puzzle)
+        steps = share_rows.remove_share(self.db.for_update, player_id, game, puzzle)
+        return await self.db.run(steps)
 
     async def players_named(self, scope: int, name: str) -> list[int]:
         """The players who played here under ``name`` (any case), to match a plain name."""
@@ -520,26 +532,27 @@ class Storage:
         await self.db.optimize(("players", "games", "results", "standings", "period_standings"))
 
 
-async def _apply_result(
-    db: Transaction, for_update: str, scope: int, player_id: int, kind: str, result: Result
-) -> None:
-    """Fold one result into a standings row. The row is made first if missing, then read
-    and locked (``FOR UPDATE`` on PostgreSQL): two results of one player finishing at once
-    in two processes add up, neither overwrites the other."""
-    await db.execute(
+def _apply_result(
+    for_update: str, scopes: list[int], player_id: int, kind: str, result: Result
+) -> Steps[None]:
+    """Fold one result into the player's standings row in each of ``scopes`` (sorted). The
+    rows are made first if missing, then read and locked (``FOR UPDATE`` on PostgreSQL):
+    two results of one player finishing at once in two processes add up, neither overwrites
+    the other."""
+    yield execute_many(
         "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-        (scope, player_id, kind),
+        [(scope, player_id, kind) for scope in scopes],
     )
-    old = await db.one(
-        "SELECT played, wins, win_guesses, current_streak, max_streak, last_day FROM standings "
-        f"WHERE scope = ? AND kind = ? AND player_id = ?{for_update}",
-        (scope, kind, player_id),
+    rows = yield fetch_all(
+        "SELECT scope, played, wins, win_guesses, current_streak, max_streak, last_day "
+        f"FROM standings WHERE kind = ? AND player_id = ? AND scope IN "
+        f"({', '.join('?' for _ in scopes)}) ORDER BY scope{for_update}",
+        (kind, player_id, *scopes),
     )
-    new = fold(None if old is None else tuple(old), result)
-    await db.execute(
+    yield execute_many(
         "UPDATE standings SET played = ?, wins = ?, win_guesses = ?, current_streak = ?, "
         "max_streak = ?, last_day = ? WHERE scope = ? AND kind = ? AND player_id = ?",
-        (*new, scope, kind, player_id),
+        [(*fold(tuple(row)[1:], result), row[0], kind, player_id) for row in rows],  # type: ignore[arg-type]
     )
 
 

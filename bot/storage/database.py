@@ -6,14 +6,20 @@ single-statement writes, transactions, migrations, bulk loads, and the few expre
 spelling differs. Errors reach the services as :class:`StorageBusy` (try again; nothing was
 changed), :class:`StorageUnavailable` (cannot be used; one line for a person) or
 :class:`Duplicate` (a unique rule refused the row).
+
+A transaction on the guess path is written as :data:`Steps`: a generator that yields each
+statement and is sent its answer. SQLite runs the whole of it in one trip to its database
+thread, so its one write lock is held for the statements' time alone, not for a round trip
+through a busy event loop per statement (which made finishing games queue behind each other
+under load); PostgreSQL runs it statement by statement, as any transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both index by name and position, both iterate
@@ -33,6 +39,63 @@ class Duplicate(RuntimeError):
     """A unique rule refused the row (one active game per kind, one daily attempt)."""
 
 
+T = TypeVar("T")
+
+
+class Step(NamedTuple):
+    """One statement of :data:`Steps`, run by the :class:`Transaction` method ``method``;
+    the generator is sent what that method returns."""
+
+    method: str  # "execute" (rows changed), "value", "one", "all" or "executemany" (None)
+    sql: str
+    params: Any = ()
+
+
+Steps = Generator[Step, Any, T]
+
+
+def execute(sql: str, params: Sequence[Any] = ()) -> Step:
+    return Step("execute", sql, params)
+
+
+def value(sql: str, params: Sequence[Any] = ()) -> Step:
+    return Step("value", sql, params)
+
+
+def one(sql: str, params: Sequence[Any] = ()) -> Step:
+    return Step("one", sql, params)
+
+
+def fetch_all(sql: str, params: Sequence[Any] = ()) -> Step:
+    return Step("all", sql, params)
+
+
+def execute_many(sql: str, rows: Iterable[Sequence[Any]]) -> Step:
+    return Step("executemany", sql, list(rows))
+
+
+def only(step: Step) -> Steps[Any]:
+    """Steps of one statement: an ``INSERT ... RETURNING`` read in one trip."""
+    return (yield step)
+
+
+async def run_steps(tx: Transaction, steps: Steps[T]) -> T:
+    """Steps statement by statement, each awaited; an error is raised inside the generator
+    at its statement, as an awaited statement's would be."""
+    answer: Any = None
+    error: BaseException | None = None
+    while True:
+        try:
+            step = steps.throw(error) if error is not None else steps.send(answer)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        answer, error = None, None
+        try:
+            answer = await getattr(tx, step.method)(step.sql, step.params)
+        except Exception as exc:
+            error = exc
+
+
 class Transaction(Protocol):
     """Statements inside :meth:`Database.transaction`: all commit together or none does."""
 
@@ -43,6 +106,10 @@ class Transaction(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
     async def load(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         """Many rows at once (the engine's fastest way: ``COPY`` on PostgreSQL)."""
+
+    async def run(self, steps: Steps[T]) -> T:
+        """:data:`Steps` inside this transaction; returns what the generator returns."""
+        ...
 
 
 class Database(Protocol):
@@ -62,6 +129,10 @@ class Database(Protocol):
         ...
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+    async def run(self, steps: Steps[T]) -> T:
+        """:data:`Steps` in a transaction of their own (SQLite: one trip to its thread)."""
+        ...
+
     async def schema_version(self) -> int: ...
     async def migrate(self, target: int | None = None) -> list[int]: ...
     async def after_load(self, tx: Transaction, tables: Sequence[str]) -> None:

@@ -15,11 +15,12 @@ games at the board's mean, so one lucky game does not top it; tied players share
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, Steps, execute_many
 from bot.storage.records import Result
 
 EPOCH = date(2021, 6, 19)  # puzzle #0: seasons count from here
@@ -64,30 +65,32 @@ def period_keys(day: date, season_days: int) -> list[str]:
     return [key for p in PERIODS if (key := period_key(p, day, season_days)) is not None]
 
 
-async def add_to_periods(
-    db: Transaction, scope: int, player_id: int, kind: str, result: Result, day: date,
-    season_days: int, *, sign: int = 1,
-) -> None:  # fmt: skip
-    """Count one result in each period holding ``day`` (an increment: results finishing at
-    once in two processes both count), or take it back (``sign`` -1: a share that stops
-    counting; a row left with no game goes)."""
+def add_to_periods(
+    scopes: Sequence[tuple[int, int]], player_id: int, kind: str, result: Result, day: date,
+    *, sign: int = 1,
+) -> Steps[None]:  # fmt: skip
+    """Count one result in each period holding ``day``, in each of ``scopes`` (a scope and
+    its season length): an increment, so results finishing at once in two processes both
+    count. With ``sign`` -1 it is taken back (a share that stops counting), and a row left
+    with no game goes. One statement for all the rows."""
     won = int(result.won)
-    for key in period_keys(day, season_days):
-        await db.execute(
-            "INSERT INTO period_standings (scope, kind, period, player_id, played, wins, "
-            "win_guesses) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(scope, kind, period, player_id) DO UPDATE SET "
-            "played = period_standings.played + excluded.played, "
-            "wins = period_standings.wins + excluded.wins, "
-            "win_guesses = period_standings.win_guesses + excluded.win_guesses",
-            (scope, kind, key, player_id, sign, sign * won, sign * result.guesses * won),
+    rows = [(scope, kind, key, player_id) for scope, season_days in scopes
+            for key in period_keys(day, season_days)]  # fmt: skip
+    yield execute_many(
+        "INSERT INTO period_standings (scope, kind, period, player_id, played, wins, "
+        "win_guesses) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(scope, kind, period, player_id) DO UPDATE SET "
+        "played = period_standings.played + excluded.played, "
+        "wins = period_standings.wins + excluded.wins, "
+        "win_guesses = period_standings.win_guesses + excluded.win_guesses",
+        [(*row, sign, sign * won, sign * result.guesses * won) for row in rows],
+    )
+    if sign < 0:
+        yield execute_many(
+            "DELETE FROM period_standings WHERE scope = ? AND kind = ? AND period = ? "
+            "AND player_id = ? AND played <= 0",
+            rows,
         )
-        if sign < 0:
-            await db.execute(
-                "DELETE FROM period_standings WHERE scope = ? AND kind = ? AND period = ? "
-                "AND player_id = ? AND played <= 0",
-                (scope, kind, key, player_id),
-            )
 
 
 @dataclass(frozen=True)

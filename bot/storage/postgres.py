@@ -23,7 +23,15 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.storage.database import DatabaseUrl, Duplicate, StorageBusy, StorageUnavailable
+from bot.storage.database import (
+    DatabaseUrl,
+    Duplicate,
+    Steps,
+    StorageBusy,
+    StorageUnavailable,
+    T,
+    run_steps,
+)
 from bot.storage.migrations import LATEST, POSTGRES_BASE, POSTGRES_MIGRATIONS
 from bot.storage.sqlite import BUSY_TIMEOUT_MS
 
@@ -85,6 +93,9 @@ class PostgresTransaction:
 
     async def script(self, script: str) -> None:
         await self._c.execute(script)  # no parameters: several statements in one go
+
+    async def run(self, steps: Steps[T]) -> T:
+        return await run_steps(self, steps)
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
@@ -229,6 +240,10 @@ class PostgresDatabase:
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         async with self._errors(), self.pool.acquire() as connection, connection.transaction():
             yield PostgresTransaction(connection)
+
+    async def run(self, steps: Steps[T]) -> T:
+        async with self.transaction() as tx:
+            return await tx.run(steps)
 
     # -- schema ------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bot.storage.database import Transaction
+from bot.storage.database import Steps, execute, execute_many, fetch_all, one, value
 from bot.storage.periods import EPOCH, add_to_periods
 from bot.storage.records import DEFAULT_SEASON_DAYS, GLOBAL, Result
 
@@ -54,34 +54,34 @@ class ShareResult:
     grid: str
 
 
-async def lock_player(db: Transaction, for_update: str, player_id: int, kind: str) -> None:
+def lock_player(for_update: str, player_id: int, kind: str) -> Steps[None]:
     """Make and lock the player's global standings row of ``kind``: the first lock both a
     share and a game's result take, so they never count the same puzzle twice."""
-    await db.execute(
+    yield execute(
         "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (GLOBAL, player_id, kind),
     )
-    await db.one(
+    yield one(
         f"SELECT played FROM standings WHERE scope = ? AND kind = ? AND player_id = ?{for_update}",
         (GLOBAL, kind, player_id),
     )
 
 
-async def record_share(
-    db: Transaction, for_update: str, share: ShareResult, scope: int, today: date, now: str
-) -> str:
+def record_share(
+    for_update: str, share: ShareResult, scope: int, today: date, now: str
+) -> Steps[str]:
     """Record a share in ``scope``: 'new', 'same' (already recorded, nothing changes), or
     'replaced' (a correction, or the same result recorded from another server)."""
     kind = share_kind(share.game)
     if kind is not None:
-        await lock_player(db, for_update, share.player_id, kind)
+        yield from lock_player(for_update, share.player_id, kind)
     values = (int(share.won), share.guesses, int(share.hard), share.grid)
-    inserted = await db.execute(
+    inserted = yield execute(
         "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
         "recorded_at, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         (share.player_id, share.game, share.puzzle, *values, now, scope),
     )
-    old = await db.one(
+    old = yield one(
         "SELECT id, won, guesses, hard, grid, scope, day, counted FROM share_results "
         f"WHERE player_id = ? AND game = ? AND puzzle = ?{for_update}",
         (share.player_id, share.game, share.puzzle),
@@ -90,33 +90,31 @@ async def record_share(
     if not inserted and tuple(old)[1:5] == values:
         return "same"
     if old["counted"]:
-        await _count(db, int(old["scope"]), share.player_id, share.game, old["day"],
-                     bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
+        yield from _count(int(old["scope"]), share.player_id, share.game, old["day"],
+                          bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
     day = share_day(share.game, share.puzzle, today)
-    counted = kind is not None and day is not None and await db.one(
+    counted = kind is not None and day is not None and (yield one(
         "SELECT 1 FROM results WHERE player_id = ? AND kind = ? AND day = ?",
         (share.player_id, kind, day),
-    ) is None  # fmt: skip
-    await db.execute(
+    )) is None  # fmt: skip
+    yield execute(
         "UPDATE share_results SET won = ?, guesses = ?, hard = ?, grid = ?, recorded_at = ?, "
         "scope = ?, day = ?, counted = ? WHERE id = ?",
         (*values, now, scope, day, int(counted), old["id"]),
     )
     if counted:
-        await _count(db, scope, share.player_id, share.game, day, share.won, share.guesses, 1)
+        yield from _count(scope, share.player_id, share.game, day, share.won, share.guesses, 1)
     return "new" if inserted else "replaced"
 
 
-async def remove_share(
-    db: Transaction, for_update: str, player_id: int, game: str, puzzle: int
-) -> bool:
+def remove_share(for_update: str, player_id: int, game: str, puzzle: int) -> Steps[bool]:
     find = "SELECT 1 FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?"
-    if await db.one(find, (player_id, game, puzzle)) is None:
+    if (yield one(find, (player_id, game, puzzle))) is None:
         return False  # nothing to take back (nor a player to lock, perhaps)
     kind = share_kind(game)
     if kind is not None:
-        await lock_player(db, for_update, player_id, kind)
-    old = await db.one(
+        yield from lock_player(for_update, player_id, kind)
+    old = yield one(
         "SELECT scope, day, won, guesses, counted FROM share_results "
         f"WHERE player_id = ? AND game = ? AND puzzle = ?{for_update}",
         (player_id, game, puzzle),
@@ -124,51 +122,50 @@ async def remove_share(
     if old is None:
         return False
     if old["counted"]:
-        await _count(db, int(old["scope"]), player_id, game, old["day"], bool(old["won"]),
-                     int(old["guesses"]), -1)  # fmt: skip
-    await db.execute(
+        yield from _count(int(old["scope"]), player_id, game, old["day"], bool(old["won"]),
+                          int(old["guesses"]), -1)  # fmt: skip
+    yield execute(
         "DELETE FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?",
         (player_id, game, puzzle),
     )
     return True
 
 
-async def uncount_shares_of(db: Transaction, player_id: int, kind: str, day: str) -> None:
+def uncount_shares_of(player_id: int, kind: str, day: str) -> Steps[None]:
     """A daily played here now counts for ``day``: a share of it counted before stops
     counting (the caller holds the player's lock, :func:`lock_player`)."""
     game, _, flavour = kind.partition(":")
     if flavour != "daily" or game not in COUNTED_GAMES:
         return
-    for row in await db.all(
+    for row in (yield fetch_all(
         "SELECT id, scope, won, guesses FROM share_results "
         "WHERE player_id = ? AND game = ? AND day = ? AND counted = 1",
         (player_id, game, day),
-    ):
-        await _count(db, int(row["scope"]), player_id, game, day, bool(row["won"]),
-                     int(row["guesses"]), -1)  # fmt: skip
-        await db.execute("UPDATE share_results SET counted = 0 WHERE id = ?", (row["id"],))
+    )):  # fmt: skip
+        yield from _count(int(row["scope"]), player_id, game, day, bool(row["won"]),
+                          int(row["guesses"]), -1)  # fmt: skip
+        yield execute("UPDATE share_results SET counted = 0 WHERE id = ?", (row["id"],))
 
 
-async def _count(
-    db: Transaction, scope: int, player_id: int, game: str, day: str, won: bool, guesses: int,
-    sign: int,
-) -> None:  # fmt: skip
+def _count(
+    scope: int, player_id: int, game: str, day: str, won: bool, guesses: int, sign: int
+) -> Steps[None]:
     """Add (``sign`` 1) or take back (-1) a share's result on the boards of its server and
     of everyone: the standings' totals and every period holding its day."""
     kind = f"{game}:daily"
-    seasons = await db.value("SELECT season_days FROM guild_settings WHERE guild_id = ?", (scope,))
-    result = Result(won, guesses, day)
-    for where in sorted({scope, GLOBAL}):
-        await db.execute(
-            "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            (where, player_id, kind),
-        )
-        await db.execute(
-            "UPDATE standings SET played = played + ?, wins = wins + ?, "
-            "win_guesses = win_guesses + ? WHERE scope = ? AND kind = ? AND player_id = ?",
-            (sign, sign * int(won), sign * int(won) * guesses, where, kind, player_id),
-        )
-        days = seasons if where == scope and seasons else DEFAULT_SEASON_DAYS
-        await add_to_periods(db, where, player_id, kind, result, date.fromisoformat(day), days,
-                             sign=sign)  # fmt: skip
+    seasons = yield value("SELECT season_days FROM guild_settings WHERE guild_id = ?", (scope,))
+    scopes = sorted({scope, GLOBAL})
+    yield execute_many(
+        "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        [(where, player_id, kind) for where in scopes],
+    )
+    yield execute_many(
+        "UPDATE standings SET played = played + ?, wins = wins + ?, "
+        "win_guesses = win_guesses + ? WHERE scope = ? AND kind = ? AND player_id = ?",
+        [(sign, sign * int(won), sign * int(won) * guesses, where, kind, player_id)
+         for where in scopes],
+    )  # fmt: skip
+    lengths = [(where, seasons if where == scope and seasons else DEFAULT_SEASON_DAYS)
+               for where in scopes]  # fmt: skip
+    yield from add_to_periods(lengths, player_id, kind, Result(won, guesses, day),
+                         date.fromisoformat(day), sign=sign)  # fmt: skip

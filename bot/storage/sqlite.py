@@ -5,6 +5,12 @@ Writes go through one connection, one at a time behind a lock, so a coroutine's 
 never interleaves with another's; reads go through the other, so a reader never queues
 behind a write that waits for another process's lock (WAL lets readers go on meanwhile).
 
+A transaction written as :data:`~bot.storage.database.Steps` (the guess path's) runs whole in
+one trip to the writer's thread: ``BEGIN IMMEDIATE``, its statements, ``COMMIT``. The write
+lock is then held for the statements' own time; a transaction awaited statement by statement
+holds it across one pass of the event loop per statement, which under load let finishing
+games queue for seconds behind each other.
+
 An existing file is opened only if it is a sound wordlebot database: a fresh one is never
 created over it. Deleted rows are overwritten (``secure_delete``), and a deletion is
 checkpointed out of the write-ahead log.
@@ -16,14 +22,23 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import MEMORY, Duplicate, StorageBusy, StorageUnavailable
+from bot.storage.database import (
+    MEMORY,
+    Duplicate,
+    Step,
+    Steps,
+    StorageBusy,
+    StorageUnavailable,
+    T,
+    run_steps,
+)
 from bot.storage.migrations import LATEST, SQLITE_MIGRATIONS
 
 log = logging.getLogger("wordlebot.storage")
@@ -75,6 +90,13 @@ class SqliteTransaction:
         """A migration script, statement by statement (``executescript`` would commit)."""
         for statement in statements(script):
             await self._db.execute(statement)
+
+    async def run(self, steps: Steps[T]) -> T:
+        """The steps in one trip to the database thread."""
+        run = thread_call(self._db)
+        if run is None:
+            return await run_steps(self, steps)
+        return await run(lambda: drive(self._db._conn, steps))  # type: ignore[no-any-return]
 
 
 class SqliteDatabase:
@@ -205,6 +227,30 @@ class SqliteDatabase:
                     raise busy_or(exc) from exc
                 raise
 
+    async def run(self, steps: Steps[T]) -> T:
+        """The steps in a transaction of their own, whole in one trip to the writer's thread."""
+        run = thread_call(self._db)
+        if run is None:  # one statement a trip, as any transaction
+            async with self.transaction() as tx:
+                return await run_steps(tx, steps)
+
+        def whole() -> T:
+            connection = self._db._conn
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                result = drive(connection, steps)
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            return result
+
+        async with self._lock:
+            try:
+                return await run(whole)  # type: ignore[no-any-return]
+            except sqlite3.OperationalError as exc:
+                raise busy_or(exc) from exc
+
     # -- schema ------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
@@ -258,6 +304,49 @@ class SqliteDatabase:
                 await self._db.backup(destination)
             finally:
                 await destination.close()
+
+
+def thread_call(db: aiosqlite.Connection) -> Callable[..., Any] | None:
+    """How aiosqlite runs a function on its thread, as each of its own calls does
+    (``Connection._execute``: it has no public call for a function of ours; the function
+    reaches sqlite3's connection as ``_conn``), or None if a later aiosqlite lacks it: then
+    steps run one statement a trip."""
+    run = getattr(db, "_execute", None)
+    return run if callable(run) and hasattr(db, "_conn") else None
+
+
+def drive(connection: sqlite3.Connection, steps: Steps[T]) -> T:
+    """Run the steps here (the database thread), each sent its answer; a failing statement
+    raises inside the generator, where an awaited one would."""
+    answer: Any = None
+    error: BaseException | None = None
+    while True:
+        try:
+            step = steps.throw(error) if error is not None else steps.send(answer)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        answer, error = None, None
+        try:
+            answer = _answer(connection, step)
+        except sqlite3.IntegrityError as exc:
+            error = Duplicate(str(exc))
+        except sqlite3.OperationalError as exc:
+            error = busy_or(exc)
+
+
+def _answer(connection: sqlite3.Connection, step: Step) -> Any:
+    """What :class:`SqliteTransaction`'s method of that name returns."""
+    if step.method == "executemany":
+        connection.executemany(step.sql, step.params)
+        return None
+    cursor = connection.execute(step.sql, step.params)
+    if step.method == "execute":
+        return cursor.rowcount
+    rows = cursor.fetchall()
+    if step.method == "all":
+        return rows
+    first = rows[0] if rows else None
+    return first if step.method == "one" or first is None else first[0]
 
 
 def statements(script: str) -> list[str]:
