@@ -18,6 +18,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 from discord_messages import APP_ID, BOT_ID, snowflake, user
 
@@ -55,7 +56,7 @@ class Connection:
         return not self.ws.closed
 
     async def send(self, payload: dict[str, Any]) -> None:
-        raw = json.dumps(payload).encode()
+        raw = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
         async with self._lock:
             if self.ws.closed:
                 return

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import web
 from discord_gateway import Gateway, guild_payload
 from discord_messages import (
@@ -261,7 +262,7 @@ class DiscordServer(Gateway):
         if self.validate and operation is not None:
             self.violations += [f"the stand-in's answer: {p}"
                                 for p in problems(operation, data, status)]  # fmt: skip
-        return web.Response(body=json.dumps(data).encode(), status=status,
+        return web.Response(body=orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), status=status,
                             headers={"Content-Type": "application/json"})  # fmt: skip
 
     def error(self, request: web.Request, message: str, code: int, status: int) -> web.Response:
@@ -274,7 +275,9 @@ class DiscordServer(Gateway):
         size)), checked against the API description of the route."""
         body: Any = {}
         files: list[Upload] = []
-        if request.content_type.startswith("multipart/"):
+        # The header read as is: aiohttp's parsed content_type goes through the email package,
+        # which cost the stand-in a fifth of its time under the ramp's load.
+        if request.headers.get("Content-Type", "").startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:  # type: ignore[union-attr]
                 if part.name == "payload_json":

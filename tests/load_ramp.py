@@ -39,6 +39,7 @@ class Step:
     lost: int = 0
     accepted: int = 0  # guesses the bot took
     cpu: float = 0.0  # seconds of CPU the bot process used (all its threads)
+    stand_in_cpu: float = 0.0  # and this process: the stand-in and the load it sends
 
     def percentile(self, p: float) -> float:
         ordered = sorted(self.latencies)
@@ -62,6 +63,7 @@ class Step:
             f"  max {max(self.latencies) * 1000:>5.0f} ms  past 3 s {self.late}  lost {self.lost}"
             f"  guesses taken {self.accepted / self.seconds:>4.0f}/s"
             f"  bot CPU {self.cpu * 1000 / max(1, len(self.latencies)):.1f} ms each"
+            f" (stand-in {self.stand_in_cpu * 1000 / max(1, len(self.latencies)):.1f})"
             f"  {'held' if self.held else 'MISSED'}"
         )
 
@@ -102,7 +104,7 @@ async def run_step(
     server: DiscordServer, players: Players, rate: int, seconds: float, pid: int
 ) -> Step:
     step = Step(rate, seconds)
-    cpu = cpu_seconds(pid)
+    cpu, own = cpu_seconds(pid), cpu_seconds(os.getpid())
     begin = time.perf_counter()
     tasks = []
 
@@ -124,6 +126,7 @@ async def run_step(
         tasks.append(asyncio.create_task(one(*players.next())))
     await asyncio.gather(*tasks)
     step.cpu = cpu_seconds(pid) - cpu
+    step.stand_in_cpu = cpu_seconds(os.getpid()) - own
     return step
 
 

@@ -181,6 +181,8 @@ def test_a_bad_setting_is_named_without_a_traceback(capsys, monkeypatch) -> None
 @pytest.mark.parametrize("argv", [
     ("bench", "service", "--repeat", "0"),
     ("bench", "play", "--strategy", "optimal", "--root-width", "32"),  # not --cold
+    ("bench", "discord", "--step", "0"),
+    ("bench", "discord", "--start", "300", "--limit", "200"),
 ])  # fmt: skip
 def test_bench_options_out_of_range_are_refused(capsys, argv) -> None:
     code, _, err = run(capsys, *argv)
@@ -196,6 +198,7 @@ def test_bench_service_small_on_both_engines(capsys, postgres_url) -> None:
     runs = [(r["engine"], r["processes"]) for r in data["runs"]]
     assert code == 0 and runs == [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
     assert all(r["accepted_guesses"] > 0 and r["p99_ms"] > 0 for r in data["runs"])
+    assert all(r["games_finished_per_second"] > 0 for r in data["runs"])
     for r in data["runs"]:  # each configuration ran twice; its figures are the lower run's
         assert len(r["each_run"]) == 2 and r["guesses_per_second"] == min(r["each_run"])
     assert {b["board_results"] for b in data["boards"].values()} == {200}

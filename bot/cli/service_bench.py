@@ -31,16 +31,18 @@ METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak
 
 
 def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, seed: int
-               ) -> tuple[list[float], float, float]:  # fmt: skip
+               ) -> tuple[list[float], float, float, int, float]:  # fmt: skip
     """In one process: each round every player starts a practice game and guesses until it
-    ends (at most 5 guesses), all players at once; returns each accepted guess's latency,
-    the seconds spent guessing, and the CPU seconds this process spent meanwhile (SQLite's
-    work included: it runs in the process)."""
+    ends (at most 5 guesses), all players at once, then all give up at once; returns each
+    accepted guess's latency, the seconds spent guessing, the CPU seconds this process spent
+    meanwhile (SQLite's work included: it runs in the process), and the games finished by
+    giving up with the seconds that took (each a result, its standings and period boards in
+    one transaction)."""
     return event_loop.run(_guess_load(url, player_ids, rounds, start_at, seed))
 
 
 async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: float,
-                      seed: int) -> tuple[list[float], float, float]:  # fmt: skip
+                      seed: int) -> tuple[list[float], float, float, int, float]:  # fmt: skip
     from bot.services import Player, open_services
     from bot.settings import load_settings
     from engine.variants import get_variant
@@ -61,16 +63,20 @@ async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: fl
                 break
 
     await asyncio.sleep(max(0.0, start_at - time.time()))  # every process starts together
-    elapsed = cpu = 0.0
+    elapsed = cpu = finishing = 0.0
+    finished = 0
     for _ in range(rounds):
         await asyncio.gather(*(services.games.start(p, p.id % 7 + 1) for p in players))
         begin, begin_cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(guesses(p) for p in players))
         elapsed += time.perf_counter() - begin
         cpu += time.process_time() - begin_cpu
-        await asyncio.gather(*(services.games.give_up(p, p.id % 7 + 1) for p in players))
+        begin = time.perf_counter()
+        ends = await asyncio.gather(*(services.games.give_up(p, p.id % 7 + 1) for p in players))
+        finishing += time.perf_counter() - begin
+        finished += sum(1 for end in ends if end.ok)
     await services.close()
-    return latencies, elapsed, cpu
+    return latencies, elapsed, cpu, finished, finishing
 
 
 def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: int
@@ -82,9 +88,10 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
         futures = [pool.submit(guess_load, url, share, rounds, start_at, seed + i)
                    for i, share in enumerate(shares)]  # fmt: skip
         results = [f.result() for f in futures]
-    latencies = [x for lat, _, _ in results for x in lat]
-    elapsed = max(seconds for _, seconds, _ in results)
-    cpu = sum(seconds for _, _, seconds in results)
+    latencies = [x for lat, *_ in results for x in lat]
+    elapsed = max(result[1] for result in results)
+    cpu = sum(result[2] for result in results)
+    finished, finishing = sum(result[3] for result in results), max(r[4] for r in results)
     ms = np.array(latencies) * 1000
     return {
         "processes": processes,
@@ -94,6 +101,7 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
         "p50_ms": round(float(np.percentile(ms, 50)), 2),
         "p99_ms": round(float(np.percentile(ms, 99)), 2),
         "bot_cpu_ms_per_guess": round(cpu / len(latencies) * 1000, 3),
+        "games_finished_per_second": round(finished / finishing),
     }
 
 
