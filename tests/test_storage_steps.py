@@ -4,11 +4,13 @@ and SQLite runs a finishing game in one trip to its database thread (its one wri
 lock held for the statements alone)."""
 
 import asyncio
+from datetime import date
 
 import pytest
 
-from bot.storage import GLOBAL, Duplicate, Result, Storage, sqlite
+from bot.storage import GLOBAL, Duplicate, GuildSettings, Result, Storage, sqlite
 from bot.storage.database import Steps, execute, fetch_all, one, value
+from bot.storage.periods import season_of
 
 INSERT = "INSERT INTO players (id, name, created_at) VALUES (?, ?, 'x')"
 
@@ -118,5 +120,38 @@ async def test_games_finishing_at_once_each_count_once(database_url):
                 (scope,),
             )
             assert len(periods) == 4 and all(tuple(p)[1:] == (40, wins) for p in periods)
+    finally:
+        await storage.close()
+
+
+async def test_one_player_finishing_in_two_servers_at_once_counts_twice_everywhere(
+    database_url,
+):
+    """The player's row of everyone's boards is rewritten by both finishes at once (locked
+    on PostgreSQL, so neither overwrites the other), and each server's season is its own."""
+    storage = await Storage.open(database_url)
+    try:
+        await storage.save_guild_settings(GuildSettings(5, season_days=7))
+        await storage.ensure_player(1)
+        games = [await storage.insert_game(1, g, "wordle:practice", None, {}) for g in (5, 6)]
+        result = Result(True, 4, None, "2026-11-23")
+        saved = await asyncio.gather(*(storage.save_game(g, {}, "won", result) for g in games))
+        assert all(s is not None for s in saved)
+        rows = await storage._all(
+            "SELECT scope, played, wins, win_guesses, current_streak FROM standings ORDER BY scope"
+        )
+        assert [tuple(r) for r in rows] == [(GLOBAL, 2, 2, 8, 2), (5, 1, 1, 4, 1), (6, 1, 1, 4, 1)]
+        day = date(2026, 11, 23)
+        seasons = {
+            (int(r[0]), r[1]): int(r[2])
+            for r in await storage._all(
+                "SELECT scope, period, played FROM period_standings WHERE period LIKE 'season:%'"
+            )
+        }
+        assert seasons == {
+            (GLOBAL, season_of(day, 28).key): 2,
+            (5, season_of(day, 7).key): 1,
+            (6, season_of(day, 28).key): 1,
+        }
     finally:
         await storage.close()

@@ -75,10 +75,16 @@ class SqliteTransaction:
         return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        try:
+            return list(await self._db.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
+        try:
+            await self._db.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from exc
 
     async def load(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         marks = ", ".join("?" for _ in columns)
@@ -246,10 +252,16 @@ class SqliteDatabase:
             return result
 
         async with self._lock:
+            # One trip cannot be stopped halfway: a caller cancelled meanwhile leaves it to
+            # commit or roll back whole, and the lock stays held until it has.
+            work = asyncio.ensure_future(run(whole))
             try:
-                return await run(whole)  # type: ignore[no-any-return]
-            except sqlite3.OperationalError as exc:
-                raise busy_or(exc) from exc
+                return await asyncio.shield(work)  # type: ignore[no-any-return]
+            except asyncio.CancelledError:
+                await asyncio.wait([work])
+                raise
+            except sqlite3.Error as exc:
+                raise mapped(exc) from exc
 
     # -- schema ------------------------------------------------------------------------
 
@@ -328,10 +340,8 @@ def drive(connection: sqlite3.Connection, steps: Steps[T]) -> T:
         answer, error = None, None
         try:
             answer = _answer(connection, step)
-        except sqlite3.IntegrityError as exc:
-            error = Duplicate(str(exc))
-        except sqlite3.OperationalError as exc:
-            error = busy_or(exc)
+        except sqlite3.Error as exc:
+            error = mapped(exc)
 
 
 def _answer(connection: sqlite3.Connection, step: Step) -> Any:
@@ -384,6 +394,19 @@ async def close_quietly(connection: aiosqlite.Connection) -> None:
     """Close, and end aiosqlite's worker thread, whatever the last statement did."""
     with contextlib.suppress(Exception):  # the thread is told to stop before close can fail
         await connection.close()
+
+
+def mapped(exc: sqlite3.Error) -> Exception:
+    """An error as the services know it: a unique rule's :class:`Duplicate`, a lock's
+    :class:`StorageBusy`, else the error itself (the original kept as the cause)."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        error: Exception = Duplicate(str(exc))
+    elif isinstance(exc, sqlite3.OperationalError):
+        error = busy_or(exc)
+    else:
+        return exc
+    error.__cause__ = exc
+    return error
 
 
 def is_busy(exc: sqlite3.Error) -> bool:
