@@ -289,3 +289,10 @@ def test_long_jobs_show_their_progress_on_stderr_and_keep_stdout_for_results(cap
     code, out, err = run(capsys, "sim", "--game", "dordle", "--games", "20", "--json")
     assert code == 0 and json.loads(out)["games"] == 20
     assert "dordle, finish: games: 20/20 (100%)" in err
+
+
+def test_finishing_time_counts_processes_giving_up_at_once_once() -> None:
+    from bot.cli.service_bench import covered
+
+    assert covered([(0.0, 1.0), (0.5, 2.0), (3.0, 4.0)]) == 3.0  # overlap once, gap not at all
+    assert covered([(0.0, 5.0), (1.0, 2.0)]) == 5.0

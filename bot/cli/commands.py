@@ -257,9 +257,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
             f": {run['guesses_per_second']:>6} guesses/s ({run['vs_sqlite']}x SQLite), "
             f"{run['accepted_guesses']} accepted from {run['players']} concurrent players, "
             f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, "
-            f"bot CPU {run['bot_cpu_ms_per_guess']} ms per guess; "
+            f"bot CPU {run['bot_cpu_ms_per_guess']} ms per guess{median}; "
             f"{run['games_finished_per_second']} games finished/s (all giving up at once)"
-            f"{median}"
         )
     for engine, board in figures["boards"].items():
         print(
