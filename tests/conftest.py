@@ -151,6 +151,20 @@ def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
 
 
 @pytest.fixture
+async def server():
+    """The Discord stand-in for one test (its gateway and HTTP API, tests/discord_server.py);
+    the test fails if the bot sent it anything Discord's API description refuses."""
+    from bot_process import GUILDS
+    from discord_server import DiscordServer
+
+    s = DiscordServer(GUILDS)
+    await s.start()
+    yield s
+    await s.stop()
+    assert s.violations == [], s.violations
+
+
+@pytest.fixture
 async def double():
     """A bot fed raw Discord payloads through discord.py's real objects, on a database in
     memory; practice answers are CIGAR and 99991. Test files with other needs define their

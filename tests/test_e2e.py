@@ -16,15 +16,6 @@ from engine.rules import Mode, check_guess
 from engine.variants import get_variant
 
 
-@pytest.fixture
-async def server():
-    s = DiscordServer(GUILDS)
-    await s.start()
-    yield s
-    await s.stop()
-    assert s.violations == [], s.violations
-
-
 async def test_a_daily_game_through_the_real_process(server, tmp_path):
     """At DEBUG, so the log can be checked: no interaction token, no letter of the daily."""
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), log_level="DEBUG")

@@ -30,15 +30,6 @@ GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 
 
 @pytest.fixture
-async def server():
-    s = DiscordServer(GUILDS)
-    await s.start()
-    yield s
-    await s.stop()
-    assert s.violations == [], s.violations
-
-
-@pytest.fixture
 async def bot(server, tmp_path):
     process = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, process)
