@@ -256,6 +256,43 @@ async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_s
     await services.close()
 
 
+async def test_only_a_move_in_a_game_still_going_commits_without_waiting_for_the_disk(
+    postgres_url,
+):
+    """Moves go through sessions with asynchronous commit; a game's start and end (with its
+    result and standings) keep the server's own setting, here "on" for this database (the
+    test server's default is "off", for speed)."""
+    import asyncpg
+
+    admin = await asyncpg.connect(postgres_url)
+    await admin.execute("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit"
+                        " = on', current_database()); END $$")  # fmt: skip
+    services = await open_services(load_settings(database_url=postgres_url, daily_seed=SEED))
+    services.games.choose_answer = lambda variant: "cigar"
+    await admin.execute("""
+        CREATE TABLE seen (status TEXT, setting TEXT);
+        CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+            INSERT INTO seen VALUES (NEW.status, current_setting('synchronous_commit'));
+            RETURN NEW; END $$;
+        CREATE TRIGGER noted AFTER INSERT OR UPDATE ON games
+            FOR EACH ROW EXECUTE FUNCTION note();""")
+    ann, bob = Player(1, "ann"), Player(2, "bob")
+    for player in (ann, bob):
+        await services.games.start(player, 100)
+        for word in ("crane", "slate"):
+            assert (await services.games.guess(player, 100, word)).ok
+    assert (await services.games.give_up(ann, 100)).ok
+    for word in ("moist", "pound", "fjord", "cigar"):  # bob wins on his sixth
+        outcome = await services.games.guess(bob, 100, word)
+    assert outcome.game.status == "won"
+    seen = [tuple(row) for row in await admin.fetch("SELECT status, setting FROM seen")]
+    assert seen.count(("playing", "on")) == 2  # the two starts
+    assert seen.count(("playing", "off")) == 2 + 5  # the moves
+    assert sorted(r for r in seen if r[0] != "playing") == [("lost", "on"), ("won", "on")]
+    await services.close()
+    await admin.close()
+
+
 async def test_processes_starting_at_once_migrate_once(postgres_url):
     opened = await asyncio.gather(*(Storage.open(postgres_url) for _ in range(4)))
     try:

@@ -149,9 +149,9 @@ class Storage:
     async def _all(self, sql: str, params: Any = ()) -> list[Row]:
         return await self.db.all(sql, params)
 
-    async def _write(self, sql: str, params: Any = ()) -> int:
+    async def _write(self, sql: str, params: Any = (), *, durable: bool = True) -> int:
         """One statement, its own transaction; returns the rows changed."""
-        return await self.db.write(sql, params)
+        return await self.db.write(sql, params, durable=durable)
 
     # -- meta, players, guilds ---------------------------------------------------------
 
@@ -270,8 +270,8 @@ class Storage:
             "UPDATE games SET state = ?, status = ?, updated_at = ?, version = version + 1 "
             "WHERE id = ? AND version = ?"
         )
-        if result is None:
-            if await self._write(sql, params) != 1:
+        if result is None:  # a move: it need not wait for the disk (Database.write)
+            if await self._write(sql, params, durable=status != "playing") != 1:
                 return None
         else:  # the season's length is a setting: read before the write lock is taken
             season = await self._one(

@@ -98,6 +98,25 @@ class PostgresTransaction:
         return await run_steps(self, steps)
 
 
+async def _pool(
+    url: DatabaseUrl, busy_timeout_ms: int, size: int, settings: dict[str, str]
+) -> asyncpg.Pool:
+    return await asyncpg.create_pool(
+        url.target,
+        min_size=1,
+        max_size=size,
+        timeout=CONNECT_TIMEOUT,
+        # A lock held by another process is waited for as long as SQLite's busy timeout,
+        # then the action is refused: inside Discord's 3-second window.
+        server_settings={
+            "lock_timeout": str(int(busy_timeout_ms)),
+            "application_name": "wordlebot",
+            **settings,
+        },
+        reset=_keep_session,
+    )
+
+
 async def _keep_session(connection: asyncpg.Connection) -> None:
     """What the pool does to a connection it takes back, after rolling back any transaction
     left open: nothing. asyncpg's default runs a statement of its own each time (unlock
@@ -111,9 +130,10 @@ class PostgresDatabase:
     engine = "postgresql"
     for_update = " FOR UPDATE"
 
-    def __init__(self, url: DatabaseUrl, pool: asyncpg.Pool) -> None:
+    def __init__(self, url: DatabaseUrl, pool: asyncpg.Pool, moves: asyncpg.Pool) -> None:
         self.where = url.shown
         self.pool = pool
+        self.moves = moves  # asynchronous commit: see write()
         self._url = url
         self._leader: asyncpg.Connection | None = None
         self._closed = False
@@ -128,23 +148,15 @@ class PostgresDatabase:
     async def open(
         cls, url: DatabaseUrl, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE
     ) -> PostgresDatabase:
-        """Connect a pool; an unreachable or refusing server raises
+        """Connect the pools; an unreachable or refusing server raises
         :class:`StorageUnavailable` naming the setting, without the password."""
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(
-                url.target,
-                min_size=1,
-                max_size=pool_size,
-                timeout=CONNECT_TIMEOUT,
-                # A lock held by another process is waited for as long as SQLite's busy
-                # timeout, then the action is refused: inside Discord's 3-second window.
-                server_settings={
-                    "lock_timeout": str(int(busy_timeout_ms)),
-                    "application_name": "wordlebot",
-                },
-                reset=_keep_session,
-            )
+            for settings in ({}, {"synchronous_commit": "off"}):  # the second: moves
+                pools.append(await _pool(url, busy_timeout_ms, pool_size, settings))
         except (*TRANSIENT, asyncpg.PostgresError, ValueError) as exc:
+            for opened in pools:
+                opened.terminate()
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             password = urlsplit(url.target).password
             if password:  # in case a driver's message quotes the address whole
@@ -152,7 +164,7 @@ class PostgresDatabase:
             raise StorageUnavailable(
                 f"Cannot use the PostgreSQL database {url.shown} (DATABASE_URL): {reason}"
             ) from None
-        database = cls(url, pool)
+        database = cls(url, *pools)
         try:
             await database._check_existing()
         except BaseException:
@@ -206,10 +218,11 @@ class PostgresDatabase:
         if self._leader is not None:
             with contextlib.suppress(*TRANSIENT):
                 await self._leader.close()
-        try:
-            await asyncio.wait_for(self.pool.close(), timeout=5)
-        except (TimeoutError, *TRANSIENT):
-            self.pool.terminate()
+        for pool in (self.moves, self.pool):
+            try:
+                await asyncio.wait_for(pool.close(), timeout=5)
+            except (TimeoutError, *TRANSIENT):
+                pool.terminate()
 
     # -- statements --------------------------------------------------------------------
 
@@ -221,7 +234,8 @@ class PostgresDatabase:
             raise Duplicate(exc.constraint_name or "unique") from exc
         except TRANSIENT as exc:
             log.warning("database unavailable for a moment: %s", type(exc).__name__)
-            await self.pool.expire_connections()  # the next action reconnects
+            for pool in (self.pool, self.moves):  # the next action reconnects
+                await pool.expire_connections()
             raise StorageBusy(f"the database did not answer ({type(exc).__name__})") from exc
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
@@ -232,9 +246,17 @@ class PostgresDatabase:
         async with self._errors():
             return list(await self.pool.fetch(numbered(sql), *params))
 
-    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def write(self, sql: str, params: Sequence[Any] = (), *, durable: bool = True) -> int:
+        """``durable=False`` goes through the pool whose sessions commit asynchronously
+        (``synchronous_commit = off``): the commit returns before the server flushes it to
+        disk, which it does within a fraction of a second (``wal_writer_delay``); others see
+        it at once. A move in a game still going is written so: with 200 players guessing,
+        the flush at every commit was what two processes waited on. A crash of the server
+        or machine may undo the last moves, never half of one, and a player whose move is
+        undone finds the game one guess back (the version check sees to the rest)."""
         async with self._errors():
-            return _rowcount(await self.pool.execute(numbered(sql), *params))
+            pool = self.pool if durable else self.moves
+            return _rowcount(await pool.execute(numbered(sql), *params))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:

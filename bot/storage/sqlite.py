@@ -206,7 +206,9 @@ class SqliteDatabase:
             except sqlite3.OperationalError as exc:
                 raise busy_or(exc) from exc
 
-    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def write(self, sql: str, params: Sequence[Any] = (), *, durable: bool = True) -> int:
+        # ``durable`` changes nothing here: in WAL mode with synchronous = NORMAL no commit
+        # waits for the disk, and none is lost when the process dies.
         async with self._lock:
             try:
                 cursor = await self._db.execute(sql, params)
