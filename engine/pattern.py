@@ -8,6 +8,7 @@ digits). So ``"01202"`` is ``int("01202", 3)`` and the winning pattern is ``3**l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 GREY, YELLOW, GREEN = 0, 1, 2
 
@@ -73,6 +74,7 @@ def winning(length: int) -> int:
     return int(3**length - 1)
 
 
+@lru_cache(maxsize=4096)  # every board shown spells each of its rows so
 def to_digits(pattern: int, length: int) -> str:
     return "".join(str(t) for t in tiles(pattern, length))
 

@@ -288,15 +288,15 @@ class GameService:
             stored, refusal = await self._target(player, scope, kind, game_id, place)
             if stored is None:
                 return refusal
-            view = self._view(stored)
             if stored.status != Status.PLAYING.value:
-                return Outcome.refuse(GAME_OVER, view)
-            if len(text) > MAX_INPUT:
-                return Outcome.refuse(f"Too many {get_variant(view.variant).unit}s", view)
+                return Outcome.refuse(GAME_OVER, self._view(stored))
             game = self._game(stored)
+            if len(text) > MAX_INPUT:
+                return Outcome.refuse(f"Too many {game.variant.unit}s", self._view(stored))
             outcome = game.guess(text)
             if not outcome.accepted:
                 assert outcome.message is not None
+                view = self._view(stored)  # the game as it was: nothing was played
                 if game_id is None and _foreign(text, game.variant.alphabet):
                     # Letters sent to a Primel game (or digits to a Wordle): say which game.
                     return Outcome.refuse(f"{outcome.message} (in {game_label(view)})", view)
