@@ -2,12 +2,16 @@ import io
 import os
 import subprocess
 import sys
+import zlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot.render import images
+from bot.render import images, png, tiles
 from bot.render.palette import HIGH_CONTRAST, STANDARD
 from bot.render.text import ABSENT, CORRECT, PRESENT, UNUSED, keyboard, share_text
 from bot.services import GameView, Stats
@@ -151,3 +155,76 @@ def test_a_multi_board_share_shows_colours_only() -> None:
         "Dordle practice 3/7\n\n⬛⬛🟨🟨⬛ ⬛⬛⬛⬛⬛\n🟩🟩🟩🟩🟩 ⬛⬛⬛🟨⬛\n⬜⬜⬜⬜⬜ 🟩🟩🟩🟩🟩"
     )
     assert not any(word in text.lower() for word in ("crane", "cigar", "rebut"))
+
+
+# -- boards assembled from kept rows (bot/render/png.py) --------------------------------
+
+letters_rows = st.lists(
+    st.tuples(st.text("abcdefghijklmnopqrstuvwxyz", min_size=5, max_size=5),
+              st.text("012", min_size=5, max_size=5)),
+    max_size=6,
+)  # fmt: skip
+
+
+def pasted(view: GameView, palette, letters: bool) -> Image.Image:
+    """The board as Pillow composes it: each tile pasted into a palette image."""
+    rows = images.rows_shown(view)
+    width, height = images.board_size(view.length, rows)
+    boards = view.boards if view.boards is not None else [view.rows]
+    scale = 1.0 if view.boards is None else 0.5
+    size = images.board_size(view.length, rows) if view.boards is None else images.multi_size(
+        len(boards), view.length, rows)  # fmt: skip
+    image = Image.new("P", size, tiles.BACKGROUND_INDEX)
+    image.putpalette(tiles.palette_values(palette, images.BACKGROUND, images.EMPTY_BORDER))
+    for b, board in enumerate(boards):
+        left, top = (b % 4) * (width // 2), (b // 4) * (height // 2)
+        for r in range(rows):
+            guess, digits = board[r] if r < len(board) else ("", "")
+            for c in range(view.length):
+                x0, y0, x1, y1 = (int(v * scale) for v in images.tile_box(r, c))
+                tile = tiles.tile(guess[c].upper() if digits and letters else "",
+                                  digits[c] if digits else "", (x1 - x0 + 1, y1 - y0 + 1),
+                                  images.font(max(8, int(images.TILE * scale) // 2)))  # fmt: skip
+                image.paste(tile, (left + x0, top + y0))
+    return image
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards=st.lists(letters_rows, min_size=1, max_size=8), multi=st.booleans(),
+       letters=st.booleans(), contrast=st.booleans())  # fmt: skip
+def test_boards_assembled_from_kept_rows_are_the_pasted_image(boards, multi, letters, contrast):
+    """Pixel for pixel and colour for colour, single boards and multi-board games alike,
+    whatever rows were kept from earlier boards."""
+    palette = HIGH_CONTRAST if contrast else STANDARD
+    if multi:
+        view = replace(game([]), boards=boards, max_guesses=5 + len(boards))
+    else:
+        view = game(boards[0])
+    encoded = images.board_png(view, letters=letters, palette=palette)
+    assembled = Image.open(io.BytesIO(encoded))
+    assembled.verify()  # every chunk's CRC
+    assembled = Image.open(io.BytesIO(encoded))
+    reference = pasted(view, palette, letters)
+    assert assembled.mode == "P" and assembled.size == reference.size
+    assert assembled.tobytes() == reference.tobytes()
+    assert assembled.getpalette()[:150] == reference.getpalette()[:150]
+
+
+@given(parts=st.lists(st.binary(max_size=3000), max_size=6))
+def test_kept_checksums_combine_as_the_checksum_of_the_whole(parts):
+    combined = 1
+    for part in parts:
+        combined = png._adler_combine(combined, zlib.adler32(part), len(part))
+    assert combined == zlib.adler32(b"".join(parts))
+
+
+def test_an_assembled_image_is_one_valid_zlib_stream():
+    """Each row's deflate ends on a full flush, the stream on a final block: zlib itself
+    reads it back whole and checks its Adler-32."""
+    view = game([("crane", "21100"), ("pudgy", "00012")])
+    encoded = images.board_png(view)
+    idat = encoded.index(b"IDAT")
+    length = int.from_bytes(encoded[idat - 4 : idat], "big")
+    raw = zlib.decompress(encoded[idat + 4 : idat + 4 + length])
+    width, height = images.board_size(5, 6)
+    assert len(raw) == height * (width + 1)

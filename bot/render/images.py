@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render import tiles
+from bot.render import png, tiles
 from bot.render.palette import STANDARD, Palette
 from bot.services import GameView, Stats
 from bot.services.digest import Digest
@@ -42,15 +42,25 @@ def rows_shown(game: GameView) -> int:
 def board_png(game: GameView, *, letters: bool = True, palette: Palette = STANDARD) -> bytes:
     """The board: a row of tiles per guess, empty tiles for the guesses left, in the player's
     ``palette``. ``letters=False`` draws colours only (a daily game shown to others).
-    Multi-board games draw their boards side by side, four to a row, at half size. Drawn from
-    cached tiles in a palette image (:mod:`bot.render.tiles`): one is drawn for nearly every
-    interaction."""
-    if game.boards is not None:
-        return _multi_png(game, palette)
+    Multi-board games draw their boards side by side, four to a row, at half size. Assembled
+    from cached tiles and kept compressed rows (:mod:`bot.render.png`): one is drawn for
+    nearly every interaction, and it differs from the one before by a row."""
     rows = rows_shown(game)
-    image = tiles.new_image(board_size(game.length, rows), palette, BACKGROUND, EMPTY_BORDER)
-    _draw_board(image, game.rows, rows, game.length, (0, 0), 1.0, letters)
-    return _png(image)
+    if game.boards is None:
+        bands = [_row(game.rows, r, game.length, 0, 1.0, letters) for r in range(rows)]
+        return _assemble(board_size(game.length, rows), palette, bands)
+    width, height = board_size(game.length, rows)
+    bands = []
+    for first in range(0, len(game.boards), 4):  # four boards across, side by side
+        top = (first // 4) * (height // 2)
+        group = game.boards[first : first + 4]
+        for r in range(rows):
+            cells: list[png.Cell] = []
+            for i, board in enumerate(group):
+                y, tall, row = _row(board, r, game.length, i * (width // 2), 0.5, letters)
+                cells.extend(row)
+            bands.append((top + y, tall, tuple(cells)))
+    return _assemble(multi_size(len(game.boards), game.length, rows), palette, bands)
 
 
 def multi_size(boards: int, length: int, rows: int) -> tuple[int, int]:
@@ -60,36 +70,28 @@ def multi_size(boards: int, length: int, rows: int) -> tuple[int, int]:
     return across * (width // 2), down * (height // 2)
 
 
-def _multi_png(game: GameView, palette: Palette) -> bytes:
-    assert game.boards is not None
-    rows = rows_shown(game)
-    width, height = board_size(game.length, rows)
-    size = multi_size(len(game.boards), game.length, rows)
-    image = tiles.new_image(size, palette, BACKGROUND, EMPTY_BORDER)
-    for b, board in enumerate(game.boards):
-        origin = ((b % 4) * (width // 2), (b // 4) * (height // 2))
-        _draw_board(image, board, rows, game.length, origin, 0.5, True)
-    return _png(image)
-
-
-def _draw_board(
-    image: Image.Image,
-    game_rows: list[tuple[str, str]],
-    rows: int,
-    length: int,
-    origin: tuple[int, int],
-    scale: float,
-    letters: bool,
-) -> None:
+def _row(
+    game_rows: list[tuple[str, str]], r: int, length: int, left: int, scale: float, letters: bool
+) -> tuple[int, int, tuple[png.Cell, ...]]:
+    """Row ``r`` of a board whose left edge is at ``left``: its top, its height and its
+    tiles (an empty row for a guess not yet made)."""
     letter_font = font(max(8, int(TILE * scale) // 2))
-    for r in range(rows):
-        guess, digits = game_rows[r] if r < len(game_rows) else ("", "")
-        for c in range(length):
-            x0, y0, x1, y1 = (int(v * scale) for v in tile_box(r, c))
-            letter = guess[c].upper() if digits and letters else ""
-            square = tiles.tile(letter, digits[c] if digits else "", (x1 - x0 + 1, y1 - y0 + 1),
-                                letter_font)  # fmt: skip
-            image.paste(square, (origin[0] + x0, origin[1] + y0))
+    guess, digits = game_rows[r] if r < len(game_rows) else ("", "")
+    cells = []
+    for c in range(length):
+        x0, y0, x1, y1 = (int(v * scale) for v in tile_box(r, c))
+        letter = guess[c].upper() if digits and letters else ""
+        square = tiles.pixels(letter, digits[c] if digits else "", (x1 - x0 + 1, y1 - y0 + 1),
+                              letter_font)  # fmt: skip
+        cells.append((left + x0, square))
+    return y0, y1 - y0 + 1, tuple(cells)
+
+
+def _assemble(
+    size: tuple[int, int], palette: Palette, bands: list[tuple[int, int, tuple[png.Cell, ...]]]
+) -> bytes:
+    colours = tiles.palette_values(palette, BACKGROUND, EMPTY_BORDER)
+    return png.png(size, colours, tiles.BACKGROUND_INDEX, bands)
 
 
 def stats_png(stats: Stats, palette: Palette = STANDARD) -> bytes:

@@ -1,12 +1,10 @@
 """Boards drawn from cached tiles, in a palette image.
 
 A board is a handful of distinct tiles (a letter on a colour, or an empty square), so each is
-drawn once and then pasted. The image holds palette indices rather than RGB: a few dozen
-colours (each tile colour blended towards white in :data:`LEVELS` steps, for the letters'
-anti-aliased edges), which makes the PNG a third of the bytes to compress. A board is drawn for
-nearly every interaction: this way it costs about 1.0 ms against 3.9 ms drawn in RGB (a
-three-row Wordle board, drawing and PNG encoding), which shows in the bot's CPU per
-interaction that `wordlebot bench discord` prints.
+drawn once and then placed (:mod:`bot.render.png` keeps whole rows of them compressed). The
+image holds palette indices rather than RGB: a few dozen colours (each tile colour blended
+towards white in :data:`LEVELS` steps, for the letters' anti-aliased edges), which makes the
+PNG a third of the bytes to compress, and lets one row serve every player's colours.
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.palette import Palette
+from bot.render.png import Pixels
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -43,13 +42,13 @@ def palette_values(palette: Palette, background: RGB, border: RGB) -> tuple[int,
     return tuple(v for colour in colours for v in colour)
 
 
-def new_image(size: tuple[int, int], palette: Palette, background: RGB, border: RGB) -> Image.Image:
-    image = Image.new("P", size, BACKGROUND_INDEX)
-    image.putpalette(palette_values(palette, background, border))
-    return image
-
-
 @lru_cache(maxsize=2048)
+def pixels(letter: str, digit: str, size: tuple[int, int], font: Font) -> Pixels:
+    """:func:`tile`'s palette indices, as PNG bands take them, drawn once: one object per
+    tile, so bands that hold the same tiles are recognised as the same."""
+    return Pixels(np.asarray(tile(letter, digit, size, font)))
+
+
 def tile(
     letter: str,
     digit: str,
