@@ -251,7 +251,7 @@ class PostgresDatabase:
         (``synchronous_commit = off``): the commit returns before the server flushes it to
         disk, which it does within a fraction of a second (``wal_writer_delay``); others see
         it at once. A move in a game still going is written so: with 200 players guessing,
-        the flush at every commit was what two processes waited on. A crash of the server
+        the flush was half of a move's wait (``bench service``). A crash of the server
         or machine may undo the last moves, never half of one, and a player whose move is
         undone finds the game one guess back (the version check sees to the rest)."""
         async with self._errors():
