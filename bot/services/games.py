@@ -305,7 +305,7 @@ class GameService:
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
             if saved is None:
                 self._forget(stored)
-                return Outcome.refuse(CHANGED, view)
+                return Outcome.refuse(CHANGED, self._view(stored))
             self._remember(saved, game)
             return self._shown(place, saved)
 
