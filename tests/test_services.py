@@ -14,6 +14,7 @@ from bot.services import DM, Player, Services, kind_of, open_services
 from bot.services.daily import DailyPuzzles
 from bot.services.games import (
     BUSY,
+    CHANGED,
     GAME_OVER,
     HINTS_OFF,
     HINTS_OFF_TYPED,
@@ -363,6 +364,25 @@ async def test_a_restart_mid_game_loses_nothing(tmp_path):
     again = await second.games.current(ANN, GUILD)
     assert again.ok and [g for g, _ in again.game.rows] == ["crane"]
     assert (await second.games.guess(ANN, GUILD, "slate")).ok
+    await second.close()
+
+
+async def test_a_guess_on_a_copy_another_process_changed_is_refused_showing_the_game(shared_url):
+    """Two processes: one plays a guess; the other, holding the game as it was, is refused
+    with the game shown (nothing written over the first guess), and its next try plays."""
+    settings = load_settings(database_url=shared_url, daily_seed=SEED)
+    first, second = await open_services(settings), await open_services(settings)
+    for services in (first, second):
+        services.games.choose_answer = PINNED.get
+    await first.games.start(ANN, GUILD)
+    assert (await second.games.current(ANN, GUILD)).ok  # second holds the game unplayed
+    assert (await first.games.guess(ANN, GUILD, "crane")).ok
+    stale = await second.games.guess(ANN, GUILD, "slate")
+    assert not stale.ok and stale.message == CHANGED
+    assert stale.game is not None and stale.game.rows == []  # the game as second held it
+    again = await second.games.guess(ANN, GUILD, "slate")
+    assert again.ok and [g for g, _ in again.game.rows] == ["crane", "slate"]
+    await first.close()
     await second.close()
 
 
