@@ -27,7 +27,7 @@ Cell = tuple[int, "Pixels"]
 ADLER_BASE = 65521
 LEVEL = 3  # half the bytes of level 1 for the same time; 6 takes twice as long
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KiB window, default level
+ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KiB window (its level bits are only a hint)
 FINAL_BLOCK = b"\x03\x00"  # an empty fixed-Huffman block with the final bit set
 
 
