@@ -72,7 +72,7 @@ def multi_size(boards: int, length: int, rows: int) -> tuple[int, int]:
 
 def _row(
     game_rows: list[tuple[str, str]], r: int, length: int, left: int, scale: float, letters: bool
-) -> tuple[int, int, tuple[png.Cell, ...]]:
+) -> png.Band:
     """Row ``r`` of a board whose left edge is at ``left``: its top, its height and its
     tiles (an empty row for a guess not yet made)."""
     letter_font = font(max(8, int(TILE * scale) // 2))
@@ -87,9 +87,7 @@ def _row(
     return y0, y1 - y0 + 1, tuple(cells)
 
 
-def _assemble(
-    size: tuple[int, int], palette: Palette, bands: list[tuple[int, int, tuple[png.Cell, ...]]]
-) -> bytes:
+def _assemble(size: tuple[int, int], palette: Palette, bands: list[png.Band]) -> bytes:
     colours = tiles.palette_values(palette, BACKGROUND, EMPTY_BORDER)
     return png.png(size, colours, tiles.BACKGROUND_INDEX, bands)
 

@@ -24,6 +24,8 @@ import numpy as np
 
 # A tile placed in a band: its left edge, and its pixels (palette indices), hashable.
 Cell = tuple[int, "Pixels"]
+# A row of tiles across the image: its top scanline, its height and its cells.
+Band = tuple[int, int, tuple[Cell, ...]]
 ADLER_BASE = 65521
 LEVEL = 3  # half the bytes of level 1 for the same time; 6 takes twice as long
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -43,14 +45,14 @@ class Pixels:
 
 def png(
     size: tuple[int, int], palette: Sequence[int], background: int,
-    rows: Sequence[tuple[int, int, tuple[Cell, ...]]],
+    bands: Sequence[Band],
 ) -> bytes:  # fmt: skip
-    """A palette PNG of ``size``: ``rows`` are ``(top, height, cells)`` bands of tiles, in
+    """A palette PNG of ``size``: ``bands`` are ``(top, height, cells)`` rows of tiles, in
     order and not overlapping; scanlines outside them are ``background``."""
     width, height = size
     parts: list[tuple[bytes, int, int]] = []
     y = 0
-    for top, band_height, cells in rows:
+    for top, band_height, cells in bands:
         if top > y:
             parts.append(_band(width, top - y, background, ()))
         parts.append(_band(width, band_height, background, cells))
