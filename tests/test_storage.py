@@ -1,12 +1,25 @@
 import asyncio
+import itertools
 import json
 import sqlite3
 from datetime import date
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from bot.storage import BUSY_TIMEOUT_MS, LATEST, GuildSettings, Result, Storage, StorageBusy
+from bot.storage import (
+    BUSY_TIMEOUT_MS,
+    LATEST,
+    GuildSettings,
+    Result,
+    Storage,
+    StorageBusy,
+    periods,
+)
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.periods import PRIOR_GAMES
+from bot.storage.records import GLOBAL
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
 
@@ -194,3 +207,55 @@ def test_concurrent_event_loops_do_not_share_a_storage() -> None:
         return version
 
     assert asyncio.run(main()) == LATEST
+
+
+# A board: each player's games, as (won, guesses); few distinct records, so ties abound.
+BOARDS = st.dictionaries(
+    st.integers(1, 40),
+    st.lists(st.tuples(st.booleans(), st.integers(2, 4)), min_size=1, max_size=6),
+    min_size=1,
+    max_size=25,
+)
+_boards = itertools.count()
+
+
+def fair_ranks(games: dict[int, list[tuple[bool, int]]], fail: int) -> list[tuple[int, int]]:
+    """The fair-average board worked out by hand: (rank, player) from best to worst."""
+    rows = {p: (len(g), sum(w for w, _ in g), sum(n for w, n in g if w)) for p, g in games.items()}
+    played, wins, win_guesses = (sum(r[i] for r in rows.values()) for i in range(3))
+    prior = PRIOR_GAMES * ((win_guesses + (played - wins) * fail) / played)
+    value = {p: (prior + wg + (n - w) * float(fail)) / (PRIOR_GAMES + n)
+             for p, (n, w, wg) in rows.items()}  # fmt: skip
+    order = sorted(value, key=lambda p: (value[p], p))
+    return [(1 + sum(value[q] < value[p] for q in value), p) for p in order]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(games=BOARDS, per_page=st.integers(1, 7), fail=st.sampled_from([7, 9]))
+def test_every_page_of_the_fair_average_board_is_the_board_worked_out_whole(
+    database_url, monkeypatch, games, per_page, fail
+) -> None:
+    """Fail score 7 reads only the rows that can be on a page (the plain-average index,
+    here at most 1 row past them before ranking the whole board); another fail score ranks
+    the whole board. Both give each page of the hand-made board."""
+    monkeypatch.setattr(periods, "WALK_ROWS", 1)
+    kind = f"board{next(_boards)}"  # a board of its own on a database the examples share
+    expected = fair_ranks(games, fail)
+    scope = [5, GLOBAL][len(games) % 2]  # a server's board, everyone's: the same games
+
+    async def pages() -> list[tuple[int, int]]:
+        storage = await Storage.open(database_url)
+        await storage.bulk_results(
+            (p, 5, kind, None, won, n) for p, g in games.items() for won, n in g
+        )
+        seen: list[tuple[int, int]] = []
+        for page in range(1, len(games) // per_page + 3):  # one past the last page, too
+            rows, total = await storage.leaderboard(scope, kind, "average", page=page,
+                                                    per_page=per_page, fail_score=fail,
+                                                    today=date(2026, 3, 1))  # fmt: skip
+            assert total == len(games)
+            seen += [(r.rank, int(r.row["player_id"])) for r in rows]
+        await storage.close()
+        return seen
+
+    assert asyncio.run(pages()) == expected

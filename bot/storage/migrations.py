@@ -313,6 +313,14 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE players ADD COLUMN palette TEXT NOT NULL DEFAULT 'standard';
     """,
+    # 11: each row's plain average (a loss counted as 7, the default fail score), in order:
+    # the fair-average board reads only the rows that can be on its page from it.
+    """
+    CREATE INDEX standings_plain_average ON standings(
+        scope, kind, (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id);
+    CREATE INDEX period_standings_plain_average ON period_standings(scope, kind, period,
+        (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id);
+    """,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -578,6 +586,15 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 10: as SQLite's 10.
     """
     ALTER TABLE players ADD COLUMN palette TEXT NOT NULL DEFAULT 'standard';
+    """,
+    # 11: as SQLite's 11.
+    """
+    CREATE INDEX standings_plain_average ON standings(scope, kind,
+        (CAST(win_guesses + (played - wins) * 7 AS DOUBLE PRECISION) / NULLIF(played, 0)),
+        player_id);
+    CREATE INDEX period_standings_plain_average ON period_standings(scope, kind, period,
+        (CAST(win_guesses + (played - wins) * 7 AS DOUBLE PRECISION) / NULLIF(played, 0)),
+        player_id);
     """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"

@@ -26,6 +26,8 @@ from bot.storage.records import Result
 EPOCH = date(2021, 6, 19)  # puzzle #0: seasons count from here
 PERIODS = ("today", "week", "month", "season", "all")
 PRIOR_GAMES = 3
+INDEXED_FAIL_SCORE = 7  # the default fail score, the one the plain-average indexes count
+WALK_ROWS = 2000  # how far past a page's rows the fair-average board reads its index
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,6 @@ async def board_page(
     else:
         where, params = "s.scope = ? AND s.kind = ? AND s.period = ?", [scope, kind, period]
         table = "period_standings s"
-    value_params: list[Any] = []
     if metric == "win_rate":
         value, descending = db.ratio("s.wins", "s.played"), True
         where, params = f"{where} AND s.played >= ?", [*params, max(1, min_games)]
@@ -128,16 +129,8 @@ async def board_page(
         value, descending = db.ratio("s.skill_total", "s.skilled"), True
         where, params = f"{where} AND s.skilled >= ?", [*params, max(1, min_games)]
     elif metric == "average":
-        totals = await db.one(
-            f"SELECT SUM(s.played), SUM(s.wins), SUM(s.win_guesses) FROM {table} WHERE {where}",
-            params,
-        )
-        played, wins, win_guesses = (int(x or 0) for x in (totals or (0, 0, 0)))
-        mean = (win_guesses + (played - wins) * fail_score) / played if played else 0.0
-        real = "CAST(? AS DOUBLE PRECISION)"
-        value = f"({real} + s.win_guesses + (s.played - s.wins) * {real}) / ({real} + s.played)"
-        value_params, descending = [PRIOR_GAMES * mean, fail_score, PRIOR_GAMES], False
         where = f"{where} AND s.played > 0"
+        return await _fair_average_page(db, table, where, params, page, per_page, fail_score)
     else:
         if period is not None and metric in STREAK_METRICS:
             raise ValueError("streak boards are all-time boards")
@@ -152,7 +145,7 @@ async def board_page(
             f"SELECT t.*, p.name FROM (SELECT s.*, {value} AS value FROM {table} "
             f"WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
             f"JOIN players p ON p.id = t.player_id ORDER BY t.value {order}, t.player_id",
-            (*value_params, *params, per_page, offset),
+            (*params, per_page, offset),
         ),
         db.one(f"SELECT COUNT(*) FROM {table} WHERE {where}", params),
     )
@@ -162,15 +155,112 @@ async def board_page(
     better = ">" if descending else "<"
     ahead = await db.one(  # tied players share a rank: 1 + how many are strictly better
         f"SELECT COUNT(*) FROM {table} WHERE {where} AND {value} {better} ?",
-        (*params, *value_params, rows[0]["value"]),
+        (*params, rows[0]["value"]),
     )
+    return _ranks(rows, offset, int(ahead[0] if ahead else 0)), total
+
+
+def _ranks(rows: Sequence[Row], offset: int, ahead: int) -> list[Ranked]:
+    """A page's rows ranked: tied players share a rank, the first is 1 + those ahead."""
     ranked: list[Ranked] = []
     for i, row in enumerate(rows):
         if i == 0:
-            rank = 1 + int(ahead[0] if ahead else 0)
+            rank = 1 + ahead
         elif row["value"] == rows[i - 1]["value"]:
             rank = ranked[-1].rank
         else:
             rank = offset + i + 1
         ranked.append(Ranked(rank, row, float(row["value"])))
-    return ranked, total
+    return ranked
+
+
+async def _fair_average_page(
+    db: Database, table: str, where: str, params: list[Any], page: int, per_page: int,
+    fail_score: int,
+) -> tuple[list[Ranked], int]:  # fmt: skip
+    """A page of the fair-average board: its size and mean in one pass, then only the rows
+    that can be on the page (:func:`_best_by_plain_average`)."""
+    totals = await db.one(
+        f"SELECT COUNT(*), SUM(s.played), SUM(s.wins), SUM(s.win_guesses) FROM {table} "
+        f"WHERE {where}",
+        params,
+    )
+    total, played, wins, win_guesses = (int(x or 0) for x in (totals or (0, 0, 0, 0)))
+    offset = (max(page, 1) - 1) * per_page
+    if offset >= total:
+        return [], total
+    mean = (win_guesses + (played - wins) * fail_score) / played
+    real = "CAST(? AS DOUBLE PRECISION)"
+    value = f"({real} + s.win_guesses + (s.played - s.wins) * {real}) / ({real} + s.played)"
+    board = Board(db, table, where, params, value, [PRIOR_GAMES * mean, fail_score, PRIOR_GAMES])
+    wanted = offset + per_page
+    best = None
+    if fail_score == INDEXED_FAIL_SCORE:
+        best = await _best_by_plain_average(board, wanted, mean)
+    if best is None:  # the whole board, sorted by the database
+        rows = await db.all(
+            f"SELECT s.player_id, {value} AS value FROM {table} WHERE {where} "
+            f"ORDER BY value, s.player_id LIMIT ?",
+            (*board.value_params, *params, wanted),
+        )
+        best = [(float(r["value"]), int(r["player_id"])) for r in rows]
+    shown = [player for _, player in best[offset:]]
+    rows = await db.all(
+        f"SELECT s.*, {value} AS value, p.name FROM {table} "
+        f"JOIN players p ON p.id = s.player_id WHERE {where} "
+        f"AND s.player_id IN ({', '.join('?' for _ in shown)}) ORDER BY value, s.player_id",
+        (*board.value_params, *params, *shown),
+    )
+    ahead = sum(1 for v, _ in best[:offset] if v < best[offset][0])
+    return _ranks(rows, offset, ahead), total
+
+
+@dataclass(frozen=True)
+class Board:
+    """The rows of one board, and the SQL of its value (with its parameters)."""
+
+    db: Database
+    table: str
+    where: str
+    params: list[Any]
+    value: str
+    value_params: list[Any]
+
+
+async def _best_by_plain_average(
+    board: Board, wanted: int, mean: float
+) -> list[tuple[float, int]] | None:
+    """The best ``wanted`` (fair average, player) of the board, in order, read from the
+    plain-average index (migration 11: a loss counted as :data:`INDEXED_FAIL_SCORE`); None
+    when that cannot bound them.
+
+    A row's fair average is the mean of its own games and of :data:`PRIOR_GAMES` games at
+    the board's mean, so it lies strictly between its plain average and the mean. Take the
+    first ``wanted`` rows by plain average and the worst fair average among them, ``bound``:
+    the board's best ``wanted`` are no worse. If ``bound`` is below the mean, each of them
+    has a plain average below ``bound``, so walking the index up to ``bound`` finds them all.
+    Where that walk would be long (a board of few games each, its rows pulled hard to the
+    mean), it stops after :data:`WALK_ROWS` rows and the board is ranked whole.
+    """
+    db, s = board.db, board
+    plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}", "s.played")
+    walk = (f"SELECT s.player_id, {s.value} AS value, {plain} AS plain FROM {s.table} "
+            f"WHERE {s.where}{{after}} ORDER BY {plain}, s.player_id LIMIT ?")  # fmt: skip
+    rows = await db.all(walk.format(after=""), (*s.value_params, *s.params, wanted))
+    values = sorted((float(r["value"]), int(r["player_id"])) for r in rows)
+    if len(rows) < wanted:  # the whole board
+        return values
+    bound = values[-1][0]
+    if bound >= mean:
+        return None
+    bound += 1e-9 * max(1.0, bound)  # a margin for rounding: never a row too few
+    if float(rows[-1]["plain"]) <= bound:  # on along the index, from the last row read,
+        last = float(rows[-1]["plain"]), int(rows[-1]["player_id"])  # but not far
+        more = await db.all(
+            walk.format(after=f" AND {plain} >= ? AND ({plain} > ? OR s.player_id > ?)"),
+            (*s.value_params, *s.params, *last[:1], *last, WALK_ROWS),
+        )
+        if len(more) == WALK_ROWS and float(more[-1]["plain"]) <= bound:
+            return None  # a board of few games each: most rows could still be ahead
+        values += ((float(r["value"]), int(r["player_id"])) for r in more)
+    return sorted(values)[:wanted]
