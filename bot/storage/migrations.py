@@ -314,12 +314,15 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE players ADD COLUMN palette TEXT NOT NULL DEFAULT 'standard';
     """,
     # 11: each row's plain average (a loss counted as 7, the default fail score), in order:
-    # the fair-average board reads only the rows that can be on its page from it.
+    # the fair-average board reads only the rows that can be on its page from it, and the
+    # totals its fair average needs, so that reading the index is enough.
     """
-    CREATE INDEX standings_plain_average ON standings(
-        scope, kind, (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id);
+    CREATE INDEX standings_plain_average ON standings(scope, kind,
+        (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id,
+        played, wins, win_guesses);
     CREATE INDEX period_standings_plain_average ON period_standings(scope, kind, period,
-        (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id);
+        (CAST(win_guesses + (played - wins) * 7 AS REAL) / played), player_id,
+        played, wins, win_guesses);
     """,
 )
 
@@ -591,10 +594,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX standings_plain_average ON standings(scope, kind,
         (CAST(win_guesses + (played - wins) * 7 AS DOUBLE PRECISION) / NULLIF(played, 0)),
-        player_id);
+        player_id, played, wins, win_guesses);
     CREATE INDEX period_standings_plain_average ON period_standings(scope, kind, period,
         (CAST(win_guesses + (played - wins) * 7 AS DOUBLE PRECISION) / NULLIF(played, 0)),
-        player_id);
+        player_id, played, wins, win_guesses);
     """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"

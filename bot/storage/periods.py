@@ -178,30 +178,38 @@ async def _fair_average_page(
     db: Database, table: str, where: str, params: list[Any], page: int, per_page: int,
     fail_score: int,
 ) -> tuple[list[Ranked], int]:  # fmt: skip
-    """A page of the fair-average board: its size and mean in one pass, then only the rows
-    that can be on the page (:func:`_best_by_plain_average`)."""
-    totals = await db.one(
+    """A page of the fair-average board: its size and mean in one pass and, at once, the
+    rows that can be on the page (:func:`_best_by_plain_average`); the board sorted whole
+    only when those rows cannot be told apart."""
+    offset = (max(page, 1) - 1) * per_page
+    wanted = offset + per_page
+    reads = [db.all(
         f"SELECT COUNT(*), SUM(s.played), SUM(s.wins), SUM(s.win_guesses) FROM {table} "
         f"WHERE {where}",
         params,
-    )
-    total, played, wins, win_guesses = (int(x or 0) for x in (totals or (0, 0, 0, 0)))
-    offset = (max(page, 1) - 1) * per_page
+    )]  # fmt: skip
+    plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}", "s.played")
+    if fail_score == INDEXED_FAIL_SCORE:  # two connections on PostgreSQL: at once
+        reads.append(db.all(
+            f"SELECT s.player_id, s.played, s.wins, s.win_guesses, {plain} AS plain "
+            f"FROM {table} WHERE {where} ORDER BY {plain}, s.player_id LIMIT ?",
+            (*params, wanted + WALK_ROWS),
+        ))  # fmt: skip
+    (totals, *walked) = await asyncio.gather(*reads)
+    total, played, wins, win_guesses = (int(x or 0) for x in totals[0])
     if offset >= total:
         return [], total
     mean = (win_guesses + (played - wins) * fail_score) / played
+    prior = PRIOR_GAMES * mean
     real = "CAST(? AS DOUBLE PRECISION)"
     value = f"({real} + s.win_guesses + (s.played - s.wins) * {real}) / ({real} + s.played)"
-    board = Board(db, table, where, params, value, [PRIOR_GAMES * mean, fail_score, PRIOR_GAMES])
-    wanted = offset + per_page
-    best = None
-    if fail_score == INDEXED_FAIL_SCORE:
-        best = await _best_by_plain_average(board, wanted, mean)
+    value_params = [prior, fail_score, PRIOR_GAMES]
+    best = _best_by_plain_average(walked[0], wanted, mean, fail_score) if walked else None
     if best is None:  # the whole board, sorted by the database
         rows = await db.all(
             f"SELECT s.player_id, {value} AS value FROM {table} WHERE {where} "
             f"ORDER BY value, s.player_id LIMIT ?",
-            (*board.value_params, *params, wanted),
+            (*value_params, *params, wanted),
         )
         best = [(float(r["value"]), int(r["player_id"])) for r in rows]
     shown = [player for _, player in best[offset:]]
@@ -209,58 +217,40 @@ async def _fair_average_page(
         f"SELECT s.*, {value} AS value, p.name FROM {table} "
         f"JOIN players p ON p.id = s.player_id WHERE {where} "
         f"AND s.player_id IN ({', '.join('?' for _ in shown)}) ORDER BY value, s.player_id",
-        (*board.value_params, *params, *shown),
+        (*value_params, *params, *shown),
     )
     ahead = sum(1 for v, _ in best[:offset] if v < best[offset][0])
     return _ranks(rows, offset, ahead), total
 
 
-@dataclass(frozen=True)
-class Board:
-    """The rows of one board, and the SQL of its value (with its parameters)."""
-
-    db: Database
-    table: str
-    where: str
-    params: list[Any]
-    value: str
-    value_params: list[Any]
-
-
-async def _best_by_plain_average(
-    board: Board, wanted: int, mean: float
+def _best_by_plain_average(
+    walked: Sequence[Row], wanted: int, mean: float, fail_score: int
 ) -> list[tuple[float, int]] | None:
-    """The best ``wanted`` (fair average, player) of the board, in order, read from the
-    plain-average index (migration 11: a loss counted as :data:`INDEXED_FAIL_SCORE`); None
-    when that cannot bound them.
+    """The best ``wanted`` (fair average, player) of a board, in order, from its first rows
+    by plain average (the index of migration 11: a loss counted as :data:`INDEXED_FAIL_SCORE`);
+    None when those rows cannot be shown to hold them.
 
     A row's fair average is the mean of its own games and of :data:`PRIOR_GAMES` games at
-    the board's mean, so it lies strictly between its plain average and the mean. Take the
-    first ``wanted`` rows by plain average and the worst fair average among them, ``bound``:
-    the board's best ``wanted`` are no worse. If ``bound`` is below the mean, each of them
-    has a plain average below ``bound``, so walking the index up to ``bound`` finds them all.
-    Where that walk would be long (a board of few games each, its rows pulled hard to the
-    mean), it stops after :data:`WALK_ROWS` rows and the board is ranked whole.
-    """
-    db, s = board.db, board
-    plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}", "s.played")
-    walk = (f"SELECT s.player_id, {s.value} AS value, {plain} AS plain FROM {s.table} "
-            f"WHERE {s.where}{{after}} ORDER BY {plain}, s.player_id LIMIT ?")  # fmt: skip
-    rows = await db.all(walk.format(after=""), (*s.value_params, *s.params, wanted))
-    values = sorted((float(r["value"]), int(r["player_id"])) for r in rows)
-    if len(rows) < wanted:  # the whole board
-        return values
-    bound = values[-1][0]
-    if bound >= mean:
-        return None
-    bound += 1e-9 * max(1.0, bound)  # a margin for rounding: never a row too few
-    if float(rows[-1]["plain"]) <= bound:  # on along the index, from the last row read,
-        last = float(rows[-1]["plain"]), int(rows[-1]["player_id"])  # but not far
-        more = await db.all(
-            walk.format(after=f" AND {plain} >= ? AND ({plain} > ? OR s.player_id > ?)"),
-            (*s.value_params, *s.params, *last[:1], *last, WALK_ROWS),
+    the board's mean, so it lies strictly between its plain average and the mean. Let
+    ``bound`` be the ``wanted``-th best fair average among the rows read: the board's best
+    ``wanted`` are no worse. If ``bound`` is below the mean, each of them has a plain average
+    below ``bound``; so if the last row read has a plain average above ``bound``, every one
+    of them was read. Fair averages are worked out here as the database works them out (the
+    same operations on the same doubles), so both order a board alike."""
+
+    prior = PRIOR_GAMES * mean
+
+    def fair(row: Row) -> float:
+        played, wins = int(row["played"]), int(row["wins"])
+        return (prior + int(row["win_guesses"]) + (played - wins) * float(fail_score)) / (
+            PRIOR_GAMES + played
         )
-        if len(more) == WALK_ROWS and float(more[-1]["plain"]) <= bound:
-            return None  # a board of few games each: most rows could still be ahead
-        values += ((float(r["value"]), int(r["player_id"])) for r in more)
-    return sorted(values)[:wanted]
+
+    best = sorted((fair(r), int(r["player_id"])) for r in walked)[:wanted]
+    if len(walked) < wanted + WALK_ROWS:  # the whole board was read
+        return best
+    bound = best[-1][0]
+    margin = 1e-9 * max(1.0, bound)  # for rounding: never a row too few
+    if bound < mean - margin and float(walked[-1]["plain"]) > bound + margin:
+        return best
+    return None  # a board of few games each: its rows pulled hard towards the mean
