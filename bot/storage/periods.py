@@ -188,8 +188,9 @@ async def _fair_average_page(
         f"WHERE {where}",
         params,
     )]  # fmt: skip
-    plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}", "s.played")
     if fail_score == INDEXED_FAIL_SCORE:  # two connections on PostgreSQL: at once
+        plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}",
+                         "s.played")  # fmt: skip
         reads.append(db.all(
             f"SELECT s.player_id, s.played, s.wins, s.win_guesses, {plain} AS plain "
             f"FROM {table} WHERE {where} ORDER BY {plain}, s.player_id LIMIT ?",
@@ -237,7 +238,6 @@ def _best_by_plain_average(
     below ``bound``; so if the last row read has a plain average above ``bound``, every one
     of them was read. Fair averages are worked out here as the database works them out (the
     same operations on the same doubles), so both order a board alike."""
-
     prior = PRIOR_GAMES * mean
 
     def fair(row: Row) -> float:
