@@ -15,6 +15,7 @@ from bot.storage import (
     Result,
     Storage,
     StorageBusy,
+    counts,
     periods,
 )
 from bot.storage.migrations import MIGRATIONS
@@ -217,6 +218,7 @@ BOARDS = st.dictionaries(
     max_size=25,
 )
 _boards = itertools.count()
+LEVELS = counts.LEVELS
 
 
 def fair_ranks(games: dict[int, list[tuple[bool, int]]], fail: int) -> list[tuple[int, int]]:
@@ -224,26 +226,34 @@ def fair_ranks(games: dict[int, list[tuple[bool, int]]], fail: int) -> list[tupl
     rows = {p: (len(g), sum(w for w, _ in g), sum(n for w, n in g if w)) for p, g in games.items()}
     played, wins, win_guesses = (sum(r[i] for r in rows.values()) for i in range(3))
     prior = PRIOR_GAMES * ((win_guesses + (played - wins) * fail) / played)
-    value = {p: (prior + wg + (n - w) * float(fail)) / (PRIOR_GAMES + n)
+    value = {p: (prior + (wg + (n - w) * fail)) / (PRIOR_GAMES + n)
              for p, (n, w, wg) in rows.items()}  # fmt: skip
     order = sorted(value, key=lambda p: (value[p], p))
     return [(1 + sum(value[q] < value[p] for q in value), p) for p in order]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(games=BOARDS, per_page=st.integers(1, 7), fail=st.sampled_from([7, 9]))
+@given(games=BOARDS, per_page=st.integers(1, 7), fail=st.sampled_from([7, 9]),
+       grouped=st.booleans())  # fmt: skip
 @example(  # the best (six 3s) comes after two lucky 2s by plain average: past the rows read
     games={1: [(True, 2)], 2: [(True, 2)], 3: [(True, 3)] * 6, 4: [(False, 4)] * 6},
     per_page=1,
     fail=7,
+    grouped=False,
+)
+@example(  # one group: every page reads the group as far as the page
+    games={1: [(True, 3)], 2: [(True, 2)], 3: [(False, 4)]}, per_page=1, fail=7, grouped=True
 )
 def test_every_page_of_the_fair_average_board_is_the_board_worked_out_whole(
-    database_url, monkeypatch, games, per_page, fail
+    database_url, monkeypatch, games, per_page, fail, grouped
 ) -> None:
-    """Fail score 7 reads only the rows that can be on a page (the plain-average index,
-    here at most 1 row past them before ranking the whole board); another fail score ranks
-    the whole board. Both give each page of the hand-made board."""
+    """Fail score 7 reads only the rows that can be on a page: the best of each group of
+    players with as many games or, on a board with players past the levels the counts keep
+    (here, ``grouped`` False, any player), the first rows by plain average (here at most 1
+    row past them before ranking the whole board). Another fail score ranks the whole
+    board. Each gives each page of the hand-made board."""
     monkeypatch.setattr(periods, "WALK_ROWS", 1)
+    monkeypatch.setattr(counts, "LEVELS", LEVELS if grouped else 1)  # set for each example
     kind = f"board{next(_boards)}"  # a board of its own on a database the examples share
     expected = fair_ranks(games, fail)
     scope = [5, GLOBAL][len(games) % 2]  # a server's board, everyone's: the same games

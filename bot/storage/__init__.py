@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.storage import counts
 from bot.storage import shares as share_rows
 from bot.storage.challenges import Challenges
 from bot.storage.coop import Coop
@@ -60,6 +61,7 @@ from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 log = logging.getLogger("wordlebot.storage")
 
 PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
+COUNTS_MIGRATION = 12  # and the one that keeps how many players each board holds
 
 
 LEADERBOARD_METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak")
@@ -128,9 +130,14 @@ class Storage:
         returns the versions applied."""
         applied = await self.db.migrate(target)
         if PERIODS_MIGRATION in applied:  # boards over periods, from the results so far
+            counted = COUNTS_MIGRATION in applied  # then the boards' counts are kept too
             async with self.transaction() as db:
                 kinds = [str(r[0]) for r in await db.all("SELECT DISTINCT kind FROM results")]
+                if counted:
+                    await counts.pause(db, self.db)
                 await rebuild_periods(db, kinds)
+                if counted:
+                    await counts.recount(db, self.db, kinds)
         return applied
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -484,6 +491,7 @@ class Storage:
         rows = [(*r, None) if len(r) == 6 else tuple(r) for r in rows]
         now = _now()
         async with self.transaction() as db:
+            await counts.pause(db, self.db)
             standings: dict[tuple[int, int, str], StandingRow] = {}
             skills: dict[tuple[int, int, str], tuple[int, int]] = {}
             for kind in {r[2] for r in rows}:  # continue from what is already there
@@ -528,8 +536,11 @@ class Storage:
                 [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
             )  # fmt: skip
             await rebuild_periods(db, sorted({r[2] for r in rows}))
+            await counts.recount(db, self.db, sorted({r[2] for r in rows}))
             await self.db.after_load(db, ("players", "games", "results", "standings"))
-        await self.db.optimize(("players", "games", "results", "standings", "period_standings"))
+        await self.db.optimize(
+            ("players", "games", "results", "standings", "period_standings", "board_counts")
+        )
 
 
 def _apply_result(

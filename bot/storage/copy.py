@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.storage import Storage, StorageUnavailable
+from bot.storage import counts as board_counts
 from bot.storage.migrations import TABLES
 
 # Each table's key, so rows are read in a stable order, a batch at a time.
@@ -54,6 +55,7 @@ async def copy_database(
     before = await counts(source)
     rows_in_all, done = sum(before.values()), 0
     async with target.transaction() as tx:
+        await board_counts.pause(tx, target.db)  # counted once, at the end
         for table in TABLES:
             offset = 0
             while True:
@@ -69,6 +71,7 @@ async def copy_database(
                 if progress is not None:
                     progress(done, rows_in_all)
         await target.db.after_load(tx, TABLES)
+        await board_counts.recount(tx, target.db)
         copied = {t: int(await tx.value(f"SELECT COUNT(*) FROM {t}")) for t in TABLES}
         after = await counts(source)
         if copied != before or after != before:

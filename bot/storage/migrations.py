@@ -9,6 +9,8 @@ active game per kind, one daily attempt, the version column for compare-and-set)
 version number.
 """
 
+from bot.storage import counts
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -338,6 +340,22 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX period_standings_skill ON period_standings(
         scope, kind, period, (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled);
     """,
+    # 12: how many players each board holds, kept by triggers (bot/storage/counts.py), so
+    # a page never counts its board; the indexes that served those counts go. A board of
+    # few games each ranks its fair average a group of players with as many games at a time:
+    # within a group, by the sum of guesses (a loss as 7), read from this index.
+    """
+    DROP INDEX standings_totals;
+    DROP INDEX standings_skill_totals;
+    DROP INDEX period_standings_skill_totals;
+    DROP INDEX standings_played;
+    DROP INDEX standings_live;
+    CREATE INDEX standings_score ON standings(scope, kind, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+    CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+    """
+    + counts.migration("sqlite"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -625,6 +643,20 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
         (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id, skilled);
     """,
+    # 12: as SQLite's 12.
+    """
+    DROP INDEX standings_totals;
+    DROP INDEX period_standings_totals;
+    DROP INDEX standings_skill_totals;
+    DROP INDEX period_standings_skill_totals;
+    DROP INDEX standings_played;
+    DROP INDEX standings_live;
+    CREATE INDEX standings_score ON standings(scope, kind, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+    CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+    """
+    + counts.migration("postgresql"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

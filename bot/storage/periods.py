@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from bot.storage import counts
 from bot.storage.database import Database, Row, Steps, execute_many
 from bot.storage.records import Result
 
@@ -102,11 +103,12 @@ class Ranked:
     value: float
 
 
-METRIC_SQL = {  # (value, higher is better, condition to appear)
-    "wins": ("s.wins", True, "s.wins > 0"),
+METRIC_SQL = {  # (value, higher is better, condition to appear, its count: measure, level)
+    "wins": ("s.wins", True, "s.wins > 0", ("wins", 1)),
     "current_streak": ("s.current_streak", True,
-                       "s.current_streak > 0 AND (s.last_day IS NULL OR s.last_day >= ?)"),
-    "max_streak": ("s.max_streak", True, "s.max_streak > 0"),
+                       "s.current_streak > 0 AND (s.last_day IS NULL OR s.last_day >= ?)",
+                       ("streak", None)),
+    "max_streak": ("s.max_streak", True, "s.max_streak > 0", ("max_streak", 1)),
 }  # fmt: skip
 STREAK_METRICS = ("current_streak", "max_streak")  # all time only
 
@@ -115,7 +117,9 @@ async def board_page(
     db: Database, scope: int, kind: str, metric: str, period: str | None, *, page: int,
     per_page: int, min_games: int, fail_score: int, yesterday: str,
 ) -> tuple[list[Ranked], int]:  # fmt: skip
-    """One page of a board (all time when ``period`` is None) and how many are on it."""
+    """One page of a board (all time when ``period`` is None) and how many are on it (kept
+    in :mod:`.counts`, not counted here)."""
+    board = (scope, kind, period or "")
     if period is None:
         where, params = "s.scope = ? AND s.kind = ?", [scope, kind]
         table = "standings s"
@@ -125,39 +129,52 @@ async def board_page(
     if metric == "win_rate":
         value, descending = db.ratio("s.wins", "s.played"), True
         where, params = f"{where} AND s.played >= ?", [*params, max(1, min_games)]
+        measure, level = "played", max(1, min_games)
     elif metric == "skill":  # the coach's mean skill of the player's dailies
         value, descending = db.ratio("s.skill_total", "s.skilled"), True
         where, params = f"{where} AND s.skilled >= ?", [*params, max(1, min_games)]
+        measure, level = "skilled", max(1, min_games)
     elif metric == "average":
         where = f"{where} AND s.played > 0"
-        return await _fair_average_page(db, table, where, params, page, per_page, fail_score)
+        return await _fair_average_page(db, board, table, where, params, page, per_page,
+                                        fail_score)  # fmt: skip
     else:
         if period is not None and metric in STREAK_METRICS:
             raise ValueError("streak boards are all-time boards")
-        value, descending, condition = METRIC_SQL[metric]
+        value, descending, condition, (measure, level) = METRIC_SQL[metric]
         where = f"{where} AND {condition}"
         if "?" in condition:
             params = [*params, yesterday]
+        if measure == "streak":  # a live streak: its last daily yesterday or later
+            level = int(yesterday.replace("-", ""))
     order = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * per_page
-    rows, total_row = await asyncio.gather(  # two connections on PostgreSQL: at once
+    if measure == "streak" or level <= counts.LEVELS:
+        on_board = counts.at_least(db, *board, measure, level)
+    else:  # a minimum past the levels kept: counted
+        on_board = _count(db, f"SELECT COUNT(*) FROM {table} WHERE {where}", params)
+    rows, total = await asyncio.gather(  # two connections on PostgreSQL: at once
         db.all(  # the page first, then the names of its few players
             f"SELECT t.*, p.name FROM (SELECT s.*, {value} AS value FROM {table} "
             f"WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
             f"JOIN players p ON p.id = t.player_id ORDER BY t.value {order}, t.player_id",
             (*params, per_page, offset),
         ),
-        db.one(f"SELECT COUNT(*) FROM {table} WHERE {where}", params),
+        on_board,
     )
-    total = int(total_row[0]) if total_row else 0
     if not rows:
         return [], total
     better = ">" if descending else "<"
-    ahead = await db.one(  # tied players share a rank: 1 + how many are strictly better
-        f"SELECT COUNT(*) FROM {table} WHERE {where} AND {value} {better} ?",
+    ahead = await _count(  # tied players share a rank: 1 + how many are strictly better
+        db, f"SELECT COUNT(*) FROM {table} WHERE {where} AND {value} {better} ?",
         (*params, rows[0]["value"]),
-    )
-    return _ranks(rows, offset, int(ahead[0] if ahead else 0)), total
+    )  # fmt: skip
+    return _ranks(rows, offset, ahead), total
+
+
+async def _count(db: Database, sql: str, params: Sequence[Any]) -> int:
+    row = await db.one(sql, params)
+    return int(row[0]) if row is not None else 0
 
 
 def _ranks(rows: Sequence[Row], offset: int, ahead: int) -> list[Ranked]:
@@ -175,37 +192,51 @@ def _ranks(rows: Sequence[Row], offset: int, ahead: int) -> list[Ranked]:
 
 
 async def _fair_average_page(
-    db: Database, table: str, where: str, params: list[Any], page: int, per_page: int,
-    fail_score: int,
+    db: Database, board: tuple[int, str, str], table: str, where: str, params: list[Any],
+    page: int, per_page: int, fail_score: int,
 ) -> tuple[list[Ranked], int]:  # fmt: skip
-    """A page of the fair-average board: its size and mean in one pass and, at once, the
-    rows that can be on the page (:func:`_best_by_plain_average`); the board sorted whole
-    only when those rows cannot be told apart."""
+    """A page of the fair-average board. Its size and mean come from :mod:`.counts`; its best
+    rows from the groups of players with as many games (:func:`_best_by_groups`), or, on a
+    board with players past the levels kept, from the first rows by plain average
+    (:func:`_best_by_plain_average`); the board is sorted whole only when neither can be
+    used (another fail score) or those rows cannot be told apart."""
     offset = (max(page, 1) - 1) * per_page
     wanted = offset + per_page
-    reads = [db.all(
-        f"SELECT COUNT(*), SUM(s.played), SUM(s.wins), SUM(s.win_guesses) FROM {table} "
-        f"WHERE {where}",
-        params,
-    )]  # fmt: skip
-    if fail_score == INDEXED_FAIL_SCORE:  # two connections on PostgreSQL: at once
+    totals = await counts.totals(db, *board)
+    if offset >= totals.players:
+        return [], totals.players
+    missed = (totals.played - totals.wins) * fail_score
+    mean = (totals.win_guesses + missed) / totals.played
+    prior = PRIOR_GAMES * mean
+    # The sum of a row's guesses is worked out first, in integers: rows with as many games
+    # and the same sum then have the same fair average, to the last bit, on both engines.
+    value = ("(CAST(? AS DOUBLE PRECISION) + (s.win_guesses + (s.played - s.wins) * "
+             "CAST(? AS INTEGER))) / (CAST(? AS DOUBLE PRECISION) + s.played)")  # fmt: skip
+    value_params = [prior, fail_score, PRIOR_GAMES]
+    best: list[tuple[float, int]] | None = None
+    if fail_score == INDEXED_FAIL_SCORE and totals.levels[-1] < counts.LEVELS:
+        groups = [
+            f"SELECT * FROM (SELECT s.player_id, {value} AS value FROM {table} "
+            f"WHERE {where} AND s.played = ? ORDER BY s.win_guesses + (s.played - s.wins) "
+            f"* {INDEXED_FAIL_SCORE}, s.player_id LIMIT ?) AS g{i}"
+            for i in range(len(totals.levels))
+        ]
+        rows = await db.all(
+            f"SELECT player_id, value FROM ({' UNION ALL '.join(groups)}) AS u "
+            "ORDER BY value, player_id LIMIT ?",
+            [x for played in totals.levels
+             for x in (*value_params, *params, played, wanted)] + [wanted],
+        )  # fmt: skip
+        best = [(float(r["value"]), int(r["player_id"])) for r in rows]
+    elif fail_score == INDEXED_FAIL_SCORE:
         plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}",
                          "s.played")  # fmt: skip
-        reads.append(db.all(
+        walked = await db.all(
             f"SELECT s.player_id, s.played, s.wins, s.win_guesses, {plain} AS plain "
             f"FROM {table} WHERE {where} ORDER BY {plain}, s.player_id LIMIT ?",
             (*params, wanted + WALK_ROWS),
-        ))  # fmt: skip
-    (totals, *walked) = await asyncio.gather(*reads)
-    total, played, wins, win_guesses = (int(x or 0) for x in totals[0])
-    if offset >= total:
-        return [], total
-    mean = (win_guesses + (played - wins) * fail_score) / played
-    prior = PRIOR_GAMES * mean
-    real = "CAST(? AS DOUBLE PRECISION)"
-    value = f"({real} + s.win_guesses + (s.played - s.wins) * {real}) / ({real} + s.played)"
-    value_params = [prior, fail_score, PRIOR_GAMES]
-    best = _best_by_plain_average(walked[0], wanted, mean, fail_score) if walked else None
+        )
+        best = _best_by_plain_average(walked, wanted, mean, fail_score)
     if best is None:  # the whole board, sorted by the database
         rows = await db.all(
             f"SELECT s.player_id, {value} AS value FROM {table} WHERE {where} "
@@ -221,7 +252,7 @@ async def _fair_average_page(
         (*value_params, *params, *shown),
     )
     ahead = sum(1 for v, _ in best[:offset] if v < best[offset][0])
-    return _ranks(rows, offset, ahead), total
+    return _ranks(rows, offset, ahead), totals.players
 
 
 def _best_by_plain_average(
@@ -242,7 +273,7 @@ def _best_by_plain_average(
 
     def fair(row: Row) -> float:
         played, wins = int(row["played"]), int(row["wins"])
-        return (prior + int(row["win_guesses"]) + (played - wins) * float(fail_score)) / (
+        return (prior + (int(row["win_guesses"]) + (played - wins) * fail_score)) / (
             PRIOR_GAMES + played
         )
 
