@@ -218,7 +218,7 @@ BOARDS = st.dictionaries(
     max_size=25,
 )
 _boards = itertools.count()
-LEVELS = counts.LEVELS
+LEVELS, GROUP_ROWS = counts.LEVELS, periods.GROUP_ROWS
 
 
 def fair_ranks(games: dict[int, list[tuple[bool, int]]], fail: int) -> list[tuple[int, int]]:
@@ -234,26 +234,34 @@ def fair_ranks(games: dict[int, list[tuple[bool, int]]], fail: int) -> list[tupl
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(games=BOARDS, per_page=st.integers(1, 7), fail=st.sampled_from([7, 9]),
-       grouped=st.booleans())  # fmt: skip
+       read=st.sampled_from(["groups", "bounded groups", "plain average"]))  # fmt: skip
 @example(  # the best (six 3s) comes after two lucky 2s by plain average: past the rows read
     games={1: [(True, 2)], 2: [(True, 2)], 3: [(True, 3)] * 6, 4: [(False, 4)] * 6},
     per_page=1,
     fail=7,
-    grouped=False,
+    read="plain average",
 )
 @example(  # one group: every page reads the group as far as the page
-    games={1: [(True, 3)], 2: [(True, 2)], 3: [(False, 4)]}, per_page=1, fail=7, grouped=True
+    games={1: [(True, 3)], 2: [(True, 2)], 3: [(False, 4)]}, per_page=1, fail=7, read="groups"
+)
+@example(  # a bound from the groups' first rows: group 2's best lies past the first read
+    games={1: [(True, 2)], 2: [(True, 2)] * 2, 3: [(True, 2), (True, 3)], 4: [(True, 3)] * 2},
+    per_page=2,
+    fail=7,
+    read="bounded groups",
 )
 def test_every_page_of_the_fair_average_board_is_the_board_worked_out_whole(
-    database_url, monkeypatch, games, per_page, fail, grouped
+    database_url, monkeypatch, games, per_page, fail, read
 ) -> None:
     """Fail score 7 reads only the rows that can be on a page: the best of each group of
-    players with as many games or, on a board with players past the levels the counts keep
-    (here, ``grouped`` False, any player), the first rows by plain average (here at most 1
-    row past them before ranking the whole board). Another fail score ranks the whole
-    board. Each gives each page of the hand-made board."""
+    players with as many games (at once, or bounded by a first read of a few of each);
+    or, on a board with players past the levels the counts keep (here, any player), the
+    first rows by plain average (here at most 1 row past them before ranking the whole
+    board). Another fail score ranks the whole board. Each gives each page of the hand-made
+    board. (Set for each example: hypothesis runs them all in one test.)"""
     monkeypatch.setattr(periods, "WALK_ROWS", 1)
-    monkeypatch.setattr(counts, "LEVELS", LEVELS if grouped else 1)  # set for each example
+    monkeypatch.setattr(periods, "GROUP_ROWS", 0 if read == "bounded groups" else GROUP_ROWS)
+    monkeypatch.setattr(counts, "LEVELS", 1 if read == "plain average" else LEVELS)
     kind = f"board{next(_boards)}"  # a board of its own on a database the examples share
     expected = fair_ranks(games, fail)
     scope = [5, GLOBAL][len(games) % 2]  # a server's board, everyone's: the same games

@@ -220,6 +220,7 @@ class Totals:
     wins: int
     win_guesses: int
     levels: tuple[int, ...]
+    at_level: tuple[int, ...]  # the players at each of those levels
 
 
 async def totals(db: Database, scope: int, kind: str, period: str) -> Totals:
@@ -230,7 +231,7 @@ async def totals(db: Database, scope: int, kind: str, period: str) -> Totals:
         (scope, kind, period),
     )
     sums = [sum(int(r[i]) for r in rows) for i in range(1, 5)]
-    return Totals(*sums, tuple(int(r[0]) for r in rows))
+    return Totals(*sums, tuple(int(r[0]) for r in rows), tuple(int(r[1]) for r in rows))
 
 
 async def at_least(

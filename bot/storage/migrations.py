@@ -341,15 +341,33 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         scope, kind, period, (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled);
     """,
     # 12: how many players each board holds, kept by triggers (bot/storage/counts.py), so
-    # a page never counts its board; the indexes that served those counts go. A board of
-    # few games each ranks its fair average a group of players with as many games at a time:
-    # within a group, by the sum of guesses (a loss as 7), read from this index.
+    # a page never counts its board; the indexes that served those counts go. A page's
+    # players are read from its board's index alone, so each holds what its order and its
+    # condition read (the current streak's, each row's last day: a streak gone cold is
+    # passed over on the index, not read from the table). A board of few games each ranks
+    # its fair average a group of players with as many games at a time: within a group, by
+    # the sum of guesses (a loss as 7), read from the score index.
     """
     DROP INDEX standings_totals;
     DROP INDEX standings_skill_totals;
     DROP INDEX period_standings_skill_totals;
     DROP INDEX standings_played;
     DROP INDEX standings_live;
+    DROP INDEX standings_current_streak;
+    CREATE INDEX standings_current_streak
+        ON standings(scope, kind, current_streak DESC, player_id, last_day);
+    DROP INDEX standings_win_rate;
+    CREATE INDEX standings_win_rate ON standings(
+        scope, kind, (CAST(wins AS REAL) / played) DESC, player_id, played, wins);
+    DROP INDEX period_standings_win_rate;
+    CREATE INDEX period_standings_win_rate ON period_standings(
+        scope, kind, period, (CAST(wins AS REAL) / played) DESC, player_id, played, wins);
+    DROP INDEX standings_skill;
+    CREATE INDEX standings_skill ON standings(scope, kind,
+        (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
+    DROP INDEX period_standings_skill;
+    CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
+        (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
     CREATE INDEX standings_score ON standings(scope, kind, played,
         (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
     CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
@@ -651,6 +669,23 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     DROP INDEX period_standings_skill_totals;
     DROP INDEX standings_played;
     DROP INDEX standings_live;
+    DROP INDEX standings_current_streak;
+    CREATE INDEX standings_current_streak
+        ON standings(scope, kind, current_streak DESC, player_id, last_day);
+    DROP INDEX standings_win_rate;
+    CREATE INDEX standings_win_rate ON standings(scope, kind,
+        (CAST(wins AS DOUBLE PRECISION) / NULLIF(played, 0)) DESC, player_id, played, wins);
+    DROP INDEX period_standings_win_rate;
+    CREATE INDEX period_standings_win_rate ON period_standings(scope, kind, period,
+        (CAST(wins AS DOUBLE PRECISION) / NULLIF(played, 0)) DESC, player_id, played, wins);
+    DROP INDEX standings_skill;
+    CREATE INDEX standings_skill ON standings(scope, kind,
+        (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id, skilled,
+        skill_total);
+    DROP INDEX period_standings_skill;
+    CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
+        (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id, skilled,
+        skill_total);
     CREATE INDEX standings_score ON standings(scope, kind, played,
         (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
     CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,

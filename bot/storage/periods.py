@@ -15,6 +15,7 @@ games at the board's mean, so one lucky game does not top it; tied players share
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -29,6 +30,7 @@ PERIODS = ("today", "week", "month", "season", "all")
 PRIOR_GAMES = 3
 INDEXED_FAIL_SCORE = 7  # the default fail score, the one the plain-average indexes count
 WALK_ROWS = 2000  # how far past a page's rows the fair-average board reads its index
+GROUP_ROWS = 2000  # a fair-average read of more rows than this is bounded first
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ async def board_page(
     else:
         where, params = "s.scope = ? AND s.kind = ? AND s.period = ?", [scope, kind, period]
         table = "period_standings s"
+    key, key_params = where.replace("s.", "x."), list(params)
     if metric == "win_rate":
         value, descending = db.ratio("s.wins", "s.played"), True
         where, params = f"{where} AND s.played >= ?", [*params, max(1, min_games)]
@@ -154,11 +157,14 @@ async def board_page(
     else:  # a minimum past the levels kept: counted
         on_board = _count(db, f"SELECT COUNT(*) FROM {table} WHERE {where}", params)
     rows, total = await asyncio.gather(  # two connections on PostgreSQL: at once
-        db.all(  # the page first, then the names of its few players
-            f"SELECT t.*, p.name FROM (SELECT s.*, {value} AS value FROM {table} "
-            f"WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
+        db.all(  # the page's players first, from the board's index alone (it holds what
+            # the order and the condition read: a streak gone cold is passed over there, not
+            # read from the table), then their rows and names
+            f"SELECT x.*, t.value, p.name FROM (SELECT s.player_id, {value} AS value "
+            f"FROM {table} WHERE {where} ORDER BY value {order}, s.player_id LIMIT ? OFFSET ?) t "
+            f"JOIN {table.split()[0]} x ON {key} AND x.player_id = t.player_id "
             f"JOIN players p ON p.id = t.player_id ORDER BY t.value {order}, t.player_id",
-            (*params, per_page, offset),
+            (*params, per_page, offset, *key_params),
         ),
         on_board,
     )
@@ -215,19 +221,8 @@ async def _fair_average_page(
     value_params = [prior, fail_score, PRIOR_GAMES]
     best: list[tuple[float, int]] | None = None
     if fail_score == INDEXED_FAIL_SCORE and totals.levels[-1] < counts.LEVELS:
-        groups = [
-            f"SELECT * FROM (SELECT s.player_id, {value} AS value FROM {table} "
-            f"WHERE {where} AND s.played = ? ORDER BY s.win_guesses + (s.played - s.wins) "
-            f"* {INDEXED_FAIL_SCORE}, s.player_id LIMIT ?) AS g{i}"
-            for i in range(len(totals.levels))
-        ]
-        rows = await db.all(
-            f"SELECT player_id, value FROM ({' UNION ALL '.join(groups)}) AS u "
-            "ORDER BY value, player_id LIMIT ?",
-            [x for played in totals.levels
-             for x in (*value_params, *params, played, wanted)] + [wanted],
-        )  # fmt: skip
-        best = [(float(r["value"]), int(r["player_id"])) for r in rows]
+        reads = (db, table, where, params, value, value_params)
+        best = await _best_by_groups(reads, totals, wanted, prior)
     elif fail_score == INDEXED_FAIL_SCORE:
         plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}",
                          "s.played")  # fmt: skip
@@ -253,6 +248,62 @@ async def _fair_average_page(
     )
     ahead = sum(1 for v, _ in best[:offset] if v < best[offset][0])
     return _ranks(rows, offset, ahead), totals.players
+
+
+async def _best_by_groups(
+    reads: tuple[Database, str, str, list[Any], str, list[Any]], totals: counts.Totals,
+    wanted: int, prior: float,
+) -> list[tuple[float, int]]:  # fmt: skip
+    """The best ``wanted`` (fair average, player) of a board whose players have under
+    :data:`counts.LEVELS` games each, in order, read group by group.
+
+    A player's fair average depends only on their games and their sum of guesses (a loss
+    counted as :data:`INDEXED_FAIL_SCORE`), and grows with the sum; so within a group of
+    players with as many games the order is the index's, and the board's best ``wanted``
+    are among the best ``wanted`` of each group. When that is many rows (page 50 of a board
+    of 40 groups: 20,000), a first read takes the first few of each group, enough to make
+    ``wanted``; the ``wanted``-th best of those, ``bound``, is no better than the board's
+    ``wanted``-th best, so a second read of each group's rows no worse than ``bound`` (a sum
+    of guesses, in the index's order) holds the board's best ``wanted``: a row it leaves is
+    worse than ``bound``, or than ``wanted`` rows of its own group."""
+    db, table, where, params, value, value_params = reads
+    score = f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}"
+    each = f"SELECT s.player_id, {value} AS value FROM {table} WHERE {where}"
+    if db.engine == "postgresql":  # one statement whatever the groups: planned at once
+        sql = (
+            "SELECT g.player_id, g.value FROM unnest(?::int[], ?::bigint[]) AS l(played, top) "
+            f"CROSS JOIN LATERAL ({each} AND s.played = l.played AND {score} <= l.top "
+            f"ORDER BY {score}, s.player_id LIMIT ?) AS g ORDER BY g.value, g.player_id LIMIT ?"
+        )
+    else:  # SQLite plans a union of the groups in no time
+        groups = [f"SELECT * FROM ({each} AND s.played = ? AND {score} <= ? "
+                  f"ORDER BY {score}, s.player_id LIMIT ?) AS g{i}"
+                  for i in range(len(totals.levels))]  # fmt: skip
+        sql = (f"SELECT player_id, value FROM ({' UNION ALL '.join(groups)}) AS u "
+               "ORDER BY value, player_id LIMIT ?")  # fmt: skip
+
+    async def best(per_group: int, bound: float | None = None) -> list[tuple[float, int]]:
+        tops = [  # the greatest sum of guesses no worse than bound (and a hair more)
+            2**62 if bound is None else math.floor(bound * (PRIOR_GAMES + p) - prior + 1e-6)
+            for p in totals.levels
+        ]
+        if db.engine == "postgresql":
+            args = [list(totals.levels), tops, *value_params, *params, per_group, wanted]
+        else:
+            args = [x for played, top in zip(totals.levels, tops, strict=True)
+                    for x in (*value_params, *params, played, top, per_group)]  # fmt: skip
+            args.append(wanted)
+        return [(float(r["value"]), int(r["player_id"])) for r in await db.all(sql, args)]
+
+    if totals.players <= wanted or len(totals.levels) * wanted <= GROUP_ROWS:
+        return await best(wanted)
+    few = 1  # the fewest of each group that make wanted
+    while sum(min(n, few) for n in totals.at_level) < wanted:
+        few *= 2
+    first = await best(few)
+    if len(first) < wanted:  # never, while the counts hold
+        return await best(wanted)
+    return await best(wanted, first[-1][0])
 
 
 def _best_by_plain_average(
