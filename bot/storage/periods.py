@@ -138,7 +138,6 @@ async def board_page(
         where, params = f"{where} AND s.skilled >= ?", [*params, max(1, min_games)]
         measure, level = "skilled", max(1, min_games)
     elif metric == "average":
-        where = f"{where} AND s.played > 0"
         return await _fair_average_page(db, board, table, where, params, page, per_page,
                                         fail_score)  # fmt: skip
     else:
@@ -208,6 +207,8 @@ async def _fair_average_page(
     used (another fail score) or those rows cannot be told apart."""
     offset = (max(page, 1) - 1) * per_page
     wanted = offset + per_page
+    reads = (db, table, where, params)  # where: the board; a group adds its games
+    where = f"{where} AND s.played > 0"
     totals = await counts.totals(db, *board)
     if offset >= totals.players:
         return [], totals.players
@@ -221,8 +222,7 @@ async def _fair_average_page(
     value_params = [prior, fail_score, PRIOR_GAMES]
     best: list[tuple[float, int]] | None = None
     if fail_score == INDEXED_FAIL_SCORE and totals.levels[-1] < counts.LEVELS:
-        reads = (db, table, where, params, value, value_params)
-        best = await _best_by_groups(reads, totals, wanted, prior)
+        best = await _best_by_groups((*reads, value, value_params), totals, wanted, prior)
     elif fail_score == INDEXED_FAIL_SCORE:
         plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}",
                          "s.played")  # fmt: skip
