@@ -11,6 +11,25 @@ version number.
 
 from bot.storage import counts
 
+# Migration 12 on both engines: the indexes that served a board's counts go (bot/storage/
+# counts.py keeps them); the current streak's holds each row's last day, so a streak gone
+# cold is passed over on the index; the score indexes order each group of players with as
+# many games by their sum of guesses (a loss as 7), for the fair average.
+_COUNTED = """
+    DROP INDEX standings_totals;
+    DROP INDEX standings_skill_totals;
+    DROP INDEX period_standings_skill_totals;
+    DROP INDEX standings_played;
+    DROP INDEX standings_live;
+    DROP INDEX standings_current_streak;
+    CREATE INDEX standings_current_streak
+        ON standings(scope, kind, current_streak DESC, player_id, last_day);
+    CREATE INDEX standings_score ON standings(scope, kind, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+    CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
+        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
+"""
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -341,21 +360,10 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         scope, kind, period, (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled);
     """,
     # 12: how many players each board holds, kept by triggers (bot/storage/counts.py), so
-    # a page never counts its board; the indexes that served those counts go. A page's
-    # players are read from its board's index alone, so each holds what its order and its
-    # condition read (the current streak's, each row's last day: a streak gone cold is
-    # passed over on the index, not read from the table). A board of few games each ranks
-    # its fair average a group of players with as many games at a time: within a group, by
-    # the sum of guesses (a loss as 7), read from the score index.
-    """
-    DROP INDEX standings_totals;
-    DROP INDEX standings_skill_totals;
-    DROP INDEX period_standings_skill_totals;
-    DROP INDEX standings_played;
-    DROP INDEX standings_live;
-    DROP INDEX standings_current_streak;
-    CREATE INDEX standings_current_streak
-        ON standings(scope, kind, current_streak DESC, player_id, last_day);
+    # a page never counts its board; and a page's players are read from its board's index
+    # alone, so each index holds what its order and its condition read (and _COUNTED).
+    _COUNTED
+    + """
     DROP INDEX standings_win_rate;
     CREATE INDEX standings_win_rate ON standings(
         scope, kind, (CAST(wins AS REAL) / played) DESC, player_id, played, wins);
@@ -368,10 +376,6 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     DROP INDEX period_standings_skill;
     CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
         (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
-    CREATE INDEX standings_score ON standings(scope, kind, played,
-        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
-    CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
-        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
     """
     + counts.migration("sqlite"),
 )
@@ -662,16 +666,9 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id, skilled);
     """,
     # 12: as SQLite's 12.
-    """
-    DROP INDEX standings_totals;
+    _COUNTED
+    + """
     DROP INDEX period_standings_totals;
-    DROP INDEX standings_skill_totals;
-    DROP INDEX period_standings_skill_totals;
-    DROP INDEX standings_played;
-    DROP INDEX standings_live;
-    DROP INDEX standings_current_streak;
-    CREATE INDEX standings_current_streak
-        ON standings(scope, kind, current_streak DESC, player_id, last_day);
     DROP INDEX standings_win_rate;
     CREATE INDEX standings_win_rate ON standings(scope, kind,
         (CAST(wins AS DOUBLE PRECISION) / NULLIF(played, 0)) DESC, player_id, played, wins);
@@ -686,10 +683,6 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX period_standings_skill ON period_standings(scope, kind, period,
         (CAST(skill_total AS DOUBLE PRECISION) / NULLIF(skilled, 0)) DESC, player_id, skilled,
         skill_total);
-    CREATE INDEX standings_score ON standings(scope, kind, played,
-        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
-    CREATE INDEX period_standings_score ON period_standings(scope, kind, period, played,
-        (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
     """
     + counts.migration("postgresql"),
 )
