@@ -282,3 +282,24 @@ def test_every_page_of_the_fair_average_board_is_the_board_worked_out_whole(
         return seen
 
     assert asyncio.run(pages()) == expected
+
+
+async def test_a_player_gone_between_a_boards_counts_and_its_rows_leaves_a_page_short(
+    database_url, monkeypatch
+) -> None:
+    """The counts and the rows are read one after the other: a player deleted in between
+    leaves the last page empty, not an error."""
+    storage = await Storage.open(database_url)
+    await storage.bulk_results([(p, 5, "wordle:daily", None, True, p + 1) for p in (1, 2, 3)])
+    read_counts = counts.totals
+
+    async def then_delete(*board):
+        found = await read_counts(*board)
+        await storage.delete_player(3)  # the last on the board
+        return found
+
+    monkeypatch.setattr(counts, "totals", then_delete)
+    rows, total = await storage.leaderboard(5, "wordle:daily", "average", page=3, per_page=1,
+                                            today=date(2026, 3, 1))  # fmt: skip
+    assert (rows, total) == ([], 3)
+    await storage.close()

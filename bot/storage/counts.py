@@ -71,7 +71,9 @@ def _contributions(row: str, table: str, sign: str, least: str, source: str = ""
 
 def _add(selects: list[str]) -> str:
     """One statement adding the contributions of ``selects`` to ``board_counts``, a row of
-    it at a time in key order (two transactions lock shared rows in the same order)."""
+    it at a time in key order: two statements lock the rows they share in the same order.
+    (Two transactions of several statements each may not: then PostgreSQL ends one as a
+    deadlock, which the player sees as "busy, try again", nothing changed.)"""
     return (
         f"INSERT INTO board_counts ({COLUMNS}) "
         f"SELECT {KEY}, SUM(players), SUM(played), SUM(wins), SUM(win_guesses) "

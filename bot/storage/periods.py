@@ -240,6 +240,8 @@ async def _fair_average_page(
         )
         best = [(float(r["value"]), int(r["player_id"])) for r in rows]
     shown = [player for _, player in best[offset:]]
+    if not shown:  # the board lost players since its counts were read: none left to show
+        return [], totals.players
     rows = await db.all(
         f"SELECT s.*, {value} AS value, p.name FROM {table} "
         f"JOIN players p ON p.id = s.player_id WHERE {where} "
