@@ -535,8 +535,9 @@ class Storage:
                               "skill_total"),
                 [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
             )  # fmt: skip
-            await rebuild_periods(db, sorted({r[2] for r in rows}))
-            await counts.recount(db, self.db, sorted({r[2] for r in rows}))
+            kinds = sorted({r[2] for r in rows})
+            await rebuild_periods(db, kinds)
+            await counts.recount(db, self.db, kinds)
             await self.db.after_load(db, ("players", "games", "results", "standings"))
         await self.db.optimize(
             ("players", "games", "results", "standings", "period_standings", "board_counts")

@@ -69,15 +69,22 @@ def _contributions(row: str, table: str, sign: str, least: str, source: str = ""
     ]
 
 
+def _summed(selects: list[str]) -> str:
+    """The contributions of ``selects`` summed by count row, inserted into ``board_counts``."""
+    return (
+        f"INSERT INTO board_counts ({COLUMNS}) "
+        f"SELECT {KEY}, SUM(players), SUM(played), SUM(wins), SUM(win_guesses) "
+        f"FROM ({' UNION ALL '.join(selects)}) AS c GROUP BY {KEY}"
+    )
+
+
 def _add(selects: list[str]) -> str:
     """One statement adding the contributions of ``selects`` to ``board_counts``, a row of
     it at a time in key order: two statements lock the rows they share in the same order.
     (Two transactions of several statements each may not: then PostgreSQL ends one as a
     deadlock, which the player sees as "busy, try again", nothing changed.)"""
     return (
-        f"INSERT INTO board_counts ({COLUMNS}) "
-        f"SELECT {KEY}, SUM(players), SUM(played), SUM(wins), SUM(win_guesses) "
-        f"FROM ({' UNION ALL '.join(selects)}) AS c GROUP BY {KEY} "
+        f"{_summed(selects)} "
         "HAVING SUM(players) <> 0 OR SUM(played) <> 0 OR SUM(wins) <> 0 "
         f"OR SUM(win_guesses) <> 0 ORDER BY {KEY} "
         f"ON CONFLICT ({KEY}) DO UPDATE SET players = board_counts.players + excluded.players, "
@@ -96,12 +103,7 @@ def _recount_sql(least: str, kinds: Sequence[str] = ()) -> tuple[str, list[str]]
         for table in ("standings", "period_standings")
         for select in _contributions("s.", table, "1", least, f" FROM {table} s")
     ]
-    sql = (
-        f"INSERT INTO board_counts ({COLUMNS}) "
-        f"SELECT {KEY}, SUM(players), SUM(played), SUM(wins), SUM(win_guesses) "
-        f"FROM ({' UNION ALL '.join(selects)}) AS c GROUP BY {KEY}"
-    )
-    return sql, list(kinds) * len(selects)
+    return _summed(selects), list(kinds) * len(selects)
 
 
 TABLE = {

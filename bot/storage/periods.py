@@ -31,6 +31,7 @@ PRIOR_GAMES = 3
 INDEXED_FAIL_SCORE = 7  # the default fail score, the one the plain-average indexes count
 WALK_ROWS = 2000  # how far past a page's rows the fair-average board reads its index
 GROUP_ROWS = 2000  # a fair-average read of more rows than this is bounded first
+SCORE = f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}"  # the indexes' sum
 
 
 @dataclass(frozen=True)
@@ -224,8 +225,7 @@ async def _fair_average_page(
     if fail_score == INDEXED_FAIL_SCORE and totals.levels[-1] < counts.LEVELS:
         best = await _best_by_groups((*reads, value, value_params), totals, wanted, prior)
     elif fail_score == INDEXED_FAIL_SCORE:
-        plain = db.ratio(f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}",
-                         "s.played")  # fmt: skip
+        plain = db.ratio(SCORE, "s.played")
         walked = await db.all(
             f"SELECT s.player_id, s.played, s.wins, s.win_guesses, {plain} AS plain "
             f"FROM {table} WHERE {where} ORDER BY {plain}, s.player_id LIMIT ?",
@@ -238,7 +238,7 @@ async def _fair_average_page(
             f"ORDER BY value, s.player_id LIMIT ?",
             (*value_params, *params, wanted),
         )
-        best = [(float(r["value"]), int(r["player_id"])) for r in rows]
+        best = _valued(rows)
     shown = [player for _, player in best[offset:]]
     if not shown:  # the board lost players since its counts were read: none left to show
         return [], totals.players
@@ -269,7 +269,6 @@ async def _best_by_groups(
     of guesses, in the index's order) holds the board's best ``wanted``: a row it leaves is
     worse than ``bound``, or than ``wanted`` rows of its own group."""
     db, table, where, params, value, value_params = reads
-    score = f"s.win_guesses + (s.played - s.wins) * {INDEXED_FAIL_SCORE}"
     each = f"SELECT s.player_id, {value} AS value FROM {table} WHERE {where}"
     if db.engine == "postgresql":  # one statement whatever the groups: planned at once.
         # The groups come as text: a list would make asyncpg look its array type up on each
@@ -277,12 +276,12 @@ async def _best_by_groups(
         sql = (
             "SELECT g.player_id, g.value FROM unnest(string_to_array(?, ',')::int[], "
             "string_to_array(?, ',')::bigint[]) AS l(played, top) "
-            f"CROSS JOIN LATERAL ({each} AND s.played = l.played AND {score} <= l.top "
-            f"ORDER BY {score}, s.player_id LIMIT ?) AS g ORDER BY g.value, g.player_id LIMIT ?"
+            f"CROSS JOIN LATERAL ({each} AND s.played = l.played AND {SCORE} <= l.top "
+            f"ORDER BY {SCORE}, s.player_id LIMIT ?) AS g ORDER BY g.value, g.player_id LIMIT ?"
         )
     else:  # SQLite plans a union of the groups in no time
-        groups = [f"SELECT * FROM ({each} AND s.played = ? AND {score} <= ? "
-                  f"ORDER BY {score}, s.player_id LIMIT ?) AS g{i}"
+        groups = [f"SELECT * FROM ({each} AND s.played = ? AND {SCORE} <= ? "
+                  f"ORDER BY {SCORE}, s.player_id LIMIT ?) AS g{i}"
                   for i in range(len(totals.levels))]  # fmt: skip
         sql = (f"SELECT player_id, value FROM ({' UNION ALL '.join(groups)}) AS u "
                "ORDER BY value, player_id LIMIT ?")  # fmt: skip
@@ -299,7 +298,7 @@ async def _best_by_groups(
             args = [x for played, top in zip(totals.levels, tops, strict=True)
                     for x in (*value_params, *params, played, top, per_group)]  # fmt: skip
             args.append(wanted)
-        return [(float(r["value"]), int(r["player_id"])) for r in await db.all(sql, args)]
+        return _valued(await db.all(sql, args))
 
     if totals.players <= wanted or len(totals.levels) * wanted <= GROUP_ROWS:
         return await best(wanted)
@@ -310,6 +309,10 @@ async def _best_by_groups(
     if len(first) < wanted:  # never, while the counts hold
         return await best(wanted)
     return await best(wanted, first[-1][0])
+
+
+def _valued(rows: Sequence[Row]) -> list[tuple[float, int]]:
+    return [(float(r["value"]), int(r["player_id"])) for r in rows]
 
 
 def _best_by_plain_average(
