@@ -8,7 +8,11 @@ could play (and learn, by giving up) day D's answer hours before the others coul
 The answer for a date is a position in a secret shuffle of the answer list: the shuffle is
 seeded from the deployment's secret seed (a setting, or generated once and kept in the
 database), so the schedule cannot be read off the code, and no answer repeats until every
-answer has been used.
+answer has been used. Each pass through the list (a cycle) has a shuffle of its own, keyed by
+the seed and the cycle's number, in which no position holds the word it held in any earlier
+cycle: were the order to repeat, today's answer would be the archive's puzzle one cycle back
+(#N - len(answers)), and tomorrow's the one after it. Cycle 0 is the first shuffle, as it
+always was, so no day already played changes its answer.
 """
 
 from __future__ import annotations
@@ -57,13 +61,35 @@ class DailyPuzzles:
 
     def answer(self, variant_name: str, day: date) -> str:
         answers = get_variant(variant_name).answers.words
-        order = _shuffle(self._seed, variant_name, len(answers))
-        return answers[order[self.number(day) % len(answers)]]
+        cycle, position = divmod(self.number(day), len(answers))
+        # Days before #0 (never served) read the first cycle, as they always did.
+        return answers[
+            _cycle_order(self._seed, variant_name, len(answers), max(cycle, 0))[position]
+        ]
 
 
 @cache
-def _shuffle(seed: str, variant_name: str, size: int) -> tuple[int, ...]:
-    digest = hashlib.sha256(f"{seed}:{variant_name}".encode()).digest()
+def _cycle_order(seed: str, variant_name: str, size: int, cycle: int) -> tuple[int, ...]:
+    """The shuffle of one cycle: a fresh permutation, then each position that holds a word it
+    held in an earlier cycle swapped with another position where the swap clears both."""
+    if cycle == 0:
+        return _shuffle(f"{seed}:{variant_name}", size)
+    order = list(_shuffle(f"{seed}:{variant_name}:cycle {cycle}", size))
+    if size <= 2 * cycle:  # too few words to be sure a swap exists (no real list)
+        return tuple(order)
+    earlier = [_cycle_order(seed, variant_name, size, c) for c in range(cycle)]
+    held = [{before[position] for before in earlier} for position in range(size)]
+    pick = random.Random(f"{seed}:{variant_name}:cycle {cycle}:swaps")
+    for position in range(size):
+        while order[position] in held[position]:
+            other = pick.randrange(size)
+            if order[other] not in held[position] and order[position] not in held[other]:
+                order[position], order[other] = order[other], order[position]
+    return tuple(order)
+
+
+def _shuffle(key: str, size: int) -> tuple[int, ...]:
+    digest = hashlib.sha256(key.encode()).digest()
     order = list(range(size))
     random.Random(int.from_bytes(digest, "big")).shuffle(order)
     return tuple(order)
