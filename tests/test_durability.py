@@ -103,6 +103,26 @@ async def test_the_console_shows_a_rolled_back_game_and_plays_on_from_it(tmp_pat
         await services.close()
 
 
+async def test_in_discord_the_board_shows_the_game_as_stored_and_the_player_is_told(double):
+    """A guess submitted from a board showing a lost move: the board is redrawn as stored
+    and the player told privately; nothing is played."""
+    storage = double.bot.services.storage
+    board = (await double.command("wordle", "practice", user_id=1))[0]
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = (await double.click(guess, user_id=1, on=board))[0]
+    await double.submit(modal, {"word": "crane"}, user_id=1)
+    row = await storage._one("SELECT id, state, version FROM games")
+    await double.submit(modal, {"word": "slate"}, user_id=1)
+    await storage._write("UPDATE games SET state = ?, version = ? WHERE id = ?",
+                         (row["state"], row["version"], row["id"]))  # fmt: skip
+    redrawn, told = await double.submit(modal, {"word": "moist"}, user_id=1)
+    assert redrawn.kind == 7 and "CRANE" in redrawn.text and "SLATE" not in redrawn.text
+    assert "MOIST" not in redrawn.text
+    assert told.ephemeral and told.text == ROLLED_BACK
+    stored = await storage.game(row["id"])
+    assert [g for g, _ in stored.state["rows"]] == ["crane"]
+
+
 # -- a real crash of a PostgreSQL server -----------------------------------------------------
 
 
