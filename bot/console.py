@@ -48,7 +48,7 @@ from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
-from bot.services.games import BUSY
+from bot.services.games import BUSY, ROLLED_BACK
 from bot.services.kinds import KINDS
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
@@ -275,6 +275,8 @@ class Console(TogetherCommands):
 
     def refused(self, outcome: Outcome) -> None:
         self.write(f"  {outcome.message}")
+        if outcome.message == ROLLED_BACK and outcome.game is not None:
+            self.show(outcome.game)  # the game as stored, to play on
         if outcome.choices:  # several games, none shown yet: say how to show the one meant
             commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in outcome.choices)
             self.write(f"  Show the game you mean first. {commands}")

@@ -122,7 +122,9 @@ class TogetherCommands:
         mode = "hard" if "hard" in args else "normal"
         created = await self.services.races.create(self.player, CONSOLE_PLACE, CONSOLE_PLACE,
                                                    game, mode)  # fmt: skip
-        assert created.board is not None
+        if not created.ok or created.board is None:  # a cooldown: it says when
+            self.write(f"  {created.message}")
+            return
         self.race_id = created.board.race.id
         self.write_race(created.board)
         self.write("Other players: /as NAME then /join; the host (you) /start")

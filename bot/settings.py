@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     # file DATABASE_PATH. A secret: a PostgreSQL URL may hold a password.
     database_url: SecretStr | None = None
     database_path: str = Field(default_factory=default_database)
+    # PostgreSQL: moves in a game still going commit without waiting for the server's log
+    # (faster under heavy load); a crash of the server may then undo the last moves
+    # acknowledged (up to about wal_writer_delay's worth). Off: every commit is durable.
+    postgres_async_moves: bool = False
     dev_guild_id: int | None = None
     owner_ids: list[int] = Field(default_factory=list)
     daily_timezone: str = "UTC"

@@ -13,7 +13,7 @@ from bot.discord_bot import turned_away
 from bot.render.text import candidates_text, percent, share_text, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
-from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
+from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS, ROLLED_BACK
 from cogs.common import (
     FORM_SECONDS,
     PUBLIC_THINKING,
@@ -256,7 +256,8 @@ async def show_board(
     to pick a game when several could be meant). A note that reveals an answer (giving up)
     is not put on the public board: :func:`tell_answer` sends it privately."""
     deferred = interaction.response.is_done()  # the service was slow: edit "thinking..."
-    if outcome.game is None or (not outcome.ok and outcome.message):
+    shown_older = outcome.message == ROLLED_BACK  # refused, with the game as stored: shown
+    if outcome.game is None or (not outcome.ok and outcome.message and not shown_older):
         text = outcome.message or NO_GAME
         if picks is None:
             return await refuse(interaction, text)
@@ -287,14 +288,19 @@ async def show_board(
 
 
 async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-    """Answer a button or the modal by editing the board in place, or refuse privately."""
-    if not outcome.ok or outcome.game is None:
+    """Answer a button or the modal by editing the board in place, or refuse privately (a
+    game found older than the board showed: the board shows it, and the player is told)."""
+    shown_older = outcome.message == ROLLED_BACK and outcome.game is not None
+    if (not outcome.ok or outcome.game is None) and not shown_older:
         return await refuse(interaction, outcome.message or NO_GAME)
+    assert outcome.game is not None
     message = await drawn_board(interaction, outcome.game, update=True)
     if interaction.response.is_done():  # deferred: the service or the drawing was slow
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.edit_message(**message)
+    if shown_older:
+        await interaction.followup.send(ROLLED_BACK, ephemeral=True)
     report_over(interaction, outcome)
 
 

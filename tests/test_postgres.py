@@ -256,18 +256,21 @@ async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_s
     await services.close()
 
 
-async def test_only_a_move_in_a_game_still_going_commits_without_waiting_for_the_disk(
-    postgres_url,
+@pytest.mark.parametrize("async_moves", [False, True])
+async def test_moves_commit_durably_unless_asynchronous_moves_are_asked_for(
+    postgres_url, async_moves
 ):
-    """Moves go through sessions with asynchronous commit; a game's start and end (with its
-    result and standings) keep the server's own setting, here "on" for this database (the
-    test server's default is "off", for speed)."""
+    """By default every commit keeps the server's own setting, here "on" for this database
+    (the test server's default is "off", for speed). With POSTGRES_ASYNC_MOVES, moves in a
+    game still going go through sessions with asynchronous commit; a game's start and end
+    (with its result and standings) still keep the server's setting."""
     import asyncpg
 
     admin = await asyncpg.connect(postgres_url)
     await admin.execute("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit"
                         " = on', current_database()); END $$")  # fmt: skip
-    services = await open_services(load_settings(database_url=postgres_url, daily_seed=SEED))
+    services = await open_services(load_settings(database_url=postgres_url, daily_seed=SEED,
+                                                 postgres_async_moves=async_moves))  # fmt: skip
     services.games.choose_answer = lambda variant: "cigar"
     await admin.execute("""
         CREATE TABLE seen (status TEXT, setting TEXT);
@@ -286,8 +289,8 @@ async def test_only_a_move_in_a_game_still_going_commits_without_waiting_for_the
         outcome = await services.games.guess(bob, 100, word)
     assert outcome.game.status == "won"
     seen = [tuple(row) for row in await admin.fetch("SELECT status, setting FROM seen")]
-    assert seen.count(("playing", "on")) == 2  # the two starts
-    assert seen.count(("playing", "off")) == 2 + 5  # the moves
+    assert seen.count(("playing", "on")) == 2 + 7 * (not async_moves)  # the starts (, moves)
+    assert seen.count(("playing", "off")) == 7 * async_moves  # the moves
     assert sorted(r for r in seen if r[0] != "playing") == [("lost", "on"), ("won", "on")]
     await services.close()
     await admin.close()

@@ -63,7 +63,7 @@ class Services:
 
 
 async def open_services(settings: Settings) -> Services:
-    storage = await Storage.open(settings.database)
+    storage = await Storage.open(settings.database, async_moves=settings.postgres_async_moves)
     if settings.daily_seed is not None:
         seed = settings.daily_seed.get_secret_value()
     else:  # one secret per deployment, made on first start and kept with the data

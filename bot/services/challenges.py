@@ -15,10 +15,12 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
+from bot.services.cooldowns import CHALLENGES_PER_SETTER, CHALLENGES_PER_TARGET, wait_text, within
 from bot.services.games import BUSY, GameService, Outcome, Player
 from bot.services.kinds import parse
 from bot.storage import Storage, StorageBusy
 from bot.storage.challenges import Challenge
+from bot.storage.cooldowns import Wait
 from engine.game import Status, WordleGame
 from engine.pattern import to_digits
 from engine.rules import Mode, check_guess
@@ -87,7 +89,8 @@ class ChallengeService:
         guesses: int = 6, target: Player | None = None,
     ) -> Created:  # fmt: skip
         """A challenge with ``setter``'s word, for ``target`` alone or anyone. A refusal
-        stores nothing."""
+        stores nothing. Cooldowns (:mod:`bot.services.cooldowns`): per setter, and per
+        target (each challenge for one player pings them)."""
         if game not in GAMES:
             return Created(message=f"Challenges are for {' and '.join(GAMES)}")
         if not 1 <= guesses <= MAX_GUESSES:
@@ -98,14 +101,25 @@ class ChallengeService:
         if problem is not None:
             return Created(message=problem)
         answer = check_guess(get_variant(game), word, [], Mode.NORMAL).word
+        now = self.games.daily.clock()
         try:
             await self.storage.ensure_player(setter.id, setter.name)
             challenge = await self.storage.challenges.create(
                 guild_id, channel_id, setter.id, None if target is None else target.id, game,
-                answer, guesses,
+                answer, guesses, now=now, per_setter=CHALLENGES_PER_SETTER,
+                per_target=CHALLENGES_PER_TARGET,
             )  # fmt: skip
         except StorageBusy:
             return Created(message=BUSY)
+        if isinstance(challenge, Wait):
+            when = wait_text(challenge.until, now)
+            if challenge.limit == "target" and target is not None:
+                return Created(message=f"{target.name or 'That player'} has been challenged "
+                                       f"enough for now: challenge them again {when} (at most "
+                                       f"{within(CHALLENGES_PER_TARGET)}), or set one for "
+                                       "anyone")  # fmt: skip
+            return Created(message=f"You can set another challenge {when} (at most "
+                                   f"{within(CHALLENGES_PER_SETTER)})")  # fmt: skip
         log.info("challenge %d set in guild %d", challenge.id, guild_id)
         return Created(challenge)
 

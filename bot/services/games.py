@@ -55,6 +55,9 @@ NOT_YOURS = "This is someone else's game: start your own"
 BUSY = "The game's database is busy; nothing was changed, try again in a moment"
 GAME_OVER = "This game is over"
 CHANGED = "Your game changed somewhere else; try again"
+# The database holds an older version of the game than its player was shown (a crash undid
+# moves, a backup was restored): nothing is played on it until the player has seen it.
+ROLLED_BACK = "This game changed: here it is as stored. Nothing was played; guess again"
 WHICH = "You have several games going: which one?"
 HINTS_OFF = "Hints are off for daily games in this server"
 NO_HINTS_IN_RACES = "No hints in a race: everyone plays on their own"
@@ -190,6 +193,9 @@ class GameService:
     # Parsed engine games by (player, game id, version): parsing re-scores every row, so do it
     # once. Game ids are never reused, and the owner in the key keeps players apart regardless.
     _parsed: OrderedDict[tuple[int, int, int], EngineGame] = field(default_factory=OrderedDict)
+    # The version of each game last shown to its player, by (player, game id): a stored game
+    # older than that was rolled back (see ROLLED_BACK). Per process; recent games only.
+    _shown_version: OrderedDict[tuple[int, int], int] = field(default_factory=OrderedDict)
 
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
@@ -288,6 +294,8 @@ class GameService:
             stored, refusal = await self._target(player, scope, kind, game_id, place)
             if stored is None:
                 return refusal
+            if (older := self._rolled_back(stored)) is not None:
+                return older
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, self._view(stored))
             game = self._game(stored)
@@ -304,8 +312,7 @@ class GameService:
             result = _result(game, stored, self.daily.today()) if game.over else None
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
             if saved is None:
-                self._forget(stored)
-                return Outcome.refuse(CHANGED, self._view(stored))
+                return await self._not_saved(stored)
             self._remember(saved, game)
             return self._shown(place, saved)
 
@@ -317,14 +324,15 @@ class GameService:
             stored, refusal = await self._target(player, scope, kind, game_id, place)
             if stored is None:
                 return refusal
+            if (older := self._rolled_back(stored)) is not None:
+                return older
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, self._view(stored))
             game = self._game(stored)
             result = _result(game, stored, self.daily.today())
             saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
             if saved is None:
-                self._forget(stored)
-                return Outcome.refuse(CHANGED, self._view(stored))
+                return await self._not_saved(stored)
             self._remember(saved)
             return self._shown(place, saved, f"The answer was {answer_text(game).upper()}")
 
@@ -498,7 +506,39 @@ class GameService:
         """The outcome showing ``stored``, remembered as what its player looks at there."""
         if place is not None:
             self.shown(stored.player_id, place, stored.id)
+        self._note_version(stored)
         return Outcome(self._view(stored), note)
+
+    def _note_version(self, stored: StoredGame) -> None:
+        key = (stored.player_id, stored.id)
+        self._shown_version[key] = stored.version
+        self._shown_version.move_to_end(key)
+        while len(self._shown_version) > FOCUS_LIMIT:
+            self._shown_version.popitem(last=False)
+
+    def _rolled_back(self, stored: StoredGame) -> Outcome | None:
+        """The refusal to give if ``stored`` is older than the version its player was shown
+        (a crash of the database undid moves, a backup was restored). None: play on."""
+        shown = self._shown_version.get((stored.player_id, stored.id))
+        return None if shown is None or stored.version >= shown else self._show_older(stored)
+
+    def _show_older(self, stored: StoredGame) -> Outcome:
+        """Refuse the action and show ``stored``, the game as the database now holds it,
+        dropping what this process held of later versions; the next action plays on it."""
+        self._forget(stored)
+        for key in [k for k in self._parsed if k[1] == stored.id]:
+            del self._parsed[key]
+        self._note_version(stored)
+        return Outcome.refuse(ROLLED_BACK, self._view(stored))
+
+    async def _not_saved(self, stored: StoredGame) -> Outcome:
+        """``stored`` was not saved: the database holds another version. A newer one came
+        from elsewhere (try again); an older one means the game was rolled back."""
+        self._forget(stored)
+        now = await self.storage.game(stored.id)
+        if now is not None and now.version < stored.version:
+            return self._show_older(now)
+        return Outcome.refuse(CHANGED, self._view(stored))
 
     def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
         self._parsed.pop((stored.player_id, stored.id, stored.version - 1), None)
@@ -520,6 +560,8 @@ class GameService:
             del self._parsed[key]
         for key in [k for k in self._focus if k[0] == player_id]:
             del self._focus[key]
+        for key in [k for k in self._shown_version if k[0] == player_id]:
+            del self._shown_version[key]
 
     def _forget(self, stored: StoredGame) -> None:
         self._active.pop((stored.player_id, stored.scope), None)

@@ -20,10 +20,12 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.services.cooldowns import RACES_PER_HOST, wait_text, within
 from bot.services.daily import DailyPuzzles
 from bot.services.games import DM, GameService, GameView, Outcome, Player
 from bot.services.kinds import KINDS
 from bot.storage import Storage
+from bot.storage.cooldowns import Wait
 from bot.storage.races import LOBBY, OVER, RUNNING, Race, Racer, RaceStanding
 from engine.rules import Mode
 
@@ -72,7 +74,9 @@ class RaceService:
 
     async def create(self, host: Player, guild_id: int | None, channel_id: int,
                      game: str = "wordle", mode: str = "normal") -> RaceOutcome:  # fmt: skip
-        """A lobby in a server channel, with its host in it and its answers chosen."""
+        """A lobby in a server channel, with its host in it and its answers chosen. Refused
+        while another lobby here waits for players, and once the host opened
+        :data:`RACES_PER_HOST` (saying when the next is allowed)."""
         if not guild_id or guild_id == DM:
             return RaceOutcome.refuse(NEED_CHANNEL)
         if game not in RACE_GAMES:
@@ -85,7 +89,15 @@ class RaceService:
         now = self.daily.clock()
         await self.storage.ensure_player(host.id, host.name)
         race = await self.storage.races.create(guild_id, channel_id, host.id, game, mode,
-                                               answers, now, now + self.lobby_time)  # fmt: skip
+                                               answers, now, now + self.lobby_time,
+                                               per_host=RACES_PER_HOST)  # fmt: skip
+        if isinstance(race, Wait):
+            when = wait_text(race.until, now)
+            if race.limit == "channel":
+                return RaceOutcome.refuse(f"A race is waiting for players here: join it, or "
+                                          f"start another {when}")  # fmt: skip
+            return RaceOutcome.refuse(f"You can start another race {when} (at most "
+                                      f"{within(RACES_PER_HOST)})")  # fmt: skip
         log.info("race %d created in guild %d", race.id, guild_id)
         return RaceOutcome(await self.board(race), changed=True)
 

@@ -86,13 +86,15 @@ class Storage:
     @classmethod
     async def open(
         cls, url: str | DatabaseUrl, *, migrate: bool = True,
-        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS, async_moves: bool = False,
     ) -> Storage:  # fmt: skip
         """Open (and migrate) the database a URL or a file path names: SQLite by default,
         PostgreSQL for ``postgresql://``. A database is created only where none exists. A
         locked database is waited for up to ``busy_timeout_ms``; then :class:`StorageBusy`
         is raised and nothing is changed. A database that cannot be used raises
-        :class:`StorageUnavailable` with one line for a person, and leaves nothing open."""
+        :class:`StorageUnavailable` with one line for a person, and leaves nothing open.
+        ``async_moves`` (PostgreSQL): moves commit without waiting for the server's log
+        (POSTGRES_ASYNC_MOVES; a server crash may undo the last ones)."""
         if isinstance(url, str):
             try:
                 url = parse_database_url(url)
@@ -102,7 +104,7 @@ class Storage:
         if url.engine == "postgresql":
             from bot.storage.postgres import PostgresDatabase  # asyncpg only when used
 
-            db = await PostgresDatabase.open(url, busy_timeout_ms)
+            db = await PostgresDatabase.open(url, busy_timeout_ms, async_moves=async_moves)
         else:
             db = await SqliteDatabase.open(url.target, busy_timeout_ms)
         storage = cls(db)

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.storage.cooldowns import Rate, Wait, free_at, lock_player, stamp
 from bot.storage.database import Database
 from bot.storage.records import StoredGame
 
@@ -40,15 +41,30 @@ class Challenges:
 
     async def create(
         self, guild_id: int, channel_id: int, setter_id: int, target_id: int | None, game: str,
-        answer: str, max_guesses: int,
-    ) -> Challenge:  # fmt: skip
-        """A new challenge (its setter must be a stored player)."""
+        answer: str, max_guesses: int, *, now: datetime | None = None,
+        per_setter: Rate | None = None, per_target: Rate | None = None,
+    ) -> Challenge | Wait:  # fmt: skip
+        """A new challenge (its setter must be a stored player), unless its setter made
+        ``per_setter`` challenges already, or its target was named in ``per_target``: then
+        when it is allowed (:class:`Wait`, limit "setter" or "target"), and nothing stored."""
+        now = now or datetime.now(UTC)
         async with self.db.transaction() as db:
+            await lock_player(db, self.db.for_update, setter_id)
+            limits = [("setter", per_setter, setter_id)]
+            if target_id is not None:
+                limits.append(("target", per_target, target_id))
+            for limit, rate, who in limits:
+                column = f"{limit}_id"
+                until = None if rate is None else await free_at(
+                    db, f"SELECT created_at FROM challenges WHERE {column} = ?", (who,), rate, now
+                )  # fmt: skip
+                if until is not None:
+                    return Wait(limit, until)
             challenge_id = await db.value(
                 "INSERT INTO challenges (guild_id, channel_id, setter_id, target_id, game, "
                 "answer, max_guesses, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, setter_id, target_id, game, answer, max_guesses,
-                 datetime.now(UTC).isoformat(timespec="seconds")),
+                 stamp(now)),
             )  # fmt: skip
         return Challenge(int(challenge_id), guild_id, channel_id, None, setter_id, target_id,
                          game, answer, max_guesses)  # fmt: skip

@@ -126,10 +126,12 @@ class Database(Protocol):
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
     async def write(self, sql: str, params: Sequence[Any] = (), *, durable: bool = True) -> int:
         """One statement in its own transaction; returns the rows changed. ``durable=False``
-        (a move in a game still going) may return before the commit reaches the disk, as
-        SQLite's WAL with ``synchronous = NORMAL`` does for every commit: a crash of the
-        machine (on PostgreSQL, also of its server) can undo the last fraction of a second
-        of such writes, never half of one."""
+        (a move in a game still going) may return before the commit reaches the disk where
+        the engine allows it: SQLite's WAL with ``synchronous = NORMAL`` does so for every
+        commit (a crash of the machine, never of the process, can undo the last of them);
+        PostgreSQL only when opened with ``async_moves`` (POSTGRES_ASYNC_MOVES), when a
+        crash of its server too can undo the last fraction of a second of such writes,
+        never half of one."""
         ...
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...

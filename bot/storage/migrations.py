@@ -378,6 +378,12 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
     """
     + counts.migration("sqlite"),
+    # 13: the cooldowns of /challenge and /race count recent rows (bot/storage/cooldowns.py):
+    # the challenges naming a player, the races a player hosted.
+    """
+    CREATE INDEX challenges_target ON challenges(target_id, created_at);
+    CREATE INDEX races_host ON races(host_id, created_at);
+    """,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -685,6 +691,11 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         skill_total);
     """
     + counts.migration("postgresql"),
+    # 13: as SQLite's 13.
+    """
+    CREATE INDEX challenges_target ON challenges(target_id, created_at);
+    CREATE INDEX races_host ON races(host_id, created_at);
+    """,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

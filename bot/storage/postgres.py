@@ -130,10 +130,12 @@ class PostgresDatabase:
     engine = "postgresql"
     for_update = " FOR UPDATE"
 
-    def __init__(self, url: DatabaseUrl, pool: asyncpg.Pool, moves: asyncpg.Pool) -> None:
+    def __init__(
+        self, url: DatabaseUrl, pool: asyncpg.Pool, moves: asyncpg.Pool | None = None
+    ) -> None:
         self.where = url.shown
         self.pool = pool
-        self.moves = moves  # asynchronous commit: see write()
+        self.moves = moves or pool  # asynchronous commit only if asked: see write()
         self._url = url
         self._leader: asyncpg.Connection | None = None
         self._closed = False
@@ -146,13 +148,16 @@ class PostgresDatabase:
 
     @classmethod
     async def open(
-        cls, url: DatabaseUrl, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE
-    ) -> PostgresDatabase:
+        cls, url: DatabaseUrl, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE,
+        *, async_moves: bool = False,
+    ) -> PostgresDatabase:  # fmt: skip
         """Connect the pools; an unreachable or refusing server raises
-        :class:`StorageUnavailable` naming the setting, without the password."""
+        :class:`StorageUnavailable` naming the setting, without the password.
+        ``async_moves``: a second pool for moves, committing asynchronously (see write())."""
         pools: list[asyncpg.Pool] = []
+        wanted = ({}, {"synchronous_commit": "off"}) if async_moves else ({},)
         try:
-            for settings in ({}, {"synchronous_commit": "off"}):  # the second: moves
+            for settings in wanted:  # the second, if any: moves
                 pools.append(await _pool(url, busy_timeout_ms, pool_size, settings))
         except (*TRANSIENT, asyncpg.PostgresError, ValueError) as exc:
             for opened in pools:
@@ -218,11 +223,14 @@ class PostgresDatabase:
         if self._leader is not None:
             with contextlib.suppress(*TRANSIENT):
                 await self._leader.close()
-        for pool in (self.moves, self.pool):
+        for pool in self._pools():
             try:
                 await asyncio.wait_for(pool.close(), timeout=5)
             except (TimeoutError, *TRANSIENT):
                 pool.terminate()
+
+    def _pools(self) -> list[asyncpg.Pool]:
+        return [self.pool] if self.moves is self.pool else [self.moves, self.pool]
 
     # -- statements --------------------------------------------------------------------
 
@@ -234,7 +242,7 @@ class PostgresDatabase:
             raise Duplicate(exc.constraint_name or "unique") from exc
         except TRANSIENT as exc:
             log.warning("database unavailable for a moment: %s", type(exc).__name__)
-            for pool in (self.pool, self.moves):  # the next action reconnects
+            for pool in self._pools():  # the next action reconnects
                 await pool.expire_connections()
             raise StorageBusy(f"the database did not answer ({type(exc).__name__})") from exc
 
@@ -247,13 +255,18 @@ class PostgresDatabase:
             return list(await self.pool.fetch(numbered(sql), *params))
 
     async def write(self, sql: str, params: Sequence[Any] = (), *, durable: bool = True) -> int:
-        """``durable=False`` goes through the pool whose sessions commit asynchronously
-        (``synchronous_commit = off``): the commit returns before the server flushes it to
-        disk, which it does within a fraction of a second (``wal_writer_delay``); others see
-        it at once. A move in a game still going is written so: with 200 players guessing,
-        the flush was half of a move's wait (``bench service``). A crash of the server
-        or machine may undo the last moves, never half of one, and a player whose move is
-        undone finds the game one guess back (the version check sees to the rest)."""
+        """By default every commit waits for the server's own ``synchronous_commit`` (on
+        unless the server says otherwise): what is acknowledged survives a crash.
+
+        Opened with ``async_moves`` (the setting POSTGRES_ASYNC_MOVES), ``durable=False``
+        goes through a pool whose sessions commit asynchronously (``synchronous_commit =
+        off``): the commit returns before the server writes it to its log, which it does
+        within a fraction of a second (``wal_writer_delay``, 200 ms by default, up to three
+        times that); others see it at once. A move in a game still going is written so:
+        with 200 players guessing, the flush was half of a move's wait (``bench service``).
+        A crash of the server or machine may then undo the last moves (never half of one,
+        never a game's start or end); the player's next action is refused with the game as
+        stored (``GameService``'s version check) rather than played on it."""
         async with self._errors():
             pool = self.pool if durable else self.moves
             return _rowcount(await pool.execute(numbered(sql), *params))

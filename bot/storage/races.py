@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
+from bot.storage.cooldowns import Rate, Wait, free_at, lock_player, stamp
 from bot.storage.database import Database
 from bot.storage.records import GLOBAL
 
 LOBBY, RUNNING, OVER = "lobby", "running", "over"
-
-
-def stamp(moment: datetime) -> str:
-    """A stored time: UTC, to the millisecond, so stored times compare as text."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
 def _time(text: str | None) -> datetime | None:
@@ -98,10 +94,27 @@ class Races:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
-                     answers: list[str], now: datetime, start_by: datetime) -> Race:  # fmt: skip
-        """A lobby, its host (who must exist) its first player."""
+    async def create(
+        self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
+        answers: list[str], now: datetime, start_by: datetime, *, per_host: Rate | None = None,
+    ) -> Race | Wait:  # fmt: skip
+        """A lobby, its host (who must exist) its first player; or when one is allowed
+        (:class:`Wait`), nothing stored: limit "channel" while a lobby of the channel waits
+        for players (until it starts), "host" once its host opened ``per_host`` races."""
         async with self.db.transaction() as db:
+            await lock_player(db, self.db.for_update, host_id)
+            waiting = await db.value(
+                "SELECT MAX(start_by) FROM races WHERE status = ? AND start_by > ? "
+                "AND channel_id = ?",
+                (LOBBY, stamp(now), channel_id),
+            )
+            if waiting is not None:
+                return Wait("channel", datetime.fromisoformat(waiting))
+            until = None if per_host is None else await free_at(
+                db, "SELECT created_at FROM races WHERE host_id = ?", (host_id,), per_host, now
+            )  # fmt: skip
+            if until is not None:
+                return Wait("host", until)
             race_id = await db.value(
                 "INSERT INTO races (guild_id, channel_id, host_id, game, mode, answers, status, "
                 "created_at, start_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
