@@ -30,6 +30,16 @@ _COUNTED = """
         (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
 """
 
+# Migration 13 on both engines: a mark is the hex HMAC of (player, kind, puzzle); ``day`` is
+# the puzzle day it holds for (ignored after it, and purged).
+_PLAYED_MARKS = """
+    CREATE TABLE played_marks (
+        mark TEXT PRIMARY KEY,
+        day TEXT NOT NULL
+    );
+    CREATE INDEX played_marks_day ON played_marks(day);
+"""
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -378,6 +388,10 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
     """
     + counts.migration("sqlite"),
+    # 13: what a deletion keeps until its day ends: a mark per puzzle the player had going or
+    # finished that day, so deleting is no way to replay it (bot/services/deletion.py). A
+    # mark is a keyed hash: it names nobody without the deployment's secret seed.
+    _PLAYED_MARKS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -685,6 +699,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         skill_total);
     """
     + counts.migration("postgresql"),
+    # 13: as SQLite's 13.
+    _PLAYED_MARKS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -692,4 +708,5 @@ assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for 
 TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "results",
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
-          "challenges", "coop_games", "coop_rows", "coop_standings")  # fmt: skip
+          "challenges", "coop_games", "coop_rows", "coop_standings",
+          "played_marks")  # fmt: skip
