@@ -179,3 +179,26 @@ async def test_the_console_deletes_as_discord_does(services) -> None:
     await console.handle("/as bob")
     await console.handle("/mydata delete confirm:DELETE")
     assert shown[-1] == "There was nothing to delete."
+
+
+# -- in Discord -------------------------------------------------------------------------
+
+
+async def test_in_discord_a_deletion_keeps_todays_daily_played_until_the_job_purges(
+    double, clock
+) -> None:
+    services = double.bot.services
+    services.daily.clock = clock
+    await double.command("wordle", "daily", user_id=ANN.id)
+    await double.command("giveup", user_id=ANN.id)
+    gone = await double.command("mydata", "delete", user_id=ANN.id, confirm="DELETE")
+    assert [m.text for m in gone] == [DELETED] and gone[0].ephemeral
+    (refused,) = await double.command("wordle", "daily", user_id=ANN.id)
+    assert refused.ephemeral and "You have already played today's wordlebot Wordle" in refused.text
+    assert await count(services, "games") == 0 and len(await marks(services)) == 1
+    clock.now = noon(TODAY + timedelta(days=1))
+    for job in double.bot.leader_jobs:  # what the elected process runs on the clock
+        await job()
+    assert await marks(services) == []
+    (board,) = await double.command("wordle", "daily", user_id=ANN.id)
+    assert "wordlebot Wordle #1718" in board.text
