@@ -67,13 +67,12 @@ async def play_archive(
     try:
         as_daily = await games.storage.daily_game(player.id, daily, puzzle)
         before = await games.storage.daily_game(player.id, kind, puzzle)
-        # No game: perhaps deleted today with the player's data; then a mark says so (read
-        # after the games: see GameService.marked).
-        if as_daily is None and before is None and await games.marked(player.id, daily, puzzle):
+        # No game: perhaps deleted today with the player's data, then a deletion's mark says
+        # so (read after the games: see GameService.marked).
+        gone = as_daily is None and before is None
+        if as_daily is not None or (gone and await games.marked(player.id, daily, puzzle)):
             return Outcome.refuse(f"You played {label} as the daily")
-        if as_daily is not None:
-            return Outcome.refuse(f"You played {label} as the daily")
-        if before is None and await games.marked(player.id, kind, puzzle):
+        if gone and await games.marked(player.id, kind, puzzle):
             return Outcome.refuse(f"You have already played {label} from the archive")
     except StorageBusy:
         return Outcome.refuse(BUSY)

@@ -477,7 +477,7 @@ class Storage:
         with a puzzle that is in progress or ended ``today`` leaves its mark until that day
         ends, in the same transaction: no moment sees neither the game nor its mark."""
         async with self.transaction() as db:
-            # Locked first: a game started meanwhile elsewhere waits, then finds no player.
+            # The player's row locked first: no game of theirs is inserted until we commit.
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
             if mark is not None and today is not None:
                 played = await db.all(
