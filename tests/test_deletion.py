@@ -2,15 +2,19 @@
 played until the day ends (an anonymous mark each), on both engines and in every process;
 the console deletes as Discord does."""
 
+import asyncio
 import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from clock import Clock
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.console import Console
 from bot.services import Player, Services, open_services
 from bot.services.archive import play_archive
+from bot.services.daily import EPOCH
 from bot.services.deletion import DELETED
 from bot.settings import load_settings
 
@@ -179,6 +183,51 @@ async def test_the_console_deletes_as_discord_does(services) -> None:
     await console.handle("/as bob")
     await console.handle("/mydata delete confirm:DELETE")
     assert shown[-1] == "There was nothing to delete."
+
+
+ENDINGS = ("won", "lost", "gave up", "going")
+
+
+@settings(max_examples=12)
+@given(played=st.dictionaries(st.integers(1, 1700), st.sampled_from(ENDINGS[:3]), max_size=4),
+       last=st.sampled_from(ENDINGS), daily=st.sampled_from(ENDINGS),
+       fresh=st.integers(1701, 1715))  # fmt: skip
+def test_whatever_was_played_today_and_however_it_ended_stays_played(
+    played: dict[int, str], last: str, daily: str, fresh: int
+) -> None:
+    async def main() -> None:
+        services = await opened(":memory:", Clock(noon(TODAY)))
+        games = services.games
+
+        async def end(kind: str, how: str, answer: str) -> None:
+            if how == "won":
+                await games.guess(ANN, GUILD, answer, kind=kind)
+            elif how == "lost":
+                for word in [w for w in ("crane", "slate", "moist", "pound", "fjord", "glyph",
+                                         "vixen") if w != answer][:6]:  # fmt: skip
+                    await games.guess(ANN, GUILD, word, kind=kind)
+            elif how == "gave up":
+                await games.give_up(ANN, GUILD, kind=kind)
+
+        try:
+            endings = {**played, 1716: last}  # the last may be left going
+            for number, how in endings.items():
+                assert (await play_archive(games, ANN, GUILD, "wordle", number=number)).ok
+                day = EPOCH + timedelta(days=number)
+                await end("wordle:archive", how, services.daily.answer("wordle", day))
+            assert (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+            await end("wordle:daily", daily, services.daily.answer("wordle", TODAY))
+            assert await services.delete_player(ANN.id)
+            assert len(await marks(services)) == len(endings) + 1
+            for number in endings:
+                again = await play_archive(games, ANN, GUILD, "wordle", number=number)
+                assert not again.ok and "from the archive" in again.message
+            assert not (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+            assert (await play_archive(games, ANN, GUILD, "wordle", number=fresh)).ok
+        finally:
+            await services.close()
+
+    asyncio.run(main())
 
 
 # -- in Discord -------------------------------------------------------------------------
