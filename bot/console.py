@@ -10,6 +10,7 @@ Commands (a bare word is a guess in the game shown last)::
     /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
     /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
     /coach   /export   /as NAME (play as another local player)   /help   /quit
+    /mydata export | /mydata delete confirm:DELETE (everything stored about you)
     /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
     /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
@@ -48,6 +49,7 @@ from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
 from bot.services.analysis import analyze, coach_game, record_shares
 from bot.services.archive import play_archive
+from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY, ROLLED_BACK
 from bot.services.kinds import KINDS
 from bot.services.skill import coach_dailies
@@ -162,6 +164,7 @@ class Console(TogetherCommands):
             "/leaderboard": lambda: self.leaderboard(args),
             "/digest": lambda: self.digest(args),
             "/export": self.export,
+            "/mydata": lambda: self.my_data(args),
             "/analyze": lambda: self.analyze(rest),
             "/coach": self.coach,
             "/help": self.help,
@@ -382,6 +385,22 @@ class Console(TogetherCommands):
 
     async def export(self) -> None:
         self.write(await self.services.export_player(self.player.id))
+
+    async def my_data(self, args: list[str]) -> None:
+        """/mydata export, or /mydata delete confirm:DELETE (Discord's option, by name)."""
+        action = args[0].lower() if args else ""
+        if action == "export":
+            return await self.export()
+        if action != "delete":
+            self.write("Usage: /mydata export | /mydata delete confirm:DELETE")
+            return
+        name, _, given = (args[1] if len(args) == 2 else "").partition(":")
+        if name.lower() != "confirm" or given != CONFIRM:
+            self.write(f"{NOT_CONFIRMED}: /mydata delete confirm:DELETE")
+            return
+        deleted = await self.services.delete_player(self.player.id)
+        self.shown = None
+        self.write(DELETED if deleted else NOTHING)
 
     def show(self, game: GameView) -> None:
         self.shown = game.game_id  # what a bare word, /giveup or /hint now goes to

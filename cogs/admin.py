@@ -11,8 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import WordleBot
 from bot.render.palette import palette_named
 from bot.render.text import squares_of
+from bot.services import deletion
 from cogs.common import anywhere, bot_of, in_servers, refuse
 from cogs.reminders import daily_role_setting
 
@@ -35,8 +37,18 @@ class Admin(commands.Cog):
         app_commands.Group(name="settings", description="Your own settings, or this server's")
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.leader_jobs.append(self.purge_marks)
+
+    async def cog_unload(self) -> None:
+        self.bot.leader_jobs.remove(self.purge_marks)
+
+    async def purge_marks(self) -> None:
+        """The marks deletions left for a day that has ended go (bot/services/deletion.py)."""
+        await self.bot.services.games.purge_marks()
 
     @settings.command(name="server", description="This server's settings (Manage Server)")
     @app_commands.describe(timezone="This server's time zone, e.g. Europe/Paris (its digest "
@@ -139,12 +151,11 @@ class Admin(commands.Cog):
     @data.command(name="delete", description="Delete everything the bot stores about you")
     @app_commands.describe(confirm="Type DELETE to confirm")
     async def delete(self, interaction: discord.Interaction[Any], confirm: str) -> None:
-        if confirm != "DELETE":
-            return await refuse(interaction, "Nothing deleted: type DELETE to confirm")
+        if confirm != deletion.CONFIRM:
+            return await refuse(interaction, deletion.NOT_CONFIRMED)
         deleted = await bot_of(interaction).services.delete_player(interaction.user.id)
         await interaction.response.send_message(
-            "Deleted your games, results and stats." if deleted else "There was nothing to delete.",
-            ephemeral=True,
+            deletion.DELETED if deleted else deletion.NOTHING, ephemeral=True
         )
 
     @data.command(name="unshare", description="Remove a result you recorded from a share")
@@ -165,5 +176,5 @@ class Admin(commands.Cog):
         await ctx.reply(f"Synced {len(synced)} commands globally.")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: WordleBot) -> None:
     await bot.add_cog(Admin(bot))

@@ -1,7 +1,7 @@
 """The archive: a past daily by number or date, once per player, its own stats line, never
 a daily's streak or board; every refusal private and storing nothing."""
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from discord_double import DiscordDouble
@@ -11,6 +11,7 @@ from bot.discord_bot import WordleBot
 from bot.render.text import stats_text
 from bot.services import Player, open_services
 from bot.services.archive import play_archive
+from bot.services.daily import EPOCH
 from bot.settings import load_settings
 from engine.rules import Mode
 
@@ -73,6 +74,50 @@ async def test_a_past_daily_counts_apart_from_the_dailies(services) -> None:
         assert not done.ok and done.message == "You have already played wordlebot Wordle #1500 " \
             "from the archive"  # fmt: skip
     assert await counts(services.storage) == before
+
+
+async def test_an_archive_day_lost_given_up_or_won_is_never_played_again(services) -> None:
+    """Over is over, however it ended, and a deletion the same day changes nothing."""
+    games = services.games
+
+    def answer(number: int) -> str:
+        return services.daily.answer("wordle", EPOCH + timedelta(days=number))
+
+    async def lose(number: int) -> None:  # six wrong guesses
+        wrong = [w for w in ("crane", "slate", "moist", "pound", "fjord", "glyph", "vixen")
+                 if w != answer(number)]  # fmt: skip
+        for word in wrong[:6]:
+            last = await games.guess(ANN, GUILD, word, kind="wordle:archive")
+        assert last.game.status == "lost"
+
+    async def give_up(number: int) -> None:
+        assert (await games.give_up(ANN, GUILD, kind="wordle:archive")).game.status == "lost"
+
+    async def win(number: int) -> None:
+        won = await games.guess(ANN, GUILD, answer(number), kind="wordle:archive")
+        assert won.game.status == "won"
+
+    ended = {1400: lose, 1401: give_up, 1402: win}
+    for number, end in ended.items():
+        assert (await play_archive(games, ANN, GUILD, "wordle", number=number)).ok
+        await end(number)
+
+    async def all_refused() -> None:
+        before = await counts(services.storage)
+        for number in ended:
+            for way in ({"number": number}, {"day": str(EPOCH + timedelta(days=number))}):
+                again = await play_archive(games, ANN, GUILD, "wordle", **way)
+                assert not again.ok and again.message == (
+                    f"You have already played wordlebot Wordle #{number} from the archive"
+                )
+                late = await games.guess(ANN, GUILD, answer(number), kind="wordle:archive")
+                assert not late.ok and late.message == "No game in progress"
+        assert await counts(services.storage) == before
+
+    await all_refused()
+    assert await services.delete_player(ANN.id)
+    await all_refused()
+    assert (await play_archive(games, ANN, GUILD, "wordle", number=1403)).ok  # another day
 
 
 async def test_refusals_are_clear_and_store_nothing(services) -> None:

@@ -400,6 +400,7 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "INSERT INTO coop_rows (coop_id, turn, player_id, points, played_at) "
         "VALUES (1, 1, 1, 2, 'x')",
         "INSERT INTO coop_standings (scope, player_id, points) VALUES (100, 1, 2)",
+        "INSERT INTO played_marks (mark, day) VALUES ('5eed', '2026-01-01')",  # a deletion's
     ):
         await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])

@@ -46,9 +46,9 @@ class Services:
         return json.dumps(public_export(await self.storage.export_player(player_id)), indent=2)
 
     async def delete_player(self, player_id: int) -> bool:
-        deleted = await self.storage.delete_player(player_id)
-        self.games.forget_player(player_id)
-        return deleted
+        """Delete everything stored about a player; what they played today stays played
+        until the day ends (an anonymous mark each: bot/services/deletion.py)."""
+        return await self.games.delete_player(player_id)
 
     async def reset_guild_board(self, guild_id: int) -> int:
         return await self.storage.reset_guild_board(guild_id)

@@ -63,14 +63,22 @@ async def play_archive(
     if isinstance(picked, str):
         return Outcome.refuse(picked)
     puzzle, label = picked.isoformat(), f"wordlebot {KINDS[variant].title} #{(picked - EPOCH).days}"
+    daily, kind = kind_of(variant, True), archive_kind(variant)
     try:
-        if await games.storage.daily_game(player.id, kind_of(variant, True), puzzle) is not None:
+        as_daily = await games.storage.daily_game(player.id, daily, puzzle)
+        before = await games.storage.daily_game(player.id, kind, puzzle)
+        # No game: perhaps deleted today with the player's data, then a deletion's mark says
+        # so (read after the games: see GameService.marked).
+        gone = as_daily is None and before is None
+        if as_daily is not None or (gone and await games.marked(player.id, daily, puzzle)):
             return Outcome.refuse(f"You played {label} as the daily")
-        before = await games.storage.daily_game(player.id, archive_kind(variant), puzzle)
+        if gone and await games.marked(player.id, kind, puzzle):
+            return Outcome.refuse(f"You have already played {label} from the archive")
     except StorageBusy:
         return Outcome.refuse(BUSY)
+    # Won, lost or given up: over is over (only a game still going comes back).
     if before is not None and before.status != Status.PLAYING.value:
         return Outcome.refuse(f"You have already played {label} from the archive")
     answer = games.daily.answer(variant, picked)
-    return await games.start_set(player, scope, archive_kind(variant), puzzle, [answer],
+    return await games.start_set(player, scope, kind, puzzle, [answer],
                                  mode=mode, place=place)  # fmt: skip

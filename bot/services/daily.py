@@ -18,6 +18,7 @@ always was, so no day already played changes its answer.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import time
 from collections.abc import Callable
@@ -54,6 +55,10 @@ class DailyPuzzles:
     def today(self) -> date:
         """The puzzle day now: the date in the deployment's zone, the same for everyone."""
         return self.clock().astimezone(self.zone).date()
+
+    def key(self, purpose: str) -> bytes:
+        """A secret of its own for ``purpose``, derived from the deployment's seed."""
+        return hmac.new(self._seed.encode(), purpose.encode(), hashlib.sha256).digest()
 
     @staticmethod
     def number(day: date) -> int:

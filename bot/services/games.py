@@ -19,6 +19,7 @@ from datetime import date
 from typing import Any
 
 from bot.services.daily import DailyPuzzles
+from bot.services.deletion import played_mark
 from bot.services.kinds import (
     KINDS,
     EngineGame,
@@ -64,6 +65,7 @@ NO_HINTS_IN_RACES = "No hints in a race: everyone plays on their own"
 HINTS_OFF_TYPED = (
     "Hints are off for daily games in the server where your daily is in progress: finish it first"
 )
+MARKS = "played-marks"  # the purpose of the key deletion marks are made with
 MAX_INPUT = 200  # characters; anything longer is refused without being read
 # Memory stays flat however many players come and go: parsed games are the heavy part (an
 # Absurdle game holds its candidates), so only a few are kept; games in progress and the
@@ -218,14 +220,14 @@ class GameService:
                 today = zone_day or self.daily.today()
                 day = today.isoformat()
                 played = await self.storage.daily_game(player.id, kind, day)
-                if played is not None:
-                    if played.status == Status.PLAYING.value:
-                        return self._shown(place, played, "Here is your game in progress")
+                if played is not None and played.status == Status.PLAYING.value:
+                    return self._shown(place, played, "Here is your game in progress")
+                if played is not None or await self.marked(player.id, kind, day):
                     number = self.daily.number(today)
                     return Outcome.refuse(
                         f"You have already played today's wordlebot "
                         f"{get_variant(variant).title} #{number}. A new one comes tomorrow.",
-                        self._view(played),
+                        None if played is None else self._view(played),
                     )
                 answer = self.daily.answer(variant, today)
                 await self.storage.record_daily(variant, day, self.daily.number(today), answer)
@@ -270,6 +272,8 @@ class GameService:
                         return self._shown(place, played, "Here is your game in progress")
                     return Outcome.refuse("You have already played this one",
                                           self._view(played))  # fmt: skip
+                if await self.marked(player.id, kind, puzzle):
+                    return Outcome.refuse("You have already played this one")
                 if attempt:
                     return Outcome.refuse(CHANGED)
                 game = new_game(spec, answers, mode, max_guesses=max_guesses)
@@ -551,6 +555,28 @@ class GameService:
             games[stored.kind] = stored
         else:
             games.pop(stored.kind, None)
+
+    async def marked(self, player_id: int, kind: str, puzzle: str) -> bool:
+        """Whether the player deleted their data today after playing this puzzle (a mark
+        of :mod:`bot.services.deletion`). Ask after finding no game: a deletion removes the
+        game and leaves the mark in one transaction, so one of the two reads sees it."""
+        mark = played_mark(self.daily.key(MARKS), player_id, kind, puzzle)
+        return await self.storage.marked(mark, self.daily.today().isoformat())
+
+    async def delete_player(self, player_id: int) -> bool:
+        """Delete everything of the player's, leaving today's marks (bot.services.deletion)."""
+        key = self.daily.key(MARKS)
+        async with self._locks.hold(player_id):
+            deleted = await self.storage.delete_player(
+                player_id, mark=lambda kind, puzzle: played_mark(key, player_id, kind, puzzle),
+                today=self.daily.today().isoformat(),
+            )  # fmt: skip
+            self.forget_player(player_id)
+        return deleted
+
+    async def purge_marks(self) -> int:
+        """Forget the marks of puzzle days that have ended (a job on the clock)."""
+        return await self.storage.purge_marks(self.daily.today().isoformat())
 
     def forget_player(self, player_id: int) -> None:
         """Drop everything held in memory about a player (their data was deleted)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -467,13 +467,49 @@ class Storage:
             data[name] = rows[0] if name == "player" and rows else rows
         return data
 
-    async def delete_player(self, player_id: int) -> bool:
+    async def delete_player(
+        self, player_id: int, *, mark: Callable[[str, str], str] | None = None,
+        today: str | None = None,
+    ) -> bool:  # fmt: skip
         """Remove the player and everything of theirs (foreign keys cascade); then the
         engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
-        truncated write-ahead log; PostgreSQL: a vacuum)."""
-        deleted = await self._write("DELETE FROM players WHERE id = ?", (player_id,)) == 1
+        truncated write-ahead log; PostgreSQL: a vacuum).
+
+        With ``mark`` (the keyed hash of a game's kind and puzzle) and ``today``, each game
+        with a puzzle that is in progress or ended ``today`` leaves its mark until that day
+        ends, in the same transaction: no moment sees neither the game nor its mark."""
+        async with self.transaction() as db:
+            # The player's row locked first: no game of theirs is inserted until we commit.
+            await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
+            if mark is not None and today is not None:
+                played = await db.all(
+                    "SELECT g.kind, g.puzzle FROM games g LEFT JOIN results r ON r.game_id = g.id "
+                    "WHERE g.player_id = ? AND g.puzzle IS NOT NULL "
+                    "AND (g.status = 'playing' OR r.played_on = ?)",
+                    (player_id, today),
+                )
+                await db.execute("DELETE FROM played_marks WHERE day < ?", (today,))
+                marks = sorted({(mark(str(kind), str(puzzle)), today) for kind, puzzle in played})
+                if marks:
+                    await db.executemany(
+                        "INSERT INTO played_marks (mark, day) VALUES (?, ?) "
+                        "ON CONFLICT(mark) DO UPDATE SET day = excluded.day",
+                        marks,
+                    )
+            deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
         await self.db.after_delete()
         return deleted
+
+    async def marked(self, mark: str, today: str) -> bool:
+        """Whether a deletion left this mark for ``today`` (older marks no longer count)."""
+        row = await self._one(
+            "SELECT 1 FROM played_marks WHERE mark = ? AND day >= ?", (mark, today)
+        )
+        return row is not None
+
+    async def purge_marks(self, today: str) -> int:
+        """Forget the marks of days that have ended; returns how many went."""
+        return await self._write("DELETE FROM played_marks WHERE day < ?", (today,))
 
     async def reset_guild_board(self, guild_id: int) -> int:
         """Clear a guild's leaderboard; players' own stats and histories stay."""

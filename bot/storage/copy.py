@@ -31,6 +31,7 @@ ORDER = {
     "coop_games": "id",
     "coop_rows": "coop_id, turn",
     "coop_standings": "scope, player_id",
+    "played_marks": "mark",
 }
 BATCH = 50_000
 

@@ -30,6 +30,16 @@ _COUNTED = """
         (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
 """
 
+# Migration 14 on both engines: a mark is the hex HMAC of (player, kind, puzzle); ``day`` is
+# the puzzle day it holds for (ignored after it, and purged).
+_PLAYED_MARKS = """
+    CREATE TABLE played_marks (
+        mark TEXT PRIMARY KEY,
+        day TEXT NOT NULL
+    );
+    CREATE INDEX played_marks_day ON played_marks(day);
+"""
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -384,6 +394,10 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX challenges_target ON challenges(target_id, created_at);
     CREATE INDEX races_host ON races(host_id, created_at);
     """,
+    # 14: what a deletion keeps until its day ends: a mark per puzzle the player had going or
+    # finished that day, so deleting is no way to replay it (bot/services/deletion.py). A
+    # mark is a keyed hash: it names nobody without the deployment's secret seed.
+    _PLAYED_MARKS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -696,6 +710,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX challenges_target ON challenges(target_id, created_at);
     CREATE INDEX races_host ON races(host_id, created_at);
     """,
+    # 14: as SQLite's 14.
+    _PLAYED_MARKS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -703,4 +719,5 @@ assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for 
 TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "results",
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
-          "challenges", "coop_games", "coop_rows", "coop_standings")  # fmt: skip
+          "challenges", "coop_games", "coop_rows", "coop_standings",
+          "played_marks")  # fmt: skip

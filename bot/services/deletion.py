@@ -1,0 +1,27 @@
+"""What deleting a player's data keeps: for the rest of the puzzle day, one mark per puzzle
+they had going or finished that day (a daily, an archive day, a race, a challenge), so that
+deleting is no way to play it again with its answer known.
+
+A mark is the HMAC-SHA256 of (player id, kind, puzzle) under a key derived from the
+deployment's secret seed: without the seed it names no player and no puzzle, and two marks
+of the same player cannot be told to belong together. It holds for its puzzle day only: a
+mark of an earlier day is ignored, deleted at the next deletion and by the clock's job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+CONFIRM = "DELETE"
+NOT_CONFIRMED = "Nothing deleted: type DELETE to confirm"
+DELETED = (
+    "Deleted your games, results and stats. Until the puzzle day ends, what you played today "
+    "stays played: an anonymous mark for each, gone at the day's end."
+)
+NOTHING = "There was nothing to delete."
+
+
+def played_mark(key: bytes, player_id: int, kind: str, puzzle: str) -> str:
+    """The mark a deletion leaves for a game of ``kind`` on ``puzzle``."""
+    return hmac.new(key, f"{player_id}\x00{kind}\x00{puzzle}".encode(), hashlib.sha256).hexdigest()

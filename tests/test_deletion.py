@@ -1,0 +1,253 @@
+"""Deleting one's data is no way to play a puzzle again: what a player played today stays
+played until the day ends (an anonymous mark each), on both engines and in every process;
+the console deletes as Discord does."""
+
+import asyncio
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from clock import Clock
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.console import Console
+from bot.services import Player, Services, open_services
+from bot.services.archive import play_archive
+from bot.services.daily import EPOCH
+from bot.services.deletion import DELETED
+from bot.settings import load_settings
+
+SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-deletion"
+ANN, BOB = Player(1, "ann"), Player(2, "bob")
+GUILD = 100
+TODAY = date(2026, 3, 2)  # puzzle #1717
+GONE = ("players", "games", "results", "standings", "period_standings")
+
+
+def noon(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
+async def opened(url: str, clock: Clock) -> Services:
+    s = await open_services(load_settings(database_url=url, daily_seed=SEED))
+    s.daily.clock = clock
+    return s
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(noon(TODAY))
+
+
+@pytest.fixture
+async def services(database_url: str, clock: Clock):
+    s = await opened(database_url, clock)
+    yield s
+    await s.close()
+
+
+async def count(services: Services, table: str) -> int:
+    return int((await services.storage._one(f"SELECT COUNT(*) FROM {table}"))[0])
+
+
+async def marks(services: Services) -> list[tuple[str, str]]:
+    rows = await services.storage._all("SELECT mark, day FROM played_marks ORDER BY mark")
+    return [(str(r[0]), str(r[1])) for r in rows]
+
+
+async def test_a_daily_given_up_then_deleted_cannot_be_replayed_today(services) -> None:
+    games, answer = services.games, services.daily.answer("wordle", TODAY)
+    assert (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+    assert (await games.give_up(ANN, GUILD, kind="wordle:daily")).ok  # the answer is known
+    assert await services.delete_player(ANN.id)
+    assert [await count(services, t) for t in GONE] == [0] * len(GONE)  # nothing personal
+
+    again = await games.start(ANN, GUILD, "wordle", daily=True)
+    assert not again.ok and again.game is None
+    assert again.message == ("You have already played today's wordlebot Wordle #1717. "
+                             "A new one comes tomorrow.")  # fmt: skip
+    assert not (await games.guess(ANN, GUILD, answer)).ok  # no game to play it in
+    board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                             today=TODAY, period="week")  # fmt: skip
+    assert board.entries == []
+    assert await count(services, "games") == 0  # the refusal stored nothing
+    # Bob, who played nothing, plays as ever.
+    assert (await games.start(BOB, GUILD, "wordle", daily=True)).ok
+
+
+async def test_a_daily_in_progress_and_every_flavour_played_today_stay_played(services) -> None:
+    games = services.games
+    assert (await games.start(ANN, GUILD, "primel", daily=True)).ok  # left in progress
+    archive = await play_archive(games, ANN, GUILD, "wordle", number=1500)
+    assert (await games.give_up(ANN, GUILD, game_id=archive.game.game_id)).ok
+    challenge = (await services.challenges.create(BOB, GUILD, 7, "cigar")).challenge
+    played = await services.challenges.play(ANN, challenge.id)
+    assert (await games.give_up(ANN, GUILD, game_id=played.game.game_id)).ok
+    race = await services.races.create(BOB, GUILD, 7)
+    race_id = race.board.race.id
+    assert (await services.races.join(race_id, ANN)).ok and (
+        await services.races.start(race_id, BOB)).ok  # fmt: skip
+    stored = await services.storage.races.get(race_id)
+    raced = await services.races.play(race_id, ANN)
+    assert (await games.give_up(ANN, GUILD, game_id=raced.game.game_id)).ok
+    assert (await games.start(ANN, GUILD, "wordle")).ok  # practice: no puzzle, no mark
+    assert await services.delete_player(ANN.id)
+
+    refused = await games.start(ANN, GUILD, "primel", daily=True)
+    assert not refused.ok and "already played today's wordlebot Primel #1717" in refused.message
+    again = await play_archive(games, ANN, GUILD, "wordle", number=1500)
+    assert not again.ok
+    assert again.message == "You have already played wordlebot Wordle #1500 from the archive"
+    assert (await services.challenges.play(ANN, challenge.id)).message == (
+        "You have already played this one")  # fmt: skip
+    assert not (await services.races.play(race_id, ANN)).ok  # no longer in the race
+    direct = await games.start_set(ANN, GUILD, stored.kind, stored.puzzle, stored.answers)
+    assert not direct.ok and direct.message == "You have already played this one"
+    assert await count(services, "games") == 0  # nothing of Ann's (Bob never opened his)
+    # What is kept: one mark per puzzle, for today only, that names nobody.
+    kept = await marks(services)
+    assert len(kept) == 4 and {day for _, day in kept} == {TODAY.isoformat()}
+    assert all(re.fullmatch("[0-9a-f]{64}", mark) for mark, _ in kept)
+    # Other puzzles remain open to Ann: the Wordle daily, another archive day.
+    assert (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+    assert (await play_archive(games, ANN, GUILD, "primel", number=1500)).ok
+
+
+async def test_the_marks_end_with_the_day_and_are_purged(services, clock) -> None:
+    games = services.games
+    await games.start(ANN, GUILD, "wordle", daily=True)
+    await games.give_up(ANN, GUILD, kind="wordle:daily")
+    yesterday = await play_archive(games, ANN, GUILD, "wordle", number=1700)
+    await games.give_up(ANN, GUILD, game_id=yesterday.game.game_id)
+    # A game that ended on an earlier day leaves no mark: only today's are kept.
+    clock.now = noon(TODAY - timedelta(days=1))
+    old = await play_archive(games, ANN, GUILD, "wordle", number=1600)
+    await games.give_up(ANN, GUILD, game_id=old.game.game_id)
+    clock.now = noon(TODAY)
+    assert await services.delete_player(ANN.id)
+    assert len(await marks(services)) == 2
+    assert (await play_archive(games, ANN, GUILD, "wordle", number=1600)).ok
+    await games.give_up(ANN, GUILD, kind="wordle:archive")
+
+    clock.now = noon(TODAY + timedelta(days=1))  # a new day: yesterday's marks count no more
+    assert (await play_archive(games, ANN, GUILD, "wordle", number=1717)).ok  # the old daily
+    await games.give_up(ANN, GUILD, kind="wordle:archive")
+    assert (await play_archive(games, ANN, GUILD, "wordle", number=1700)).ok
+    assert len(await marks(services)) == 2  # ignored, then purged by the clock's job
+    assert await services.games.purge_marks() == 2 and await marks(services) == []
+
+
+async def test_a_second_deletion_the_same_day_keeps_the_first_ones_marks(services) -> None:
+    games = services.games
+    await games.start(ANN, GUILD, "wordle", daily=True)
+    await games.give_up(ANN, GUILD, kind="wordle:daily")
+    assert await services.delete_player(ANN.id)
+    assert (await games.start(ANN, GUILD, "wordle")).ok  # back, practising
+    assert await services.delete_player(ANN.id)
+    assert not (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+    assert len(await marks(services)) == 1
+
+
+async def test_another_process_obeys_the_marks(shared_url, clock) -> None:
+    one, two = await opened(shared_url, clock), await opened(shared_url, clock)
+    try:
+        await two.games.start(ANN, GUILD, "wordle", daily=True)  # cached in process two
+        await one.games.give_up(ANN, GUILD, kind="wordle:daily")
+        assert await one.delete_player(ANN.id)
+        refused = await two.games.start(ANN, GUILD, "wordle", daily=True)
+        assert not refused.ok and "already played today's" in refused.message
+        assert await count(two, "games") == 0
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_the_console_deletes_as_discord_does(services) -> None:
+    shown: list[str] = []
+    console = Console(services, ANN, shown.append, colour=False)
+    await console.handle("/wordle daily")
+    await console.handle("/giveup")
+    for line in ("/mydata delete", "/mydata delete confirm:delete", "/mydata delete DELETE",
+                 "/mydata"):  # fmt: skip
+        await console.handle(line)
+    assert "Nothing deleted: type DELETE to confirm" in "\n".join(shown)
+    assert "Usage: /mydata export | /mydata delete confirm:DELETE" in shown
+    assert await count(services, "games") == 1  # none of those deleted anything
+    await console.handle("/mydata export")
+    assert '"kind": "wordle:daily"' in shown[-1]
+    await console.handle("/mydata delete confirm:DELETE")
+    assert shown[-1] == DELETED and await count(services, "players") == 0
+    await console.handle("/wordle daily")
+    assert "You have already played today's wordlebot Wordle #1717" in shown[-1]
+    await console.handle("/as bob")
+    await console.handle("/mydata delete confirm:DELETE")
+    assert shown[-1] == "There was nothing to delete."
+
+
+ENDINGS = ("won", "lost", "gave up", "going")
+
+
+@settings(max_examples=12)
+@given(played=st.dictionaries(st.integers(1, 1700), st.sampled_from(ENDINGS[:3]), max_size=4),
+       last=st.sampled_from(ENDINGS), daily=st.sampled_from(ENDINGS),
+       fresh=st.integers(1701, 1715))  # fmt: skip
+def test_whatever_was_played_today_and_however_it_ended_stays_played(
+    played: dict[int, str], last: str, daily: str, fresh: int
+) -> None:
+    async def main() -> None:
+        services = await opened(":memory:", Clock(noon(TODAY)))
+        games = services.games
+
+        async def end(kind: str, how: str, answer: str) -> None:
+            if how == "won":
+                await games.guess(ANN, GUILD, answer, kind=kind)
+            elif how == "lost":
+                for word in [w for w in ("crane", "slate", "moist", "pound", "fjord", "glyph",
+                                         "vixen") if w != answer][:6]:  # fmt: skip
+                    await games.guess(ANN, GUILD, word, kind=kind)
+            elif how == "gave up":
+                await games.give_up(ANN, GUILD, kind=kind)
+
+        try:
+            endings = {**played, 1716: last}  # the last may be left going
+            for number, how in endings.items():
+                assert (await play_archive(games, ANN, GUILD, "wordle", number=number)).ok
+                day = EPOCH + timedelta(days=number)
+                await end("wordle:archive", how, services.daily.answer("wordle", day))
+            assert (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+            await end("wordle:daily", daily, services.daily.answer("wordle", TODAY))
+            assert await services.delete_player(ANN.id)
+            assert len(await marks(services)) == len(endings) + 1
+            for number in endings:
+                again = await play_archive(games, ANN, GUILD, "wordle", number=number)
+                assert not again.ok and "from the archive" in again.message
+            assert not (await games.start(ANN, GUILD, "wordle", daily=True)).ok
+            assert (await play_archive(games, ANN, GUILD, "wordle", number=fresh)).ok
+        finally:
+            await services.close()
+
+    asyncio.run(main())
+
+
+# -- in Discord -------------------------------------------------------------------------
+
+
+async def test_in_discord_a_deletion_keeps_todays_daily_played_until_the_job_purges(
+    double, clock
+) -> None:
+    services = double.bot.services
+    services.daily.clock = clock
+    await double.command("wordle", "daily", user_id=ANN.id)
+    await double.command("giveup", user_id=ANN.id)
+    gone = await double.command("mydata", "delete", user_id=ANN.id, confirm="DELETE")
+    assert [m.text for m in gone] == [DELETED] and gone[0].ephemeral
+    (refused,) = await double.command("wordle", "daily", user_id=ANN.id)
+    assert refused.ephemeral and "You have already played today's wordlebot Wordle" in refused.text
+    assert await count(services, "games") == 0 and len(await marks(services)) == 1
+    clock.now = noon(TODAY + timedelta(days=1))
+    for job in double.bot.leader_jobs:  # what the elected process runs on the clock
+        await job()
+    assert await marks(services) == []
+    (board,) = await double.command("wordle", "daily", user_id=ANN.id)
+    assert "wordlebot Wordle #1718" in board.text
