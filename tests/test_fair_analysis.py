@@ -21,7 +21,7 @@ from bot.services.analysis import (
     coach_game,
 )
 from bot.services.games import HINTS_OFF
-from bot.services.hint_rules import HINTS_OFF_TYPED, NO_HINTS_WHILE_RACING
+from bot.services.hint_rules import HINTS_OFF_HERE, HINTS_OFF_TYPED, NO_HINTS_WHILE_RACING
 from bot.settings import load_settings
 from bot.storage import GuildSettings
 from engine.pattern import score, to_digits
@@ -93,23 +93,31 @@ async def test_a_daily_in_a_hints_off_server_gets_no_analysis_anywhere(services)
     assert (await services.analysis.analyze(ANN.id, DM, history)).hint is not None
 
 
-async def test_a_hints_off_server_reads_no_grid_of_todays_puzzle(services) -> None:
+async def test_a_hints_off_server_reads_nothing_that_could_be_todays_puzzle(services):
     """In a server with hints off, a grid numbered as today's puzzle (or the day before or
-    after: the NYT's number somewhere in the world) is listed, not read, alone or with its
-    words; an older puzzle's grid is read, and so is today's in a DM or where hints are on."""
+    after: the NYT's number somewhere in the world) is listed, not read, and typed words
+    (a history, a grid's words) are not read at all: which puzzle they are of, nobody can
+    tell. An older puzzle's grid is read; everything is in a DM or where hints are on."""
     number = services.daily.number(DAY)
     plays = ["crane", "moist", "cigar"]
+    history = typed("cigar", plays[:2])
     for day in (-1, 0, 1):
         today = share(number + day, "cigar", plays)
         result = await services.analysis.analyze(BOB.id, GUILD, today)
         assert result.readings == [None] and "hints are off in this server" in result.problems[0]
-        paired = await services.analysis.analyze(BOB.id, GUILD, today, " ".join(plays))
-        assert not helped(paired) and "hints are off in this server" in paired.problems[-1]
-    older = await services.analysis.analyze(BOB.id, GUILD, share(number - 30, "cigar", plays))
-    assert older.readings[0] is not None
+    older = share(number - 30, "cigar", plays)
+    assert (await services.analysis.analyze(BOB.id, GUILD, older)).readings[0] is not None
+    for text, words in ((history, ""), (older, " ".join(plays))):
+        words_here = await services.analysis.analyze(BOB.id, GUILD, text, words)
+        assert not helped(words_here) and words_here.problems[-1] == HINTS_OFF_HERE
+    assert (await services.games.hint_history(BOB, history, scope=GUILD)).message == (
+        HINTS_OFF_HERE
+    )  # fmt: skip
     for where in (DM, OPEN_GUILD):
         elsewhere = await services.analysis.analyze(BOB.id, where, share(number, "cigar", plays))
         assert elsewhere.readings[0] is not None
+        assert (await services.analysis.analyze(BOB.id, where, history)).hint is not None
+        assert (await services.games.hint_history(BOB, history, scope=where)).ok
 
 
 async def test_no_typed_help_during_a_race_or_a_challenge_of_a_hints_off_server(services):

@@ -27,7 +27,13 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bot.services.daily import DailyPuzzles
-from bot.services.hint_rules import READ_GAMES, closed_note, closed_puzzles, typed_refusal
+from bot.services.hint_rules import (
+    HINTS_OFF_HERE,
+    READ_GAMES,
+    closed_note,
+    closed_puzzles,
+    typed_refusal,
+)
 from bot.services.kinds import parse
 from bot.storage import Storage
 from engine.agents.advice import coach_with_rollout
@@ -159,14 +165,18 @@ async def analyze(
     with a hint). With ``words`` (the guesses behind a share's rows) the first Wordle share
     becomes a history: what is left and the best next guess, in hard mode when the share
     says so. ``refused``: no help at all, only the shares listed, and why (hints are off for
-    this player); ``closed``: puzzle numbers whose grids are not read (hints are off here).
+    this player); ``closed``: where hints are off, today's puzzle numbers, whose grids are
+    not read, and no typed words are read either (nobody can tell which puzzle they are of)
     Never raises: problems are listed."""
     text = text[:MAX_PASTE]
     parsed = parse_shares(text)
     if refused is not None:
         return Analysis(parsed.shares, [None] * len(parsed.shares), problems=[refused])
     if parsed.shares and words.strip():
-        return await _with_words(parsed.shares, words, parsed.problems, closed)
+        if closed:  # hints are off here: a grid's words could be today's, whatever its number
+            return Analysis(parsed.shares, [None] * len(parsed.shares),
+                            problems=[*parsed.problems, HINTS_OFF_HERE])  # fmt: skip
+        return await _with_words(parsed.shares, words, parsed.problems)
     if parsed.shares:
         readings: list[GridReading | None] = []
         problems, read, skipped, spent = list(parsed.problems), 0, 0, 0.0
@@ -191,6 +201,8 @@ async def analyze(
         return Analysis(parsed.shares, readings, problems=problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
+        if rows and closed:
+            return Analysis(problems=[HINTS_OFF_HERE])
         if rows:
             result = await _off_loop(model_hint, nyt_model(), rows, Mode.NORMAL)
             return Analysis(hint=result)
@@ -213,17 +225,12 @@ def _reader(share: Share) -> Callable[[list[int], bool, float], GridReading]:
     return read
 
 
-async def _with_words(
-    shares: list[Share], words: str, problems: list[str], closed: Collection[int] = ()
-) -> Analysis:
+async def _with_words(shares: list[Share], words: str, problems: list[str]) -> Analysis:
     share = next((s for s in shares if s.game in READ_GAMES), None)
     if share is None:
         return Analysis(
             shares, [None] * len(shares), problems=[*problems, "No Wordle grid to pair"]
         )
-    if share.puzzle is not None and share.puzzle in closed:
-        why = closed_note(share.game, share.puzzle).replace("grid was", "grid and words were")
-        return Analysis(shares, [None] * len(shares), problems=[*problems, why])
     variant = get_variant(share.game)
     guesses = words.replace(",", " ").lower().split()
     rows = share.boards[0].rows

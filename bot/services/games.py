@@ -19,8 +19,8 @@ from datetime import date
 from typing import Any
 
 from bot.services.daily import DailyPuzzles
+from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
 from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
-from bot.services.hint_rules import hints_allowed, typed_refusal
 from bot.services.kinds import (
     KINDS,
     EngineGame,
@@ -427,15 +427,19 @@ class GameService:
         return HintOutcome(result)
 
     async def hint_history(
-        self, player: Player, text: str, variant: str = "wordle", *, top: int = 5
-    ) -> HintOutcome:
+        self, player: Player, text: str, variant: str = "wordle", *, top: int = 5,
+        scope: int = DM,
+    ) -> HintOutcome:  # fmt: skip
         """A hint for a history typed from a game played elsewhere. Refused while the player
         has a game in progress that allows no hints (a race; a daily, archive day or
         challenge in a server that turned daily hints off): a typed history must not be a
-        way around that (:mod:`bot.services.hint_rules`)."""
+        way around that, nor is one asked in such a server (``scope``), whose puzzle it may
+        be (:mod:`bot.services.hint_rules`)."""
         refusal = await typed_refusal(self.storage, player.id)
         if refusal is not None:
             return HintOutcome(message=refusal)
+        if not await hints_allowed(self.storage, scope):
+            return HintOutcome(message=HINTS_OFF_HERE)
         edition = "wordle-nyt" if variant == "wordle" else variant  # every word people play
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))

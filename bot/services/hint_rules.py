@@ -7,10 +7,11 @@ Two rules, decided here once for every front end (Discord and the console):
    archive day or a challenge kept in a server that turned daily hints off) gets no help
    from typed words or pasted grids, wherever they ask, until that game is over: the bot
    cannot tell which puzzle typed words or a grid come from (a share's number is typed too).
-2. In a server that turned daily hints off, no grid of today's puzzle is read: a Wordle or
-   Primel share numbered as yesterday's, today's or tomorrow's puzzle (the NYT's numbers,
-   which the bot's dailies share, somewhere in the world's time zones). Its reading would
-   be a hint, and shared in the channel, the answer.
+2. In a server that turned daily hints off, nothing that could be today's puzzle is read
+   there: no typed words (a history, or the words behind a grid: nobody can tell which
+   puzzle they are of), and no grid numbered as yesterday's, today's or tomorrow's puzzle
+   (the NYT's numbers, which the bot's dailies share, somewhere in the world's time zones).
+   Its reading would be a hint, and shared in the channel, the answer. Older grids are read.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ DM = 0  # the scope of games played in direct messages (as in bot.services.games
 HINTS_OFF_TYPED = (
     "Hints are off for daily games in the server where your daily is in progress: finish it first"
 )
+HINTS_OFF_HERE = "Hints are off in this server: typed words are not read here"
 NO_HINTS_WHILE_RACING = "No hints while your race is on, typed or pasted: finish it first"
 READ_GAMES = ("wordle", "primel")  # the games whose grids are read
 _WHAT = {"archive": "archive game", "custom": "challenge"}
