@@ -136,7 +136,7 @@ class AnalysisService:
 
     async def analyze(
         self, player_id: int, scope: int, text: str, words: str = "", *,
-        admitted: Callable[[], Awaitable[None]] | None = None,
+        admitted: Callable[[], Awaitable[object]] | None = None,
     ) -> Analysis:  # fmt: skip
         """:func:`analyze` for ``player_id`` asking in ``scope`` (a server; 0: a DM), or
         ``refused`` when the gate turns it away. ``admitted`` runs once it is let in,
