@@ -47,7 +47,7 @@ from bot.render.text import (
 )
 from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
-from bot.services.analysis import analyze, coach_game, record_shares
+from bot.services.analysis import coach_game, record_shares
 from bot.services.archive import play_archive
 from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY, ROLLED_BACK
@@ -361,7 +361,10 @@ class Console(TogetherCommands):
 
     async def analyze(self, text: str) -> None:
         text, _, words = text.partition(" words:")  # /analyze SHARE words: crane moist
-        result = await analyze(text, words)
+        result = await self.services.analysis.analyze(self.player.id, DM, text, words)
+        if result.refused is not None:
+            self.write(f"  {result.refused}")
+            return
         self.write(analysis_text(result).replace("**", ""))
         if result.shares:
             notes = await record_shares(self.services.storage, self.player.id, self.player.name,

@@ -53,6 +53,8 @@ class Settings(BaseSettings):
     # how often the process that runs the deployment's jobs looks for work.
     digest_delay_seconds: float = Field(default=300, ge=0)
     jobs_interval_seconds: float = Field(default=60, gt=0)
+    # /analyze: seconds of one core that reading one paste's grids may take, all together.
+    analysis_budget_seconds: float = Field(default=5.0, gt=0, le=60)
     # Tests only: the bot's clock starts at this instant (and runs on at the real pace), so
     # an end-to-end test can cross a day boundary. Unset: the real time.
     clock_start: datetime | None = None

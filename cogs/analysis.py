@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot.render.text import analysis_text, coaching_text
 from bot.services.analysis import (
     MAX_PASTE,
-    analyze,
     coach_game,
     record_app_results,
     record_shares,
@@ -80,28 +79,22 @@ class Analysis(commands.Cog):
         words: app_commands.Range[str, 1, 200] | None = None,
         share: bool = False,
     ) -> None:
-        gate, where = bot_of(interaction).services.analysis_gate, scope_of(interaction)
-        refusal = gate.admit(interaction.user.id, where)
-        if refusal is not None:
-            return await refuse(interaction, refusal)
-        try:
-            await think(interaction, public=share)
-            result = await analyze(paste, words or "")
-        finally:
-            gate.release(where)
+        result = await bot_of(interaction).services.analysis.analyze(
+            interaction.user.id, scope_of(interaction), paste, words or "",
+            admitted=lambda: think(interaction, public=share),
+        )  # fmt: skip
+        if result.refused is not None:
+            return await refuse(interaction, result.refused)
         await interaction.followup.send(analysis_text(result)[:1900], ephemeral=not share)
 
     async def analyze_message(self, interaction: discord.Interaction[Any],
                               message: discord.Message) -> None:  # fmt: skip
-        gate, where = bot_of(interaction).services.analysis_gate, scope_of(interaction)
-        refusal = gate.admit(interaction.user.id, where)
-        if refusal is not None:
-            return await refuse(interaction, refusal)
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            result = await analyze(message.content)
-        finally:
-            gate.release(where)
+        result = await bot_of(interaction).services.analysis.analyze(
+            interaction.user.id, scope_of(interaction), message.content,
+            admitted=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )  # fmt: skip
+        if result.refused is not None:
+            return await refuse(interaction, result.refused)
         text = analysis_text(result)
         if result.shares and message.author.id == interaction.user.id:
             services = bot_of(interaction).services

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import anywhere, bot_of, player_of
+from cogs.common import anywhere, bot_of, player_of, scope_of
 from cogs.cooldowns import PLAY
 from cogs.games import format_hint, send_hint
 
@@ -27,7 +27,7 @@ class Hints(commands.Cog):
             return await send_hint(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await bot_of(interaction).services.games.hint_history(
-            player_of(interaction), history
+            player_of(interaction), history, scope=scope_of(interaction)
         )
         if outcome.hint is None:
             await interaction.followup.send(outcome.message or "No hint", ephemeral=True)

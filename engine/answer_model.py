@@ -163,6 +163,15 @@ def nyt_model() -> AnswerModel:
     return AnswerModel(variant, nyt_prior(variant))
 
 
+@cache
+def allowed_model(variant_name: str) -> AnswerModel:
+    """The model for a puzzle whose answer may be any word ``variant_name`` accepts (a
+    player's challenge word, TARES as well as CIGAR): its allowed words, weighted like the
+    NYT's, so the answer is never ruled out and suggestions are words the game accepts."""
+    variant = get_variant(variant_name)
+    return AnswerModel(variant, nyt_prior(variant))
+
+
 @dataclass(frozen=True, eq=False)
 class ModelPosition:
     """Candidates (indices into the model's words) left after ``history``."""

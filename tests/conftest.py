@@ -175,7 +175,9 @@ async def double():
     from bot.settings import load_settings
 
     settings = load_settings(
-        database_path=":memory:", daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
+        database_path=":memory:",
+        daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e",
+        analysis_budget_seconds=0.2,  # a hard-mode grid's reading need not take 5 s here
     )
     bot = WordleBot(settings, warm_engine=False)
     try:

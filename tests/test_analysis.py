@@ -20,15 +20,16 @@ def test_the_gate_gives_a_cooldown_per_player_and_a_limit_per_server() -> None:
     now = [0.0]
     gate = AnalysisGate(cooldown=10, per_server=2, clock=lambda: now[0])
     assert gate.admit(1, 100) is None
+    gate.release(1, 100)
     assert "try again in 10 s" in gate.admit(1, 100)  # the same player, too soon
-    assert gate.admit(2, 100) is None
+    assert gate.admit(2, 100) is None and gate.admit(5, 100) is None
     assert "busy in this server" in gate.admit(3, 100)  # two running there already
     assert gate.admit(3, 200) is None  # another server is not held up
-    gate.release(100)
+    gate.release(5, 100)
     assert gate.admit(4, 100) is None
     now[0] = 10.5
-    gate.release(100)
-    gate.release(100)
+    gate.release(2, 100)
+    gate.release(4, 100)
     assert gate.admit(1, 100) is None  # cooled down
 
 

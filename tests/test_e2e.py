@@ -433,7 +433,9 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
     """Twelve players paste the costliest grid into /analyze in three servers at once while
     another plays: every analysis is answered (a reading within its budget, or a private
     "busy"), and every guess gets its board well inside Discord's window."""
-    bot = BotProcess(server, str(tmp_path / "flood.sqlite3"))
+    # Each paste reads for at most a second (ANALYSIS_BUDGET_SECONDS): long enough to
+    # overlap the guesses below, short enough not to wait out the default five.
+    bot = BotProcess(server, str(tmp_path / "flood.sqlite3"), analysis_budget_seconds="1")
     await started(server, bot)
     try:
         flood = [asyncio.ensure_future(server.interact(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property
 
-from bot.services.analysis import AnalysisGate
+from bot.services.analysis import BUDGET, AnalysisGate, AnalysisService
 from bot.services.challenges import ChallengeService
 from bot.services.coop import CoopService
 from bot.services.daily import DailyPuzzles, started_clock, system_clock
@@ -35,6 +35,7 @@ class Services:
     reminders: ReminderService
     coop: CoopService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
+    analysis_budget: float = BUDGET  # seconds of reading grids per paste
     races: RaceService = field(init=False)  # plays through ``games``: made from it
 
     def __post_init__(self) -> None:
@@ -57,6 +58,11 @@ class Services:
         await self.storage.close()
 
     @cached_property
+    def analysis(self) -> AnalysisService:
+        """/analyze for every front end: its limits and hint rules (through ``analysis_gate``)."""
+        return AnalysisService(self.storage, self.daily, self.analysis_gate, self.analysis_budget)
+
+    @cached_property
     def challenges(self) -> ChallengeService:
         """Challenges with a player's own word (played through ``games``)."""
         return ChallengeService(self.storage, self.games)
@@ -72,7 +78,8 @@ async def open_services(settings: Settings) -> Services:
     daily = DailyPuzzles(seed, settings.zone, clock)
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
-                    ReminderService(storage, daily), CoopService(storage, daily))  # fmt: skip
+                    ReminderService(storage, daily), CoopService(storage, daily),
+                    analysis_budget=settings.analysis_budget_seconds)  # fmt: skip
 
 
 __all__ = [

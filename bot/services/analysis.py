@@ -5,9 +5,13 @@ An NYT Wordle share or typed history is read with the NYT answer model
 answers far likelier, so a real answer outside the original list is never called impossible.
 
 Analysis can be costly (a hard-mode grid read without its words), so it runs in a worker
-pool of its own, apart from the game path (board images, hints), under a time budget, and
-:class:`AnalysisGate` gives each player a cooldown and each server a limit on analyses at
-once: one player cannot stop the bot for everyone.
+pool of its own, apart from the game path (board images, hints), and is bounded per paste
+and per player, wherever they ask (:class:`AnalysisService`, which every front end calls):
+at most :data:`MAX_GRIDS` grids of a paste are read, within one time budget for the whole
+paste (``ANALYSIS_BUDGET_SECONDS``); :class:`AnalysisGate` lets a player have one analysis
+at a time (in any server, DM or group DM) and one every cooldown, keeps the queue bounded
+(:data:`QUEUE_LIMIT` at once) and limits each place to a few at once. Where hints are off,
+no paste is read into one (:mod:`bot.services.hint_rules`).
 """
 
 from __future__ import annotations
@@ -15,17 +19,25 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
 from typing import Any, TypeVar
 
+from bot.services.daily import DailyPuzzles
+from bot.services.hint_rules import (
+    HINTS_OFF_HERE,
+    READ_GAMES,
+    closed_note,
+    closed_puzzles,
+    typed_refusal,
+)
 from bot.services.kinds import parse
 from bot.storage import Storage
 from engine.agents.advice import coach_with_rollout
-from engine.answer_model import nyt_model
+from engine.answer_model import allowed_model, nyt_model
 from engine.app_results import parse_app_results
 from engine.game import WordleGame
 from engine.history import HistoryError, parse_history
@@ -39,7 +51,11 @@ from engine.solver.weighted import model_coach, model_grid, model_hint
 from engine.variants import get_variant
 
 MAX_PASTE = 4000
-BUDGET = 5.0  # seconds for the hard-mode check of one grid
+MAX_GRIDS = 3  # grids read per paste; the rest are listed, not read
+BUDGET = 5.0  # seconds one paste's grid readings may take, all together (a setting)
+QUEUE_LIMIT = 8  # analyses admitted at once (running or waiting for the worker), everywhere
+STILL_WORKING = "Still working on your last one: its answer comes first"
+QUEUE_FULL = "The analyser is busy with others: try again in a minute"
 T = TypeVar("T")
 # One worker: analyses queue behind each other, never in front of a player's guess.
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wordlebot-analysis")
@@ -51,23 +67,36 @@ async def _off_loop(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     )
 
 
-class AnalysisGate:
-    """Whether an analysis may start now: one per player every ``cooldown`` seconds, and at
-    most ``per_server`` running at once in a server (direct messages count as one place)."""
+def _timed(function: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
+    """``function``'s result and the seconds it took (in the worker: not the wait before)."""
+    began = time.monotonic()
+    result = function(*args, **kwargs)
+    return result, time.monotonic() - began
 
-    def __init__(self, cooldown: float = 10.0, per_server: int = 2,
+
+class AnalysisGate:
+    """Whether an analysis may start now: one at a time per player (wherever they ask), one
+    per player every ``cooldown`` seconds, at most ``limit`` admitted at once in all, and at
+    most ``per_server`` at once in one place (a server, a DM or a group DM)."""
+
+    def __init__(self, cooldown: float = 10.0, per_server: int = 2, limit: int = QUEUE_LIMIT,
                  clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
-        self.cooldown, self.per_server, self.clock = cooldown, per_server, clock
+        self.cooldown, self.per_server, self.limit, self.clock = cooldown, per_server, limit, clock
         self._last: OrderedDict[int, float] = OrderedDict()
         self._running: defaultdict[int, int] = defaultdict(int)
+        self._working: set[int] = set()  # players with an analysis admitted
 
     def admit(self, player_id: int, server_id: int) -> str | None:
         """None, with a slot taken (give it back with :meth:`release`), or why not."""
+        if player_id in self._working:
+            return STILL_WORKING
         now = self.clock()
         last = self._last.get(player_id)
         if last is not None and now - last < self.cooldown:
             return f"One analysis every {self.cooldown:.0f} s: try again in " \
                    f"{self.cooldown - (now - last):.0f} s"  # fmt: skip
+        if len(self._working) >= self.limit:
+            return QUEUE_FULL
         if self._running[server_id] >= self.per_server:
             return "Analyses are busy in this server: try again in a moment"
         self._last[player_id] = now
@@ -75,9 +104,11 @@ class AnalysisGate:
         while len(self._last) > 10_000:  # only recent players matter for a cooldown
             self._last.popitem(last=False)
         self._running[server_id] += 1
+        self._working.add(player_id)
         return None
 
-    def release(self, server_id: int) -> None:
+    def release(self, player_id: int, server_id: int) -> None:
+        self._working.discard(player_id)
         self._running[server_id] -= 1
         if self._running[server_id] <= 0:
             del self._running[server_id]
@@ -90,34 +121,88 @@ class Analysis:
     hint: Hint | None = None  # for a typed history, or a share with its words
     coaching: Coaching | None = None  # for a Wordle share with its words
     problems: list[str] = field(default_factory=list)
+    refused: str | None = None  # not analysed at all (the gate): why, for the player alone
 
 
-async def analyze(text: str, words: str = "", *, budget: float = BUDGET) -> Analysis:
-    """Shares in ``text`` (each Wordle or Primel grid read for its possible answers), or a
-    typed history (answered with a hint). With ``words`` (the guesses behind a share's rows)
-    the first Wordle share becomes a history: what is left and the best next guess, in hard
-    mode when the share says so. Never raises: problems are listed."""
+@dataclass
+class AnalysisService:
+    """/analyze and the "Analyze Wordle result" menu for every front end, with the limits
+    and the hint rules applied here, once."""
+
+    storage: Storage
+    daily: DailyPuzzles
+    gate: AnalysisGate = field(default_factory=AnalysisGate)
+    budget: float = BUDGET
+
+    async def analyze(
+        self, player_id: int, scope: int, text: str, words: str = "", *,
+        admitted: Callable[[], Awaitable[object]] | None = None,
+    ) -> Analysis:  # fmt: skip
+        """:func:`analyze` for ``player_id`` asking in ``scope`` (a server; 0: a DM), or
+        ``refused`` when the gate turns it away. ``admitted`` runs once it is let in,
+        before any work (a front end acknowledges there: "thinking...")."""
+        refusal = self.gate.admit(player_id, scope)
+        if refusal is not None:
+            return Analysis(refused=refusal)
+        try:
+            if admitted is not None:
+                await admitted()
+            return await analyze(
+                text, words, budget=self.budget,
+                refused=await typed_refusal(self.storage, player_id),
+                closed=await closed_puzzles(self.storage, self.daily, scope),
+            )  # fmt: skip
+        finally:
+            self.gate.release(player_id, scope)
+
+
+async def analyze(
+    text: str, words: str = "", *, budget: float = BUDGET, refused: str | None = None,
+    closed: Collection[int] = (),
+) -> Analysis:  # fmt: skip
+    """Shares in ``text`` (the first :data:`MAX_GRIDS` Wordle or Primel grids read for their
+    possible answers, within ``budget`` seconds for them all), or a typed history (answered
+    with a hint). With ``words`` (the guesses behind a share's rows) the first Wordle share
+    becomes a history: what is left and the best next guess, in hard mode when the share
+    says so. ``refused``: no help at all, only the shares listed, and why (hints are off for
+    this player); ``closed``: where hints are off, today's puzzle numbers, whose grids are
+    not read, and no typed words are read either (nobody can tell which puzzle they are of)
+    Never raises: problems are listed."""
     text = text[:MAX_PASTE]
     parsed = parse_shares(text)
+    if refused is not None:
+        return Analysis(parsed.shares, [None] * len(parsed.shares), problems=[refused])
     if parsed.shares and words.strip():
+        if closed:  # hints are off here: a grid's words could be today's, whatever its number
+            return Analysis(parsed.shares, [None] * len(parsed.shares),
+                            problems=[*parsed.problems, HINTS_OFF_HERE])  # fmt: skip
         return await _with_words(parsed.shares, words, parsed.problems)
     if parsed.shares:
-        readings = []
+        readings: list[GridReading | None] = []
+        problems, read, skipped, spent = list(parsed.problems), 0, 0, 0.0
         for share in parsed.shares:
             board = share.boards[0]
-            if share.game in ("wordle", "primel") and board.rows:
-                variant = get_variant(share.game)
-                patterns = [p for p in board.rows if p != 3**variant.length - 1]
-                if share.game == "wordle":
-                    read = partial(model_grid, nyt_model())
+            reading = None
+            if share.game in READ_GAMES and board.rows:
+                if share.puzzle is not None and share.puzzle in closed:
+                    problems.append(closed_note(share.game, share.puzzle))
+                elif read >= MAX_GRIDS:
+                    skipped += 1
                 else:
-                    read = partial(grid_candidates, variant)
-                readings.append(await _off_loop(read, patterns, share.hard, budget=budget))
-            else:
-                readings.append(None)
-        return Analysis(parsed.shares, readings, problems=parsed.problems)
+                    read += 1
+                    left = max(0.0, budget - spent)
+                    reading, took = await _off_loop(_timed, _reader(share), board.rows,
+                                                    share.hard, left)  # fmt: skip
+                    spent += took
+            readings.append(reading)
+        if skipped:
+            problems.append(f"{skipped} more grid{'s' * (skipped > 1)} not read: at most "
+                            f"{MAX_GRIDS} are read per paste")  # fmt: skip
+        return Analysis(parsed.shares, readings, problems=problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
+        if rows and closed:
+            return Analysis(problems=[HINTS_OFF_HERE])
         if rows:
             result = await _off_loop(model_hint, nyt_model(), rows, Mode.NORMAL)
             return Analysis(hint=result)
@@ -126,8 +211,22 @@ async def analyze(text: str, words: str = "", *, budget: float = BUDGET) -> Anal
     return Analysis(problems=parsed.problems)
 
 
+def _reader(share: Share) -> Callable[[list[int], bool, float], GridReading]:
+    """Read a grid's possible answers (its winning row says nothing) within a budget."""
+    variant = get_variant(share.game)
+    win = 3**variant.length - 1
+
+    def read(rows: list[int], hard: bool, budget: float) -> GridReading:
+        patterns = [p for p in rows if p != win]
+        if share.game == "wordle":
+            return model_grid(nyt_model(), patterns, hard, budget=budget)
+        return grid_candidates(variant, patterns, hard, budget=budget)
+
+    return read
+
+
 async def _with_words(shares: list[Share], words: str, problems: list[str]) -> Analysis:
-    share = next((s for s in shares if s.game in ("wordle", "primel")), None)
+    share = next((s for s in shares if s.game in READ_GAMES), None)
     if share is None:
         return Analysis(
             shares, [None] * len(shares), problems=[*problems, "No Wordle grid to pair"]
@@ -171,6 +270,10 @@ async def coach_game(
     game = parse(dict(state))
     if not isinstance(game, WordleGame):
         return None
+    if game.answer not in game.variant.answers:  # a challenge's word: any allowed word
+        model = allowed_model(game.variant.name)
+        work = partial(model_coach, model, game.rows, game.mode)
+        return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
     advise = coach_with_rollout if rollout else coach
     work = partial(advise, game.variant, game.rows, game.mode)
     return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)

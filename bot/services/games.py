@@ -20,6 +20,8 @@ from typing import Any
 
 from bot.services.daily import DailyPuzzles
 from bot.services.deletion import played_mark
+from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
+from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
 from bot.services.kinds import (
     KINDS,
     EngineGame,
@@ -34,7 +36,7 @@ from bot.services.kinds import (
 from bot.storage import Result, Storage, StorageBusy, StoredGame
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
-from engine.answer_model import nyt_model
+from engine.answer_model import allowed_model, nyt_model
 from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
@@ -62,10 +64,10 @@ ROLLED_BACK = "This game changed: here it is as stored. Nothing was played; gues
 WHICH = "You have several games going: which one?"
 HINTS_OFF = "Hints are off for daily games in this server"
 NO_HINTS_IN_RACES = "No hints in a race: everyone plays on their own"
-HINTS_OFF_TYPED = (
-    "Hints are off for daily games in the server where your daily is in progress: finish it first"
-)
 MARKS = "played-marks"  # the purpose of the key deletion marks are made with
+# A challenge's word may be any word the game accepts (TARES as well as CIGAR): its hints
+# read every allowed word, whatever the word, so they never tell an answer-list word apart.
+ANY_WORD_KINDS = ("wordle:custom",)
 MAX_INPUT = 200  # characters; anything longer is refused without being read
 # Memory stays flat however many players come and go: parsed games are the heavy part (an
 # Absurdle game holds its candidates), so only a few are kept; games in progress and the
@@ -426,6 +428,9 @@ class GameService:
                 result = await asyncio.to_thread(
                     challenge_hint, game.variant, game.rows, game.mode, game.target, top
                 )
+            elif stored.kind in ANY_WORD_KINDS:  # the answer may be any allowed word
+                model = allowed_model(game.variant.name)
+                result = await asyncio.to_thread(model_hint, model, game.rows, game.mode, top)
             else:
                 measure = Measure.MINIMAX if isinstance(game, AbsurdleGame) else Measure.ENTROPY
                 result = await hint_async(game.variant.name, game.rows, game.mode, top, measure)
@@ -434,16 +439,19 @@ class GameService:
         return HintOutcome(result)
 
     async def hint_history(
-        self, player: Player, text: str, variant: str = "wordle", *, top: int = 5
-    ) -> HintOutcome:
+        self, player: Player, text: str, variant: str = "wordle", *, top: int = 5,
+        scope: int = DM,
+    ) -> HintOutcome:  # fmt: skip
         """A hint for a history typed from a game played elsewhere. Refused while the player
-        has today's daily in progress in a server that turned daily hints off: a typed
-        history must not be a way around that setting."""
-        for kind in (kind_of(name, True) for name, spec in KINDS.items() if spec.daily):
-            daily = await self.storage.daily_game(player.id, kind, self.daily.today().isoformat())
-            playing = daily is not None and daily.status == Status.PLAYING.value
-            if playing and daily is not None and not await self._hints_allowed(daily.scope):
-                return HintOutcome(message=HINTS_OFF_TYPED)
+        has a game in progress that allows no hints (a race; a daily, archive day or
+        challenge in a server that turned daily hints off): a typed history must not be a
+        way around that, nor is one asked in such a server (``scope``), whose puzzle it may
+        be (:mod:`bot.services.hint_rules`)."""
+        refusal = await typed_refusal(self.storage, player.id)
+        if refusal is not None:
+            return HintOutcome(message=refusal)
+        if not await hints_allowed(self.storage, scope):
+            return HintOutcome(message=HINTS_OFF_HERE)
         edition = "wordle-nyt" if variant == "wordle" else variant  # every word people play
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
@@ -456,7 +464,7 @@ class GameService:
         return HintOutcome(result)
 
     async def _hints_allowed(self, scope: int) -> bool:
-        return scope == DM or (await self.storage.guild_settings(scope)).hints_in_daily
+        return await hints_allowed(self.storage, scope)
 
     async def _target(
         self, player: Player, scope: int, kind: str | None, game_id: int | None,

@@ -239,6 +239,18 @@ class Storage:
         )
         return [_game(row) for row in rows]
 
+    async def hint_free_games(self, player_id: int) -> list[StoredGame]:
+        """The player's games in progress, wherever, that allow no hints: races, and games of
+        a set puzzle (a daily, an archive day, a challenge) kept in a server that turned
+        daily hints off."""
+        rows = await self._all(
+            "SELECT g.* FROM games g LEFT JOIN guild_settings s ON s.guild_id = g.scope "
+            "WHERE g.player_id = ? AND g.status = 'playing' AND g.puzzle IS NOT NULL "
+            "AND (g.kind LIKE ? OR s.hints_in_daily = 0) ORDER BY g.id",
+            (player_id, "%:race"),
+        )
+        return [_game(row) for row in rows]
+
     async def daily_game(self, player_id: int, kind: str, day: str) -> StoredGame | None:
         row = await self._one(
             "SELECT * FROM games WHERE player_id = ? AND kind = ? AND puzzle = ?",
