@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.render.text import analysis_text, coaching_text
 from bot.services.analysis import (
     MAX_PASTE,
+    NOTHING_TO_COACH,
     analyze,
     coach_game,
     record_app_results,
@@ -180,7 +181,7 @@ class Analysis(commands.Cog):
         await think(interaction, public=share)
         report = await coach_game(stored.state)
         if report is None:  # a refusal is private: a public "thinking..." goes first
-            return await refuse(interaction, "Coaching covers Wordle and Primel games")
+            return await refuse(interaction, NOTHING_TO_COACH)
         await interaction.followup.send(
             f"```\n{coaching_text(report)}\n```{note}", ephemeral=not share
         )

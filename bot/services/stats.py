@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bot.services.kinds import kind_name
+from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
 from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
 
@@ -86,9 +86,12 @@ class StatsService:
 
     async def stats(self, player_id: int, kind: str, today: date) -> Stats:
         standing = await self.storage.standing(player_id, kind)
-        limit = kind_name(kind).distribution_size
+        spec = kind_name(kind)
+        limit = spec.distribution_size
         played, counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
+        if not spec.limit:  # no guess limit (Absurdle): the last row holds the longer wins
+            distribution[limit] += sum(c for n, c in counts.items() if n > limit)
         shared = await self.shared_results(player_id, kind_name(kind).name)
         archive = await self.archive_results(player_id, kind)
         if standing is None or not played:
@@ -137,6 +140,14 @@ class StatsService:
                                    f"{', '.join(PERIODS)}")  # fmt: skip
         if period != "all" and metric in STREAK_METRICS:
             raise LeaderboardError("Streak boards count all time: choose period all")
+        game, _, flavour = kind.partition(":")
+        if game not in KINDS:
+            raise LeaderboardError(f"Unknown game {game[:20]!r}; choose one of {', '.join(GAMES)}")
+        if metric == "skill" and flavour != "daily":
+            others = ", ".join(m for m in METRICS if m != "skill")
+            raise LeaderboardError(f"The skill board ranks the coach's scores of dailies, and "
+                                   f"{KINDS[game].title} {flavour} games are not coached for "
+                                   f"it: choose one of {others}")  # fmt: skip
         scope = GLOBAL if guild_id is None else guild_id
         settings = (GuildSettings(GLOBAL) if guild_id is None
                     else await self.storage.guild_settings(guild_id))  # fmt: skip
@@ -152,7 +163,7 @@ class StatsService:
             scope, kind, metric, period=period_key(period, day, settings.season_days),
             page=page, per_page=PER_PAGE,
             min_games=min(min_games, PERIOD_MIN_GAMES.get(period, min_games)),
-            fail_score=settings.fail_score, today=today,
+            fail_score=fail_score_of(kind, settings.fail_score), today=today,
         )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))
         entries = [
