@@ -99,6 +99,15 @@ async def test_an_absurdle_win_past_ten_guesses_shows_in_the_last_row(services) 
     assert stats.played == 1 and stats.distribution[10] == 1
 
 
+async def test_absurdle_stats_show_its_challenges_on_their_own_line(services) -> None:
+    started = await services.games.start(TESS, 0, "absurdle", challenge=True)
+    await services.games.give_up(TESS, 0, game_id=started.game.game_id)
+    stats = await services.stats.stats(TESS.id, results_kind("absurdle"), services.daily.today())
+    assert stats.played == 0 and stats.archive is not None
+    assert (stats.archive.label, stats.archive.played, stats.archive.wins) == (
+        "Absurdle challenge", 1, 0)  # fmt: skip
+
+
 # -- the console ----------------------------------------------------------------------
 
 
@@ -281,3 +290,16 @@ async def test_discord_stats_leaderboard_and_coach_for_a_multi_board_game(double
     assert "quordle practice" in board.text and "10.00 (1 played)" in board.text
     _, report = await double.command("coach", user_id=ann)
     assert "Board 4: HUMPH, not solved" in report.text and "Skill over the boards" in report.text
+
+
+async def test_discord_coach_attaches_a_report_too_long_for_a_message(double) -> None:
+    """An Octordle's eight tables pass 2,000 characters: the skill line, the rest a file."""
+    ann = 111
+    double.bot.services.games.deal = lambda variant, n: BOARDS[:n]
+    await double.command("octordle", user_id=ann)
+    for word in ("crane", "slate", "moist", "pound", "lying", "whack"):
+        await double.command("guess", user_id=ann, word=word)
+    await double.command("giveup", user_id=ann)
+    _, report = await double.command("coach", user_id=ann)
+    assert report.files == ["coaching.txt"] and "Skill over the boards" in report.text
+    assert len(report.text) < 200

@@ -31,16 +31,18 @@ class SharedResults:
 
 @dataclass(frozen=True)
 class ArchiveResults:
-    """Past dailies played from the archive: their own line, never the daily's streak."""
+    """Past dailies played from the archive: their own line, never the daily's streak (and
+    Absurdle's challenges beside its practice games, the same way)."""
 
     game: str
     played: int
     wins: int
     average: float | None  # guesses per win
+    flavour: str = "archive"
 
     @property
     def label(self) -> str:
-        return f"{self.game.title()} archive"
+        return f"{self.game.title()} {self.flavour}"
 
 
 @dataclass(frozen=True)
@@ -113,15 +115,18 @@ class StatsService:
         return SharedResults(game, len(rows), len(wins), average)
 
     async def archive_results(self, player_id: int, kind: str) -> ArchiveResults | None:
-        """For a daily's stats: the same game's past dailies played from the archive."""
+        """For a daily's stats: the same game's past dailies played from the archive; for
+        Absurdle's practice games: its challenges."""
         game, _, flavour = kind.partition(":")
-        if flavour != "daily":
+        other = {"daily": "archive", "practice": "challenge" if game == "absurdle" else None}
+        beside = other.get(flavour)
+        if beside is None:
             return None
-        standing = await self.storage.standing(player_id, f"{game}:archive")
+        standing = await self.storage.standing(player_id, f"{game}:{beside}")
         if standing is None or not standing.played:
             return None
         average = standing.win_guesses / standing.wins if standing.wins else None
-        return ArchiveResults(game, standing.played, standing.wins, average)
+        return ArchiveResults(game, standing.played, standing.wins, average, beside)
 
     async def leaderboard(
         self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,
