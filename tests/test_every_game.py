@@ -150,8 +150,10 @@ async def test_console_stats_and_coach_for_every_game(tmp_path) -> None:
 
 
 async def test_console_coach_says_plainly_when_there_is_nothing_to_coach(tmp_path) -> None:
-    text = await console_session(tmp_path, "/coach", "/quordle", "/giveup", "/coach")
-    assert "Finish a game first" in text and NOTHING_TO_COACH in text
+    text = await console_session(tmp_path, "/coach", "/quordle", "/giveup", "/coach",
+                                 "/wordle practice", "/giveup", "/coach")  # fmt: skip
+    assert "Finish a game first" in text and text.count(NOTHING_TO_COACH) == 2
+    assert "Turn  guess" not in text
 
 
 async def test_console_leaderboard_by_name_and_by_position(tmp_path) -> None:

@@ -194,6 +194,8 @@ async def coach_game(
             return None
         work = partial(coach_worst_case, game.variant, game.rows, game.mode)
     else:
+        if not game.rows:
+            return None
         advise = coach_with_rollout if rollout else coach
         work = partial(advise, game.variant, game.rows, game.mode)
     return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
