@@ -7,9 +7,9 @@ Commands (a bare word is a guess in the game shown last)::
     /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
     /wordle archive N|YYYY-MM-DD [hard]   /primel archive N|YYYY-MM-DD   (a past daily)
     /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
-    /guess WORD   /giveup   /hint [HISTORY]   /stats [wordle|primel] [daily|practice]
-    /streak   /leaderboard [METRIC] [PERIOD] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
-    /coach   /export   /as NAME (play as another local player)   /help   /quit
+    /guess WORD   /giveup   /hint [HISTORY]   /stats [GAME] [daily|practice]   /streak [GAME]
+    /leaderboard [METRIC] [PERIOD] [GAME] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
+    /coach (any game)   /export   /as NAME (play as another local player)   /help   /quit
     /mydata export | /mydata delete confirm:DELETE (everything stored about you)
     /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
     /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
@@ -17,6 +17,8 @@ Commands (a bare word is a guess in the game shown last)::
     /hardmode [wordle|primel] (is hard mode harder? the study's numbers and picture)
     /colours [standard|high-contrast] (your board colours: green/yellow or orange/blue)
     (a start command shows the game already going, so it also switches between games)
+    Options by Discord's names work too: /leaderboard metric:wins period:today game:primel,
+    /stats game:quordle user:ann, /wordle archive number:1000 mode:hard, /guess word:crane
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import zlib
 from collections.abc import Awaitable, Callable
 from datetime import date
 
+from bot.console_options import Option, OptionError, Options, Syntax, parse_options
 from bot.console_together import TogetherCommands
 from bot.render.palette import PALETTES, STANDARD, palette_named
 from bot.render.text import (
@@ -46,17 +49,18 @@ from bot.render.text import (
     title,
 )
 from bot.results import DIRECTORY as RESULTS
-from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
-from bot.services.analysis import coach_game, record_shares
+from bot.services import DM, GameView, Outcome, Player, Services, open_services
+from bot.services.analysis import NOTHING_TO_COACH, coach_game, record_shares
 from bot.services.archive import play_archive
 from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY, ROLLED_BACK
-from bot.services.kinds import KINDS
+from bot.services.kinds import GAMES, KINDS, results_kind
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.study import hard_mode_answer
 from bot.settings import Settings
 from bot.storage import StorageBusy
+from bot.storage.periods import PERIODS
 from engine.rules import Mode
 
 HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
@@ -144,49 +148,69 @@ class Console(TogetherCommands):
         return lines
 
     async def handle(self, line: str) -> None:
-        command, _, rest = line.partition(" ")
-        command = command.lower()
-        args = rest.split()
-        if not command.startswith("/"):
+        """One line: a bare word is a guess; a command's options are read by
+        :func:`bot.console_options.parse_options`, by name or by position (see SYNTAX)."""
+        if not line.startswith("/"):
             return await self.guess(line)
-        handlers = {
-            "/wordle": lambda: self.start("wordle", args),
-            "/primel": lambda: self.start("primel", args),
-            "/absurdle": lambda: self.start("absurdle", ["practice", *args]),
-            "/dordle": lambda: self.start("dordle", ["practice", *args]),
-            "/quordle": lambda: self.start("quordle", ["practice", *args]),
-            "/octordle": lambda: self.start("octordle", ["practice", *args]),
-            "/guess": lambda: self.guess(rest),
-            "/giveup": self.give_up,
-            "/hint": lambda: self.hint(rest),
-            "/stats": lambda: self.stats(args),
-            "/streak": lambda: self.stats(args, streak_only=True),
-            "/leaderboard": lambda: self.leaderboard(args),
-            "/digest": lambda: self.digest(args),
-            "/export": self.export,
-            "/mydata": lambda: self.my_data(args),
-            "/analyze": lambda: self.analyze(rest),
-            "/coach": self.coach,
-            "/help": self.help,
-            "/as": lambda: self.play_as(rest),
-            "/coop": lambda: self.coop(args),
-            "/cg": lambda: self.coop_guess(rest),
-            "/race": lambda: self.race(args),
-            "/join": self.join,
-            "/start": self.start_race,
-            "/challenge": lambda: self.challenge(args),
-            "/play": lambda: self.play(args),
-            "/hardmode": lambda: self.hard_mode(args),
-            "/colours": lambda: self.colours(args),
-        }
-        handler = handlers.get(command)
-        if handler is None:
+        command, rest = [*line.split(None, 1), ""][:2]  # a paste may start on the next line
+        command = command.lower()
+        syntax = SYNTAX.get(command)
+        if syntax is None:
             self.write(f"Unknown command {command[:20]}. Type /help.")
             return
         try:
-            await handler()
+            options = parse_options(command, syntax, rest)
+        except OptionError as exc:
+            self.write(f"  {exc}")
+            return
+        try:
+            await self.run_command(command, options)
         except StorageBusy:  # the database did not answer in time: nothing was changed
             self.write(BUSY)
+
+    async def run_command(self, command: str, o: Options) -> None:
+        """The handler of each command in :data:`SYNTAX`, given its options."""
+        words = _words(o)
+        handlers: dict[str, Callable[[], Awaitable[None]]] = {
+            "/wordle": lambda: self.start("wordle", _start_words(o)),
+            "/primel": lambda: self.start("primel", _start_words(o)),
+            "/absurdle": lambda: self.start(
+                "absurdle",
+                ["practice", *(["challenge"] if o.flag("challenge") else []), *words("mode")],
+            ),
+            "/dordle": lambda: self.start("dordle", ["practice", *words("mode")]),
+            "/quordle": lambda: self.start("quordle", ["practice", *words("mode")]),
+            "/octordle": lambda: self.start("octordle", ["practice", *words("mode")]),
+            "/guess": lambda: self.guess(o.get("word")),
+            "/giveup": self.give_up,
+            "/hint": lambda: self.hint(o.get("history")),
+            "/stats": lambda: self.stats(o),
+            "/streak": lambda: self.stats(o, streak_only=True),
+            "/leaderboard": lambda: self.leaderboard(o),
+            "/digest": lambda: self.digest(words("day")),
+            "/export": self.export,
+            "/mydata": lambda: self.my_data(o),
+            "/analyze": lambda: self.analyze(o.get("paste"), o.get("words")),
+            "/coach": self.coach,
+            "/help": self.help,
+            "/as": lambda: self.play_as(o.get("name")),
+            "/coop": lambda: self.coop(
+                [o.subcommand] if o.subcommand in ("end", "board") else words("game")
+            ),
+            "/cg": lambda: self.coop_guess(o.get("word")),
+            "/race": lambda: self.race(words("game", "mode")),
+            "/join": self.join,
+            "/start": self.start_race,
+            "/challenge": lambda: self.challenge(words("word", "guesses")),
+            "/play": lambda: self.play(words("id")),
+            "/hardmode": lambda: self.hard_mode(words("game")),
+            "/colours": lambda: self.colours(words("colours")),
+        }
+        handler = handlers.get(command)
+        if handler is None:  # a command whose options are known but not its handler here
+            self.write(f"Unknown command {command[:20]}. Type /help.")
+            return
+        await handler()
 
     async def help(self) -> None:
         self.write(HELP)
@@ -311,26 +335,40 @@ class Console(TogetherCommands):
             self.write(f"  {s.guess.upper()}  {s.entropy:.2f} bits, {s.expected:.1f} left on "
                        f"average, worst {s.worst}{finish}")  # fmt: skip
 
-    async def stats(self, args: list[str], *, streak_only: bool = False) -> None:
-        variant = args[0].lower() if args else "wordle"
-        daily = not (len(args) > 1 and args[1].lower() == "practice")
-        if variant not in KINDS:
-            self.write(f"Stats are kept for {', '.join(KINDS)}")
+    async def stats(self, o: Options, *, streak_only: bool = False) -> None:
+        """``/stats [GAME] [daily|practice]`` (``game:``, ``practice:``, ``user:NAME``: a
+        local player's). A game with no daily here shows its practice games."""
+        game = o.get("game", "wordle").lower()
+        if game not in KINDS:
+            self.write(f"Stats are kept for {', '.join(GAMES)}")
             return
+        player = player_named(o.get("user")[:32]) if o.get("user") else self.player
         today = self.services.daily.today()
-        stats = await self.services.stats.stats(self.player.id, kind_of(variant, daily), today)
+        kind = results_kind(game, o.flag("practice"))
+        stats = await self.services.stats.stats(player.id, kind, today)
         if streak_only:
             self.write(f"Current streak {stats.current_streak}, max streak {stats.max_streak}")
         else:
-            self.write(stats_text(stats, self.player.name))
+            self.write(stats_text(stats, player.name))
 
-    async def leaderboard(self, args: list[str]) -> None:
-        """``/leaderboard [METRIC] [PERIOD] [PAGE]``: a period is today, week, month, season,
-        previous (the last season) or all."""
-        words = [a.lower() for a in args]
-        metric = words.pop(0) if words and not words[0].isdigit() else "wins"
-        period = words.pop(0) if words and not words[0].isdigit() else "all"
-        number = words[0] if words else "1"
+    async def leaderboard(self, o: Options) -> None:
+        """``/leaderboard [METRIC] [PERIOD] [GAME] [PAGE]``, or by name as in Discord
+        (``metric:``, ``period:``, ``game:``, ``season:current|previous``, ``scope:``) and
+        ``page:``. A period is today, week, month, season, previous (the last season) or all.
+        The console is no server: its board is everyone's."""
+        metric, period = o.get("metric", "wins").lower(), o.get("period", "all").lower()
+        game, number = o.get("game", "wordle").lower(), o.get("page", "1")
+        if o.get("season", "current").lower() not in ("current", "previous"):
+            self.write("  season takes current or previous")
+            return
+        if o.get("season").lower() == "previous" and period == "season":
+            period = "previous"
+        if o.get("scope", "global").lower() not in ("server", "global"):
+            self.write("  scope takes server or global")
+            return
+        if game not in KINDS:
+            self.write(f"  Boards are kept for {', '.join(GAMES)}")
+            return
         if not (number.isascii() and number.isdigit() and len(number) <= 6):
             self.write(f"  A page is a number from 1 to 999999, not {number[:20]!r}")
             return
@@ -339,13 +377,15 @@ class Console(TogetherCommands):
                 pass
         try:
             board = await self.services.stats.leaderboard(
-                "wordle:daily", metric, page=int(number), today=self.services.daily.today(),
+                results_kind(game), metric, page=int(number), today=self.services.daily.today(),
                 period="season" if period == "previous" else period,
                 previous_season=period == "previous",
             )  # fmt: skip
         except LeaderboardError as exc:
             self.write(str(exc))
             return
+        if o.get("scope").lower() == "server":
+            self.write("The console is no server: this is everyone's board.")
         self.write(board_text(board))
 
     async def digest(self, args: list[str]) -> None:
@@ -359,8 +399,8 @@ class Console(TogetherCommands):
             return
         self.write(digest_text(await digests.digest(DM, day)).replace("**", ""))
 
-    async def analyze(self, text: str) -> None:
-        text, _, words = text.partition(" words:")  # /analyze SHARE words: crane moist
+    async def analyze(self, text: str, words: str) -> None:
+        """``/analyze SHARE [words: crane moist]`` (``paste:`` by name)."""
         result = await self.services.analysis.analyze(self.player.id, DM, text, words)
         if result.refused is not None:
             self.write(f"  {result.refused}")
@@ -373,12 +413,14 @@ class Console(TogetherCommands):
             self.write("\n".join(notes))
 
     async def coach(self) -> None:
+        """Your last finished game, any kind: turn by turn, board by board (multi-board) or
+        by worst cases (Absurdle)."""
         stored = await self.services.storage.last_finished_game(self.player.id)
-        report = None if stored is None else await coach_game(stored.state)
-        if report is None:
-            self.write("Finish a Wordle or Primel game first, then ask for coaching")
+        if stored is None:
+            self.write("Finish a game first, then ask for coaching")
             return
-        self.write(coaching_text(report))
+        report = await coach_game(stored.state)
+        self.write(NOTHING_TO_COACH if report is None else coaching_text(report))
 
     async def hard_mode(self, args: list[str]) -> None:
         answer = await hard_mode_answer(args[0].lower() if args else "wordle")
@@ -389,16 +431,14 @@ class Console(TogetherCommands):
     async def export(self) -> None:
         self.write(await self.services.export_player(self.player.id))
 
-    async def my_data(self, args: list[str]) -> None:
+    async def my_data(self, o: Options) -> None:
         """/mydata export, or /mydata delete confirm:DELETE (Discord's option, by name)."""
-        action = args[0].lower() if args else ""
-        if action == "export":
+        if o.subcommand == "export":
             return await self.export()
-        if action != "delete":
-            self.write("Usage: /mydata export | /mydata delete confirm:DELETE")
+        if o.subcommand != "delete":
+            self.write("  The console has /mydata export and /mydata delete confirm:DELETE")
             return
-        name, _, given = (args[1] if len(args) == 2 else "").partition(":")
-        if name.lower() != "confirm" or given != CONFIRM:
+        if o.get("confirm") != CONFIRM:
             self.write(f"{NOT_CONFIRMED}: /mydata delete confirm:DELETE")
             return
         deleted = await self.services.delete_player(self.player.id)
@@ -509,6 +549,97 @@ def _share_line(line: str) -> bool:
         or "http" in lowered
         or ".com" in lowered
     )
+
+
+def _words(o: Options) -> Callable[..., list[str]]:
+    """The values of the options named, in that order, as the positional form gives them."""
+    return lambda *names: [o.get(name) for name in names if name in o]
+
+
+def _start_words(o: Options) -> list[str]:
+    """``/wordle daily hard``, ``/wordle archive 1000 hard`` from the options."""
+    if o.subcommand is None:
+        return []
+    which = [o.get(n) for n in ("number", "date") if n in o]
+    if o.subcommand == "archive" and len(which) != 1:
+        which = ["", ""]  # none or both: the archive's own usage line says what it takes
+    return [o.subcommand, *which, *_words(o)("mode")]
+
+
+def _not(*values: str) -> Callable[[str], bool]:
+    return lambda word: word.lower() not in values and not word.isdigit()
+
+
+def _start_syntax(variant: str) -> Syntax:
+    flavours = ["daily", "practice"] if KINDS[variant].daily else ["practice"]
+    modes = [m.value for m in Mode]
+    usage = (f"/{variant} takes {' or '.join(flavours)}, then a mode: {', '.join(modes)} "
+             f"(e.g. /{variant} {flavours[0]} hard)")  # fmt: skip
+    mode = Option("mode")
+    if variant == "absurdle":
+        return Syntax((Option("challenge", flag=("challenge", None)), mode), usage=usage)
+    if not KINDS[variant].daily:
+        return Syntax((mode,), usage=usage)
+    archive = Syntax((Option("number", takes=lambda w: re.fullmatch(r"#?-?[0-9]+", w) is not None),
+                      Option("date", takes=_not(*modes)), mode))  # fmt: skip
+    return Syntax(subcommands={"daily": Syntax((mode,)), "practice": Syntax((mode,)),
+                               "archive": archive}, usage=usage)  # fmt: skip
+
+
+NONE = Syntax()
+_PERIOD_WORDS = (*PERIODS, "previous")
+_GAME_OPTIONS = (Option("game", takes=_not("practice", "daily")),
+                 Option("practice", flag=("practice", "daily")),
+                 Option("user", positional=False))  # fmt: skip
+# Every command's options, by Discord's names where Discord has the command, in the order
+# the positional form takes them. One list for the parser and the handlers.
+SYNTAX: dict[str, Syntax] = {
+    **{f"/{variant}": _start_syntax(variant) for variant in KINDS},
+    "/guess": Syntax(text="word"),
+    "/giveup": NONE,
+    "/hint": Syntax(text="history"),
+    "/stats": Syntax(_GAME_OPTIONS),
+    "/streak": Syntax(_GAME_OPTIONS),
+    "/leaderboard": Syntax(
+        (
+            Option("metric", takes=_not(*_PERIOD_WORDS, *GAMES)),
+            Option("period", takes=_not(*GAMES)),
+            Option("game", takes=_not()),
+            Option("page"),
+            Option("scope", positional=False),
+            Option("season", positional=False),
+        )
+    ),
+    "/digest": Syntax((Option("day"),)),
+    "/export": NONE,
+    "/mydata": Syntax(
+        subcommands={
+            "export": NONE,
+            "delete": Syntax((Option("confirm"),)),
+            "unshare": Syntax((Option("game"), Option("puzzle"))),
+        }
+    ),
+    "/analyze": Syntax((Option("words"), Option("share", flag=("share", None))), text="paste"),
+    "/coach": Syntax((Option("share", flag=("share", None)),)),  # nobody to show it to here
+    "/help": NONE,
+    "/as": Syntax(text="name"),
+    "/coop": Syntax(
+        (Option("game"),),
+        subcommands={
+            "start": Syntax((Option("game"),)),
+            "board": NONE,
+            "end": NONE,
+        },
+    ),
+    "/cg": Syntax(text="word"),
+    "/race": Syntax((Option("game", takes=_not("hard", "normal")), Option("mode"))),
+    "/join": NONE,
+    "/start": NONE,
+    "/challenge": Syntax((Option("word"), Option("guesses"))),
+    "/play": Syntax((Option("id"),)),
+    "/hardmode": Syntax((Option("game"), Option("share", flag=("share", None)))),
+    "/colours": Syntax((Option("colours"),)),
+}
 
 
 def _start_command(game: GameView) -> str:

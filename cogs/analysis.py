@@ -7,6 +7,7 @@ share to one's stats. Replies are private unless the player asks to share them.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -16,6 +17,7 @@ from discord.ext import commands
 from bot.render.text import analysis_text, coaching_text
 from bot.services.analysis import (
     MAX_PASTE,
+    NOTHING_TO_COACH,
     coach_game,
     record_app_results,
     record_shares,
@@ -23,6 +25,8 @@ from bot.services.analysis import (
 from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of, think
 from engine.app_results import WORDLE_APP_ID
 from engine.shares import parse_shares
+
+INLINE_REPORT = 1900  # a message holds 2,000 characters, the code block's marks among them
 
 
 def members_of(message: discord.Message) -> list[tuple[int, str]]:
@@ -173,10 +177,16 @@ class Analysis(commands.Cog):
         await think(interaction, public=share)
         report = await coach_game(stored.state)
         if report is None:  # a refusal is private: a public "thinking..." goes first
-            return await refuse(interaction, "Coaching covers Wordle and Primel games")
+            return await refuse(interaction, NOTHING_TO_COACH)
+        text = coaching_text(report)
+        if len(text) + len(note) <= INLINE_REPORT:
+            return await interaction.followup.send(f"```\n{text}\n```{note}", ephemeral=not share)
+        # An Octordle's eight tables pass a message's 2,000 characters: its last line (the
+        # skill) in the message, the whole report as a file beside it.
         await interaction.followup.send(
-            f"```\n{coaching_text(report)}\n```{note}", ephemeral=not share
-        )
+            f"{text.splitlines()[-1]} (the whole report is attached){note}", ephemeral=not share,
+            file=discord.File(io.BytesIO(text.encode()), filename="coaching.txt"),
+        )  # fmt: skip
 
 
 async def setup(bot: commands.Bot) -> None:

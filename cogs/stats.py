@@ -15,12 +15,14 @@ from bot.discord_bot import WordleBot
 from bot.render import images
 from bot.render.alt_text import stats_alt_text
 from bot.render.text import METRIC_TITLES, board_text, stats_text
-from bot.services import kind_of
+from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, results_kind
 from bot.services.skill import coach_dailies
 from bot.services.stats import LeaderboardError
 from cogs.common import GREEN, answers_failures, anywhere, bot_of, palette_of, refuse
 
-Game = Literal["wordle", "primel"]
+# The games come from the one registry (bot.services.kinds), as the console's do.
+GAME_CHOICES = [app_commands.Choice(name=KINDS[g].title, value=g) for g in GAMES]
+DAILY_CHOICES = [app_commands.Choice(name=KINDS[g].title, value=g) for g in DAILY_GAMES]
 Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_streak"]
 Scope = Literal["server", "global"]
 Period = Literal["today", "week", "month", "season", "all"]
@@ -31,7 +33,7 @@ NO_SERVER_BOARD = ("A server's board lives in its server and counts its members'
                    "here there is none, so this is everyone's board.")  # fmt: skip
 
 PAGE_ID = (
-    r"wb:board:(?P<game>wordle|primel):(?P<metric>[a-z_]+)"
+    rf"wb:board:(?P<game>{'|'.join(GAMES)}):(?P<metric>[a-z_]+)"
     r":(?P<scope>server|global):(?P<page>[0-9]+)(?::(?P<period>[a-z]+))?"
 )  # the period came later: a button without one is an all-time board
 
@@ -81,12 +83,14 @@ async def board_message(
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
         return None
+    kind = results_kind(game)  # a game with no daily here: its practice games
     board = await services.stats.leaderboard(
-        kind_of(game, True), metric, guild_id=guild_id, page=page, today=services.daily.today(),
+        kind, metric, guild_id=guild_id, page=page, today=services.daily.today(),
         period="season" if period == "previous" else period,
         previous_season=period == "previous",
     )  # fmt: skip
-    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {game} daily, {board.period}",
+    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {kind.replace(':', ' ')}, "
+                                f"{board.period}",
                           description=f"```\n{board_text(board)}\n```", colour=GREEN)  # fmt: skip
     view = discord.ui.View(timeout=None)
     if board.page > 1:
@@ -113,13 +117,17 @@ class Stats(commands.Cog):
     @anywhere
     @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
     @app_commands.describe(user="Whose stats (you by default)", game="Which game",
-                           practice="Practice games instead of the dailies")  # fmt: skip
+                           practice="Practice games instead of the dailies (a game with no "
+                                    "daily: always)")  # fmt: skip
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
-                    game: Game = "wordle", practice: bool = False) -> None:  # fmt: skip
+                    game: str = "wordle", practice: bool = False) -> None:  # fmt: skip
         services = bot_of(interaction).services
         who = user or interaction.user
+        if game not in KINDS:
+            return await refuse(interaction, f"Stats are kept for {', '.join(GAMES)}")
         result = await services.stats.stats(
-            who.id, kind_of(game, not practice), services.daily.today()
+            who.id, results_kind(game, practice), services.daily.today()
         )
         embed = discord.Embed(description=f"```\n{stats_text(result, who.display_name)}\n```",
                               colour=GREEN)  # fmt: skip
@@ -134,9 +142,12 @@ class Stats(commands.Cog):
     @anywhere
     @app_commands.command(name="streak", description="Your current and best daily streak")
     @app_commands.describe(game="Which daily")
-    async def streak(self, interaction: discord.Interaction[Any], game: Game = "wordle") -> None:
+    @app_commands.choices(game=DAILY_CHOICES)
+    async def streak(self, interaction: discord.Interaction[Any], game: str = "wordle") -> None:
         services = bot_of(interaction).services
-        result = await services.stats.stats(interaction.user.id, kind_of(game, True),
+        if game not in DAILY_GAMES:
+            return await refuse(interaction, f"Daily streaks are kept for {', '.join(DAILY_GAMES)}")
+        result = await services.stats.stats(interaction.user.id, results_kind(game),
                                             services.daily.today())  # fmt: skip
         await interaction.response.send_message(
             f"{game.title()} daily streak: {result.current_streak} (best {result.max_streak})",
@@ -147,12 +158,13 @@ class Stats(commands.Cog):
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
     @app_commands.describe(
         metric="What to rank by (average: fair, a loss counts as the fail score; skill: coach's)",
-        scope="This server or everyone", game="Which daily",
+        scope="This server or everyone", game="Which game (no daily here: its practice games)",
         period="Today, this week, this month, this season or all time (streaks: all time)",
         season="With period season: the current season, or the last one's final standings",
     )  # fmt: skip
+    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction[Any], metric: Metric = "wins",
-                          scope: Scope = "server", game: Game = "wordle", period: Period = "all",
+                          scope: Scope = "server", game: str = "wordle", period: Period = "all",
                           season: Season = "current") -> None:  # fmt: skip
         note = None
         if interaction.guild_id is None and scope == "server":  # DMs and group DMs

@@ -243,3 +243,17 @@ async def test_each_command_is_offered_where_it_works(tree_payload) -> None:
             ), name
         else:
             assert (contexts, installs) == ({GUILD}, {GUILD_INSTALL}), name
+
+
+async def test_stats_and_boards_offer_every_game_of_the_registry(tree_payload) -> None:
+    """The games come from bot.services.kinds (as the console's do): none can be left out."""
+    from bot.services.kinds import DAILY_GAMES, GAMES
+
+    options = {c["name"]: {o["name"]: o for o in c.get("options") or []} for c in tree_payload}
+
+    def offered(command: str) -> set[str]:
+        return {choice["value"] for choice in options[command]["game"].get("choices") or []}
+
+    every = {"wordle", "primel", "absurdle", "dordle", "quordle", "octordle"}
+    assert offered("stats") == offered("leaderboard") == set(GAMES) == every
+    assert offered("streak") == set(DAILY_GAMES) == {"wordle", "primel"}  # daily streaks

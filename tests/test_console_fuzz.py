@@ -15,6 +15,8 @@ COMMANDS = [
     "", "/wordle", "/wordle daily", "/wordle practice", "/primel", "/absurdle", "/quordle",
     "/dordle", "/octordle", "/guess", "/giveup", "/hint", "/stats", "/streak", "/leaderboard",
     "/analyze", "/coach", "/export", "/help", "/nonsense", "crane", "Wordle 1,234 3/6",
+    "/leaderboard metric:", "/stats game:", "/wordle archive number:", "/mydata delete",
+    "/coop start", "/hint history:",
 ]  # fmt: skip
 lines = st.builds(
     lambda command, rest: f"{command} {rest}".strip(),

@@ -98,11 +98,11 @@ async def test_a_form_left_open_is_forgotten_and_a_late_submit_still_plays(doubl
 
 async def test_a_refusal_after_a_public_deferral_stays_private(double):
     await double.command("absurdle", user_id=ANN)
-    await double.command("giveup", user_id=ANN)  # a finished game that coaching does not cover
+    await double.command("giveup", user_id=ANN)  # a finished game with nothing to coach
     thinking, gone, refused = await double.command("coach", user_id=ANN, share=True)
     assert thinking.kind == 5 and not thinking.ephemeral  # public, as asked
     assert gone.method == "DELETE" and gone.path.endswith("/messages/@original")
-    assert refused.ephemeral and "Coaching covers Wordle and Primel" in refused.text
+    assert refused.ephemeral and "nothing to coach" in refused.text
 
 
 async def test_a_typed_guess_replaces_the_board_so_the_channel_keeps_one(double):

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from engine.solver.coach import Coaching
     from engine.solver.hints import Hint
 from engine.pattern import to_emoji
+from engine.solver.coach import BoardsCoaching, WorstCaseCoaching
 
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 DIGITS = ("0123456789",)
@@ -221,7 +222,29 @@ def percent(p: float) -> str:
     return f"{p:.0%}" if p >= 0.01 else f"{p:.1%}" if p >= 0.001 else "<0.1%"
 
 
-def coaching_text(report: Coaching) -> str:
+def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
+    """A coach's report as a table: turn by turn (a multi-board game: a table per board;
+    Absurdle: the worst cases, with no luck in them)."""
+    if isinstance(report, BoardsCoaching):
+        blocks = []
+        for board, (answer, coaching, solved) in enumerate(
+            zip(report.answers, report.boards, report.solved_at, strict=True), 1
+        ):
+            done = f"solved in {solved}" if solved is not None else "not solved"
+            blocks.append(f"Board {board}: {answer.upper()}, {done}\n{coaching_text(coaching)}")
+        skill = "-" if report.skill is None else report.skill
+        return "\n\n".join([*blocks, f"Skill over the boards {skill}/99"])
+    if isinstance(report, WorstCaseCoaching):
+        lines = ["Turn  guess   left        best (leaves)  skill"]
+        for i, t in enumerate(report.turns, 1):
+            skill = "-" if t.skill is None else f"{t.skill:>2}"
+            left = "won" if t.after == 0 else f"{t.after}"
+            best = "-" if t.after == 0 else f"{t.best.upper()} ({t.best_after})"
+            lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {left:<4} "
+                         f"{best:<14} {skill:>5}")  # fmt: skip
+        skill = "-" if report.skill is None else report.skill
+        lines.append(f"Skill {skill}/99 (the adversary keeps the largest group: no luck)")
+        return "\n".join(lines)
     lines = ["Turn  guess   left        best    skill luck"]
     for i, t in enumerate(report.turns, 1):
         skill = "-" if t.skill is None else f"{t.skill:>2}"

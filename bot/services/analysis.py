@@ -36,15 +36,25 @@ from bot.services.hint_rules import (
 )
 from bot.services.kinds import parse
 from bot.storage import Storage
+from engine.absurdle import AbsurdleGame
 from engine.agents.advice import coach_with_rollout
 from engine.answer_model import allowed_model, nyt_model
 from engine.app_results import parse_app_results
-from engine.game import WordleGame
 from engine.history import HistoryError, parse_history
+from engine.multiboard import MultiGame
 from engine.pattern import PatternError
 from engine.rules import Mode, shape_problem
 from engine.shares import Share, parse_shares
-from engine.solver.coach import Coaching, GridReading, coach, grid_candidates
+from engine.solver.coach import (
+    BoardsCoaching,
+    Coaching,
+    GridReading,
+    WorstCaseCoaching,
+    coach,
+    coach_boards,
+    coach_worst_case,
+    grid_candidates,
+)
 from engine.solver.hints import Hint, hint
 from engine.solver.position import InconsistentHistory
 from engine.solver.weighted import model_coach, model_grid, model_hint
@@ -261,21 +271,34 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
                     problems=problems)  # fmt: skip
 
 
+Report = Coaching | BoardsCoaching | WorstCaseCoaching
+NOTHING_TO_COACH = "Your last game ended before its first guess: there is nothing to coach"
+
+
 async def coach_game(
     state: dict[str, object], pool: ThreadPoolExecutor | None = None, *, rollout: bool = True
-) -> Coaching | None:
-    """Coaching for a stored Wordle or Primel game (None for other kinds), in the analysis
-    pool or in ``pool``; with ``rollout``, each turn names the rollout agent's guess where it
-    differs (up to a second more: jobs that only need the skill leave it off)."""
+) -> Report | None:
+    """Coaching for a stored game, in the analysis pool or in ``pool``: a Wordle or Primel
+    game turn by turn (with ``rollout``, each turn names the rollout agent's guess where it
+    differs: up to a second more, jobs that only need the skill leave it off), a multi-board
+    game board by board, an Absurdle game by its worst cases. None for a game with no guess."""
     game = parse(dict(state))
-    if not isinstance(game, WordleGame):
+    work: Callable[[], Report]
+    if isinstance(game, MultiGame):
+        if not game.guesses:
+            return None
+        work = partial(coach_boards, game.variant, game.answers, game.guesses, game.mode)
+    elif isinstance(game, AbsurdleGame):
+        if not game.rows:
+            return None
+        work = partial(coach_worst_case, game.variant, game.rows, game.mode)
+    elif not game.rows:
         return None
-    if game.answer not in game.variant.answers:  # a challenge's word: any allowed word
-        model = allowed_model(game.variant.name)
-        work = partial(model_coach, model, game.rows, game.mode)
-        return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
-    advise = coach_with_rollout if rollout else coach
-    work = partial(advise, game.variant, game.rows, game.mode)
+    elif game.answer not in game.variant.answers:  # a challenge's word: any allowed word
+        work = partial(model_coach, allowed_model(game.variant.name), game.rows, game.mode)
+    else:
+        advise = coach_with_rollout if rollout else coach
+        work = partial(advise, game.variant, game.rows, game.mode)
     return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
 
 

@@ -34,6 +34,7 @@ from bot.storage.periods import season_of
 from bot.storage.shares import COUNTED_GAMES
 from engine.game import WordleGame
 from engine.pattern import to_digits
+from engine.solver.coach import Coaching
 
 log = logging.getLogger("wordlebot.digest")
 
@@ -198,7 +199,7 @@ class DigestService:
         luckiest: Highlight | None = None
         for r in results:
             report = await coach_game(r.state, COACH_POOL, rollout=False)
-            if report is None:
+            if not isinstance(report, Coaching):  # a daily is Wordle or Primel: always one
                 continue
             member = Member(r.player_id, r.name)
             for i, turn in enumerate(report.turns, 1):

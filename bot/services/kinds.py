@@ -44,8 +44,28 @@ KINDS: dict[str, GameKind] = {
 }
 
 
+GAMES = tuple(KINDS)  # every game, for /stats, /leaderboard and /coach in every front end
+DAILY_GAMES = tuple(name for name, spec in KINDS.items() if spec.daily)
+WORDLE_LIMIT = 6  # the guesses a server's fail score is set against
+
+
 def kind_name(kind: str) -> GameKind:
     return KINDS[kind.split(":")[0]]
+
+
+def results_kind(game: str, practice: bool = False) -> str:
+    """The kind whose results /stats and /leaderboard show for ``game``: its daily, or its
+    practice games (always, for a game with no daily here: Absurdle, the multi-board games;
+    their ``:daily`` kind holds only shares of the original game)."""
+    daily = KINDS[game].daily and not practice
+    return f"{game}:{'daily' if daily else 'practice'}"
+
+
+def fail_score_of(kind: str, fail_score: int) -> int:
+    """What a lost game of ``kind`` counts as on the average board, from a server's fail
+    score for a 6-guess game: as many guesses more as the game allows more (Quordle, 9
+    guesses: 7 becomes 10; Absurdle, no limit: a give-up counts as 11, past its 10 rows)."""
+    return fail_score + kind_name(kind).distribution_size - WORDLE_LIMIT
 
 
 def new_game(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bot.services.kinds import kind_name
+from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
 from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
 
@@ -31,16 +31,18 @@ class SharedResults:
 
 @dataclass(frozen=True)
 class ArchiveResults:
-    """Past dailies played from the archive: their own line, never the daily's streak."""
+    """Past dailies played from the archive: their own line, never the daily's streak (and
+    Absurdle's challenges beside its practice games, the same way)."""
 
     game: str
     played: int
     wins: int
     average: float | None  # guesses per win
+    flavour: str = "archive"
 
     @property
     def label(self) -> str:
-        return f"{self.game.title()} archive"
+        return f"{self.game.title()} {self.flavour}"
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,12 @@ class StatsService:
 
     async def stats(self, player_id: int, kind: str, today: date) -> Stats:
         standing = await self.storage.standing(player_id, kind)
-        limit = kind_name(kind).distribution_size
+        spec = kind_name(kind)
+        limit = spec.distribution_size
         played, counts = await self.storage.distribution(player_id, kind)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
+        if not spec.limit:  # no guess limit (Absurdle): the last row holds the longer wins
+            distribution[limit] += sum(c for n, c in counts.items() if n > limit)
         shared = await self.shared_results(player_id, kind_name(kind).name)
         archive = await self.archive_results(player_id, kind)
         if standing is None or not played:
@@ -110,15 +115,18 @@ class StatsService:
         return SharedResults(game, len(rows), len(wins), average)
 
     async def archive_results(self, player_id: int, kind: str) -> ArchiveResults | None:
-        """For a daily's stats: the same game's past dailies played from the archive."""
+        """For a daily's stats: the same game's past dailies played from the archive; for
+        Absurdle's practice games: its challenges."""
         game, _, flavour = kind.partition(":")
-        if flavour != "daily":
+        other = {"daily": "archive", "practice": "challenge" if game == "absurdle" else None}
+        beside = other.get(flavour)
+        if beside is None:
             return None
-        standing = await self.storage.standing(player_id, f"{game}:archive")
+        standing = await self.storage.standing(player_id, f"{game}:{beside}")
         if standing is None or not standing.played:
             return None
         average = standing.win_guesses / standing.wins if standing.wins else None
-        return ArchiveResults(game, standing.played, standing.wins, average)
+        return ArchiveResults(game, standing.played, standing.wins, average, beside)
 
     async def leaderboard(
         self, kind: str, metric: str = "wins", *, guild_id: int | None = None, page: int = 1,
@@ -137,6 +145,14 @@ class StatsService:
                                    f"{', '.join(PERIODS)}")  # fmt: skip
         if period != "all" and metric in STREAK_METRICS:
             raise LeaderboardError("Streak boards count all time: choose period all")
+        game, _, flavour = kind.partition(":")
+        if game not in KINDS:
+            raise LeaderboardError(f"Unknown game {game[:20]!r}; choose one of {', '.join(GAMES)}")
+        if metric == "skill" and flavour != "daily":
+            others = ", ".join(m for m in METRICS if m != "skill")
+            raise LeaderboardError(f"The skill board ranks the coach's scores of dailies, and "
+                                   f"{KINDS[game].title} {flavour} games are not coached for "
+                                   f"it: choose one of {others}")  # fmt: skip
         scope = GLOBAL if guild_id is None else guild_id
         settings = (GuildSettings(GLOBAL) if guild_id is None
                     else await self.storage.guild_settings(guild_id))  # fmt: skip
@@ -152,7 +168,7 @@ class StatsService:
             scope, kind, metric, period=period_key(period, day, settings.season_days),
             page=page, per_page=PER_PAGE,
             min_games=min(min_games, PERIOD_MIN_GAMES.get(period, min_games)),
-            fail_score=settings.fail_score, today=today,
+            fail_score=fail_score_of(kind, settings.fail_score), today=today,
         )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))
         entries = [

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.pattern import winning
+from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import bucket_counts
@@ -217,3 +217,89 @@ def hard_path(
         return False
 
     return extend([], 0)
+
+
+@dataclass(frozen=True)
+class BoardsCoaching:
+    """A multi-board game coached board by board: each board's rows (its guesses up to the
+    one that solved it) as if they were a game of their own. A guess aimed at another board
+    is weighed on this one too: that is the price of playing several boards at once."""
+
+    answers: list[str]
+    boards: list[Coaching]
+    solved_at: list[int | None]  # the guess that solved each board
+
+    @property
+    def skill(self) -> int | None:
+        skills = [b.skill for b in self.boards if b.skill is not None]
+        return round(sum(skills) / len(skills)) if skills else None
+
+
+def coach_boards(
+    variant: Variant, answers: Sequence[str], guesses: Sequence[str], mode: Mode = Mode.NORMAL
+) -> BoardsCoaching:
+    """Coach each board of a multi-board game on its own rows."""
+    boards, solved_at = [], []
+    for answer in answers:
+        rows: list[Row] = []
+        for guess in guesses:
+            rows.append((guess, score(guess, answer)))
+            if guess == answer:
+                break
+        boards.append(coach(variant, rows, mode))
+        solved_at.append(len(rows) if answer in guesses else None)
+    return BoardsCoaching(list(answers), boards, solved_at)
+
+
+@dataclass(frozen=True)
+class WorstCaseTurn:
+    guess: str
+    before: int  # words the adversary could still choose from
+    after: int  # the bucket it kept: the guess's worst case
+    best: str  # the guess with the smallest worst case here
+    best_after: int
+    skill: int | None  # None on the winning guess (nothing left to choose)
+
+
+@dataclass(frozen=True)
+class WorstCaseCoaching:
+    """An Absurdle game coached by its worst cases: the adversary keeps the largest bucket,
+    so a guess is as good as the bucket it leaves, and there is no luck to measure."""
+
+    turns: list[WorstCaseTurn]
+    won: bool
+
+    @property
+    def skill(self) -> int | None:
+        skills = [t.skill for t in self.turns if t.skill is not None]
+        return round(sum(skills) / len(skills)) if skills else None
+
+
+def coach_worst_case(
+    variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL
+) -> WorstCaseCoaching:
+    """Turn by turn: the words left before and after, and the minimax guess (the smallest
+    largest bucket); skill 0 to 99 is where the played guess's worst case stands between the
+    pool's average worst case (0) and the best (99)."""
+    position = Position.start(variant, mode)
+    turns = []
+    win = winning(variant.length)
+    for guess, pattern in history:
+        n = len(position.candidates)
+        after = position.play(guess, pattern)
+        if pattern == win and n == 1:  # the last word, guessed: nothing to choose
+            turns.append(WorstCaseTurn(guess, 1, 0, guess, 0, None))
+            break
+        pool = position.pool
+        worst = bucket_counts(patterns_of(variant, pool, position.candidates),
+                              3**variant.length).max(axis=1)  # fmt: skip
+        best_index = int(np.lexsort((np.arange(len(pool)), worst))[0])
+        best, best_worst = variant.guesses.words[int(pool[best_index])], int(worst[best_index])
+        played = len(after.candidates)
+        skill = skill_of(float(worst.mean()), best_worst, played)
+        if played <= best_worst:  # as good as the best: the guess played is named
+            best, best_worst = guess, played
+        turns.append(WorstCaseTurn(guess, n, played, best, best_worst, skill))
+        position = after
+    won = bool(history) and history[-1][1] == win
+    return WorstCaseCoaching(turns, won)

@@ -1,0 +1,166 @@
+"""The console's options, read one way for every command: Discord's option names in
+``name:value`` form (``/leaderboard metric:wins period:today game:primel``) beside the
+console's own positional form (``/leaderboard wins today primel``), both giving the same
+values, so both give the same output.
+
+A command's :class:`Syntax` lists its options by Discord's names, in the order the
+positional form takes them. A value without a name goes to the first option not yet given
+that takes it (an option may pass a value on: a page number is no metric), so the
+positional form reads as before. A yes/no option takes ``true``/``false`` by name and its
+own words without one (``/stats quordle practice``). A command with subcommands takes the
+subcommand first, as Discord does (``/mydata delete confirm:DELETE``). A free-text option
+(a guess, a pasted share) takes the rest of the line as typed, up to the next option name.
+
+Nothing is guessed: an unknown option name, an option given twice or a value no option
+takes is refused with one line that says what the command takes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+YES, NO = "true", "false"
+_YES_WORDS = {"true", "yes", "on", "1"}
+_NO_WORDS = {"false", "no", "off", "0"}
+_NAMED = re.compile(r"([A-Za-z][A-Za-z_]*):(.*)", re.S)
+
+
+class OptionError(ValueError):
+    """A line the command cannot read, said in one line."""
+
+
+def _any(_: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str  # Discord's option name
+    takes: Callable[[str], bool] = _any  # which values it takes without its name
+    positional: bool = True  # False: only as name:value
+    flag: tuple[str, str | None] | None = None  # a yes/no option: its words for yes and no
+
+    def positional_value(self, word: str) -> str | None:
+        """The value ``word`` gives this option without its name, or None if not taken."""
+        if self.flag is not None:
+            yes, no = self.flag
+            lowered = word.lower()
+            return YES if lowered == yes else NO if no is not None and lowered == no else None
+        return word if self.takes(word) else None
+
+    def named_value(self, value: str) -> str:
+        if self.flag is None:
+            return value
+        lowered = value.lower()
+        if lowered in _YES_WORDS or lowered == self.flag[0]:
+            return YES
+        if lowered in _NO_WORDS or lowered == self.flag[1]:
+            return NO
+        raise OptionError(f"{self.name} takes true or false, not {value[:20]!r}")
+
+
+@dataclass(frozen=True)
+class Syntax:
+    options: tuple[Option, ...] = ()
+    text: str | None = None  # the option that takes the rest of the line as typed
+    subcommands: Mapping[str, Syntax] = field(default_factory=dict)
+    usage: str = ""  # said with a refusal (empty: the option names)
+
+    def names(self) -> list[str]:
+        return [*([self.text] if self.text else []), *(o.name for o in self.options)]
+
+
+@dataclass(frozen=True)
+class Options:
+    """A command's values by option name, and its subcommand."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    subcommand: str | None = None
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.values.get(name, default)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.values
+
+    def flag(self, name: str) -> bool:
+        return self.values.get(name) == YES
+
+
+def parse_options(command: str, syntax: Syntax, text: str) -> Options:
+    """The options of ``command`` in ``text`` (what follows the command), or
+    :class:`OptionError` with one line saying why not."""
+    words = text.split()
+    if syntax.subcommands and words and words[0].lower() in syntax.subcommands:
+        sub = words[0].lower()
+        rest = text.strip()[len(words[0]) :]
+        return Options(_values(f"{command} {sub}", syntax.subcommands[sub], rest).values, sub)
+    return _values(command, syntax, text)
+
+
+def _values(command: str, syntax: Syntax, text: str) -> Options:
+    if syntax.text is not None:
+        return Options(_text_values(syntax, text))
+    options = {o.name: o for o in syntax.options}
+    values: dict[str, str] = {}
+    words = text.split()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        named = _NAMED.fullmatch(word)
+        if named is not None and named[1].lower() in options:
+            name, value = named[1].lower(), named[2]
+            if not value and i < len(words) and not _NAMED.fullmatch(words[i]):
+                value, i = words[i], i + 1  # "metric: wins", with a space
+            if name in values:
+                raise OptionError(f"{command}: {name} is given twice")
+            values[name] = options[name].named_value(value)
+            continue
+        if named is not None and named[2] and not named[2].startswith("//"):
+            raise OptionError(f"{command}: there is no option {named[1][:20]!r}; "
+                              f"{_takes(command, syntax)}")  # fmt: skip
+        for option in syntax.options:
+            value = None if option.name in values or not option.positional else (
+                option.positional_value(word))  # fmt: skip
+            if value is not None:
+                values[option.name] = value
+                break
+        else:
+            raise OptionError(f"{command}: {word[:20]!r} is not understood; "
+                              f"{_takes(command, syntax)}")  # fmt: skip
+    return Options(values)
+
+
+def _text_values(syntax: Syntax, text: str) -> dict[str, str]:
+    """The free-text option takes what comes before the first ``name:``; each named option
+    what follows its name, up to the next (the text keeps its lines and spaces)."""
+    assert syntax.text is not None
+    names = "|".join(re.escape(n) for n in syntax.names())
+    marks = list(re.finditer(rf"(?:^|(?<=\s))({names}):", text, re.I))
+    values: dict[str, str] = {}
+    first = text[: marks[0].start()] if marks else text
+    if first.strip():
+        values[syntax.text] = first.strip()
+    for mark, after in zip(marks, [*marks[1:], None], strict=False):
+        name = mark[1].lower()
+        value = text[mark.end() : after.start() if after is not None else len(text)].strip()
+        option = next((o for o in syntax.options if o.name == name), None)
+        if name in values:
+            raise OptionError(f"{name} is given twice")
+        values[name] = option.named_value(value) if option is not None else value
+    return values
+
+
+def _takes(command: str, syntax: Syntax) -> str:
+    if syntax.usage:
+        return syntax.usage
+    names = syntax.names()
+    if syntax.subcommands:
+        return f"{command} takes {' or '.join(syntax.subcommands)}"
+    return f"{command} takes {', '.join(names)}" if names else f"{command} takes no options"
+
+
+__all__ = ["NO", "YES", "Option", "OptionError", "Options", "Syntax", "parse_options"]
