@@ -436,7 +436,7 @@ class Console(TogetherCommands):
         if o.subcommand == "export":
             return await self.export()
         if o.subcommand != "delete":
-            self.write("  The console has /mydata export and /mydata delete confirm:DELETE")
+            self.write("Usage: /mydata export | /mydata delete confirm:DELETE")
             return
         if o.get("confirm") != CONFIRM:
             self.write(f"{NOT_CONFIRMED}: /mydata delete confirm:DELETE")

@@ -168,7 +168,7 @@ async def test_the_console_deletes_as_discord_does(services) -> None:
     console = Console(services, ANN, shown.append, colour=False)
     await console.handle("/wordle daily")
     await console.handle("/giveup")
-    for line in ("/mydata delete", "/mydata delete confirm:delete", "/mydata delete DELETE",
+    for line in ("/mydata delete", "/mydata delete confirm:delete", "/mydata delete delete",
                  "/mydata"):  # fmt: skip
         await console.handle(line)
     assert "Nothing deleted: type DELETE to confirm" in "\n".join(shown)
