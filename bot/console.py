@@ -46,10 +46,11 @@ from bot.render.text import (
 )
 from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, kind_of, open_services
-from bot.services.analysis import analyze, coach_game, record_shares
+from bot.services.analysis import analyze, coach_game
 from bot.services.archive import play_archive
 from bot.services.games import BUSY
 from bot.services.kinds import KINDS
+from bot.services.shares import record_shares
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.study import hard_mode_answer
@@ -359,10 +360,10 @@ class Console(TogetherCommands):
         result = await analyze(text, words)
         self.write(analysis_text(result).replace("**", ""))
         if result.shares:
-            notes = await record_shares(self.services.storage, self.player.id, self.player.name,
-                                        result.shares, scope=DM,
-                                        today=self.services.daily.today())  # fmt: skip
-            self.write("\n".join(notes))
+            done = await record_shares(self.services.storage, self.player.id, self.player.name,
+                                       result.shares, scope=DM,
+                                       posted=self.services.daily.today())  # fmt: skip
+            self.write("\n".join(done.notes))
 
     async def coach(self) -> None:
         stored = await self.services.storage.last_finished_game(self.player.id)

@@ -7,6 +7,7 @@ share to one's stats. Replies are private unless the player asks to share them.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -14,23 +15,45 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.text import analysis_text, coaching_text
-from bot.services.analysis import (
-    MAX_PASTE,
-    analyze,
-    coach_game,
+from bot.services.analysis import MAX_PASTE, analyze, coach_game
+from bot.services.shares import (
+    MAX_MESSAGE,
+    posting_day,
     record_app_results,
     record_shares,
 )
 from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of, think
-from engine.app_results import WORDLE_APP_ID
+from engine.app_results import WORDLE_APP_ID, parse_app_results
 from engine.shares import parse_shares
 
+log = logging.getLogger(__name__)
+SEARCH_LIMIT = 100  # members a name search returns: more, and the name is not unique enough
 
-def members_of(message: discord.Message) -> list[tuple[int, str]]:
-    """Who a plain @name in the message could be: those it mentions, and the server's
-    members the bot has seen (no members intent: the cache holds those it met)."""
-    people = [*message.mentions, *(message.guild.members if message.guild else [])]
-    return [(p.id, p.display_name) for p in people]
+
+async def members_named(message: discord.Message) -> list[tuple[int, str]]:
+    """The members of the recap's server, now, who have a display name the recap gives as a
+    plain @name. Found by Discord's member search (no members intent needed) and the cache;
+    a name whose search fails or overflows finds nobody, since its uniqueness is unknown.
+    Only members who had joined when the recap was posted."""
+    if message.guild is None:
+        return []
+    guild, found = message.guild, {}
+    names = {r.name.casefold() for r in parse_app_results(message.content[:MAX_MESSAGE]).results
+             if r.name}  # fmt: skip
+    for name in sorted(names)[:25]:
+        try:
+            people = await guild.search_members(name[:100], limit=SEARCH_LIMIT)
+        except (discord.HTTPException, discord.ClientException):
+            continue
+        if len(people) >= SEARCH_LIMIT:
+            continue
+        for person in [*people, *guild.members]:
+            joined = person.joined_at
+            if person.display_name.casefold() == name and (
+                joined is None or joined <= message.created_at
+            ):
+                found[person.id] = person.display_name
+    return list(found.items())
 
 
 class Analysis(commands.Cog):
@@ -60,9 +83,11 @@ class Analysis(commands.Cog):
             return await refuse(interaction, "Only the Wordle app's own results messages "
                                              "can be recorded: anyone could type one.")  # fmt: skip
         assert interaction.guild_id is not None
+        daily = bot_of(interaction).services.daily
         notes = await record_app_results(
             bot_of(interaction).services.storage, interaction.guild_id, message.content,
-            message.created_at.date(), members_of(message),
+            posting_day(message.created_at, daily.zone), await members_named(message),
+            age=daily.clock() - message.created_at,
         )  # fmt: skip
         await interaction.response.send_message("\n".join(notes)[:1900], ephemeral=True)
 
@@ -105,11 +130,12 @@ class Analysis(commands.Cog):
         text = analysis_text(result)
         if result.shares and message.author.id == interaction.user.id:
             services = bot_of(interaction).services
-            notes = await record_shares(services.storage, interaction.user.id,
-                                        interaction.user.display_name, result.shares,
-                                        scope=scope_of(interaction),
-                                        today=services.daily.today())  # fmt: skip
-            text += "\n" + "\n".join(notes)
+            done = await record_shares(services.storage, interaction.user.id,
+                                       interaction.user.display_name, result.shares,
+                                       scope=scope_of(interaction),
+                                       posted=posting_day(message.created_at,
+                                                          services.daily.zone))  # fmt: skip
+            text += "\n" + "\n".join(done.notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
 
     @in_servers
@@ -144,8 +170,8 @@ class Analysis(commands.Cog):
         await self.record_post(after)  # an edited share replaces the earlier record
 
     async def record_post(self, message: discord.Message) -> None:
-        """A share posted in a chosen channel counts for its poster, and the Wordle app's
-        recap for everyone it lists (silently)."""
+        """A share posted in a chosen channel counts for its poster (what is refused is told
+        them in a direct message), and the Wordle app's recap for everyone it lists."""
         from_app = message.author.id == WORDLE_APP_ID
         if (message.author.bot and not from_app) or message.guild is None or not message.content:
             return
@@ -153,14 +179,27 @@ class Analysis(commands.Cog):
         storage = services.storage
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
+        posted = posting_day(message.created_at, services.daily.zone)
         if from_app:
-            await record_app_results(storage, message.guild.id, message.content,
-                                     message.created_at.date(), members_of(message))  # fmt: skip
+            await record_app_results(storage, message.guild.id, message.content, posted,
+                                     await members_named(message),
+                                     age=services.daily.clock() - message.created_at)  # fmt: skip
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
         if shares:
-            await record_shares(storage, message.author.id, message.author.display_name, shares,
-                                scope=message.guild.id, today=services.daily.today())  # fmt: skip
+            done = await record_shares(storage, message.author.id, message.author.display_name,
+                                       shares, scope=message.guild.id, posted=posted)  # fmt: skip
+            if done.refused:
+                await self.tell(message, done.refused)
+
+    async def tell(self, message: discord.Message, lines: list[str]) -> None:
+        """Tell a share's poster, privately, what of their message was not recorded."""
+        where = getattr(message.channel, "mention", "a share channel")
+        text = f"From your message in {where}:\n" + "\n".join(lines)
+        try:
+            await message.author.send(text[:1900])
+        except discord.HTTPException:  # direct messages closed: nobody else is told
+            log.info("could not tell %s why a share was not recorded", message.author.id)
 
     @anywhere
     @app_commands.command(

@@ -30,6 +30,22 @@ _COUNTED = """
         (win_guesses + (played - wins) * 7), player_id, wins, win_guesses);
 """
 
+# 13 (both engines): shares count on their server's boards only, never on the global ones
+# (bot/storage/shares.py): the shares counted so far are taken off the global standings; the
+# global period boards are counted again after (Storage.migrate, SHARES_MIGRATION).
+_SHARES_OFF_GLOBAL = """
+UPDATE standings SET
+    played = played - (SELECT COUNT(*) FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind),
+    wins = wins - (SELECT COALESCE(SUM(s.won), 0) FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind),
+    win_guesses = win_guesses - (SELECT COALESCE(SUM(s.won * s.guesses), 0)
+        FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind)
+WHERE scope = -1 AND EXISTS (SELECT 1 FROM share_results s WHERE s.counted = 1
+    AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind);
+"""
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -378,6 +394,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         (CAST(skill_total AS REAL) / skilled) DESC, player_id, skilled, skill_total);
     """
     + counts.migration("sqlite"),
+    # 13: shares off the global boards (see _SHARES_OFF_GLOBAL).
+    _SHARES_OFF_GLOBAL,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -685,6 +703,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         skill_total);
     """
     + counts.migration("postgresql"),
+    # 13: as SQLite's 13.
+    _SHARES_OFF_GLOBAL,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
