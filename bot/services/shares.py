@@ -52,7 +52,8 @@ class Recording:
 
 def refusal(game: str, puzzle: int, outcome: str, posted: date) -> str:
     """The plain line that says why a share of ``game`` #``puzzle`` was not recorded."""
-    name = f"{game.title()} #{puzzle:,}" if puzzle < 10**12 else f"{game.title()} #{puzzle}"[:40]
+    shown = f"{puzzle:,}" if abs(puzzle) < 10**12 else f"{str(puzzle)[:11]}…"
+    name = f"{game.title()} #{shown}"
     if outcome == "implausible":
         return f"{name}: not a puzzle number (0 to {newest_number(posted):,} on {posted}), " \
                "not recorded"  # fmt: skip
