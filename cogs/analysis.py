@@ -7,7 +7,9 @@ share to one's stats. Replies are private unless the player asks to share them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -27,33 +29,52 @@ from engine.app_results import WORDLE_APP_ID, parse_app_results
 from engine.shares import parse_shares
 
 log = logging.getLogger(__name__)
-SEARCH_LIMIT = 100  # members a name search returns: more, and the name is not unique enough
+QUERY_LIMIT = 100  # members a name query returns at most: that many, and it may miss some
+QUERY_TIMEOUT = 5.0  # seconds for Discord to answer one
+
+
+def posted_at(message: discord.Message) -> datetime:
+    """When a message was posted, as far as its shares go: its last edit, if any (a message
+    edited into a share days later is a share of that day), or its creation (its id's time:
+    neither can be forged)."""
+    return message.edited_at or message.created_at
 
 
 async def members_named(message: discord.Message) -> list[tuple[int, str]]:
     """The members of the recap's server, now, who have a display name the recap gives as a
-    plain @name. Found by Discord's member search (no members intent needed) and the cache;
-    a name whose search fails or overflows finds nobody, since its uniqueness is unknown.
-    Only members who had joined when the recap was posted."""
+    plain @name (and those it mentions, by their names), each asked of Discord (a member
+    query by name, no members intent needed) and looked up in the cache. A name whose query
+    fails or may have missed some finds nobody: its uniqueness is unknown. Only members who
+    had joined when the recap was posted count."""
     if message.guild is None:
         return []
-    guild, found = message.guild, {}
-    names = {r.name.casefold() for r in parse_app_results(message.content[:MAX_MESSAGE]).results
-             if r.name}  # fmt: skip
-    for name in sorted(names)[:25]:
-        try:
-            people = await guild.search_members(name[:100], limit=SEARCH_LIMIT)
-        except (discord.HTTPException, discord.ClientException):
-            continue
-        if len(people) >= SEARCH_LIMIT:
-            continue
-        for person in [*people, *guild.members]:
+    guild = message.guild
+    names = sorted({r.name.casefold() for r in parse_app_results(
+        message.content[:MAX_MESSAGE]).results if r.name})[:25]  # fmt: skip
+    found = {p.id: p.display_name for p in message.mentions
+             if p.display_name.casefold() not in names}  # fmt: skip
+    queried = await asyncio.gather(*(_members_by_name(guild, name) for name in names))
+    for name, people in zip(names, queried, strict=True):
+        for person in [] if people is None else [*people, *guild.members]:
             joined = person.joined_at
             if person.display_name.casefold() == name and (
-                joined is None or joined <= message.created_at
+                joined is None or joined <= posted_at(message)
             ):
                 found[person.id] = person.display_name
     return list(found.items())
+
+
+async def _members_by_name(guild: discord.Guild, name: str) -> list[discord.Member] | None:
+    """The members whose user name or nickname starts with ``name`` (Discord's query), or
+    None when that is unknown (no answer, or as many as the query returns)."""
+    try:
+        people = await asyncio.wait_for(
+            guild.query_members(query=name[:100], limit=QUERY_LIMIT, cache=False), QUERY_TIMEOUT
+        )
+    except (TimeoutError, discord.ClientException, RuntimeError):  # RuntimeError: no gateway
+        log.info("could not ask for the members named %r in guild %s", name[:100], guild.id)
+        return None
+    return None if len(people) >= QUERY_LIMIT else people
 
 
 class Analysis(commands.Cog):
@@ -83,13 +104,14 @@ class Analysis(commands.Cog):
             return await refuse(interaction, "Only the Wordle app's own results messages "
                                              "can be recorded: anyone could type one.")  # fmt: skip
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # members are asked
         daily = bot_of(interaction).services.daily
         notes = await record_app_results(
             bot_of(interaction).services.storage, interaction.guild_id, message.content,
-            posting_day(message.created_at, daily.zone), await members_named(message),
-            age=daily.clock() - message.created_at,
+            posting_day(posted_at(message), daily.zone), await members_named(message),
+            age=daily.clock() - posted_at(message),
         )  # fmt: skip
-        await interaction.response.send_message("\n".join(notes)[:1900], ephemeral=True)
+        await interaction.followup.send("\n".join(notes)[:1900], ephemeral=True)
 
     @anywhere
     @app_commands.command(name="analyze", description="Read a pasted share or history")
@@ -133,7 +155,7 @@ class Analysis(commands.Cog):
             done = await record_shares(services.storage, interaction.user.id,
                                        interaction.user.display_name, result.shares,
                                        scope=scope_of(interaction),
-                                       posted=posting_day(message.created_at,
+                                       posted=posting_day(posted_at(message),
                                                           services.daily.zone))  # fmt: skip
             text += "\n" + "\n".join(done.notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
@@ -179,11 +201,11 @@ class Analysis(commands.Cog):
         storage = services.storage
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
-        posted = posting_day(message.created_at, services.daily.zone)
+        posted = posting_day(posted_at(message), services.daily.zone)
         if from_app:
             await record_app_results(storage, message.guild.id, message.content, posted,
                                      await members_named(message),
-                                     age=services.daily.clock() - message.created_at)  # fmt: skip
+                                     age=services.daily.clock() - posted_at(message))  # fmt: skip
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
         if shares:

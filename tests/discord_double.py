@@ -177,9 +177,11 @@ class DiscordDouble:
     async def post(self, content: str, *, user_id: int, edit_of: str | None = None,
                    at: str | None = None) -> str:  # fmt: skip
         """A member's message in the channel (MESSAGE_CREATE, or MESSAGE_UPDATE of ``edit_of``),
-        posted at ``at`` (an ISO timestamp; by default the stand-in's fixed one)."""
+        posted (or edited) at ``at``, an ISO timestamp; by default the stand-in's fixed one."""
         data = message({"content": content}, author_id=user_id)
-        if at is not None:  # an id of that moment too (the counter keeps it unique)
+        if edit_of is not None:
+            data["edited_timestamp"] = at or POSTED
+        elif at is not None:  # an id of that moment too (the counter keeps it unique)
             data["timestamp"] = at
             data["id"] = str(time_snowflake(datetime.fromisoformat(at)) + next(_ids) % 2**22)
         data["author"] = {**user(user_id), "bot": False}

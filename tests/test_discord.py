@@ -230,7 +230,7 @@ async def test_the_record_results_menu_reads_only_the_wordle_apps_own_recap(doub
     assert refused.ephemeral and "Only the Wordle app" in refused.text
     assert await double.bot.services.storage.shares(ANN) == []
     posted = message({"content": recap}, author_id=WORDLE_APP_ID)
-    done = only(await double.message_command("Record results", posted, user_id=ANN))
+    _, done = await double.message_command("Record results", posted, user_id=ANN)
     assert done.ephemeral and "2 results recorded" in done.text
     assert [s["guesses"] for s in await double.bot.services.storage.shares(ANN)] == [3]
     assert [s["won"] for s in await double.bot.services.storage.shares(BOB)] == [0]

@@ -299,6 +299,70 @@ async def test_a_later_rename_does_not_redirect_a_recap(database_url) -> None:
     later = await record_app_results(services.storage, GUILD, RECAP, POSTED,
                                      [(33, "Sam"), (31, "Samuel")],
                                      age=NAMES_FRESH + timedelta(days=1))  # fmt: skip
-    assert "@Sam is matched only on the day of the recap: not recorded" in "\n".join(later)
+    assert "@Sam is matched only within a day of the recap: not recorded" in "\n".join(later)
     assert await credited(services.storage) == {21: 3, 31: 3}
     await services.close()
+
+
+async def test_a_message_edited_into_a_share_later_counts_on_the_day_of_the_edit(double) -> None:
+    """A message's day is its last edit's: an old message edited into a share of its day,
+    days later, is not a way to fill in past days."""
+    storage = double.bot.services.storage
+    await double.command("sharechannel", user_id=1, enabled=True)
+    number = 1981  # the NYT puzzle of 2026-11-21, when the stand-in's messages are posted
+    first = await double.post("good morning", user_id=13)
+    await double.post(wordle(number, 3), user_id=13, edit_of=first, at="2026-11-26T10:00:00+00:00")
+    assert await storage.shares(13) == []
+    second = await double.post("gm", user_id=14)  # edited into a share the same day: counts
+    await double.post(wordle(number, 3), user_id=14, edit_of=second, at="2026-11-21T18:00:00+00:00")
+    assert [s["puzzle"] for s in await storage.shares(14)] == [number]
+
+
+async def test_record_results_credits_a_plain_name_only_to_the_one_current_member(
+    double, monkeypatch
+) -> None:
+    """The menu asks Discord for the members with each plain name (a member query, no
+    privileged intent), and credits a name only when one member has it, who had joined
+    when the recap was posted."""
+    from types import SimpleNamespace
+
+    import discord
+    from discord_double import message
+
+    from engine.app_results import WORDLE_APP_ID
+
+    def member(member_id: int, name: str, joined: str = "2026-01-01") -> SimpleNamespace:
+        at = datetime.fromisoformat(joined).replace(tzinfo=UTC)
+        return SimpleNamespace(id=member_id, display_name=name, joined_at=at)
+
+    found = {"sam": [member(31, "Sam"), member(32, "Samuel")],
+             "kim": [member(41, "Kim"), member(42, "kim")],
+             "neo": [member(51, "Neo", joined="2026-11-22")]}  # fmt: skip
+
+    async def query_members(guild, query: str, *, limit: int = 5, cache: bool = True) -> list:
+        return found.get(query, [])
+
+    monkeypatch.setattr(discord.Guild, "query_members", query_members)
+    double.bot.services.daily.clock = lambda: datetime(2026, 11, 21, 9, tzinfo=UTC)
+    recap = ("**Your group is on a 5 day streak!** 🔥 Here are yesterday's results:\n"
+             "👑 3/6: @Sam @Kim\n4/6: @Neo @Gone <@21>")  # fmt: skip
+    posted = message({"content": recap}, author_id=WORDLE_APP_ID)
+    _, reply = await double.message_command("Record results", posted, user_id=1)
+    assert reply.ephemeral and "2 results recorded" in reply.text
+    for line in ("@Kim fits several members", "@Neo fits no member", "@Gone fits no member"):
+        assert line in reply.text
+    assert await credited(double.bot.services.storage) == {21: 4, 31: 3}
+
+
+async def test_record_results_credits_no_plain_name_when_discord_cannot_be_asked(double) -> None:
+    from discord_double import message
+
+    from engine.app_results import WORDLE_APP_ID
+
+    recap = ("**Your group is on a 5 day streak!** 🔥 Here are yesterday's results:\n"
+             "👑 3/6: @Sam <@21>")  # fmt: skip
+    posted = message({"content": recap}, author_id=WORDLE_APP_ID)
+    double.bot.services.daily.clock = lambda: datetime(2026, 11, 21, 9, tzinfo=UTC)
+    _, reply = await double.message_command("Record results", posted, user_id=1)
+    assert "1 results recorded" in reply.text and "@Sam fits no member" in reply.text
+    assert await credited(double.bot.services.storage) == {21: 3}

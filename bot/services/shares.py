@@ -134,7 +134,7 @@ async def record_app_results(
             wanted = (result.name or "").casefold()
             fits = {i for i, n in members if n.casefold() == wanted}
             if age > NAMES_FRESH or len(fits) != 1:
-                why = ("is matched only on the day of the recap" if age > NAMES_FRESH
+                why = ("is matched only within a day of the recap" if age > NAMES_FRESH
                        else "fits several members" if fits else "fits no member")  # fmt: skip
                 notes.append(f"@{result.name} {why}: not recorded (they can record their "
                              "own share with the Analyze menu)")  # fmt: skip
