@@ -16,8 +16,8 @@ from clock import at
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services, open_services
-from bot.services.shares import APP_NOT_RECAP, record_app_results
 from bot.services.digest import ChannelGone, Digest, NotSent
+from bot.services.shares import APP_NOT_RECAP, record_app_results
 from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
 
