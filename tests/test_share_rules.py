@@ -109,6 +109,12 @@ async def test_a_long_message_of_primel_shares_counts_one(database_url) -> None:
     assert await share(services, ANN, primel(500), posted=tomorrow) == [
         "Primel #500: recorded (see /stats)"
     ]
+    # Primel #1 "corrected" a day later: its day has passed.
+    assert await share(services, ANN, primel(1, 2), posted=tomorrow) == [
+        "Primel #1: already recorded on an earlier day, which only a share posted that day "
+        "could correct; not changed"
+    ]
+    assert await board(services, "all", kind="primel:daily") == {"ann": (2, 2, 6)}
     await services.close()
 
 
