@@ -50,11 +50,12 @@ from bot.render.text import (
 )
 from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, open_services
-from bot.services.analysis import NOTHING_TO_COACH, coach_game, record_shares
+from bot.services.analysis import NOTHING_TO_COACH, coach_game
 from bot.services.archive import play_archive
 from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY, ROLLED_BACK
 from bot.services.kinds import GAMES, KINDS, results_kind
+from bot.services.shares import record_shares
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.study import hard_mode_answer
@@ -407,10 +408,10 @@ class Console(TogetherCommands):
             return
         self.write(analysis_text(result).replace("**", ""))
         if result.shares:
-            notes = await record_shares(self.services.storage, self.player.id, self.player.name,
-                                        result.shares, scope=DM,
-                                        today=self.services.daily.today())  # fmt: skip
-            self.write("\n".join(notes))
+            done = await record_shares(self.services.storage, self.player.id, self.player.name,
+                                       result.shares, scope=DM,
+                                       posted=self.services.daily.today())  # fmt: skip
+            self.write("\n".join(done.notes))
 
     async def coach(self) -> None:
         """Your last finished game, any kind: turn by turn, board by board (multi-board) or

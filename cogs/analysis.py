@@ -7,7 +7,10 @@ share to one's stats. Replies are private unless the player asks to share them.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -15,25 +18,66 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.text import analysis_text, coaching_text
-from bot.services.analysis import (
-    MAX_PASTE,
-    NOTHING_TO_COACH,
-    coach_game,
+from bot.services.analysis import MAX_PASTE, NOTHING_TO_COACH, coach_game
+from bot.services.shares import (
+    MAX_MESSAGE,
+    posting_day,
     record_app_results,
     record_shares,
 )
 from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of, think
-from engine.app_results import WORDLE_APP_ID
+from engine.app_results import WORDLE_APP_ID, parse_app_results
 from engine.shares import parse_shares
 
 INLINE_REPORT = 1900  # a message holds 2,000 characters, the code block's marks among them
 
+log = logging.getLogger(__name__)
+QUERY_LIMIT = 100  # members a name query returns at most: that many, and it may miss some
+QUERY_TIMEOUT = 5.0  # seconds for Discord to answer one
 
-def members_of(message: discord.Message) -> list[tuple[int, str]]:
-    """Who a plain @name in the message could be: those it mentions, and the server's
-    members the bot has seen (no members intent: the cache holds those it met)."""
-    people = [*message.mentions, *(message.guild.members if message.guild else [])]
-    return [(p.id, p.display_name) for p in people]
+
+def posted_at(message: discord.Message) -> datetime:
+    """When a message was posted, as far as its shares go: its last edit, if any (a message
+    edited into a share days later is a share of that day), or its creation (its id's time:
+    neither can be forged)."""
+    return message.edited_at or message.created_at
+
+
+async def members_named(message: discord.Message) -> list[tuple[int, str]]:
+    """The members of the recap's server, now, who have a display name the recap gives as a
+    plain @name (and those it mentions, by their names), each asked of Discord (a member
+    query by name, no members intent needed) and looked up in the cache. A name whose query
+    fails or may have missed some finds nobody: its uniqueness is unknown. Only members who
+    had joined when the recap was posted count."""
+    if message.guild is None:
+        return []
+    guild = message.guild
+    names = sorted({r.name.casefold() for r in parse_app_results(
+        message.content[:MAX_MESSAGE]).results if r.name})[:25]  # fmt: skip
+    found = {p.id: p.display_name for p in message.mentions
+             if p.display_name.casefold() not in names}  # fmt: skip
+    queried = await asyncio.gather(*(_members_by_name(guild, name) for name in names))
+    for name, people in zip(names, queried, strict=True):
+        for person in [] if people is None else [*people, *guild.members]:
+            joined = person.joined_at
+            if person.display_name.casefold() == name and (
+                joined is None or joined <= posted_at(message)
+            ):
+                found[person.id] = person.display_name
+    return list(found.items())
+
+
+async def _members_by_name(guild: discord.Guild, name: str) -> list[discord.Member] | None:
+    """The members whose user name or nickname starts with ``name`` (Discord's query), or
+    None when that is unknown (no answer, or as many as the query returns)."""
+    try:
+        people = await asyncio.wait_for(
+            guild.query_members(query=name[:100], limit=QUERY_LIMIT, cache=False), QUERY_TIMEOUT
+        )
+    except (TimeoutError, discord.ClientException, RuntimeError):  # RuntimeError: no gateway
+        log.info("could not ask for the members named %r in guild %s", name[:100], guild.id)
+        return None
+    return None if len(people) >= QUERY_LIMIT else people
 
 
 class Analysis(commands.Cog):
@@ -63,11 +107,14 @@ class Analysis(commands.Cog):
             return await refuse(interaction, "Only the Wordle app's own results messages "
                                              "can be recorded: anyone could type one.")  # fmt: skip
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # members are asked
+        daily = bot_of(interaction).services.daily
         notes = await record_app_results(
             bot_of(interaction).services.storage, interaction.guild_id, message.content,
-            message.created_at.date(), members_of(message),
+            posting_day(posted_at(message), daily.zone), await members_named(message),
+            age=daily.clock() - posted_at(message),
         )  # fmt: skip
-        await interaction.response.send_message("\n".join(notes)[:1900], ephemeral=True)
+        await interaction.followup.send("\n".join(notes)[:1900], ephemeral=True)
 
     @anywhere
     @app_commands.command(name="analyze", description="Read a pasted share or history")
@@ -102,11 +149,12 @@ class Analysis(commands.Cog):
         text = analysis_text(result)
         if result.shares and message.author.id == interaction.user.id:
             services = bot_of(interaction).services
-            notes = await record_shares(services.storage, interaction.user.id,
-                                        interaction.user.display_name, result.shares,
-                                        scope=scope_of(interaction),
-                                        today=services.daily.today())  # fmt: skip
-            text += "\n" + "\n".join(notes)
+            done = await record_shares(services.storage, interaction.user.id,
+                                       interaction.user.display_name, result.shares,
+                                       scope=scope_of(interaction),
+                                       posted=posting_day(posted_at(message),
+                                                          services.daily.zone))  # fmt: skip
+            text += "\n" + "\n".join(done.notes)
         await interaction.followup.send(text[:1900], ephemeral=True)
 
     @in_servers
@@ -141,8 +189,8 @@ class Analysis(commands.Cog):
         await self.record_post(after)  # an edited share replaces the earlier record
 
     async def record_post(self, message: discord.Message) -> None:
-        """A share posted in a chosen channel counts for its poster, and the Wordle app's
-        recap for everyone it lists (silently)."""
+        """A share posted in a chosen channel counts for its poster (what is refused is told
+        them in a direct message), and the Wordle app's recap for everyone it lists."""
         from_app = message.author.id == WORDLE_APP_ID
         if (message.author.bot and not from_app) or message.guild is None or not message.content:
             return
@@ -150,14 +198,27 @@ class Analysis(commands.Cog):
         storage = services.storage
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
+        posted = posting_day(posted_at(message), services.daily.zone)
         if from_app:
-            await record_app_results(storage, message.guild.id, message.content,
-                                     message.created_at.date(), members_of(message))  # fmt: skip
+            await record_app_results(storage, message.guild.id, message.content, posted,
+                                     await members_named(message),
+                                     age=services.daily.clock() - posted_at(message))  # fmt: skip
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
         if shares:
-            await record_shares(storage, message.author.id, message.author.display_name, shares,
-                                scope=message.guild.id, today=services.daily.today())  # fmt: skip
+            done = await record_shares(storage, message.author.id, message.author.display_name,
+                                       shares, scope=message.guild.id, posted=posted)  # fmt: skip
+            if done.refused:
+                await self.tell(message, done.refused)
+
+    async def tell(self, message: discord.Message, lines: list[str]) -> None:
+        """Tell a share's poster, privately, what of their message was not recorded."""
+        where = getattr(message.channel, "mention", "a share channel")
+        text = f"From your message in {where}:\n" + "\n".join(lines)
+        try:
+            await message.author.send(text[:1900])
+        except discord.HTTPException:  # direct messages closed: nobody else is told
+            log.info("could not tell %s why a share was not recorded", message.author.id)
 
     @anywhere
     @app_commands.command(

@@ -12,15 +12,20 @@ import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from discord.user import ClientUser
+from discord.utils import time_snowflake
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord_bot import JOBS_TASK
 
 APP_ID, GUILD_ID, CHANNEL_ID = 900000000000000001, 900000000000000002, 900000000000000003
-_ids = itertools.count(910000000000000000)
+POSTED = "2026-11-21T00:00:00+00:00"  # when the stand-in's messages are posted
+# Ids are snowflakes of that moment, as Discord's are of their creation (a message's
+# created_at is read from its id).
+_ids = itertools.count(time_snowflake(datetime.fromisoformat(POSTED)))
 EVERYTHING, NOTHING = "2251799813685247", "0"  # permission bit sets
 
 
@@ -95,7 +100,7 @@ def message(body: dict[str, Any], author_id: int = APP_ID) -> dict[str, Any]:
         "author": {**user(author_id, "wordlebot"), "bot": True},
         "embeds": body.get("embeds") or [], "components": body.get("components") or [],
         "attachments": [], "mentions": [], "mention_roles": [], "pinned": False,
-        "mention_everyone": False, "tts": False, "timestamp": "2026-11-21T00:00:00+00:00",
+        "mention_everyone": False, "tts": False, "timestamp": POSTED,
         "edited_timestamp": None, "flags": body.get("flags", 0),
     }  # fmt: skip
 
@@ -169,9 +174,16 @@ class DiscordDouble:
                            "resolved": {"messages": {target["id"]: target}}}  # fmt: skip
         return await self._dispatch(payload)
 
-    async def post(self, content: str, *, user_id: int, edit_of: str | None = None) -> str:
-        """A member's message in the channel (MESSAGE_CREATE, or MESSAGE_UPDATE of ``edit_of``)."""
+    async def post(self, content: str, *, user_id: int, edit_of: str | None = None,
+                   at: str | None = None) -> str:  # fmt: skip
+        """A member's message in the channel (MESSAGE_CREATE, or MESSAGE_UPDATE of ``edit_of``),
+        posted (or edited) at ``at``, an ISO timestamp; by default the stand-in's fixed one."""
         data = message({"content": content}, author_id=user_id)
+        if edit_of is not None:
+            data["edited_timestamp"] = at or POSTED
+        elif at is not None:  # an id of that moment too (the counter keeps it unique)
+            data["timestamp"] = at
+            data["id"] = str(time_snowflake(datetime.fromisoformat(at)) + next(_ids) % 2**22)
         data["author"] = {**user(user_id), "bot": False}
         data["guild_id"] = str(GUILD_ID)
         data["member"] = {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,

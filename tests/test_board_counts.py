@@ -120,7 +120,8 @@ async def _run(url: str, actions: list[tuple]) -> None:
         elif action == "share":
             player, back, guesses = args
             number = (DAY - timedelta(days=back) - EPOCH).days
-            await share(services, Player(player, f"p{player}"), wordle(number, guesses))
+            await share(services, Player(player, f"p{player}"), wordle(number, guesses),
+                        posted=DAY - timedelta(days=back))  # fmt: skip
         elif action == "unshare":
             player, back = args
             number = (DAY - timedelta(days=back) - EPOCH).days

@@ -19,6 +19,7 @@ ANN, BOB = Player(1, "ann"), Player(2, "bob")
 GUILD = 100
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
+NUMBER = (TODAY - date(2021, 6, 19)).days  # its NYT Wordle number
 
 
 @pytest.fixture
@@ -85,7 +86,7 @@ async def test_a_deleted_players_name_and_games_are_gone_from_the_files(tmp_path
     await services.games.start(player, GUILD, "quordle")
     await services.games.guess(player, GUILD, "crane")
     await services.storage.record_share(
-        77, "wordle", 1234, True, 4, False, "grid-qwertyzxcv", scope=5, today=TODAY
+        77, "wordle", NUMBER, True, 4, False, "grid-qwertyzxcv", scope=5, today=TODAY
     )
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert name.encode() in raw  # written (the test can see it)

@@ -16,8 +16,8 @@ from clock import at
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services, open_services
-from bot.services.analysis import APP_NOT_RECAP, record_app_results
 from bot.services.digest import ChannelGone, Digest, NotSent
+from bot.services.shares import APP_NOT_RECAP, record_app_results
 from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
 
@@ -268,16 +268,16 @@ RECAP = (
 async def test_the_wordle_apps_recap_is_recorded_once_and_plain_names_are_matched(
     services,
 ) -> None:
-    await services.games.start(BOB, GUILD)  # the bot knows bob in this server
     posted = date(2026, 3, 2)  # the recap of 1 March: NYT puzzle 1,716
-    notes = await record_app_results(services.storage, GUILD, RECAP, posted, [(1, "ann")])
+    members = [(1, "ann"), (2, "bob")]  # the server's members with the names the recap gives
+    notes = await record_app_results(services.storage, GUILD, RECAP, posted, members)
     assert notes[0] == "Wordle #1716: 3 results recorded, 0 already recorded (see /stats)"
     assert any("@Nobody Here fits no member" in n for n in notes)
     assert [(s["won"], s["guesses"]) for s in await services.storage.shares(ANN.id)] == [(1, 3)]
     assert [(s["puzzle"], s["guesses"]) for s in await services.storage.shares(BOB.id)] == [
         (1716, 3)]  # fmt: skip
     assert [s["won"] for s in await services.storage.shares(CAT.id)] == [0]
-    again = await record_app_results(services.storage, GUILD, RECAP, posted, [(1, "ann")])
+    again = await record_app_results(services.storage, GUILD, RECAP, posted, members)
     assert again[0] == "Wordle #1716: 0 results recorded, 3 already recorded (see /stats)"
     # A name two members share is reported, not guessed.
     twice = await record_app_results(services.storage, GUILD, RECAP.replace("@bob", "@ann"),

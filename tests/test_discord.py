@@ -189,6 +189,8 @@ async def test_quordle_and_absurdle_play_through_the_same_buttons(double):
 
 
 SHARE = "Wordle 1,234 3/6*\n\n⬛🟨⬛⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"
+# The NYT puzzle of the day the stand-in's messages are posted (2026-11-21): one that counts.
+CURRENT = SHARE.replace("1,234", "1,981")
 
 
 async def test_analyze_a_paste_privately(double):
@@ -204,14 +206,14 @@ async def test_analyze_a_paste_privately(double):
 async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own(double):
     from discord_double import message
 
-    mine = {**message({"content": SHARE}, author_id=ANN)}
+    mine = {**message({"content": CURRENT}, author_id=ANN)}
     _, reply = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
-    assert reply.ephemeral and "Wordle #1234: recorded (see /stats)" in reply.text
+    assert reply.ephemeral and "Wordle #1981: recorded (see /stats)" in reply.text
     double.bot.services.analysis_gate._last.clear()  # past the cooldown
     _, again = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
     assert "already recorded" in again.text
     _, theirs = await double.message_command("Analyze Wordle result", mine, user_id=BOB)
-    assert "Wordle #1234" in theirs.text and "recorded" not in theirs.text
+    assert "Wordle #1981" in theirs.text and "recorded" not in theirs.text
     assert len(await double.bot.services.storage.shares(ANN)) == 1
     assert await double.bot.services.storage.shares(BOB) == []
 
@@ -228,7 +230,7 @@ async def test_the_record_results_menu_reads_only_the_wordle_apps_own_recap(doub
     assert refused.ephemeral and "Only the Wordle app" in refused.text
     assert await double.bot.services.storage.shares(ANN) == []
     posted = message({"content": recap}, author_id=WORDLE_APP_ID)
-    done = only(await double.message_command("Record results", posted, user_id=ANN))
+    _, done = await double.message_command("Record results", posted, user_id=ANN)
     assert done.ephemeral and "2 results recorded" in done.text
     assert [s["guesses"] for s in await double.bot.services.storage.shares(ANN)] == [3]
     assert [s["won"] for s in await double.bot.services.storage.shares(BOB)] == [0]
@@ -246,23 +248,23 @@ async def test_coach_after_a_game(double):
 
 async def test_shares_posted_in_a_chosen_channel_are_recorded_and_edits_update_them(double):
     storage = double.bot.services.storage
-    await double.post(SHARE, user_id=BOB)
+    await double.post(CURRENT, user_id=BOB)
     assert await storage.shares(BOB) == []  # not a chosen channel yet
     refused = only(await double.command("sharechannel", user_id=ANN, permissions=NOTHING,
                                         enabled=True))  # fmt: skip
     assert "Manage Server" in refused.text
     done = only(await double.command("sharechannel", user_id=ANN, enabled=True))
     assert done.ephemeral and "now records" in done.text and "MESSAGE_CONTENT_INTENT" in done.text
-    posted = await double.post("look: " + SHARE, user_id=BOB)
-    await double.post("look: " + SHARE, user_id=BOB)  # the same share twice counts once
+    posted = await double.post("look: " + CURRENT, user_id=BOB)
+    await double.post("look: " + CURRENT, user_id=BOB)  # the same share twice counts once
     recorded = await storage.shares(BOB)
     assert len(recorded) == 1 and recorded[0]["guesses"] == 3
-    corrected = SHARE.replace("3/6*", "2/6*").replace("⬛🟨⬛⬛⬛\n", "")
+    corrected = CURRENT.replace("3/6*", "2/6*").replace("⬛🟨⬛⬛⬛\n", "")
     await double.post(corrected, user_id=BOB, edit_of=posted)
     recorded = await storage.shares(BOB)
     assert len(recorded) == 1 and recorded[0]["guesses"] == 2
     removed = only(await double.command("mydata", "unshare", user_id=BOB, game="wordle",
-                                        puzzle=1234))  # fmt: skip
+                                        puzzle=1981))  # fmt: skip
     assert "Removed" in removed.text and await storage.shares(BOB) == []
 
 

@@ -29,6 +29,7 @@ GUILDS = (100, 200, 300)
 DAY = date(2026, 5, 1)
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
+NUMBER = (TODAY - date(2021, 6, 19)).days  # its NYT Wordle number
 
 
 async def pair(url: str) -> tuple[Services, Services]:
@@ -377,7 +378,7 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         if i % 2:
             await services.games.give_up(player, GUILDS[i % 3], kind="wordle:practice")
         await services.storage.record_share(
-            i, "wordle", 1000 + i, True, 4, False, "grid", scope=5, today=TODAY
+            i, "wordle", NUMBER, True, 4, False, "grid", scope=5, today=TODAY
         )
     await services.storage.save_guild_settings(GuildSettings(GUILDS[0], "Europe/Paris", False))
     await services.storage.set_share_channel(GUILDS[0], 55, True)

@@ -2,7 +2,7 @@
 player's result for one puzzle counts once however it arrived, on both engines."""
 
 import asyncio
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,7 +11,7 @@ from test_digest import DAY, GUILD, OTHER, play
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services, open_services
-from bot.services.analysis import record_shares
+from bot.services.shares import record_shares
 from bot.settings import load_settings
 from bot.storage.periods import PERIODS, period_key
 from engine.shares import parse_shares
@@ -35,10 +35,13 @@ async def opened(url: str) -> Services:
     return services
 
 
-async def share(services: Services, player: Player, text: str, scope: int = GUILD) -> list[str]:
-    return await record_shares(services.storage, player.id, player.name,
+async def share(services: Services, player: Player, text: str, scope: int = GUILD,
+                posted: date | None = None) -> list[str]:  # fmt: skip
+    """Record ``text`` as a message posted on ``posted`` (by default, now)."""
+    done = await record_shares(services.storage, player.id, player.name,
                                parse_shares(text).shares, scope=scope,
-                               today=services.daily.today())  # fmt: skip
+                               posted=posted or services.daily.today())  # fmt: skip
+    return done.notes
 
 
 async def board(services: Services, period: str, scope: int = GUILD,
@@ -58,11 +61,13 @@ async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
     assert await share(services, ANN, wordle(NUMBER, 3)) == [
         f"Wordle #{NUMBER}: recorded (see /stats)"
     ]
-    await share(services, EVE, wordle(NUMBER - 1, 4))  # the day before: a two-day streak
+    # The day before, posted that day: a two-day streak.
+    await share(services, EVE, wordle(NUMBER - 1, 4), posted=DAY - timedelta(days=1))
     for period in PERIODS:
         assert (await board(services, period))["ann"] == (1, 1, 3), period
-        assert (await board(services, period, scope=-1))["ann"] == (1, 1, 3), period
         assert "ann" not in await board(services, period, scope=OTHER)
+        # The global boards count games played with the bot, never shares.
+        assert "ann" not in await board(services, period, scope=-1), period
     assert (await board(services, "today"))["bob"] == (1, 1, 2)
 
     [game] = (await services.digests.digest(GUILD, DAY)).games
@@ -179,7 +184,7 @@ def test_any_order_of_shares_and_play_counts_one_result(actions) -> None:
 async def test_a_players_stats_keep_games_played_here_apart_from_shares(database_url) -> None:
     services = await opened(database_url)
     await play(services, ANN, DAY, 1)
-    await share(services, ANN, wordle(NUMBER - 1, 4))
+    await share(services, ANN, wordle(NUMBER - 1, 4), posted=DAY)
     stats = await services.stats.stats(ANN.id, "wordle:daily", DAY)
     assert (stats.played, stats.win_percent, stats.distribution[2]) == (1, 100, 1)
     assert stats.shared is not None and (stats.shared.played, stats.shared.wins) == (1, 1)

@@ -23,6 +23,7 @@ from bot.storage.periods import PRIOR_GAMES
 from bot.storage.records import GLOBAL
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
+NUMBER = (TODAY - date(2021, 6, 19)).days  # its NYT Wordle number
 
 
 async def fill(storage: Storage, version: int) -> None:
@@ -98,15 +99,21 @@ async def test_the_same_paste_records_once_and_a_correction_replaces_it(database
     storage = await Storage.open(database_url)
     await storage.ensure_player(1, "ann")
     assert (
-        await storage.record_share(1, "wordle", 1234, True, 4, False, "grid", scope=5, today=TODAY)
+        await storage.record_share(
+            1, "wordle", NUMBER, True, 4, False, "grid", scope=5, today=TODAY
+        )
         == "new"
     )
     assert (
-        await storage.record_share(1, "wordle", 1234, True, 4, False, "grid", scope=5, today=TODAY)
+        await storage.record_share(
+            1, "wordle", NUMBER, True, 4, False, "grid", scope=5, today=TODAY
+        )
         == "same"
     )
     assert (
-        await storage.record_share(1, "wordle", 1234, True, 3, True, "grid2", scope=5, today=TODAY)
+        await storage.record_share(
+            1, "wordle", NUMBER, True, 3, True, "grid2", scope=5, today=TODAY
+        )
         == "replaced"
     )
     shares = await storage.shares(1)
@@ -117,7 +124,7 @@ async def test_the_same_paste_records_once_and_a_correction_replaces_it(database
 async def test_export_then_delete_removes_everything_of_a_player(database_url) -> None:
     storage = await Storage.open(database_url)
     await storage.bulk_results([(1, 5, "wordle:daily", "2026-01-01", True, 3)])
-    await storage.record_share(1, "wordle", 1, True, 3, False, "g", scope=5, today=TODAY)
+    await storage.record_share(1, "wordle", NUMBER, True, 3, False, "g", scope=5, today=TODAY)
     data = await storage.export_player(1)
     assert json.loads(json.dumps(data))["results"][0]["guesses"] == 3
     assert await storage.delete_player(1)

@@ -1,4 +1,4 @@
-"""Analysing what players paste, coaching finished games, recording shared results.
+"""Analysing what players paste, coaching finished games (recording shares: .shares).
 
 An NYT Wordle share or typed history is read with the NYT answer model
 (:mod:`engine.answer_model`): any word the NYT accepts may be its answer, the original
@@ -19,10 +19,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import date
 from functools import partial
 from typing import Any, TypeVar
 
@@ -39,7 +38,6 @@ from bot.storage import Storage
 from engine.absurdle import AbsurdleGame
 from engine.agents.advice import coach_with_rollout
 from engine.answer_model import allowed_model, nyt_model
-from engine.app_results import parse_app_results
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError
@@ -300,72 +298,3 @@ async def coach_game(
         advise = coach_with_rollout if rollout else coach
         work = partial(advise, game.variant, game.rows, game.mode)
     return await asyncio.get_running_loop().run_in_executor(pool or _POOL, work)
-
-
-async def record_shares(
-    storage: Storage, player_id: int, name: str, shares: list[Share], *, scope: int, today: date
-) -> list[str]:
-    """Record each share to the player's results, in server ``scope`` (0: direct messages)
-    on puzzle day ``today``; says what happened to each."""
-    await storage.ensure_player(player_id, name)
-    notes = []
-    for share in shares:
-        if share.puzzle is None:
-            notes.append(f"{share.game.title()}: no puzzle number, not recorded")
-            continue
-        if not share.recordable:
-            notes.append(f"{share.game.title()} #{share.puzzle}: not recorded (the grid does "
-                         "not back up the header)")  # fmt: skip
-            continue
-        solved = all(b.solved for b in share.boards)
-        guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
-        grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
-        outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
-                                             guesses, share.hard, grid, scope=scope,
-                                             today=today)  # fmt: skip
-        label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
-        label += " (see /stats)"
-        notes.append(f"{share.game.title()} #{share.puzzle}: {label}")
-    return notes
-
-
-APP_NOT_RECAP = "This is not a results message from the Wordle app: nothing recorded."
-
-
-async def record_app_results(
-    storage: Storage, guild_id: int, text: str, posted: date,
-    members: Sequence[tuple[int, str]] = (),
-) -> list[str]:  # fmt: skip
-    """Record each player's result from the official Wordle app's daily recap, posted on
-    ``posted`` (the app's "yesterday"). Players are mentions, or plain names matched to one
-    member by display name (``members``, then the players the bot knows in this server);
-    a name that fits nobody or several is reported, not guessed. Recording the same recap
-    twice changes nothing: a player's result for a puzzle is one row however it arrived."""
-    parsed = parse_app_results(text[:MAX_PASTE])
-    if parsed.kind != "recap":
-        return [APP_NOT_RECAP]
-    puzzle = parsed.puzzle_for(posted)
-    if puzzle is None:
-        return ["This recap does not say which day it is about: nothing recorded."]
-    named = {member_id: name for member_id, name in members}
-    notes, counts = list(parsed.problems), {"new": 0, "same": 0, "replaced": 0}
-    for result in parsed.results:
-        if result.user_id is not None:
-            player, name = result.user_id, named.get(result.user_id, "")
-        else:
-            wanted = (result.name or "").casefold()
-            fits = {i for i, n in members if n.casefold() == wanted}
-            fits |= set(await storage.players_named(guild_id, result.name or ""))
-            if len(fits) != 1:
-                why = "fits no member" if not fits else "fits several members"
-                notes.append(f"@{result.name} {why}: not recorded (they can record their "
-                             "own share with the Analyze menu)")  # fmt: skip
-                continue
-            player, name = fits.pop(), result.name or ""
-        await storage.ensure_player(player, name)
-        counts[await storage.record_share(player, "wordle", puzzle, result.won, result.guesses,
-                                          False, "app", scope=guild_id,
-                                          today=posted)] += 1  # fmt: skip
-    notes.insert(0, f"Wordle #{puzzle}: {counts['new'] + counts['replaced']} results recorded, "
-                    f"{counts['same']} already recorded (see /stats)")  # fmt: skip
-    return notes

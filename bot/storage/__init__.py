@@ -62,6 +62,7 @@ log = logging.getLogger("wordlebot.storage")
 
 PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
 COUNTS_MIGRATION = 12  # and the one that keeps how many players each board holds
+SHARES_MIGRATION = 15  # and the one that takes shares off the global boards
 
 
 LEADERBOARD_METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak")
@@ -140,6 +141,8 @@ class Storage:
                 await rebuild_periods(db, kinds)
                 if counted:
                     await counts.recount(db, self.db, kinds)
+        if SHARES_MIGRATION in applied:  # and the global period boards
+            await self.db.run(share_rows.off_global_periods())
         return applied
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -384,14 +387,16 @@ class Storage:
 
     async def record_share(
         self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,
-        grid: str, *, scope: int, today: date,
+        grid: str, *, scope: int, today: date, name: str = "",
     ) -> str:  # fmt: skip
-        """Record a result from a share or the Wordle app, recorded in ``scope`` on puzzle
-        day ``today``: 'new', 'same' (already recorded), or 'replaced'. It counts on the
-        boards unless a game played here counts for the same puzzle (:mod:`.shares`)."""
+        """Record a result from a share or the Wordle app, posted in ``scope`` on puzzle day
+        ``today`` (the message's day, not the reader's): 'new', 'same' (already recorded),
+        'replaced', or why it was refused and not stored (:data:`.shares.REFUSED`). It counts
+        on its server's boards unless a game played here counts for the same puzzle. The
+        player is made (named ``name``, when given) only when something is recorded."""
         share = ShareResult(player_id, game, puzzle, won, guesses, hard, grid)
         return await self.db.run(
-            share_rows.record_share(self.db.for_update, share, scope, today, _now())
+            share_rows.record_share(self.db.for_update, share, scope, today, _now(), name)
         )
 
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
@@ -417,15 +422,6 @@ class Storage:
     async def remove_share(self, player_id: int, game: str, puzzle: int) -> bool:
         steps = share_rows.remove_share(self.db.for_update, player_id, game, puzzle)
         return await self.db.run(steps)
-
-    async def players_named(self, scope: int, name: str) -> list[int]:
-        """The players who played here under ``name`` (any case), to match a plain name."""
-        rows = await self._all(
-            "SELECT p.id FROM players p WHERE lower(p.name) = lower(?) AND EXISTS "
-            "(SELECT 1 FROM games g WHERE g.player_id = p.id AND g.scope = ?)",
-            (name[:100], scope),
-        )
-        return [int(r[0]) for r in rows]
 
     async def last_finished_game(self, player_id: int) -> StoredGame | None:
         row = await self._one(
@@ -627,15 +623,16 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
         "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
     marks = ", ".join("?" * len(kinds))
     counts: dict[tuple[int, str, str, int], list[int]] = {}
-    for scope, player_id, kind, won, guesses, played_on, skill in [*await db.all(
-        "SELECT scope, player_id, kind, won, guesses, played_on, skill FROM results "
+    for scope, player_id, kind, won, guesses, played_on, skill, shared in [*await db.all(
+        "SELECT scope, player_id, kind, won, guesses, played_on, skill, 0 FROM results "
         f"WHERE kind IN ({marks})", kinds,
-    ), *await db.all(  # and the shares that count (see .shares)
-        "SELECT scope, player_id, game || ':daily', won, guesses, day, NULL FROM share_results "
+    ), *await db.all(  # and the shares that count, on their server's boards only (.shares)
+        "SELECT scope, player_id, game || ':daily', won, guesses, day, NULL, 1 "
+        "FROM share_results "
         f"WHERE counted = 1 AND game || ':daily' IN ({marks})", kinds,
     )]:  # fmt: skip
         day = date.fromisoformat(played_on)
-        for where in {scope, GLOBAL}:
+        for where in {scope} if shared else {scope, GLOBAL}:
             for key in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):
                 row = counts.setdefault((where, kind, key, player_id), [0, 0, 0, 0, 0])
                 row[0] += 1

@@ -40,6 +40,22 @@ _PLAYED_MARKS = """
     CREATE INDEX played_marks_day ON played_marks(day);
 """
 
+# 15 (both engines): shares count on their server's boards only, never on the global ones
+# (bot/storage/shares.py): the shares counted so far are taken off the global standings; the
+# global period boards are counted again after (Storage.migrate, SHARES_MIGRATION).
+_SHARES_OFF_GLOBAL = """
+UPDATE standings SET
+    played = played - (SELECT COUNT(*) FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind),
+    wins = wins - (SELECT COALESCE(SUM(s.won), 0) FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind),
+    win_guesses = win_guesses - (SELECT COALESCE(SUM(s.won * s.guesses), 0)
+        FROM share_results s WHERE s.counted = 1
+        AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind)
+WHERE scope = -1 AND EXISTS (SELECT 1 FROM share_results s WHERE s.counted = 1
+    AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind);
+"""
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -398,6 +414,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     # finished that day, so deleting is no way to replay it (bot/services/deletion.py). A
     # mark is a keyed hash: it names nobody without the deployment's secret seed.
     _PLAYED_MARKS,
+    # 15: shares off the global boards (see _SHARES_OFF_GLOBAL).
+    _SHARES_OFF_GLOBAL,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -712,6 +730,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """,
     # 14: as SQLite's 14.
     _PLAYED_MARKS,
+    # 15: as SQLite's 15.
+    _SHARES_OFF_GLOBAL,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

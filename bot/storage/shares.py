@@ -1,20 +1,39 @@
-"""Results recorded from shares (pasted, or read from the official Wordle app), and how they
-count on a server's boards beside the games played here.
+"""Results recorded from shares (pasted, or read from the official Wordle app), which of them
+count, and how they count on a server's boards beside the games played here.
 
-A share belongs to the server it was recorded in and counts on the puzzle day it is about:
+Which share counts (the rules, here once, so the share channels, the message menus and the
+console obey them alike). ``posted_on`` is the day the message was posted (its timestamp, in
+the deployment's zone), never the day it is read: reading a channel's history later counts
+exactly what reading it live did.
+
+- A number outside 0 to the newest NYT Wordle number (no daily numbered by day is older than
+  the NYT's, #0 on 2021-06-19) is refused: ``"implausible"``.
+- NYT Wordle counts only the puzzle of the posting day, or of the day before or after (a
+  player's own midnight is up to a day from the deployment's): ``"not current"`` otherwise.
+- Other games' numbers cannot be dated here: a player's one share of a game a day counts, a
+  second number of it that day is refused (``"one a day"``). So a player counts at most one
+  result per game per puzzle day, whichever way it arrived (the per-day cap).
+- The same share again changes nothing (``"same"``); a different result for the same puzzle
+  replaces it (a correction), but a non-NYT share only on the day it was first posted
+  (``"settled"`` otherwise).
+A refused share is stored nowhere.
+
+A share counts on the board of the server it was recorded in (direct messages are scope 0),
+never on the global boards: a share is only as trustworthy as the channel it was posted in,
+so the boards of everyone count only games played with the bot. It counts on its puzzle day:
 Wordle's number is a day (the NYT numbers its puzzles by day from 2021-06-19, as this bot
-numbers its own dailies); another game's share counts on the puzzle day it was recorded.
+numbers its own dailies); another game's share counts on the day it was posted.
 
 One player's result for one puzzle counts once, however it arrived. A share counts
 (``counted``) unless the player has a result of the same daily played here, which counts
 instead whichever came first: a game finished after its share was counted takes the
 share's place (:func:`uncount_shares_of`). A counted share adds to the standings' totals
 (not to streaks, which follow the dailies played here) and to the period boards of its
-server and of everyone, exactly as a game's result does.
+server, exactly as a game's result does.
 
 Both writers lock the player's global standings row first (``FOR UPDATE`` on PostgreSQL; a
 SQLite transaction holds the whole database): a share and a game of the same puzzle
-finishing at once in two processes never both count.
+finishing at once in two processes never both count, nor do two shares of one day.
 """
 
 from __future__ import annotations
@@ -22,11 +41,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from bot.storage.database import Steps, execute, execute_many, fetch_all, one, value
+from bot.storage.database import Steps, execute, fetch_all, one, value
 from bot.storage.periods import EPOCH, add_to_periods
 from bot.storage.records import DEFAULT_SEASON_DAYS, GLOBAL, Result
 
 COUNTED_GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")  # dailies, by kind
+# What recording a share did: it counts (or changed), or why it was refused and not stored.
+RECORDED = ("new", "same", "replaced")
+REFUSED = ("implausible", "not current", "one a day", "settled")
 
 
 def share_kind(game: str) -> str | None:
@@ -34,12 +56,25 @@ def share_kind(game: str) -> str | None:
     return f"{game}:daily" if game in COUNTED_GAMES else None
 
 
-def share_day(game: str, puzzle: int, recorded_on: date) -> str | None:
-    """The puzzle day a share counts on, or None for a Wordle number not yet played."""
+def newest_number(posted_on: date) -> int:
+    """The highest puzzle number a share posted on ``posted_on`` may have: the NYT's of the
+    day after (no daily numbered by day began before the NYT's)."""
+    return (posted_on - EPOCH).days + 1
+
+
+def current_numbers(game: str, posted_on: date) -> range | None:
+    """The numbers of ``game`` that count when posted on ``posted_on``, or None when its
+    numbers cannot be dated (then one share of it a day counts)."""
     if game != "wordle":
-        return recorded_on.isoformat()
-    if not 0 <= puzzle <= (recorded_on - EPOCH).days + 1:  # tomorrow's, in a zone far east
         return None
+    today = (posted_on - EPOCH).days
+    return range(today - 1, today + 2)
+
+
+def share_day(game: str, puzzle: int, posted_on: date) -> str:
+    """The puzzle day a share counts on: Wordle's number's day, or the day it was posted."""
+    if game != "wordle":
+        return posted_on.isoformat()
     return (EPOCH + timedelta(days=puzzle)).isoformat()
 
 
@@ -68,46 +103,72 @@ def lock_player(for_update: str, player_id: int, kind: str) -> Steps[None]:
 
 
 def record_share(
-    for_update: str, share: ShareResult, scope: int, today: date, now: str
+    for_update: str, share: ShareResult, scope: int, posted_on: date, now: str, name: str = ""
 ) -> Steps[str]:
-    """Record a share in ``scope``: 'new', 'same' (already recorded, nothing changes), or
-    'replaced' (a correction, or the same result recorded from another server)."""
+    """Record a share posted on ``posted_on`` in ``scope`` by the player (named ``name``):
+    'new', 'same' (already recorded, nothing changes) or 'replaced' (a correction, or the
+    same result recorded from another server); or one of :data:`REFUSED`, and nothing is
+    stored (the rules: module docstring)."""
+    if not 0 <= share.puzzle <= newest_number(posted_on):
+        return "implausible"  # before any statement: a 20-digit number fits no column
+    numbers = current_numbers(share.game, posted_on)
+    if numbers is not None and share.puzzle not in numbers:
+        return "not current"
     kind = share_kind(share.game)
+    yield execute(  # refused below only when a share of theirs is here: the player too
+        "INSERT INTO players (id, name, created_at) VALUES (?, '', ?) ON CONFLICT DO NOTHING",
+        (share.player_id, now),
+    )
     if kind is not None:
         yield from lock_player(for_update, share.player_id, kind)
+    day = share_day(share.game, share.puzzle, posted_on)
     values = (int(share.won), share.guesses, int(share.hard), share.grid)
-    inserted = yield execute(
-        "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
-        "recorded_at, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        (share.player_id, share.game, share.puzzle, *values, now, scope),
-    )
     old = yield one(
         "SELECT id, won, guesses, hard, grid, scope, day, counted FROM share_results "
         f"WHERE player_id = ? AND game = ? AND puzzle = ?{for_update}",
         (share.player_id, share.game, share.puzzle),
     )
-    assert old is not None
-    if not inserted and tuple(old)[1:5] == values:
+    if old is not None and tuple(old)[1:5] == values:
         return "same"
-    if old["counted"]:
-        yield from _count(int(old["scope"]), share.player_id, share.game, old["day"],
-                          bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
-    day = share_day(share.game, share.puzzle, today)
-    counted = kind is not None and day is not None and (yield one(
+    if old is not None and old["day"] != day:
+        return "settled"  # a non-NYT share corrected on a later day: its day has passed
+    if old is None and (yield one(
+        "SELECT 1 FROM share_results WHERE player_id = ? AND game = ? AND day = ?",
+        (share.player_id, share.game, day),
+    )) is not None:  # fmt: skip
+        return "one a day"
+    counted = kind is not None and (yield one(
         "SELECT 1 FROM results WHERE player_id = ? AND kind = ? AND day = ?",
         (share.player_id, kind, day),
     )) is None  # fmt: skip
-    yield execute(
-        "UPDATE share_results SET won = ?, guesses = ?, hard = ?, grid = ?, recorded_at = ?, "
-        "scope = ?, day = ?, counted = ? WHERE id = ?",
-        (*values, now, scope, day, int(counted), old["id"]),
-    )
+    if old is None:
+        inserted = yield execute(
+            "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
+            "recorded_at, scope, day, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            (share.player_id, share.game, share.puzzle, *values, now, scope, day, int(counted)),
+        )
+        if not inserted:  # recorded at this moment elsewhere (a game no board counts)
+            return "same"
+    else:
+        if old["counted"]:
+            yield from _count(int(old["scope"]), share.player_id, share.game, old["day"],
+                              bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
+        yield execute(
+            "UPDATE share_results SET won = ?, guesses = ?, hard = ?, grid = ?, "
+            "recorded_at = ?, scope = ?, counted = ? WHERE id = ?",
+            (*values, now, scope, int(counted), old["id"]),
+        )
     if counted:
         yield from _count(scope, share.player_id, share.game, day, share.won, share.guesses, 1)
-    return "new" if inserted else "replaced"
+    if name:
+        yield execute("UPDATE players SET name = ? WHERE id = ?", (name[:100], share.player_id))
+    return "new" if old is None else "replaced"
 
 
 def remove_share(for_update: str, player_id: int, game: str, puzzle: int) -> Steps[bool]:
+    if not 0 <= puzzle < 2**31:
+        return False  # no share has that number (and no column holds it)
     find = "SELECT 1 FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?"
     if (yield one(find, (player_id, game, puzzle))) is None:
         return False  # nothing to take back (nor a player to lock, perhaps)
@@ -150,22 +211,32 @@ def uncount_shares_of(player_id: int, kind: str, day: str) -> Steps[None]:
 def _count(
     scope: int, player_id: int, game: str, day: str, won: bool, guesses: int, sign: int
 ) -> Steps[None]:
-    """Add (``sign`` 1) or take back (-1) a share's result on the boards of its server and
-    of everyone: the standings' totals and every period holding its day."""
+    """Add (``sign`` 1) or take back (-1) a share's result on the boards of its server (never
+    the global ones): the standings' totals and every period holding its day."""
     kind = f"{game}:daily"
     seasons = yield value("SELECT season_days FROM guild_settings WHERE guild_id = ?", (scope,))
-    scopes = sorted({scope, GLOBAL})
-    yield execute_many(
+    yield execute(
         "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-        [(where, player_id, kind) for where in scopes],
+        (scope, player_id, kind),
     )
-    yield execute_many(
+    yield execute(
         "UPDATE standings SET played = played + ?, wins = wins + ?, "
         "win_guesses = win_guesses + ? WHERE scope = ? AND kind = ? AND player_id = ?",
-        [(sign, sign * int(won), sign * int(won) * guesses, where, kind, player_id)
-         for where in scopes],
-    )  # fmt: skip
-    lengths = [(where, seasons if where == scope and seasons else DEFAULT_SEASON_DAYS)
-               for where in scopes]  # fmt: skip
-    yield from add_to_periods(lengths, player_id, kind, Result(won, guesses, day),
-                         date.fromisoformat(day), sign=sign)  # fmt: skip
+        (sign, sign * int(won), sign * int(won) * guesses, scope, kind, player_id),
+    )
+    yield from add_to_periods([(scope, seasons or DEFAULT_SEASON_DAYS)], player_id, kind,
+                              Result(won, guesses, day), date.fromisoformat(day),
+                              sign=sign)  # fmt: skip
+
+
+def off_global_periods() -> Steps[None]:
+    """Once, as shares leave the global boards (migration 13, which takes them off the
+    standings): the shares counted so far leave the global period boards, as they came."""
+    for row in (yield fetch_all(
+        "SELECT player_id, game, day, won, guesses FROM share_results "
+        "WHERE counted = 1 AND day IS NOT NULL"
+    )):  # fmt: skip
+        result = Result(bool(row["won"]), int(row["guesses"]), row["day"])
+        yield from add_to_periods([(GLOBAL, DEFAULT_SEASON_DAYS)], int(row["player_id"]),
+                                  f"{row['game']}:daily", result, date.fromisoformat(row["day"]),
+                                  sign=-1)  # fmt: skip

@@ -1,0 +1,152 @@
+"""Recording shared results: pasted shares and the official Wordle app's recaps.
+
+Every front end (the share channels, the "Analyze Wordle result" and "Record results" menus,
+the console) records through these two functions, and the database decides which share
+counts (:mod:`bot.storage.shares`: the current puzzle only, one result per game per player
+per puzzle day, a number in the plausible range). What a message is counted for is a
+function of the message, its day (``posted``: the day it was posted, in the deployment's
+zone, see :func:`posting_day`) and who it names, never of when it is read: reading a
+channel's history later counts what reading it live did.
+
+Who is credited: a share, its poster; a recap of the Wordle app, the players it mentions by
+id, and a plain ``@Name`` only when exactly one member of that server has that display name
+when the recap is read, within :data:`NAMES_FRESH` of its posting (no name is remembered:
+whoever takes a name later is never credited under it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+
+from bot.storage import Storage
+from bot.storage.shares import REFUSED, current_numbers, newest_number
+from engine.app_results import parse_app_results
+from engine.shares import Share
+
+MAX_SHARES_PER_MESSAGE = 3  # a message's first shares are read, the rest are not
+MAX_MESSAGE = 4000  # a Discord message's length
+NAMES_FRESH = timedelta(days=1)  # a recap's plain @names are matched only this long
+MAX_USER_ID = 2**63 - 1  # a Discord id is a 64-bit snowflake, stored signed
+
+
+def posting_day(posted_at: datetime, zone: tzinfo) -> date:
+    """The puzzle day of a message posted at ``posted_at``: its date in the deployment's zone
+    (the day the bot's own dailies change)."""
+    return posted_at.astimezone(zone).date()
+
+
+@dataclass
+class Recording:
+    """What recording a message's shares did: a line for each share, in order, and the
+    lines about what was refused (to be told to the poster privately)."""
+
+    notes: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    def refuse(self, line: str) -> None:
+        self.notes.append(line)
+        self.refused.append(line)
+
+
+def refusal(game: str, puzzle: int, outcome: str, posted: date) -> str:
+    """The plain line that says why a share of ``game`` #``puzzle`` was not recorded."""
+    shown = f"{puzzle:,}" if abs(puzzle) < 10**12 else f"{str(puzzle)[:11]}…"
+    name = f"{game.title()} #{shown}"
+    if outcome == "implausible":
+        return f"{name}: not a puzzle number (0 to {newest_number(posted):,} on {posted}), " \
+               "not recorded"  # fmt: skip
+    if outcome == "not current":
+        numbers = current_numbers(game, posted) or range(0)
+        return f"{name}: only the current puzzle counts (#{numbers[0]:,} to #{numbers[-1]:,} " \
+               f"for a message of {posted}), not recorded"  # fmt: skip
+    if outcome == "one a day":
+        return f"{name}: you already have a {game.title()} result for {posted}; one a day " \
+               "counts, not recorded"  # fmt: skip
+    return f"{name}: already recorded on an earlier day, which only a share posted that day " \
+           "could correct; not changed"  # fmt: skip
+
+
+async def record_shares(
+    storage: Storage, player_id: int, name: str, shares: list[Share], *, scope: int, posted: date
+) -> Recording:
+    """Record each of a message's shares (its first :data:`MAX_SHARES_PER_MESSAGE`) to its
+    poster's results, in server ``scope`` (0: direct messages), for a message posted on
+    ``posted``; says what happened to each."""
+    done = Recording()
+    for share in shares[:MAX_SHARES_PER_MESSAGE]:
+        title = share.game.title()
+        if share.puzzle is None:
+            done.refuse(f"{title}: no puzzle number, not recorded")
+            continue
+        if not share.recordable:
+            done.refuse(f"{title} #{share.puzzle}: not recorded (only the daily puzzle, with "
+                        "a grid that backs up the header, is recorded)")  # fmt: skip
+            continue
+        solved = all(b.solved for b in share.boards)
+        guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
+        grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
+        outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
+                                             guesses, share.hard, grid, scope=scope,
+                                             today=posted, name=name)  # fmt: skip
+        if outcome in REFUSED:
+            done.refuse(refusal(share.game, share.puzzle, outcome, posted))
+            continue
+        label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
+        done.notes.append(f"{title} #{share.puzzle}: {label} (see /stats)")
+    if len(shares) > MAX_SHARES_PER_MESSAGE:
+        skipped = len(shares) - MAX_SHARES_PER_MESSAGE
+        done.refuse(f"Only a message's first {MAX_SHARES_PER_MESSAGE} shares are read: "
+                    f"{skipped} more not recorded")  # fmt: skip
+    return done
+
+
+APP_NOT_RECAP = "This is not a results message from the Wordle app: nothing recorded."
+
+
+async def record_app_results(
+    storage: Storage, guild_id: int, text: str, posted: date,
+    members: Sequence[tuple[int, str]] = (), *, age: timedelta = timedelta(0),
+) -> list[str]:  # fmt: skip
+    """Record each player's result from the official Wordle app's daily recap, posted on
+    ``posted`` (the app's "yesterday" is the day before) and read ``age`` after it was
+    posted. Players are mentions, or plain names matched to the one member of the server
+    with that display name (``members``: the server's members now, by id and display name);
+    a name that fits nobody or several, or read after :data:`NAMES_FRESH`, credits nobody.
+    Recording the same recap twice changes nothing: a player's result for a puzzle is one
+    row however it arrived."""
+    parsed = parse_app_results(text[:MAX_MESSAGE])
+    if parsed.kind != "recap":
+        return [APP_NOT_RECAP]
+    puzzle = parsed.puzzle_for(posted)
+    if puzzle is None:
+        return ["This recap does not say which day it is about: nothing recorded."]
+    named = {member_id: name for member_id, name in members}
+    notes, counts = list(parsed.problems), {"new": 0, "same": 0, "replaced": 0}
+    for result in parsed.results:
+        if result.user_id is not None:
+            player, name = result.user_id, named.get(result.user_id, "")
+            if not 0 < player <= MAX_USER_ID:
+                notes.append(f"<@{player}>"[:30] + ": not a Discord user, not recorded")
+                continue
+        else:
+            wanted = (result.name or "").casefold()
+            fits = {i for i, n in members if n.casefold() == wanted}
+            if age > NAMES_FRESH or len(fits) != 1:
+                why = ("is matched only within a day of the recap" if age > NAMES_FRESH
+                       else "fits several members" if fits else "fits no member")  # fmt: skip
+                notes.append(f"@{result.name} {why}: not recorded (they can record their "
+                             "own share with the Analyze menu)")  # fmt: skip
+                continue
+            player, name = fits.pop(), result.name or ""
+        outcome = await storage.record_share(player, "wordle", puzzle, result.won,
+                                             result.guesses, False, "app", scope=guild_id,
+                                             today=posted, name=name)  # fmt: skip
+        if outcome in REFUSED:
+            notes.append(f"<@{player}>: " + refusal("wordle", puzzle, outcome, posted))
+            continue
+        counts[outcome] += 1
+    notes.insert(0, f"Wordle #{puzzle}: {counts['new'] + counts['replaced']} results recorded, "
+                    f"{counts['same']} already recorded (see /stats)")  # fmt: skip
+    return notes
