@@ -177,7 +177,7 @@ async def test_the_global_board_counts_games_played_here_never_shares(database_u
 
 
 async def test_shares_leave_the_global_boards_when_a_database_migrates(database_url) -> None:
-    """A share counted everywhere before version 13 (as the code of then did) leaves the
+    """A share counted everywhere before version 15 (as the code of then did) leaves the
     global boards, and stays on its server's."""
     storage = await Storage.open(database_url, migrate=False)
     await storage.migrate(target=12)
@@ -200,7 +200,7 @@ async def test_shares_leave_the_global_boards_when_a_database_migrates(database_
                 "win_guesses) VALUES (?, 'wordle:daily', ?, 1, 1, 1, 3)",
                 (where, key),
             )
-    assert await storage.migrate() == [13]
+    assert await storage.migrate() == [13, 14, 15]
     for where, expected in ((scope, 1), (-1, 0)):
         for period in (None, period_key("today", day, 28), period_key("season", day, 28)):
             rows, total = await storage.leaderboard(where, "wordle:daily", "wins", period=period,
