@@ -62,6 +62,19 @@ def closed_message(daily: DailyPuzzles, kind: str, day: date) -> str:
     return f"{closed_note(daily, kind, day)}; today's is #{today}: /{kind_name(kind).name} daily"
 
 
+def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
+    """For a move in a daily that is over, of a day that has ended: which daily is today's
+    (None for any other game)."""
+    if not stored.kind.endswith(":daily") or not stored.puzzle:
+        return None
+    day, spec = date.fromisoformat(stored.puzzle), kind_name(stored.kind)
+    if day >= daily.today():
+        return None
+    today = daily.number(daily.today())
+    title = f"wordlebot {spec.title} #{daily.number(day)}"
+    return f"{title} is over; today's is #{today}: /{spec.name} daily"
+
+
 def coop_closed_message(daily: DailyPuzzles) -> str:
     return f"This co-op game closed {midnight(daily)}: /coop start begins today's"
 

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from bot.services.closing import close_game, closed_message, closed_note, game_day
+from bot.services.closing import (
+    close_game,
+    closed_message,
+    closed_note,
+    game_day,
+    over_message,
+)
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import (
     KINDS,
@@ -294,7 +300,8 @@ class GameService:
             if stored is None:
                 return refusal
             if stored.status != Status.PLAYING.value:
-                return Outcome.refuse(GAME_OVER, self._view(stored))
+                over = over_message(self.daily, stored) or GAME_OVER
+                return Outcome.refuse(over, self._view(stored))
             if (closed := await self._closed(stored)) is not None:
                 return closed
             game = self._game(stored)
