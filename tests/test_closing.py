@@ -163,19 +163,21 @@ async def test_the_job_closes_every_ended_daily_once_and_leaves_other_games(
 
 async def test_closing_holds_across_a_restart_and_two_processes(shared_url) -> None:
     clock = Clock(noon(DAY))
-    first = await opened(shared_url, clock)
+    first, second = await opened(shared_url, clock), await opened(shared_url, clock)
     game_id = await start_daily(first, ANN)
     await start_daily(first, BOB)
-    await first.games.current(ANN, GUILD)  # the first process has Ann's game in memory
+    assert (await second.games.current(BOB, GUILD)).ok  # the second process holds it now
     await first.close()
     past_midnight(clock)
-    restarted, second = await opened(shared_url, clock), await opened(shared_url, clock)
-    # A restarted process refuses the move; two processes closing at once close each once.
-    outcomes = await asyncio.gather(
-        restarted.games.guess(ANN, GUILD, "crane"), second.games.guess(ANN, GUILD, "crane"),
+    restarted = await opened(shared_url, clock)
+    refused = await restarted.games.guess(ANN, GUILD, "crane")
+    assert not refused.ok and "closed at midnight" in refused.message
+    # The job in both processes at once, and a move: each game closes once.
+    *_, bob = await asyncio.gather(
         restarted.closing.run_due(), second.closing.run_due(),
+        second.games.guess(BOB, GUILD, "crane"),
     )  # fmt: skip
-    assert not outcomes[0].ok and not outcomes[1].ok  # closed here, or found closed
+    assert not bob.ok and "closed at midnight" in bob.message
     assert await results(restarted, game_id) == [(0, 1, DAY.isoformat(), DAY.isoformat())]
     count = await restarted.storage.db.one("SELECT COUNT(*) FROM results")
     assert count[0] == 2  # Ann's and Bob's, once each
