@@ -149,15 +149,23 @@ async def close_coops(storage: Storage, daily: DailyPuzzles) -> int:
 
 class ClosingService:
     """The job that closes the dailies and co-op games of days that have ended (any process,
-    any number of times; the leader runs it with the other jobs)."""
+    any number of times; the leader runs it with the other jobs). Once a run finds nothing
+    left of the days before today it rests until the next day: a game of an ended day can
+    only appear in the moment around midnight (a start that read the day before), and a
+    move, or the digest, closes such a game anyway."""
 
     def __init__(self, storage: Storage, daily: DailyPuzzles) -> None:
         self.storage = storage
         self.daily = daily  # its clock says which day it is: tests set it
+        self._rested: date | None = None  # the day on which a run found nothing to close
 
     async def run_due(self) -> int:
-        """Close what is due; returns how many games were closed."""
+        """Close what is due; returns how many games were found to close."""
         today = self.daily.today()
-        return await close_dailies(self.storage, self.daily, today) + await close_coops(
-            self.storage, self.daily
-        )
+        if self._rested == today:
+            return 0
+        found = await close_dailies(self.storage, self.daily, today)
+        found += await close_coops(self.storage, self.daily)
+        if not found:
+            self._rested = today
+        return found

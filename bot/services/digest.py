@@ -220,8 +220,8 @@ class DigestService:
     async def _open_games(self, guild_id: int, day: str) -> bool:
         """Whether a daily of ``day`` (or before) is still going in the server."""
         after = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
-        return any(g.scope == guild_id for g in await self.storage.open_dailies(DAILY_KINDS,
-                                                                                after))  # fmt: skip
+        still_open = await self.storage.open_dailies(DAILY_KINDS, after)
+        return any(g.scope == guild_id for g in still_open)
 
     # -- the job -----------------------------------------------------------------------
 
