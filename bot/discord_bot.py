@@ -102,6 +102,7 @@ class WordleBot(commands.Bot):
     async def setup_hook(self) -> None:
         if getattr(self, "services", None) is None:  # run_bot opens them before logging in
             self.services = await open_services(self.settings)
+        self.leader_jobs.append(self.close_ended_days)  # first: before the digest's
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.warm_engine:
@@ -149,6 +150,10 @@ class WordleBot(commands.Bot):
                     except Exception:
                         log.exception("a background job failed; it runs again later")
             await asyncio.sleep(self.settings.jobs_interval_seconds)
+
+    async def close_ended_days(self) -> None:
+        """The leader job closing the games of puzzle days that have ended."""
+        await self.services.closing.run_due()
 
     async def _warn_if_never_synced(self) -> None:
         """Slash commands appear only once published: say how, if they never were."""

@@ -44,8 +44,11 @@ async def services(database_url: str):
 
 async def play(services: Services, player: Player, day: date, misses: int, *,
                finish: bool | str = True, scope: int = GUILD) -> None:  # fmt: skip
-    """A daily of ``day``: ``misses`` wrong guesses, then the answer (or give up; or stop)."""
-    assert (await services.games.start(player, scope, daily=True, zone_day=day)).ok
+    """A daily of ``day``, played at noon that day (the clock is put back after):
+    ``misses`` wrong guesses, then the answer (or give up; or stop)."""
+    clock = services.daily.clock
+    services.daily.clock = lambda: datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+    assert (await services.games.start(player, scope, daily=True)).ok
     for word in NEVER[:misses]:
         assert (await services.games.guess(player, scope, word, kind="wordle:daily")).ok
     if finish == "give up":
@@ -53,6 +56,7 @@ async def play(services: Services, player: Player, day: date, misses: int, *,
     elif finish:
         answer = services.daily.answer("wordle", day)
         assert (await services.games.guess(player, scope, answer, kind="wordle:daily")).ok
+    services.daily.clock = clock
 
 
 async def test_the_digest_of_a_day_crowns_groups_and_counts_the_group_streak(services) -> None:
@@ -61,7 +65,7 @@ async def test_the_digest_of_a_day_crowns_groups_and_counts_the_group_streak(ser
     await play(services, BOB, DAY, 2)
     await play(services, ANN, DAY, 1)
     await play(services, CAT, DAY, 1, finish="give up")
-    await play(services, DAN, DAY, 1, finish=False)
+    await play(services, DAN, DAY, 1, finish=False)  # closed as a loss when the day ended
     await play(services, EVE, DAY, 0, scope=OTHER)  # another server's day is not this one's
 
     digest = await services.digests.digest(GUILD, DAY)
@@ -69,27 +73,28 @@ async def test_the_digest_of_a_day_crowns_groups_and_counts_the_group_streak(ser
     assert game.title == f"wordlebot Wordle #{(DAY - date(2021, 6, 19)).days}"
     assert game.streak == 3
     assert [(score, [m.name for m in members]) for score, members in game.scores] == [
-        ("2/6", ["ann"]), ("3/6", ["bob"]), ("X/6", ["cat"])]  # fmt: skip
+        ("2/6", ["ann"]), ("3/6", ["bob"]), ("X/6", ["cat", "dan"])]  # fmt: skip
     assert [m.name for m in game.crowned] == ["ann"]
-    assert [m.name for m in game.unfinished] == ["dan"]
-    assert [len(rows) for _, rows in game.grids] == [2, 3, 1]
+    assert game.unfinished == []
+    assert [len(rows) for _, rows in game.grids] == [2, 3, 1, 1]
     assert game.grids[0][1][-1] == "22222" and set("".join(game.grids[2][1])) <= set("012")
     assert game.skilful is not None and game.luckiest is not None
     assert game.skilful.turn >= 2  # the opener has no skill measure
 
     text = digest_text(digest)
     assert "Your group is on a 3 days streak!" in text
-    assert "👑 2/6: ann" in text and "3/6: bob" in text and "X/6: cat" in text
-    assert "Started, not finished: dan" in text and "eve" not in text
+    assert "👑 2/6: ann" in text and "3/6: bob" in text and "X/6: cat dan" in text
+    assert "Started, not finished" not in text and "eve" not in text
     answer = services.daily.answer("wordle", DAY).upper()
     assert answer not in re.sub(r"\|\|.*?\|\|", "", text)  # letters only behind spoilers
     assert digest_png(digest).startswith(b"\x89PNG")
 
 
 async def test_a_day_nobody_finished_has_an_empty_digest(services) -> None:
-    await play(services, DAN, DAY, 1, finish=False)
-    digest = await services.digests.digest(GUILD, DAY)
-    assert digest.empty and digest_text(digest) == f"No daily was finished on {DAY}."
+    today = services.daily.today()  # still being played: nothing closed, nothing finished
+    await play(services, DAN, today, 1, finish=False)
+    digest = await services.digests.digest(GUILD, today)
+    assert digest.empty and digest_text(digest) == f"No daily was finished on {today}."
 
 
 @pytest.mark.parametrize(

@@ -242,9 +242,10 @@ async def digest_posts(server: DiscordServer, count: int, timeout: float = 60) -
 
 async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(server, tmp_path):
     """The bot's clock is set (CLOCK_START, a test-only setting) so the day ends during the
-    test: three players finish 1 March and one only starts; the bot is stopped before
-    midnight and started again just before it, so it carries the boundary live; then
-    restarts find the digest posted. A deleted channel turns the digest off, once."""
+    test: three players finish 1 March and one only starts (closed as a loss at midnight);
+    the bot is stopped before midnight and started again just before it, so it carries the
+    boundary live; then restarts find the digest posted. A deleted channel turns the digest
+    off, once."""
     database = str(tmp_path / "bot.sqlite3")
     fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.3"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
@@ -277,8 +278,9 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     assert where == channel and files == ["digest.png"] and body["allowed_mentions"]["parse"] == []
     assert f"**wordlebot Wordle #{DailyPuzzles.number(day)}** (2026-03-01)" in text
     assert "Your group is on a 1 day streak!" in text
-    assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\n" in text
-    assert "Started, not finished: <@24>" in text
+    # The one only started was closed when the day ended: a loss, never shown as open.
+    assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
+    assert "Started, not finished" not in text
     await asyncio.sleep(1.5)  # several more runs of the job
     assert midnight.stop()[0] == 0
 

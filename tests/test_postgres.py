@@ -11,7 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -369,6 +369,7 @@ async def filled_sqlite(path: str) -> dict[str, int]:
     from bot.storage.copy import counts
 
     services = await open_services(load_settings(database_url=path, daily_seed=SEED))
+    services.daily.clock = lambda: datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC)
     await services.storage.set_meta_once("daily_seed", "kept-secret")
     for i in range(1, 40):
         player = Player(i, f"p{i}")
@@ -422,6 +423,7 @@ async def test_db_copy_moves_everything_from_sqlite_to_postgresql(tmp_path, post
     # Play goes on where it was: the same games, ids, standings and secret.
     old = await open_services(load_settings(database_url=source, daily_seed=SEED))
     new = await open_services(load_settings(database_url=postgres_url, daily_seed=SEED))
+    new.daily.clock = lambda: datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC)
     for player_id in (1, 2, 7):
         assert await new.storage.export_player(player_id) == await old.storage.export_player(
             player_id

@@ -53,8 +53,15 @@ async def stored_rows(services: Services, game_id: int) -> list:
     return game.state["rows"]
 
 
+def on(services: Services, day: date) -> None:
+    """Set the services' clock to noon (UTC) of ``day``: a daily is played on its own day
+    (it closes when its day ends)."""
+    services.daily.clock = lambda: datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
 async def win_daily(services: Services, player: Player, day: date, scope: int = GUILD) -> None:
-    start = await services.games.start(player, scope, daily=True, zone_day=day)
+    on(services, day)
+    start = await services.games.start(player, scope, daily=True)
     answer = services.daily.answer("wordle", day)
     guess = await services.games.guess(player, scope, answer, kind="wordle:daily")
     assert start.ok and guess.ok and guess.game.status == "won"
@@ -127,18 +134,19 @@ async def test_one_active_game_per_kind_and_a_double_click_makes_one(services):
         services.games.start(ANN, GUILD), services.games.start(ANN, GUILD)
     )
     assert first.game.game_id == second.game.game_id
-    other_kind = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    other_kind = await services.games.start(ANN, GUILD, daily=True)
     assert other_kind.game.game_id != first.game.game_id
     assert (await services.storage._one("SELECT COUNT(*) FROM games"))[0] == 2
 
 
 async def test_the_daily_is_the_same_for_everyone_and_played_once(services):
-    a = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
-    b = await services.games.start(BOB, OTHER_GUILD, daily=True, zone_day=DAY)
+    on(services, DAY)
+    a = await services.games.start(ANN, GUILD, daily=True)
+    b = await services.games.start(BOB, OTHER_GUILD, daily=True)
     answers = [(await services.storage.game(x.game.game_id)).state["answer"] for x in (a, b)]
     assert answers[0] == answers[1] == services.daily.answer("wordle", DAY)
     await services.games.guess(ANN, GUILD, answers[0])
-    again = await services.games.start(ANN, OTHER_GUILD, daily=True, zone_day=DAY)
+    again = await services.games.start(ANN, OTHER_GUILD, daily=True)
     assert not again.ok and "already played today's wordlebot Wordle" in again.message
     assert a.game.number == (DAY - date(2021, 6, 19)).days
 
@@ -211,7 +219,8 @@ async def test_stats_streaks_and_distribution(services):
 
 async def test_a_loss_breaks_the_daily_streak(services):
     await win_daily(services, ANN, DAY)
-    await services.games.start(ANN, GUILD, daily=True, zone_day=DAY + timedelta(days=1))
+    on(services, DAY + timedelta(days=1))
+    await services.games.start(ANN, GUILD, daily=True)
     await services.games.give_up(ANN, GUILD)
     stats = await services.stats.stats(ANN.id, "wordle:daily", DAY + timedelta(days=1))
     assert (stats.played, stats.win_percent, stats.current_streak) == (2, 50, 0)
@@ -441,7 +450,7 @@ async def test_hints_for_the_game_and_the_daily_setting(services):
     await services.games.guess(ANN, GUILD, "crane")
     result = await services.games.hint(ANN, GUILD)
     assert result.ok and result.hint.remaining >= 1
-    await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    await services.games.start(ANN, GUILD, daily=True)
     refused = await services.games.hint(ANN, GUILD, kind="wordle:daily", daily_hints=False)
     assert not refused.ok and "off for daily" in refused.message
     assert (await services.games.hint(BOB, GUILD)).message == NO_GAME
@@ -522,7 +531,7 @@ CHANNEL = 555
 
 async def test_a_give_up_goes_to_the_game_shown_in_that_place_not_the_newest(services):
     practice = await services.games.start(ANN, GUILD, place=CHANNEL)
-    daily = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY, place=CHANNEL + 1)
+    daily = await services.games.start(ANN, GUILD, daily=True, place=CHANNEL + 1)
     # The practice board is what Ann looks at in CHANNEL; the daily is newer.
     gave_up = await services.games.give_up(ANN, GUILD, place=CHANNEL)
     assert gave_up.ok and gave_up.game.game_id == practice.game.game_id
@@ -531,7 +540,7 @@ async def test_a_give_up_goes_to_the_game_shown_in_that_place_not_the_newest(ser
 
 async def test_when_several_games_could_be_meant_nothing_is_played_and_both_are_offered(services):
     practice = await services.games.start(ANN, GUILD)
-    daily = await services.games.start(ANN, GUILD, daily=True, zone_day=DAY)
+    daily = await services.games.start(ANN, GUILD, daily=True)
     for action in (
         services.games.guess(ANN, GUILD, "slate"),
         services.games.give_up(ANN, GUILD),

@@ -116,6 +116,7 @@ async def test_a_share_and_a_game_of_one_puzzle_at_once_count_once(shared_url) -
     for player in players:
         await play(first, player, DAY, 1, finish=False)
     answer = first.daily.answer("wordle", DAY)
+    first.daily.clock = lambda: datetime(2026, 3, 1, 23, tzinfo=UTC)  # DAY's, before it ends
     await asyncio.gather(*(
         work for player in players for work in (
             first.games.guess(player, GUILD, answer, kind="wordle:daily"),

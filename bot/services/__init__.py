@@ -13,6 +13,7 @@ from functools import cached_property
 
 from bot.services.analysis import BUDGET, AnalysisGate, AnalysisService
 from bot.services.challenges import ChallengeService
+from bot.services.closing import ClosingService
 from bot.services.coop import CoopService
 from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
@@ -37,9 +38,11 @@ class Services:
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
     analysis_budget: float = BUDGET  # seconds of reading grids per paste
     races: RaceService = field(init=False)  # plays through ``games``: made from it
+    closing: ClosingService = field(init=False)  # the job closing the days that ended
 
     def __post_init__(self) -> None:
         self.races = RaceService(self.storage, self.daily, self.games)
+        self.closing = ClosingService(self.storage, self.daily)
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.services.closing import coop_closed_message, coop_day_over
 from bot.services.daily import DailyPuzzles
 from bot.services.games import GAME_OVER, MAX_INPUT, GameView, Player
 from bot.services.kinds import KINDS, EngineGame, answer_text, new_game, parse
@@ -127,7 +128,7 @@ class CoopService:
         spec = KINDS.get(game)
         if spec is None or game not in GAMES:
             return CoopOutcome.refuse(f"Co-op plays {', '.join(GAMES)}, not {game[:20]!r}")
-        running = await self.storage.coop.playing(channel_id)
+        running = await self._playing(channel_id)
         if running is None:
             engine = new_game(spec, self.deal(spec.variant, spec.boards), Mode.NORMAL)
             running = await self.storage.coop.start(guild_id, channel_id, game,
@@ -140,7 +141,7 @@ class CoopService:
         return CoopOutcome(await self._view(running), RUNNING)
 
     async def current(self, channel_id: int) -> CoopOutcome:
-        running = await self.storage.coop.playing(channel_id)
+        running = await self._playing(channel_id)
         if running is None:
             return CoopOutcome.refuse(NO_GAME)
         return CoopOutcome(await self._view(running))
@@ -150,6 +151,8 @@ class CoopService:
         coop = await self.storage.coop.game(coop_id)
         if coop is None:
             return CoopOutcome.refuse(NO_GAME)
+        if coop_day_over(self.daily, coop):
+            return await self._closed(coop)
         view = await self._view(coop)
         if coop.status != Status.PLAYING.value:
             return CoopOutcome.refuse(GAME_OVER, view)
@@ -165,6 +168,8 @@ class CoopService:
             return CoopOutcome.refuse(NO_GAME)
         if coop.status != Status.PLAYING.value:
             return CoopOutcome.refuse(GAME_OVER, await self._view(coop))
+        if coop_day_over(self.daily, coop):
+            return await self._closed(coop)
         wait = await self._wait(coop, player.id)  # read after the game (module docstring)
         if wait:
             return CoopOutcome.refuse(wait, await self._view(coop))
@@ -205,6 +210,21 @@ class CoopService:
 
     async def set_cooldown(self, guild_id: int, seconds: int) -> None:
         await self.storage.coop.set_cooldown(guild_id, max(0, seconds))
+
+    async def _playing(self, channel_id: int) -> CoopGame | None:
+        """The channel's game in play, once one whose puzzle day ended is closed."""
+        running = await self.storage.coop.playing(channel_id)
+        if running is not None and coop_day_over(self.daily, running):
+            await self._closed(running)
+            return None
+        return running
+
+    async def _closed(self, coop: CoopGame) -> CoopOutcome:
+        """End a game whose puzzle day ended (once, whoever gets there first): the refusal."""
+        await self.storage.coop.end(coop.id, self._now())
+        ended = await self.storage.coop.game(coop.id)
+        return CoopOutcome.refuse(coop_closed_message(self.daily),
+                                  None if ended is None else await self._view(ended))  # fmt: skip
 
     async def _wait(self, coop: CoopGame, player_id: int) -> str | None:
         """Why the player must wait before guessing again, or None."""

@@ -10,6 +10,11 @@ guesses: at the server's midnight after D, or at the end of puzzle D if that com
 digest never shows a day still being played). A digest missed while the bot was down is
 posted when it comes back, as long as it is still the latest one due (within the next day).
 
+Closed first: the digest of a day that has ended first closes that day's dailies still
+going (:mod:`bot.services.closing`: they count as losses), so it never shows a game of its day
+as open, nor the day's answer while someone could still play it; a digest that still finds
+one open is not posted (its claim is given back for the next run).
+
 Exactly once: :meth:`DigestService.run_due` claims a server's day in the database before
 sending (:mod:`bot.storage.digests`); only the process the database elects runs it, and
 even two runners cannot both claim a day.
@@ -25,6 +30,7 @@ from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.services.analysis import coach_game
+from bot.services.closing import DAILY_KINDS, close_dailies
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import KINDS, kind_name, parse
 from bot.services.skill import COACH_POOL
@@ -139,7 +145,10 @@ class DigestService:
 
     async def digest(self, guild_id: int, day: date) -> Digest:
         """The digest of ``day`` in a server (0: direct messages), for every daily game
-        someone finished there that day."""
+        someone finished there that day. A day that has ended has its dailies still going
+        closed first (as losses)."""
+        if day < self.daily.today():
+            await close_dailies(self.storage, self.daily, day + timedelta(days=1))
         digests = self.storage.digests
         games = []
         for kind in DIGEST_KINDS:
@@ -209,6 +218,12 @@ class DigestService:
                     luckiest = Highlight(member, i, turn.guess, turn.luck)
         return skilful, luckiest
 
+    async def _open_games(self, guild_id: int, day: str) -> bool:
+        """Whether a daily of ``day`` (or before) is still going in the server."""
+        after = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+        still_open = await self.storage.open_dailies(DAILY_KINDS, after)
+        return any(g.scope == guild_id for g in still_open)
+
     # -- the job -----------------------------------------------------------------------
 
     async def run_due(self, post: Post, warn: Warn, now: datetime | None = None) -> list[Digest]:
@@ -232,6 +247,11 @@ class DigestService:
                 await digests.release(channel.guild_id, day)
                 log.exception("digest of guild %s for %s not built; will retry",
                               channel.guild_id, day)  # fmt: skip
+                continue
+            if await self._open_games(channel.guild_id, day):  # not all closed: not yet
+                await digests.release(channel.guild_id, day)
+                log.warning("digest of guild %s for %s waits: a game of that day is open",
+                            channel.guild_id, day)  # fmt: skip
                 continue
             if digest.empty:
                 continue

@@ -18,6 +18,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from bot.services.closing import (
+    close_game,
+    closed_message,
+    closed_note,
+    game_day,
+    over_message,
+)
 from bot.services.daily import DailyPuzzles
 from bot.services.deletion import played_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
@@ -215,8 +222,12 @@ class GameService:
         async with self._locks.hold(player.id):
             await self.storage.ensure_player(player.id, player.name)
             active = await self._find(player, scope, kind, fresh=True)
+            note = None  # yesterday's game, closed now that its day is over
             if active is not None:
-                return self._shown(place, active, "You already have a game going: here it is")
+                if await self._closed(active) is None:
+                    return self._shown(place, active, "You already have a game going: here it is")
+                ended = date.fromisoformat(active.puzzle or "")
+                note = f"{closed_note(self.daily, active.kind, ended)}. Here is today's"
             day = None
             if daily:
                 today = zone_day or self.daily.today()
@@ -246,7 +257,7 @@ class GameService:
                     return Outcome.refuse(CHANGED)
                 return self._shown(place, again, "You already have a game going: here it is")
             self._remember(stored)
-            return self._shown(place, stored)
+            return self._shown(place, stored, note)
 
     async def start_set(
         self, player: Player, scope: int, kind: str, puzzle: str, answers: list[str], *,
@@ -303,7 +314,10 @@ class GameService:
             if (older := self._rolled_back(stored)) is not None:
                 return older
             if stored.status != Status.PLAYING.value:
-                return Outcome.refuse(GAME_OVER, self._view(stored))
+                over = over_message(self.daily, stored) or GAME_OVER
+                return Outcome.refuse(over, self._view(stored))
+            if (closed := await self._closed(stored)) is not None:
+                return closed
             game = self._game(stored)
             if len(text) > MAX_INPUT:
                 return Outcome.refuse(f"Too many {game.variant.unit}s", self._view(stored))
@@ -334,6 +348,8 @@ class GameService:
                 return older
             if stored.status != Status.PLAYING.value:
                 return Outcome.refuse(GAME_OVER, self._view(stored))
+            if (closed := await self._closed(stored)) is not None:
+                return closed
             game = self._game(stored)
             result = _result(game, stored, self.daily.today())
             saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
@@ -383,7 +399,9 @@ class GameService:
         self, player: Player, scope: int, kind: str | None = None, place: int | None = None
     ) -> Outcome:
         stored = await self._find(player, scope, kind, fresh=True)
-        return Outcome.refuse(NO_GAME) if stored is None else self._shown(place, stored)
+        if stored is None:
+            return Outcome.refuse(NO_GAME)
+        return await self._closed(stored) or self._shown(place, stored)
 
     async def game(self, game_id: int) -> GameView | None:
         stored = await self.storage.game(game_id)
@@ -408,6 +426,8 @@ class GameService:
             return HintOutcome(message=refusal.message)
         if stored.status != Status.PLAYING.value:
             return HintOutcome(message=GAME_OVER)
+        if (closed := await self._closed(stored)) is not None:
+            return HintOutcome(message=closed.message)
         if stored.kind.endswith(":race"):
             return HintOutcome(message=NO_HINTS_IN_RACES)
         if stored.puzzle is not None:
@@ -465,6 +485,21 @@ class GameService:
 
     async def _hints_allowed(self, scope: int) -> bool:
         return await hints_allowed(self.storage, scope)
+
+    async def _closed(self, stored: StoredGame) -> Outcome | None:
+        """If the puzzle day of ``stored`` (in progress) has ended, close it as a loss
+        (:mod:`bot.services.closing`) and return the refusal to give; None while it is open."""
+        day = await game_day(self.storage, self.daily, stored)
+        if day is None or day >= self.daily.today():
+            return None
+        ended, closed_here = await close_game(self.storage, stored, day)
+        if ended is None:
+            self._forget(stored)
+            return Outcome.refuse(CHANGED, self._view(stored))
+        self._remember(ended)
+        if not closed_here and ended.status != Status.LOST.value:  # finished elsewhere first
+            return Outcome.refuse(GAME_OVER, self._view(ended))
+        return Outcome.refuse(closed_message(self.daily, stored.kind, day), self._view(ended))
 
     async def _target(
         self, player: Player, scope: int, kind: str | None, game_id: int | None,

@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.services.closing import closed_message, day_of, day_start
 from bot.services.cooldowns import RACES_PER_HOST, wait_text, within
 from bot.services.daily import DailyPuzzles
 from bot.services.games import DM, GameService, GameView, Outcome, Player
@@ -157,6 +158,10 @@ class RaceService:
             return Outcome.refuse("The race has not started yet")
         if race.status == OVER:
             return Outcome.refuse("This race is over")
+        if race.started_at is not None:
+            day = day_of(self.daily, race.started_at)
+            if day < self.daily.today():  # its day is over: the job ends it (or has)
+                return Outcome.refuse(closed_message(self.daily, race.kind, day))
         return await self.games.start_set(
             player, race.guild_id, race.kind, race.puzzle, race.answers, mode=Mode(race.mode),
             place=place,
@@ -201,8 +206,10 @@ class RaceService:
 
     async def run_due(self) -> list[RaceOutcome]:
         """The job: record finishes nobody reported, start lobbies whose time has come (or
-        call them off with too few players), end races past their time limit. Returns each
-        race whose message should change (``ended``: post the podium)."""
+        call them off with too few players), end races past their time limit or started on
+        a puzzle day that has ended (games still going close as losses of that day,
+        :mod:`bot.services.closing`). Returns each race whose message should change
+        (``ended``: post the podium)."""
         changed: dict[int, RaceOutcome] = {}
         for race_id, player_id in await self.storage.races.unnoticed():
             outcome = await self.finished(race_id, player_id)
@@ -214,6 +221,10 @@ class RaceService:
                 if await self._start(race) or await self.storage.races.cancel(race.id, now):
                     changed[race.id] = RaceOutcome(await self.board(race.id), changed=True)
             elif (ended := await self._end(race)) is not None:
+                changed[race.id] = ended
+        today = day_start(self.daily, self.daily.today())
+        for race in await self.storage.races.running_since_before(today):
+            if (ended := await self._end(race)) is not None:
                 changed[race.id] = ended
         return list(changed.values())
 

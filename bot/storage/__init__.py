@@ -261,6 +261,15 @@ class Storage:
         )
         return None if row is None else _game(row)
 
+    async def open_dailies(self, kinds: tuple[str, ...], before: str) -> list[StoredGame]:
+        """The games of ``kinds`` still going whose puzzle (a day) is before ``before``."""
+        rows = await self._all(
+            "SELECT * FROM games WHERE status = 'playing' AND puzzle < ? AND kind IN "
+            f"({', '.join('?' for _ in kinds)}) ORDER BY id",
+            (before, *kinds),
+        )
+        return [_game(row) for row in rows]
+
     async def game(self, game_id: int) -> StoredGame | None:
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)

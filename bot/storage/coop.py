@@ -27,6 +27,7 @@ class CoopGame:
     state: dict[str, Any]
     status: str  # playing, won, lost, ended
     version: int
+    created_at: str | None = None  # ISO time, from the services' clock
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Coop:
                 )
         except Duplicate:
             return None
-        return CoopGame(int(coop_id), guild_id, channel_id, game, state, "playing", 0)
+        return CoopGame(int(coop_id), guild_id, channel_id, game, state, "playing", 0, now)
 
     async def game(self, coop_id: int) -> CoopGame | None:
         row = await self.db.one("SELECT * FROM coop_games WHERE id = ?", (coop_id,))
@@ -75,6 +76,11 @@ class Coop:
             "SELECT * FROM coop_games WHERE channel_id = ? AND status = 'playing'", (channel_id,)
         )
         return None if row is None else _game(row)
+
+    async def all_playing(self) -> list[CoopGame]:
+        """Every game in play, in every channel (the closing job reads their start)."""
+        rows = await self.db.all("SELECT * FROM coop_games WHERE status = 'playing' ORDER BY id")
+        return [_game(row) for row in rows]
 
     async def rows(self, coop_id: int) -> list[CoopRow]:
         """Who played the game's rows, in order (a deleted player's rows are gone)."""
@@ -122,7 +128,7 @@ class Coop:
                 (game.guild_id, player_id, points, solves),
             )
         return CoopGame(game.id, game.guild_id, game.channel_id, game.game, state, status,
-                        game.version + 1)  # fmt: skip
+                        game.version + 1, game.created_at)  # fmt: skip
 
     async def end(self, coop_id: int, now: str) -> bool:
         """End a game in play (a moderator's ``/coop end``); False when it was over."""
@@ -162,4 +168,5 @@ class Coop:
 
 def _game(row: Any) -> CoopGame:
     return CoopGame(int(row["id"]), int(row["guild_id"]), int(row["channel_id"]), row["game"],
-                    json.loads(row["state"]), row["status"], int(row["version"]))  # fmt: skip
+                    json.loads(row["state"]), row["status"], int(row["version"]),
+                    row["created_at"])  # fmt: skip

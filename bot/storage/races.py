@@ -253,6 +253,14 @@ class Races:
         )
         return [_race(r) for r in rows]
 
+    async def running_since_before(self, moment: datetime) -> list[Race]:
+        """Running races started before ``moment`` (a puzzle day's start: they close)."""
+        rows = await self.db.all(
+            "SELECT * FROM races WHERE status = ? AND started_at < ? ORDER BY id",
+            (RUNNING, stamp(moment)),
+        )
+        return [_race(r) for r in rows]
+
     async def unnoticed(self) -> list[tuple[int, int]]:
         """(race, player) of running races whose race game is over but whose finish was not
         recorded (the process that took the last guess stopped before it could)."""
