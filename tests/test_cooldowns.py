@@ -85,6 +85,28 @@ async def test_a_player_is_named_in_two_challenges_in_ten_minutes(services, cloc
     assert await count(services, "challenges") == 5
 
 
+async def test_deleting_ones_data_is_no_way_around_a_targets_cooldown(services, clock) -> None:
+    """A setter's challenges go with their data, but the players they named stay named for
+    the cooldown's window: name BOB twice, delete, name him again: refused."""
+    challenges = services.challenges
+    for _ in range(2):
+        assert (await challenges.create(ANN, GUILD, 7, "cigar", target=BOB)).challenge
+        clock.advance(30)
+    assert await services.delete_player(ANN.id)
+    assert await count(services, "challenges") == 0
+    refused = await challenges.create(ANN, GUILD, 7, "cigar", target=BOB)
+    assert refused.challenge is None and refused.message.startswith(
+        "bob has been challenged enough for now: challenge them again in 9 min "
+    )
+    clock.advance(9 * 60)  # the first ping is ten minutes old
+    assert (await challenges.create(ANN, GUILD, 7, "cigar", target=BOB)).challenge
+    await services.games.purge_marks()  # the job keeps the pings still within the window
+    assert await count(services, "recent_pings") == 2
+    clock.advance(60)
+    await services.games.purge_marks()  # and forgets those older
+    assert await count(services, "recent_pings") == 0
+
+
 async def test_a_channel_has_one_lobby_at_a_time(services, clock) -> None:
     races = services.races
     made = await races.create(ANN, GUILD, CHANNEL)

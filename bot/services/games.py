@@ -25,6 +25,7 @@ from bot.services.closing import (
     game_day,
     over_message,
 )
+from bot.services.cooldowns import CHALLENGES_PER_TARGET
 from bot.services.daily import DailyPuzzles
 from bot.services.deletion import played_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
@@ -41,6 +42,7 @@ from bot.services.kinds import (
     parse,
 )
 from bot.storage import Result, Storage, StorageBusy, StoredGame
+from bot.storage.cooldowns import stamp
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
 from engine.answer_model import allowed_model, nyt_model
@@ -612,14 +614,20 @@ class GameService:
         async with self._locks.hold(player_id):
             deleted = await self.storage.delete_player(
                 player_id, mark=lambda kind, puzzle: played_mark(key, player_id, kind, puzzle),
-                today=self.daily.today().isoformat(),
+                today=self.daily.today().isoformat(), pings_since=self._pings_since(),
             )  # fmt: skip
             self.forget_player(player_id)
         return deleted
 
     async def purge_marks(self) -> int:
         """Forget the marks of puzzle days that have ended (a job on the clock)."""
-        return await self.storage.purge_marks(self.daily.today().isoformat())
+        return await self.storage.purge_marks(
+            self.daily.today().isoformat(), pings_before=self._pings_since()
+        )
+
+    def _pings_since(self) -> str:
+        """Challenges naming a player since then still count against that player's cooldown."""
+        return stamp(self.daily.clock() - CHALLENGES_PER_TARGET.per)
 
     def forget_player(self, player_id: int) -> None:
         """Drop everything held in memory about a player (their data was deleted)."""

@@ -486,7 +486,7 @@ class Storage:
 
     async def delete_player(
         self, player_id: int, *, mark: Callable[[str, str], str] | None = None,
-        today: str | None = None,
+        today: str | None = None, pings_since: str | None = None,
     ) -> bool:  # fmt: skip
         """Remove the player and everything of theirs (foreign keys cascade); then the
         engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
@@ -494,7 +494,9 @@ class Storage:
 
         With ``mark`` (the keyed hash of a game's kind and puzzle) and ``today``, each game
         with a puzzle that is in progress or ended ``today`` leaves its mark until that day
-        ends, in the same transaction: no moment sees neither the game nor its mark."""
+        ends, in the same transaction: no moment sees neither the game nor its mark. With
+        ``pings_since`` (a stored time), the players their challenges named since then stay
+        named (``recent_pings``): deleting is no way around a target's cooldown."""
         async with self.transaction() as db:
             # The player's row locked first: no game of theirs is inserted until we commit.
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
@@ -513,6 +515,13 @@ class Storage:
                         "ON CONFLICT(mark) DO UPDATE SET day = excluded.day",
                         marks,
                     )
+            if pings_since is not None:
+                await db.execute(
+                    "INSERT INTO recent_pings (target_id, created_at) SELECT target_id, "
+                    "created_at FROM challenges WHERE setter_id = ? AND target_id IS NOT NULL "
+                    "AND created_at > ? ON CONFLICT DO NOTHING",
+                    (player_id, pings_since),
+                )
             deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
         await self.db.after_delete()
         return deleted
@@ -524,9 +533,13 @@ class Storage:
         )
         return row is not None
 
-    async def purge_marks(self, today: str) -> int:
-        """Forget the marks of days that have ended; returns how many went."""
-        return await self._write("DELETE FROM played_marks WHERE day < ?", (today,))
+    async def purge_marks(self, today: str, pings_before: str | None = None) -> int:
+        """Forget the marks of days that have ended, and the pings kept from before
+        ``pings_before`` (a stored time); returns how many marks went."""
+        async with self.transaction() as db:
+            if pings_before is not None:
+                await db.execute("DELETE FROM recent_pings WHERE created_at < ?", (pings_before,))
+            return await db.execute("DELETE FROM played_marks WHERE day < ?", (today,))
 
     async def reset_guild_board(self, guild_id: int) -> int:
         """Clear a guild's leaderboard; players' own stats and histories stay."""

@@ -35,6 +35,15 @@ class Challenge:
         return f"custom:{self.id}"
 
 
+# The challenges a player set; those that named a player, with the pings of setters who have
+# since deleted their data (Storage.delete_player keeps them for the cooldown's window).
+SET = "SELECT created_at FROM challenges WHERE setter_id = ?"
+NAMED = (
+    "SELECT created_at FROM (SELECT created_at FROM challenges WHERE target_id = ? "
+    "UNION ALL SELECT created_at FROM recent_pings WHERE target_id = ?) AS named WHERE 1 = 1"
+)
+
+
 class Challenges:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -50,14 +59,11 @@ class Challenges:
         now = now or datetime.now(UTC)
         async with self.db.transaction() as db:
             await lock_player(db, self.db.for_update, setter_id)
-            limits = [("setter", per_setter, setter_id)]
+            limits = [("setter", per_setter, SET, (setter_id,))]
             if target_id is not None:
-                limits.append(("target", per_target, target_id))
-            for limit, rate, who in limits:
-                column = f"{limit}_id"
-                until = None if rate is None else await free_at(
-                    db, f"SELECT created_at FROM challenges WHERE {column} = ?", (who,), rate, now
-                )  # fmt: skip
+                limits.append(("target", per_target, NAMED, (target_id, target_id)))
+            for limit, rate, sql, params in limits:
+                until = None if rate is None else await free_at(db, sql, params, rate, now)
                 if until is not None:
                     return Wait(limit, until)
             challenge_id = await db.value(

@@ -32,6 +32,7 @@ ORDER = {
     "coop_rows": "coop_id, turn",
     "coop_standings": "scope, player_id",
     "played_marks": "mark",
+    "recent_pings": "target_id, created_at",
 }
 BATCH = 50_000
 

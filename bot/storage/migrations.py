@@ -56,6 +56,20 @@ WHERE scope = -1 AND EXISTS (SELECT 1 FROM share_results s WHERE s.counted = 1
     AND s.player_id = standings.player_id AND s.game || ':daily' = standings.kind);
 """
 
+
+# 16 (both engines): the players a deleted setter's challenges named lately, so that deleting
+# is no way around a target's cooldown (bot/storage/challenges.py); kept for the cooldown's
+# window, then purged.
+def _recent_pings(player_id: str) -> str:
+    return f"""
+    CREATE TABLE recent_pings (
+        target_id {player_id} NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (target_id, created_at)
+    );
+"""
+
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -416,6 +430,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _PLAYED_MARKS,
     # 15: shares off the global boards (see _SHARES_OFF_GLOBAL).
     _SHARES_OFF_GLOBAL,
+    # 16: the pings of a deleted setter's challenges (see _recent_pings).
+    _recent_pings("INTEGER"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -732,6 +748,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _PLAYED_MARKS,
     # 15: as SQLite's 15.
     _SHARES_OFF_GLOBAL,
+    # 16: as SQLite's 16.
+    _recent_pings("BIGINT"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -740,4 +758,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
-          "played_marks")  # fmt: skip
+          "played_marks", "recent_pings")  # fmt: skip
