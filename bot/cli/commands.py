@@ -22,6 +22,7 @@ from bot.cli.study import add_study_parser
 from bot.errors import UsageError
 from bot.settings import SettingsError
 from bot.storage import StorageUnavailable
+from bot.storage.database import MEMORY, DatabaseUrl
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
@@ -438,18 +439,30 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
         source_url, target_url = parse_database_url(args.source), parse_database_url(args.target)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if source_url == target_url:
+    if _same_database(source_url, target_url):
         raise UsageError("--from and --to name the same database")
+    if source_url.engine == "sqlite" and (
+        source_url.target == MEMORY or not Path(source_url.target).is_file()
+    ):  # opening it would create it: a mistyped path must copy nothing and create nothing
+        raise UsageError(f"--from: no database file {source_url.target}: nothing to copy")
 
     async def run() -> None:
-        source = await Storage.open(source_url)
+        source = await Storage.open(source_url, migrate=False)
         try:
+            if await source.schema_version() == 0:  # a PostgreSQL database never used
+                raise UsageError(f"--from: {source_url.shown} holds no data: nothing to copy")
+            await source.migrate()  # an older schema is copied as the bot would read it
+            before = await counts(source)
+            if not any(before.values()):  # checked before the target is opened (or created)
+                raise UsageError(f"--from: {source_url.shown} holds no data: nothing to copy")
             target = await Storage.open(target_url)
             try:
-                before = await counts(source)
                 with progress(f"copying {sum(before.values()):,} rows") as shown:
-                    copied = await copy_database(source, target, progress=shown)
-                print(f"copied {source_url.shown} -> {target_url.shown}; rows checked:")
+                    copied = await copy_database(
+                        source, target, progress=shown, replace=args.replace
+                    )
+                done = "replaced the data of" if args.replace else "copied"
+                print(f"{done} {source_url.shown} -> {target_url.shown}; rows checked:")
                 for table, n in copied.items():
                     print(f"  {table:15} source {before[table]:>10,}  target {n:>10,}")
             finally:
@@ -459,6 +472,13 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
 
     asyncio.run(run())
     return 0
+
+
+def _same_database(a: DatabaseUrl, b: DatabaseUrl) -> bool:
+    """One SQLite file however its path is written (relative, absolute, through a link)."""
+    if a.engine == b.engine == "sqlite" and MEMORY not in (a.target, b.target):
+        return Path(a.target).resolve() == Path(b.target).resolve()
+    return a == b
 
 
 def _print_json(data: dict[str, Any]) -> None:
@@ -615,7 +635,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_db)
     p = db_commands.add_parser("copy", help="move a whole database, e.g. SQLite to PostgreSQL")
     p.add_argument("--from", dest="source", required=True, metavar="URL")
-    p.add_argument("--to", dest="target", required=True, metavar="URL", help="an empty database")
+    p.add_argument("--to", dest="target", required=True, metavar="URL",
+                   help="an empty database (a SQLite file is created)")  # fmt: skip
+    p.add_argument("--replace", action="store_true", help="the target holds data: delete it "
+                   "all, in the copy's transaction (kept if the copy fails)")  # fmt: skip
     p.set_defaults(run=cmd_db)
 
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
