@@ -18,6 +18,12 @@ from bot.storage.copy import counts
 SEED = "c0py-7e57-5eed-0f-the-da1ly-0rder-a1b2c3d4e5f6"
 
 
+@pytest.fixture(autouse=True)
+def _database_url_restored(monkeypatch) -> None:
+    """``--database`` sets DATABASE_URL in this process: undone after each test."""
+    monkeypatch.setenv("DATABASE_URL", ":memory:")
+
+
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
