@@ -3,8 +3,11 @@
 # (see compose.yaml and .env.example).
 FROM python:3.11-slim
 
+# Without DATABASE_URL the bot keeps its SQLite file in the volume /data (the user's home,
+# /app, is not writable): docker run -v wordlebot-data:/data ...
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    WORDLEBOT_CACHE_DIR=/var/cache/wordlebot
+    WORDLEBOT_CACHE_DIR=/var/cache/wordlebot \
+    DATABASE_PATH=/data/wordlebot.sqlite3
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -14,8 +17,10 @@ COPY engine ./engine
 COPY wordlists ./wordlists
 RUN pip install --no-cache-dir . \
     && useradd --system --home /app wordlebot \
-    && mkdir -p /var/cache/wordlebot \
-    && chown wordlebot /var/cache/wordlebot
+    && mkdir -p /var/cache/wordlebot /data \
+    && chown wordlebot /var/cache/wordlebot /data
+# After the chown: a new volume starts with the folder's owner, so the bot can write there.
+VOLUME /data
 
 USER wordlebot
 # The exact trees, searched once at build time, so no process spends a core on them.

@@ -272,7 +272,7 @@ class Console(TogetherCommands):
                        f"a mode: {', '.join(modes)} (e.g. /{variant} archive 1000)")  # fmt: skip
             return
         which = args[0].removeprefix("#")
-        number = int(which) if re.fullmatch(r"-?[0-9]{1,9}", which) else None
+        number = int(which) if re.fullmatch(r"-?[0-9]{1,30}", which) else None
         outcome = await play_archive(
             self.services.games, self.player, DM, variant, number=number,
             day=None if number is not None else which, mode=Mode(mode),
@@ -397,6 +397,10 @@ class Console(TogetherCommands):
             day = date.fromisoformat(args[0]) if args else digests.due_day(None)
         except ValueError:
             self.write(f"Not a date: {args[0][:20]!r}. Use /digest YYYY-MM-DD.")
+            return
+        problem = digests.day_problem(day, None)
+        if problem is not None:
+            self.write(f"  {problem}")
             return
         self.write(digest_text(await digests.digest(DM, day)).replace("**", ""))
 

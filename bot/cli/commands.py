@@ -18,10 +18,12 @@ from typing import Any
 
 from bot import console, event_loop
 from bot.cli import benchmarks, solver_commands
+from bot.cli.arguments import BIGINT, SEED, Parser, number, sample, whole
 from bot.cli.study import add_study_parser
 from bot.errors import UsageError
 from bot.settings import SettingsError
 from bot.storage import StorageUnavailable
+from bot.storage.database import MEMORY, DatabaseUrl
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
@@ -43,6 +45,10 @@ USER_ERRORS = (
     UnknownVariantError,
     WordListError,
 )
+
+
+WIDTH = 100_000  # guesses tried per node or step: more than any word list holds
+RUNS = 10_000_000  # games, positions, players a benchmark or simulation runs at most
 
 
 def _word(text: str, variant: Variant, what: str) -> str:
@@ -134,6 +140,9 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
 
     if args.root_width is not None and not (args.cold and args.strategy == "optimal"):
         raise UsageError("--root-width is for a cold exact search: --strategy optimal --cold")
+    pool = len(get_variant(args.variant).answers)
+    if args.answers != "all" and int(args.answers) > pool:
+        raise UsageError(f"--answers takes 'all' or 1 to {pool:,}")
     with progress(f"{args.strategy} search: first guesses") as shown:
         figures = benchmarks.bench_play(args.variant, args.strategy, Mode(args.mode),
                                         args.answers, width=args.width, cold=args.cold,
@@ -378,6 +387,9 @@ def cmd_digest(args: argparse.Namespace) -> int:
             digests = services.digests
             zone = (await services.storage.guild_settings(args.guild)).timezone
             day = args.day or digests.due_day(zone)
+            problem = digests.day_problem(day, zone)
+            if problem is not None:
+                raise UsageError(problem)
             return digest_text(await digests.digest(args.guild, day))
         finally:
             await services.close()
@@ -411,6 +423,8 @@ def cmd_db(args: argparse.Namespace) -> int:
                 await storage.backup(args.path)  # says to use pg_dump
             await storage.migrate()
             target = Path(args.path)
+            if not args.path.strip():
+                raise UsageError("give the backup's file: wordlebot db backup PATH")
             if not target.parent.is_dir():
                 raise UsageError(f"cannot back up to {args.path}: no folder {target.parent}")
             if target.exists():
@@ -438,18 +452,30 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
         source_url, target_url = parse_database_url(args.source), parse_database_url(args.target)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if source_url == target_url:
+    if _same_database(source_url, target_url):
         raise UsageError("--from and --to name the same database")
+    if source_url.engine == "sqlite" and (
+        source_url.target == MEMORY or not Path(source_url.target).is_file()
+    ):  # opening it would create it: a mistyped path must copy nothing and create nothing
+        raise UsageError(f"--from: no database file {source_url.target}: nothing to copy")
 
     async def run() -> None:
-        source = await Storage.open(source_url)
+        source = await Storage.open(source_url, migrate=False)
         try:
+            if await source.schema_version() == 0:  # a PostgreSQL database never used
+                raise UsageError(f"--from: {source_url.shown} holds no data: nothing to copy")
+            await source.migrate()  # an older schema is copied as the bot would read it
+            before = await counts(source)
+            if not any(before.values()):  # checked before the target is opened (or created)
+                raise UsageError(f"--from: {source_url.shown} holds no data: nothing to copy")
             target = await Storage.open(target_url)
             try:
-                before = await counts(source)
                 with progress(f"copying {sum(before.values()):,} rows") as shown:
-                    copied = await copy_database(source, target, progress=shown)
-                print(f"copied {source_url.shown} -> {target_url.shown}; rows checked:")
+                    copied = await copy_database(
+                        source, target, progress=shown, replace=args.replace
+                    )
+                done = "replaced the data of" if args.replace else "copied"
+                print(f"{done} {source_url.shown} -> {target_url.shown}; rows checked:")
                 for table, n in copied.items():
                     print(f"  {table:15} source {before[table]:>10,}  target {n:>10,}")
             finally:
@@ -461,14 +487,19 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _same_database(a: DatabaseUrl, b: DatabaseUrl) -> bool:
+    """One SQLite file however its path is written (relative, absolute, through a link)."""
+    if a.engine == b.engine == "sqlite" and MEMORY not in (a.target, b.target):
+        return Path(a.target).resolve() == Path(b.target).resolve()
+    return a == b
+
+
 def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="wordlebot", description="Play, check and benchmark Wordle-family games."
-    )
+    parser = Parser(prog="wordlebot", description="Play, check and benchmark Wordle-family games.")
     parser.add_argument("--version", action="version", version=f"wordlebot {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -480,7 +511,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "(else DATABASE_URL, else DATABASE_PATH)")  # fmt: skip
 
     p = commands.add_parser("invite", help="the links that install the bot (server or user)")
-    p.add_argument("--app-id", type=int, help="the application id (else read from the token)")
+    p.add_argument(
+        "--app-id", type=whole(1, BIGINT), help="the application id (else read from the token)"
+    )
     p.set_defaults(run=cmd_invite)
     p = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     database_option(p)
@@ -493,7 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
     database_option(p)
     p.set_defaults(run=cmd_console)
     p = commands.add_parser("digest", help="a server's daily digest, as the bot posts it")
-    p.add_argument("--guild", type=int, required=True, help="the server's id (0: direct messages)")
+    p.add_argument(
+        "--guild", type=whole(0, BIGINT), required=True, help="the server's id (0: direct messages)"
+    )
     p.add_argument("--day", type=date_argument, help="YYYY-MM-DD (default: the latest one due)")
     database_option(p)
     p.set_defaults(run=cmd_digest)
@@ -518,13 +553,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     def strategy_option(p: argparse.ArgumentParser, default: str = "entropy") -> None:
         p.add_argument("--strategy", default=default, choices=STRATEGIES)
-        p.add_argument("--width", type=int, help="optimal only: guesses tried per node (K)")
+        p.add_argument(
+            "--width", type=whole(1, WIDTH), help="optimal only: guesses tried per node (K)"
+        )
 
     p = commands.add_parser("hint", help="what is left after a history, and the best guesses")
     p.add_argument("history", nargs="*", help="e.g. crane 01002 slate 00202, or crane:BYBBG")
     variant_option(p)
     mode_option(p)
-    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--top", type=whole(1, 1000), default=5)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_hint)
 
@@ -546,7 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode_option(p)
     p.add_argument("--out", help="write to this file instead of standard output")
     p.add_argument("--from", dest="from_history", help="print the subtree after this history")
-    p.add_argument("--depth", type=int, default=2, help="levels of the subtree to print")
+    p.add_argument("--depth", type=whole(0, 100), default=2, help="levels of the subtree to print")
     p.add_argument(
         "--out-cache", action="store_true", help="optimal: build the bot's tree into the cache"
     )
@@ -568,8 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=solver_commands.cmd_absurdle_play)
     p = absurdle_commands.add_parser("solve", help="a shortest win, or a line forcing a target")
     p.add_argument("--target", help="challenge mode: the word to force")
-    p.add_argument("--max-guesses", type=int, default=6)
-    p.add_argument("--width", type=int, default=40, help="guesses tried per step")
+    p.add_argument("--max-guesses", type=whole(1, 100), default=6)
+    p.add_argument("--width", type=whole(1, WIDTH), default=40, help="guesses tried per step")
     mode_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_absurdle_solve)
@@ -581,8 +618,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("sim", help="simulate multi-board games with a strategy")
     p.add_argument("--game", default="quordle", choices=tuple(BOARDS))
     p.add_argument("--strategy", default=BEST, choices=tuple(MULTI_STRATEGIES))
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--games", type=whole(1, RUNS), default=1000)
+    p.add_argument("--seed", type=whole(0, SEED), default=2026)
     p.add_argument(
         "--compare",
         action="store_true",
@@ -615,14 +652,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_db)
     p = db_commands.add_parser("copy", help="move a whole database, e.g. SQLite to PostgreSQL")
     p.add_argument("--from", dest="source", required=True, metavar="URL")
-    p.add_argument("--to", dest="target", required=True, metavar="URL", help="an empty database")
+    p.add_argument("--to", dest="target", required=True, metavar="URL",
+                   help="an empty database (a SQLite file is created)")  # fmt: skip
+    p.add_argument("--replace", action="store_true", help="the target holds data: delete it "
+                   "all, in the copy's transaction (kept if the copy fails)")  # fmt: skip
     p.set_defaults(run=cmd_db)
 
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
     p = benches.add_parser("matrix", help="cold build and warm load of the pattern matrix")
     variant_option(p)
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=whole(1, 1000), default=3)
     p.add_argument("--no-baseline", action="store_true", help="skip the plain numpy baseline")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_matrix)
@@ -631,9 +671,13 @@ def build_parser() -> argparse.ArgumentParser:
     variant_option(p)
     strategy_option(p)
     mode_option(p)
-    p.add_argument("--answers", default="all", help="all, or a number for a seeded sample")
+    p.add_argument(
+        "--answers", type=sample, default="all", help="all, or a number for a seeded sample"
+    )
     p.add_argument("--cold", action="store_true", help="optimal: search again, ignore the cache")
-    p.add_argument("--root-width", type=int, help="optimal, cold: first guesses tried (R)")
+    p.add_argument(
+        "--root-width", type=whole(1, WIDTH), help="optimal, cold: first guesses tried (R)"
+    )
     p.add_argument(
         "--opener-scan",
         choices=("pruned", "full"),
@@ -646,16 +690,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = benches.add_parser("openers", help="the best first guesses by each greedy measure")
     variant_option(p)
-    p.add_argument("--top", type=int, default=10)
+    p.add_argument("--top", type=whole(1, WIDTH), default=10)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_openers)
 
     p = benches.add_parser("hints", help="hint latency over random positions")
     variant_option(p)
-    p.add_argument("--positions", type=int, default=1000)
-    p.add_argument("--nyt-positions", type=int, default=100,
+    p.add_argument("--positions", type=whole(1, RUNS), default=1000)
+    p.add_argument("--nyt-positions", type=whole(0, RUNS), default=100,
                    help="also time the NYT answer model's hints (0: skip)")  # fmt: skip
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=whole(0, SEED), default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
 
@@ -663,36 +707,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--database", dest="bench_database", metavar="URL", help="also PostgreSQL: "
                    "an empty database it "
                    "may fill, or 'embedded' for a throwaway server")  # fmt: skip
-    p.add_argument("--players", type=int, default=200)
-    p.add_argument("--games", type=int, default=5, help="practice games per player")
+    p.add_argument("--players", type=whole(1, 100_000), default=200)
+    p.add_argument("--games", type=whole(1, 100_000), default=5, help="practice games per player")
     p.add_argument(
         "--repeat",
-        type=int,
+        type=whole(1, 100),
         default=1,
         help="run the engines in turn this many times; print each one's median (the lower "
         "middle run for an even count)",
     )
-    p.add_argument("--board-players", type=int, default=10_000)
-    p.add_argument("--results", type=int, default=200_000)
+    p.add_argument("--board-players", type=whole(1, RUNS), default=10_000)
+    p.add_argument("--results", type=whole(1, 100 * RUNS), default=200_000)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
     p = benches.add_parser("storage-layer", help="our SQL layer against SQLAlchemy Core")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_storage_layer)
     p = benches.add_parser("soak", help="resident memory over many games of every kind")
-    p.add_argument("--games", type=int, default=4000, help="games per kind, each a new player")
+    p.add_argument(
+        "--games", type=whole(1, RUNS), default=4000, help="games per kind, each a new player"
+    )
     p.add_argument("--kind", choices=benchmarks.SOAK_KINDS)
-    p.add_argument("--every", type=int, default=1000, help="print memory every N games")
+    p.add_argument("--every", type=whole(1, RUNS), default=1000, help="print memory every N games")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_soak)
     p = benches.add_parser(
         "discord", help="the ramp: interactions per second until replies miss the target"
     )
-    p.add_argument("--start", type=int, default=100, help="interactions per second at first")
-    p.add_argument("--step", type=int, default=50)
-    p.add_argument("--limit", type=int, default=800)
-    p.add_argument("--seconds", type=float, default=8.0, help="length of each step")
-    p.add_argument("--players", type=int, default=1000)
+    p.add_argument(
+        "--start", type=whole(1, RUNS), default=100, help="interactions per second at first"
+    )
+    p.add_argument("--step", type=whole(1, RUNS), default=50)
+    p.add_argument("--limit", type=whole(1, RUNS), default=800)
+    p.add_argument("--seconds", type=number(0.01, 86_400), default=8.0, help="length of each step")
+    p.add_argument("--players", type=whole(1, RUNS), default=1000)
     p.add_argument("--database", dest="ramp_database", metavar="URL",
                    help="default: a new SQLite file")  # fmt: skip
     p.set_defaults(run=cmd_bench_discord)
@@ -710,11 +758,16 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code == 2:  # a mistake in the arguments, already said in one line
+            return 2
+        raise  # --help, --version
     if args.command is None:  # `wordlebot` alone: what it can do
         parser.print_help()
         return 0
-    if getattr(args, "database", None):  # read with the other settings, checked with them
+    if getattr(args, "database", None) is not None:  # read and checked with the settings
         os.environ["DATABASE_URL"] = args.database
     try:
         return int(args.run(args))
@@ -726,7 +779,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # a file argument that cannot be read or written
-        where = f": {exc.filename}" if exc.filename else ""
+        where = f": {str(exc.filename)[:100]}" if exc.filename else ""
         print(f"wordlebot: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bot.cli.arguments import SEED, number, whole
 from bot.cli.progress import progress
 from bot.errors import UsageError
 from engine.agents.qlearning import QSettings
@@ -89,12 +90,21 @@ def add_study_parser(commands: Any, variant_option: Callable[[argparse.ArgumentP
     p.add_argument("--agents", nargs="+", choices=list(AGENTS), metavar="AGENT",
                    help=f"some of: {', '.join(AGENTS)} (default: all)")  # fmt: skip
     p.add_argument("--answers", default="all", help="'all', or a seeded sample of N answers")
-    p.add_argument("--episodes", type=int, default=10_000, help="Q-learning training episodes")
-    p.add_argument("--seed", type=int, default=0, help="training, sampling, random agent")
+    p.add_argument(
+        "--episodes",
+        type=whole(0, 100_000_000),
+        default=10_000,
+        help="Q-learning training episodes",
+    )
+    p.add_argument(
+        "--seed", type=whole(0, SEED), default=0, help="training, sampling, random agent"
+    )
     p.add_argument("--base", default="parts", choices=[m.value for m in Measure],
                    help="the rollout's base heuristic")  # fmt: skip
-    p.add_argument("--top", type=int, default=20, help="guesses the rollout looks ahead at")
-    p.add_argument("--loss-penalty", type=float, default=10.0,
+    p.add_argument(
+        "--top", type=whole(1, 100_000), default=20, help="guesses the rollout looks ahead at"
+    )
+    p.add_argument("--loss-penalty", type=number(-1e9, 1e9), default=10.0,
                    help="what a lost game costs the rollout, in guesses")  # fmt: skip
     p.add_argument("--json", action="store_true", help="the result as JSON")
     p.add_argument("--games", action="store_true", help="keep each answer's guesses in --json")

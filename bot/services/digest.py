@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.services.analysis import coach_game
 from bot.services.closing import DAILY_KINDS, close_dailies
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import EPOCH, DailyPuzzles
 from bot.services.kinds import KINDS, kind_name, parse
 from bot.services.skill import COACH_POOL
 from bot.storage import Storage
@@ -142,6 +142,14 @@ class DigestService:
         puzzle_today = settled.astimezone(self.daily.zone).date()
         local_today = settled.astimezone(zone_of(timezone, self.daily.zone)).date()
         return min(puzzle_today, local_today) - timedelta(days=1)
+
+    def day_problem(self, day: date, timezone: str | None) -> str | None:
+        """Why ``day`` has no digest to show, or None: digests are of days from puzzle #0
+        to the latest that is over (a later day's would show answers still in play)."""
+        latest = self.due_day(timezone)
+        if EPOCH <= day <= latest:
+            return None
+        return f"No digest for {day}: give a day from {EPOCH} (puzzle #0) to {latest}"
 
     async def digest(self, guild_id: int, day: date) -> Digest:
         """The digest of ``day`` in a server (0: direct messages), for every daily game

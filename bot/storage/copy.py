@@ -1,6 +1,7 @@
 """``wordlebot db copy``: a whole database from one engine to another (SQLite to PostgreSQL
 when a community outgrows one process), in one transaction on the target: an interrupted
-copy leaves the target empty, a finished one complete, never half-filled."""
+copy leaves the target as it was (empty, or with its old rows when replacing), a finished
+one complete, never half-filled."""
 
 from __future__ import annotations
 
@@ -46,18 +47,31 @@ async def counts(storage: Storage) -> dict[str, int]:
 
 
 async def copy_database(
-    source: Storage, target: Storage, progress: Callable[[int, int], None] | None = None
+    source: Storage,
+    target: Storage,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    replace: bool = False,
 ) -> dict[str, int]:
     """Copy every row of every table; returns the rows per table, checked equal on both
-    sides before the target commits. Refuses a target that holds anything."""
-    if any((await counts(target)).values()):
-        raise StorageUnavailable(
-            f"{target.db.where} already holds data: db copy fills only an empty database"
-        )
+    sides before the target commits. Refuses a source that holds nothing (a mistyped path
+    must not "copy" 0 rows), and a target that holds anything unless ``replace``: then the
+    target's rows are deleted in the copy's own transaction, so they are gone only if the
+    copy commits."""
     before = await counts(source)
+    if not any(before.values()):
+        raise StorageUnavailable(f"{source.db.where} holds no data: nothing to copy")
+    if not replace and any((await counts(target)).values()):
+        raise StorageUnavailable(
+            f"{target.db.where} already holds data: db copy fills only an empty database "
+            "(--replace deletes its data first)"
+        )
     rows_in_all, done = sum(before.values()), 0
     async with target.transaction() as tx:
         await board_counts.pause(tx, target.db)  # counted once, at the end
+        if replace:
+            for table in reversed(TABLES):  # children before their parents
+                await tx.execute(f"DELETE FROM {table}")
         for table in TABLES:
             offset = 0
             while True:
