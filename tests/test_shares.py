@@ -367,3 +367,9 @@ EDITION_PIECES = [*PIECES, "Octordle", "Sequence", "Weekly", "Challenge", "Rescu
 @given(st.lists(st.sampled_from(EDITION_PIECES), max_size=80).map("".join))
 def test_the_parser_never_raises_on_editions_and_run_together_rows(text: str) -> None:
     consistent(_parse(text))
+
+
+def test_a_dordle_score_of_x_and_digits_run_together_is_no_share() -> None:
+    """``X3&X`` is no Dordle score (hypothesis found it raising ValueError)."""
+    assert parse_shares("Dordle #1 X3&X/7").shares == []
+    assert [b.guesses for b in parse_shares("Dordle #1 3&X/7").shares[0].boards] == [3, None]
