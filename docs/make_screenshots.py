@@ -44,7 +44,8 @@ def quordle_board() -> GameView:
 
 
 def main() -> int:
-    for name, view in (("board-wordle.png", wordle_board()), ("board-quordle.png", quordle_board())):
+    boards = {"board-wordle.png": wordle_board(), "board-quordle.png": quordle_board()}
+    for name, view in boards.items():
         assert view.status == "won", name
         (HERE / name).write_bytes(board_png(view))
         print(HERE / name)

@@ -238,7 +238,7 @@ class DiscordServer(Gateway):
     def _limit_headers(self, request: web.Request, operation: str) -> dict[str, str]:
         """Discord's rate-limit headers: a bucket per route and major parameter (channel,
         guild, webhook), ``RATE_LIMIT`` requests a window. Not enforced: real limits are
-        Discord's to show (see README)."""
+        Discord's to show (docs/development.md, "What the Discord stand-in checks")."""
         major = next((request.match_info[k] for k in ("channel_id", "guild_id", "webhook_token",
                       "interaction_token") if k in request.match_info), "")  # fmt: skip
         key, now = f"{operation}:{major}", time.monotonic()

@@ -335,7 +335,7 @@ def cmd_bench_discord(args: argparse.Namespace) -> int:
     return 0
 
 
-# View Channels, Send Messages, Embed Links, Attach Files (see the README): 52224
+# View Channels, Send Messages, Embed Links, Attach Files (README.md, "Inviting the bot"): 52224
 INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768
 
 

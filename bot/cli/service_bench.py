@@ -241,7 +241,7 @@ def bench_service(
 def bench_storage_layer(players: int = 200, guesses: int = 25) -> dict[str, Any]:
     """The guess path's two statements (read the game; compare-and-set its new state) on one
     SQLite file, through our storage layer and through SQLAlchemy Core's async engine over
-    the same aiosqlite driver: the choice of the README's "Storage" section, measured."""
+    the same aiosqlite driver: the choice docs/operators.md explains ("Storage"), measured."""
     try:
         import sqlalchemy  # noqa: F401 - not a dependency: measured only where installed
     except ImportError:
