@@ -301,3 +301,32 @@ def test_the_readme_stays_short_and_keeps_ci_s_command() -> None:
     assert "pip install -e . && wordlebot console" in readme
     ci = (ROOT / ".ci" / "run").read_text()
     assert 'pip install -e ".[test]" && python -m pytest' in ci
+
+
+def test_the_screenshots_are_the_bots_own_drawing_of_won_games() -> None:
+    """docs/make_screenshots.py plays its games with the engine and draws them with the bot's
+    renderer; the committed PNGs are that drawing (same size, the same tiles)."""
+    import io
+    import runpy
+
+    from PIL import Image, ImageChops
+
+    from bot.render.images import board_png
+
+    script = runpy.run_path(str(ROOT / "docs" / "make_screenshots.py"))
+    for name, build in (
+        ("board-wordle.png", "wordle_board"),
+        ("board-quordle.png", "quordle_board"),
+    ):
+        view = script[build]()
+        assert view.status == "won"
+        drawn = Image.open(io.BytesIO(board_png(view))).convert("RGB")
+        committed = Image.open(ROOT / "docs" / name).convert("RGB")
+        assert drawn.size == committed.size
+        # Tiles and colours alike; a letter's edge may differ by a shade between versions of
+        # Pillow, so only pixels that differ clearly count: fewer than 1 in 200 may.
+        difference = ImageChops.difference(drawn, committed).convert("L")
+        clear = sum(difference.point(lambda v: 255 if v > 64 else 0).histogram()[255:])
+        assert clear < drawn.size[0] * drawn.size[1] // 200, (
+            f"docs/{name} is out of date: python docs/make_screenshots.py"
+        )
