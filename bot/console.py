@@ -2,23 +2,8 @@
 same SQLite file. Scriptable: when standard input is not a terminal it reads one command a
 line, so tests and shell scripts can drive it.
 
-Commands (a bare word is a guess in the game shown last)::
-
-    /wordle daily | /wordle practice [hard|strict]     /primel daily | /primel practice [hard]
-    /wordle archive N|YYYY-MM-DD [hard]   /primel archive N|YYYY-MM-DD   (a past daily)
-    /absurdle [challenge] [hard]   /dordle | /quordle | /octordle [hard]
-    /guess WORD   /giveup   /hint [HISTORY]   /stats [GAME] [daily|practice]   /streak [GAME]
-    /leaderboard [METRIC] [PERIOD] [GAME] [PAGE]   /digest [YYYY-MM-DD]   /analyze PASTE
-    /coach (any game)   /export   /as NAME (play as another local player)   /help   /quit
-    /mydata export | /mydata delete confirm:DELETE (everything stored about you)
-    /coop [GAME] | /coop end | /coop board (one shared board, points)   /cg WORD (guess in it)
-    /race [GAME] [hard] (a race here)   /join (join it; once started, your board)   /start
-    /challenge WORD [GUESSES] (your word for the others)   /play ID (play one; yours: results)
-    /hardmode [wordle|primel] (is hard mode harder? the study's numbers and picture)
-    /colours [standard|high-contrast] (your board colours: green/yellow or orange/blue)
-    (a start command shows the game already going, so it also switches between games)
-    Options by Discord's names work too: /leaderboard metric:wins period:today game:primel,
-    /stats game:quordle user:ann, /wordle archive number:1000 mode:hard, /guess word:crane
+What it offers, grouped by what a player wants to do, is ``/help``
+(:mod:`bot.render.help`, the same list Discord's ``/help`` shows, less what needs Discord).
 """
 
 from __future__ import annotations
@@ -34,6 +19,7 @@ from datetime import date
 
 from bot.console_options import Option, OptionError, Options, Syntax, parse_options
 from bot.console_together import TogetherCommands
+from bot.render.help import help_text
 from bot.render.palette import PALETTES, STANDARD, palette_named
 from bot.render.text import (
     analysis_text,
@@ -64,7 +50,6 @@ from bot.storage import StorageBusy
 from bot.storage.periods import PERIODS
 from engine.rules import Mode
 
-HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
 ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}
 RESET = "\x1b[0m"
@@ -214,7 +199,7 @@ class Console(TogetherCommands):
         await handler()
 
     async def help(self) -> None:
-        self.write(HELP)
+        self.write(help_text("console"))
 
     async def play_as(self, name: str) -> None:
         """Another local player takes the keyboard (races and co-op at one terminal)."""

@@ -66,7 +66,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",
               "cogs.digest", "cogs.reminders", "cogs.coop", "cogs.races",
-              "cogs.challenges", "cogs.study")  # fmt: skip
+              "cogs.challenges", "cogs.study", "cogs.help")  # fmt: skip
 LEADER_RETRY_SECONDS = 60
 JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
 DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in a moment."

@@ -46,6 +46,7 @@ ANYWHERE = {
     "mydata",
     "settings",
     "hardmode",
+    "help",
     "Analyze Wordle result",
 }
 SERVERS = {

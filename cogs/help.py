@@ -1,0 +1,27 @@
+"""/help: the commands grouped by what a player wants to do (bot.render.help, the list the
+console shows too), privately."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.help import help_text
+from cogs.common import anywhere
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What the bot does, by what you want to do")
+    @anywhere
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(help_text("discord"), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Help(bot))
