@@ -5,6 +5,7 @@ subject is tested (tests/test_archive.py, tests/test_services.py, tests/test_sha
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -22,6 +23,9 @@ from bot.storage.periods import EPOCH, period_key
 from engine.answer_model import ModelPosition, nyt_model
 from engine.pattern import score, winning
 from engine.shares import parse_shares
+from engine.solver.coach import _luck as uniform_luck
+from engine.solver.coach import coach
+from engine.solver.position import Position
 from engine.solver.weighted import _luck, buckets, model_coach, model_grid
 from engine.variants import get_variant
 
@@ -204,3 +208,35 @@ def test_a_grid_read_in_hard_mode_drops_answers_only_soft_play_could_reach(model
     kept = [int("02220", 3), int("22220", 3)]
     assert model_grid(model, kept, hard=True, budget=30, clock=Ticks()).likely == model_grid(
         model, kept).likely  # fmt: skip
+
+
+# -- the same two rules in the uniform coach (engine/solver/coach.py) ------------------------
+
+ANSWERS = get_variant("wordle").answers.words
+GUESSES = get_variant("wordle").guesses.words
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    answer=st.integers(0, len(ANSWERS) - 1),
+    played=st.lists(st.integers(0, len(GUESSES) - 1), max_size=2),
+    guess=st.integers(0, len(GUESSES) - 1),
+)
+def test_the_uniform_coachs_luck_averages_one_half(answer, played, guess) -> None:
+    """With equally likely answers too: ties with the outcome count half."""
+    wordle = get_variant("wordle")
+    rows = [(GUESSES[g], score(GUESSES[g], ANSWERS[answer])) for g in played]
+    position = Position.after(wordle, rows)
+    word = GUESSES[guess]
+    outcomes = Counter(score(word, ANSWERS[c]) for c in position.candidates.tolist())
+    n = len(position.candidates)
+    average = sum(k / n * uniform_luck(position, word, p) for p, k in outcomes.items())
+    assert abs(average - 49.5) <= 0.5 + 1e-9
+
+
+def test_the_uniform_coach_does_not_score_the_opener() -> None:
+    wordle = get_variant("wordle")
+    coaching = coach(wordle, [(g, score(g, "cigar")) for g in ("crane", "moist", "cigar")])
+    first, *rest = coaching.turns
+    assert first.skill is None and all(t.skill is not None for t in rest)
+    assert coaching.skill == round(sum(t.skill for t in rest) / len(rest))
