@@ -6,7 +6,7 @@ subject is tested (tests/test_archive.py, tests/test_services.py, tests/test_sha
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -36,7 +36,7 @@ NOT_ALLOWED = "That word is not allowed in a challenge: choose another"
 
 
 @pytest.fixture
-async def services(database_url: str) -> Iterator[Services]:
+async def services(database_url: str) -> AsyncIterator[Services]:
     s = await open_services(load_settings(database_url=database_url, daily_seed=SEED))
     yield s
     await s.close()
