@@ -21,6 +21,7 @@ from bot.console_options import Option, OptionError, Options, Syntax, parse_opti
 from bot.console_together import TogetherCommands
 from bot.render.help import help_text
 from bot.render.palette import PALETTES, STANDARD, palette_named
+from bot.render.study import hard_mode_answer
 from bot.render.text import (
     analysis_text,
     board_rows,
@@ -44,7 +45,7 @@ from bot.services.kinds import GAMES, KINDS, results_kind
 from bot.services.shares import record_shares
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
-from bot.services.study import hard_mode_answer
+from bot.services.study import hard_mode_study
 from bot.settings import Settings
 from bot.storage import StorageBusy
 from bot.storage.periods import PERIODS
@@ -413,7 +414,7 @@ class Console(TogetherCommands):
         self.write(NOTHING_TO_COACH if report is None else coaching_text(report))
 
     async def hard_mode(self, args: list[str]) -> None:
-        answer = await hard_mode_answer(args[0].lower() if args else "wordle")
+        answer = hard_mode_answer(await hard_mode_study(args[0].lower() if args else "wordle"))
         self.write(answer.text.replace("**", "").replace("`", ""))
         if answer.picture is not None:
             self.write(f"Picture: {RESULTS / answer.filename}")

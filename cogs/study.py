@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.study import hard_mode_answer
+from bot.render.study import hard_mode_answer
+from bot.services.study import hard_mode_study
 
 GAMES = [app_commands.Choice(name="Wordle", value="wordle"),
          app_commands.Choice(name="Primel", value="primel")]  # fmt: skip
@@ -31,7 +32,7 @@ class Study(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hardmode(self, interaction: discord.Interaction[Any], game: str = "wordle",
                        share: bool = False) -> None:  # fmt: skip
-        answer = await hard_mode_answer(game)
+        answer = hard_mode_answer(await hard_mode_study(game))
         files = [] if answer.picture is None else [
             discord.File(io.BytesIO(answer.picture), filename=answer.filename,
                          description=answer.alt)

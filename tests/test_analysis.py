@@ -57,10 +57,14 @@ async def test_a_flood_of_costly_analyses_leaves_the_game_path_responsive() -> N
         guess = await services.games.guess(Player(1), 5, "crane")
         png = await asyncio.to_thread(images.board_png, view)  # the default pool is free
         took = time.perf_counter() - begin
+        # No wall-clock bound (the machine may be loaded): each analysis holds the analysis
+        # thread for its whole 1.5 s budget, so a game path queued behind even one of them
+        # would end after it. Ending before any did is the property.
+        before_any = not any(f.done() for f in flood)
         results = await asyncio.gather(*flood)
     finally:
         await services.close()
     assert guess.ok and png.startswith(b"\x89PNG")
-    assert took < 1.0, f"the game path waited {took:.2f} s behind analyses"
+    assert before_any, f"the game path waited {took:.2f} s, until an analysis ended"
     reading = results[0].readings[0]
     assert reading is not None and not reading.complete  # answered with what was found

@@ -171,15 +171,17 @@ async def test_readers_go_on_while_another_process_holds_the_write_lock(tmp_path
         writer = asyncio.ensure_future(storage.ensure_player(2, "bob"))
         await asyncio.sleep(0.05)  # the write is now waiting for the lock
         settings = await storage.guild_settings(5)  # a read, not queued behind the write
-        read_after = time.perf_counter() - begin
-        with pytest.raises(StorageBusy):
+        read_while_writing = not writer.done()  # queued behind it, it would end after it
+        with pytest.raises(StorageBusy):  # gave up: waiting the lock out would succeed
             await writer
         refused_after = time.perf_counter() - begin
         locker.wait(timeout=10)
     finally:
         await storage.close()
-    assert settings.guild_id == 5 and read_after < 0.5
-    assert refused_after < 2.5  # bounded below Discord's 3-second window
+    assert settings.guild_id == 5 and read_while_writing
+    # The busy timeout is 1.5 s (tests/test_storage.py pins it below 3 s): the bound is
+    # Discord's 3-second window itself, generous for a loaded machine.
+    assert refused_after < 3.0, f"the write gave up after {refused_after:.2f} s"
 
 
 # -- the daily seed -----------------------------------------------------------------------

@@ -342,7 +342,7 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         # The refusal is private: the public "thinking..." goes, the answer comes to one player
         assert deleted.method == "DELETE" and deleted.path.endswith("/messages/@original")
         assert answered.method == "POST" and answered.ephemeral and "busy" in answered.text
-        assert took < 3.0 and DEFER_AFTER < 3.0
+        assert took < 60 and DEFER_AFTER < 3.0  # generous: Discord times only the deferral
         stored = await bot.services.storage.active_games(ANN, 900000000000000002)
         assert stored[0].state["rows"] == []  # refused, and so nothing was written
     finally:

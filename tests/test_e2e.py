@@ -454,7 +454,9 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
     assert code == 0, err[-2000:]
     assert all(r.kind == 4 and not r.flags & 64 and r.files for r in played)  # public boards
     slowest = max(r.latency for r in played)
-    assert slowest < 1.5, f"a guess waited {slowest:.2f} s behind the analyses"
+    # Generous (a loaded machine): inside Discord's 3 s window, less the stand-in's round
+    # trip. Queued behind the analyses (one thread, six reads of 1 s) a guess would miss it.
+    assert slowest < 2.5, f"a guess waited {slowest:.2f} s behind the analyses"
     busy = [r for r in analyses if r.kind == 4 and r.flags & 64]
     read = [r for r in analyses if r.kind == 5]
     assert len(busy) + len(read) == 12 and 0 < len(read) <= 6  # two at a time per server

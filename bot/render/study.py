@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.render.alt_text import study_alt_text
 from bot.render.images import font
+from bot.services.study import HardModeStudy
 
 MODE_COLOURS = {"normal": (106, 170, 100), "hard": (201, 180, 88), "strict": (120, 124, 126)}
 INK, FAINT, PAPER = (26, 26, 27), (211, 214, 218), (255, 255, 255)
@@ -150,3 +153,21 @@ def answer_sentences(result: dict[str, Any]) -> str:
             " consistent play, whose every guess could be the answer and so obeys hard mode "
             "anyway, is unaffected")  # fmt: skip
     return f"{first} {second}." if second else first
+
+
+@dataclass(frozen=True)
+class HardModeAnswer:
+    """/hardmode's reply: the study's answer in words, with its picture."""
+
+    text: str  # Markdown, short enough for one message
+    picture: bytes | None  # PNG
+    filename: str
+    alt: str = ""  # the picture in words (its attachment's description)
+
+
+def hard_mode_answer(study: HardModeStudy) -> HardModeAnswer:
+    """The reply for a stored study (:func:`bot.services.study.hard_mode_study`)."""
+    if study.result is None:
+        return HardModeAnswer(study.message or "", None, "")
+    text = hard_mode_text(study.result, answer_sentences(study.result))
+    return HardModeAnswer(text, study.picture, study.filename, study_alt_text(study.result))

@@ -1,7 +1,8 @@
 """``/hardmode``: the stored answer to "is hard mode harder?", never a study run in the bot.
 
 The result and its picture are files committed beside the code (``bot/results``), read once
-off the event loop and kept.
+off the event loop and kept. The service hands over the study as data; the words and the
+picture's description come from :mod:`bot.render.study`, above it.
 """
 
 from __future__ import annotations
@@ -10,38 +11,38 @@ import asyncio
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-from bot.render.alt_text import study_alt_text
-from bot.render.study import answer_sentences, hard_mode_text
 from bot.results import DIRECTORY
 
 STUDIED = ("wordle", "primel")
 
 
 @dataclass(frozen=True)
-class HardModeAnswer:
-    text: str  # Markdown, short enough for one message
+class HardModeStudy:
+    """The stored study of one game: its JSON result and picture, or why there is none."""
+
+    result: dict[str, Any] | None  # ``wordlebot study hard-mode --json``
     picture: bytes | None  # PNG
     filename: str
-    alt: str = ""  # the picture in words (its attachment's description)
+    message: str | None = None  # why there is no result
 
 
 @cache
-def _load(variant: str) -> HardModeAnswer:
+def _load(variant: str) -> HardModeStudy:
     path = DIRECTORY / f"hardmode-{variant}.json"
     try:
         result = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return HardModeAnswer(f"No stored study for {variant} yet (`wordlebot study hard-mode "
-                              f"--variant {variant} --json`).", None, "")  # fmt: skip
+        return HardModeStudy(None, None, "", f"No stored study for {variant} yet (`wordlebot "
+                             f"study hard-mode --variant {variant} --json`).")  # fmt: skip
     picture_path = DIRECTORY / f"hardmode-{variant}.png"
     picture = picture_path.read_bytes() if picture_path.exists() else None
-    return HardModeAnswer(hard_mode_text(result, answer_sentences(result)), picture,
-                          picture_path.name, study_alt_text(result))  # fmt: skip
+    return HardModeStudy(result, picture, picture_path.name)
 
 
-async def hard_mode_answer(variant: str = "wordle") -> HardModeAnswer:
-    """The answer for ``variant`` (Wordle or Primel), with its picture."""
+async def hard_mode_study(variant: str = "wordle") -> HardModeStudy:
+    """The stored study for ``variant`` (Wordle or Primel), with its picture."""
     if variant not in STUDIED:
-        return HardModeAnswer(f"The study covers {' and '.join(STUDIED)}.", None, "")
+        return HardModeStudy(None, None, "", f"The study covers {' and '.join(STUDIED)}.")
     return await asyncio.to_thread(_load, variant)

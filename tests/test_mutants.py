@@ -1,0 +1,242 @@
+"""Tests that kill mutants which used to survive the suite (issue 29, point 10): each names
+the change to the code it catches. The other mutants of that list are caught where their
+subject is tested (tests/test_archive.py, tests/test_services.py, tests/test_share_rules.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.services import Player, Services, open_services
+from bot.services.challenges import profane, word_problem
+from bot.services.shares import posting_day, record_shares
+from bot.settings import load_settings
+from bot.storage.periods import EPOCH, period_key
+from engine.answer_model import ModelPosition, nyt_model
+from engine.pattern import score, winning
+from engine.shares import parse_shares
+from engine.solver.coach import _luck as uniform_luck
+from engine.solver.coach import coach
+from engine.solver.position import Position
+from engine.solver.weighted import _luck, buckets, model_coach, model_grid
+from engine.variants import get_variant
+
+SEED = "7d1e4a9c2b5f8e0d3a6c9f1b4e7a0d2c-mutants"
+GUILD = 100
+ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
+NOT_ALLOWED = "That word is not allowed in a challenge: choose another"
+
+
+@pytest.fixture
+async def services(database_url: str) -> AsyncIterator[Services]:
+    s = await open_services(load_settings(database_url=database_url, daily_seed=SEED))
+    yield s
+    await s.close()
+
+
+def noon(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
+# -- a profane challenge word is refused however it is typed ---------------------------------
+# Mutant: bot/services/challenges.py checked the word as typed (``word in profane()``), not
+# the word the game reads (``verdict.word``: trimmed, lower case), so " BITCH " passed.
+
+PROFANE_GUESSES = sorted(w for w in profane() if w in get_variant("wordle").guesses.index)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    word=st.sampled_from(PROFANE_GUESSES),
+    upper=st.lists(st.booleans(), min_size=5, max_size=5),
+    before=st.sampled_from(["", " ", "  ", "\t", "\n"]),
+    after=st.sampled_from(["", " ", "   ", "\t", "\n"]),
+)
+def test_a_profane_word_is_refused_in_any_case_and_padding(
+    word: str, upper: list[bool], before: str, after: str
+) -> None:
+    typed = before + "".join(c.upper() if u else c for c, u in zip(word, upper, strict=True))
+    assert word_problem("wordle", typed + after) == NOT_ALLOWED
+
+
+async def test_a_profane_challenge_in_capitals_or_with_spaces_stores_nothing(services) -> None:
+    word = PROFANE_GUESSES[0]
+    for typed in (word.upper(), f" {word} ", word.title(), f"\t{word.upper()}  "):
+        created = await services.challenges.create(ANN, GUILD, 7, typed)
+        assert created.challenge is None and created.message == NOT_ALLOWED
+    assert (await services.storage._one("SELECT COUNT(*) FROM challenges"))[0] == 0
+    assert (await services.challenges.create(ANN, GUILD, 7, " CIGAR ")).challenge is not None
+
+
+# -- a week runs from Monday to Sunday ---------------------------------------------------------
+# Mutant: bot/storage/periods.py keyed a week by the Sunday starting it, or by the Sunday
+# before its Monday (``isoweekday``): the stored keys change, so a deployment would split the
+# week it was deployed in.
+
+
+@given(day=st.dates(min_value=date(2021, 6, 19), max_value=date(2100, 12, 31)))
+def test_a_week_is_keyed_by_its_monday(day: date) -> None:
+    year, week, _ = day.isocalendar()
+    monday = date.fromisocalendar(year, week, 1)
+    assert period_key("week", day, 28) == f"week:{monday.isoformat()}"
+    following = day + timedelta(days=1)
+    same_week = period_key("week", following, 28) == period_key("week", day, 28)
+    assert same_week == (following.weekday() != 0)  # a new week starts on each Monday
+
+
+async def test_a_sunday_and_the_next_monday_are_on_different_weekly_boards(services) -> None:
+    """One win each: Monday 23 February, Sunday 1 March, Monday 2 March, Sunday 8 March."""
+    played = {ANN: date(2026, 2, 23), BOB: date(2026, 3, 1), CAT: date(2026, 3, 2),
+              DAN: date(2026, 3, 8)}  # fmt: skip
+    for player, day in played.items():
+        services.daily.clock = lambda day=day: noon(day)
+        await services.games.start(player, GUILD, daily=True)
+        answer = services.daily.answer("wordle", day)
+        won = await services.games.guess(player, GUILD, answer, kind="wordle:daily")
+        assert won.game.status == "won"
+
+    async def week_of(day: date) -> set[str]:
+        board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                                 today=day, period="week")  # fmt: skip
+        return {e.name for e in board.entries}
+
+    assert await week_of(date(2026, 3, 1)) == {"ann", "bob"}  # Sunday closes Monday's week
+    assert await week_of(date(2026, 3, 2)) == {"cat", "dan"}  # Monday starts a new one
+    assert await week_of(date(2026, 3, 8)) == {"cat", "dan"}  # read from any of its days
+
+
+# -- tomorrow's Wordle, already out in the far east, counts ----------------------------------
+# Mutant: bot/storage/shares.py's window without the day after (``range(today - 1, today +
+# 1)``), or ``newest_number`` without it: a Tokyo player's share of their today was refused.
+
+
+async def test_a_share_of_tomorrows_number_posted_today_counts(services) -> None:
+    posted_at = datetime(2026, 3, 1, 23, 30, tzinfo=UTC)  # 08:30 on 2 March in Tokyo
+    assert posted_at.astimezone(ZoneInfo("Asia/Tokyo")).date() == date(2026, 3, 2)
+    posted = posting_day(posted_at, UTC)  # the deployment's day: still 1 March
+    tomorrow = (posted - EPOCH).days + 1
+    text = f"Wordle {tomorrow:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩"
+    done = await record_shares(services.storage, ANN.id, ANN.name, parse_shares(text).shares,
+                               scope=GUILD, posted=posted)  # fmt: skip
+    assert done.notes == [f"Wordle #{tomorrow}: recorded (see /stats)"] and not done.refused
+    board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                             today=date(2026, 3, 2), period="today")  # fmt: skip
+    assert [(e.name, e.value) for e in board.entries] == [("ann", 1)]  # on its own day
+    later = f"Wordle {tomorrow + 1:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩"
+    shares = parse_shares(later).shares
+    refused = await record_shares(services.storage, BOB.id, BOB.name, shares, scope=GUILD,
+                                  posted=posted)  # fmt: skip
+    assert refused.refused  # the day after tomorrow is out nowhere on Earth
+
+
+# -- the NYT-model coach (engine/solver/weighted.py) -----------------------------------------
+
+MODEL_WORDS = get_variant("wordle-nyt").guesses.words
+
+
+@pytest.fixture(scope="module")
+def model():
+    return nyt_model()
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    answer=st.integers(0, len(MODEL_WORDS) - 1),
+    played=st.lists(st.integers(0, len(MODEL_WORDS) - 1), min_size=1, max_size=3),
+    guess=st.integers(0, len(MODEL_WORDS) - 1),
+)
+def test_luck_is_a_percentile_that_averages_one_half(model, answer, played, guess) -> None:
+    """Luck counts a tie with the outcome that came up as half: then, over every outcome
+    weighted by its chance, a player is on average exactly half lucky (99 / 2), as a
+    percentile is. Mutant: ties counted in full (``mass[size == actual]`` without the half;
+    every outcome ties with itself, so the average rises by half the sum of squared masses)."""
+    rows = [(MODEL_WORDS[g], score(MODEL_WORDS[g], MODEL_WORDS[answer])) for g in played]
+    position = ModelPosition.after(model, rows)
+    word = MODEL_WORDS[guess]
+    split = buckets(model.row(word)[position.candidates][None, :], position.weights, 243)
+    mass = split.mass[0]
+    outcomes = np.flatnonzero(mass > 0).tolist()
+    average = sum(mass[p] * _luck(position, word, p) for p in outcomes)
+    assert abs(average - 49.5) <= 0.5 + 1e-9  # each luck is rounded to a whole number
+
+
+def test_the_opener_is_not_scored_for_skill(model) -> None:
+    """Everyone's first guess is made knowing nothing: the coach scores skill from the
+    second turn on. Mutant: turn 1 scored too (``skill = skill_of(...)`` for ``i == 0``)."""
+    answer = "snafu"
+    coaching = model_coach(model, [(g, score(g, answer)) for g in ("crane", "sloth", answer)])
+    first, *rest = coaching.turns
+    assert first.skill is None and all(t.skill is not None for t in rest)
+    assert coaching.skill == round(sum(t.skill for t in rest) / len(rest))
+    assert 0 <= first.luck <= 99  # luck is still measured on turn 1
+    at_once = model_coach(model, [(answer, winning(5))])
+    assert at_once.skill is None and at_once.turns[0].skill is None and at_once.won
+
+
+class Ticks:
+    """A clock that moves one second each time it is read: the hard-mode check's budget in
+    seconds becomes a count of answers checked, whatever the machine's speed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_grid_read_in_hard_mode_drops_answers_only_soft_play_could_reach(model) -> None:
+    """Row 2 keeps the first three greens of row 1 but loses the fourth: only normal mode
+    allows that, so in hard mode no answer fits. The check takes its likeliest answers first
+    (a budget of 30 clock ticks); those it reached are gone, the rest kept unchecked. Mutant:
+    ``hard`` ignored (the normal reading returned)."""
+    grid = [int("22220", 3), int("22202", 3)]
+    normal = model_grid(model, grid)
+    hard = model_grid(model, grid, hard=True, budget=30, clock=Ticks())
+    assert normal.count > 1000 and normal.complete
+    assert not hard.complete and 0 < normal.count - hard.count <= 31
+    assert set(hard.likely).isdisjoint(normal.likely)  # the likeliest were checked, and fell
+    # A grid that keeps its greens reads the same either way.
+    kept = [int("02220", 3), int("22220", 3)]
+    assert model_grid(model, kept, hard=True, budget=30, clock=Ticks()).likely == model_grid(
+        model, kept).likely  # fmt: skip
+
+
+# -- the same two rules in the uniform coach (engine/solver/coach.py) ------------------------
+
+ANSWERS = get_variant("wordle").answers.words
+GUESSES = get_variant("wordle").guesses.words
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    answer=st.integers(0, len(ANSWERS) - 1),
+    played=st.lists(st.integers(0, len(GUESSES) - 1), max_size=2),
+    guess=st.integers(0, len(GUESSES) - 1),
+)
+def test_the_uniform_coachs_luck_averages_one_half(answer, played, guess) -> None:
+    """With equally likely answers too: ties with the outcome count half."""
+    wordle = get_variant("wordle")
+    rows = [(GUESSES[g], score(GUESSES[g], ANSWERS[answer])) for g in played]
+    position = Position.after(wordle, rows)
+    word = GUESSES[guess]
+    outcomes = Counter(score(word, ANSWERS[c]) for c in position.candidates.tolist())
+    n = len(position.candidates)
+    average = sum(k / n * uniform_luck(position, word, p) for p, k in outcomes.items())
+    assert abs(average - 49.5) <= 0.5 + 1e-9
+
+
+def test_the_uniform_coach_does_not_score_the_opener() -> None:
+    wordle = get_variant("wordle")
+    coaching = coach(wordle, [(g, score(g, "cigar")) for g in ("crane", "moist", "cigar")])
+    first, *rest = coaching.turns
+    assert first.skill is None and all(t.skill is not None for t in rest)
+    assert coaching.skill == round(sum(t.skill for t in rest) / len(rest))
