@@ -40,7 +40,7 @@ SECTIONS = (
         Entry("/wordle archive number:1000", "a past daily you have not played"),
         Entry("/absurdle", "Wordle against an adversary that dodges"),
         Entry("/dordle, /quordle, /octordle", "two, four or eight boards at once"),
-        Entry("/guess word:crane", "play a word (or press the board's Guess)"),
+        Entry("/guess word:crane", "play a word in your game"),
         Entry("/giveup", "end your game and see the answer"),
     )),
     Section("Get help with a game", (
