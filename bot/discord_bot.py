@@ -33,6 +33,47 @@ BUSY = "The bot is very busy right now: try again in a moment."
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
 # (cogs.common.think): a refusal that follows deletes it, so that refusals stay private.
 PUBLIC_THINKING = "wordlebot-public-thinking"
+# Set in ``interaction.extras`` once the deferred "thinking..." has been edited into the answer:
+# what follows is a message of its own.
+ANSWERED = "wordlebot-answered"
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    private: bool,
+    files: list[discord.File] | None = None,
+    **message: Any,
+) -> discord.Message | None:
+    """The answer to an interaction, in the one way Discord means for each moment: the
+    response itself; past a deferral ("thinking..."), an edit of that original response,
+    seen as the deferral chose; a follow-up only for a second message (a private note after
+    a public answer, an answer to a button whose board was updated). A private answer after
+    a public "thinking..." deletes it first and follows up privately: refusals stay private.
+    Returns the message, where discord.py gives it."""
+    response = interaction.response
+    if files:
+        message["files"] = files
+    if not response.is_done():
+        await response.send_message(content, ephemeral=private, **message)
+        return None
+    public_thinking = interaction.extras.pop(PUBLIC_THINKING, False)
+    thinking = (response.type is discord.InteractionResponseType.deferred_channel_message
+                and not interaction.extras.get(ANSWERED))  # fmt: skip
+    if thinking and not (private and public_thinking):
+        interaction.extras[ANSWERED] = True
+        if content is not None:
+            message["content"] = content
+        if files:
+            message["attachments"] = message.pop("files")
+        return await interaction.edit_original_response(**message)
+    if thinking:  # public "thinking...", a private answer: it goes
+        interaction.extras[ANSWERED] = True
+        await interaction.delete_original_response()
+    return await interaction.followup.send(
+        content or discord.utils.MISSING, ephemeral=private, wait=True, **message
+    )
 
 
 async def turned_away(interaction: discord.Interaction[Any]) -> bool:
@@ -50,10 +91,7 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
         return False
-    if interaction.response.is_done():
-        await interaction.followup.send(BUSY, ephemeral=True)
-    else:
-        await interaction.response.send_message(BUSY, ephemeral=True)
+    await answer(interaction, BUSY, private=True)
     return True
 
 
@@ -208,13 +246,7 @@ class WordleBot(commands.Bot):
             log.error("interaction %s failed", interaction.id, exc_info=error)
             message = APOLOGY
         try:
-            response = interaction.response
-            if interaction.extras.pop(PUBLIC_THINKING, False):
-                await interaction.delete_original_response()  # a public "thinking...": it goes
-            if response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await response.send_message(message, ephemeral=True)
+            await answer(interaction, message, private=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 

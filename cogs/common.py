@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord_bot import PUBLIC_THINKING
+from bot.discord_bot import PUBLIC_THINKING, answer
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
@@ -190,12 +190,7 @@ def answers_failures(handler: Handler) -> Handler:
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
     """A refusal, seen only by the person who caused it (after a deferral, whose "thinking..."
     may be public, that goes first)."""
-    if interaction.extras.pop(PUBLIC_THINKING, False):
-        await interaction.delete_original_response()
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    await answer(interaction, message, private=True)
 
 
 async def palette_of(interaction: discord.Interaction[Any], player_id: int) -> Palette:

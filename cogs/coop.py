@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, turned_away
+from bot.discord_bot import WordleBot, answer, turned_away
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
@@ -119,22 +119,14 @@ async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
 
 async def show(interaction: discord.Interaction[Any], outcome: CoopOutcome) -> None:
     """Answer a command with the board in a new message (a note above it), or refuse."""
-    deferred = interaction.response.is_done()
     if not outcome.ok or outcome.coop is None:
         text = outcome.message or NO_GAME
-        if deferred:
-            await interaction.edit_original_response(content=text)
-        else:
-            await refuse(interaction, text)
-        return
+        return await refuse(interaction, text)
     message = await coop_message(outcome.coop)
     if outcome.message:
         message["content"] = outcome.message
-    if deferred:
-        await interaction.edit_original_response(**message)
-        return
     files = message.pop("attachments")
-    await interaction.response.send_message(files=files, **message)
+    await answer(interaction, files=files, private=False, **message)
 
 
 class Coop(commands.Cog):

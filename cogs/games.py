@@ -9,14 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import turned_away
+from bot.discord_bot import answer, turned_away
 from bot.render.text import candidates_text, percent, share_text, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS, ROLLED_BACK
 from cogs.common import (
     FORM_SECONDS,
-    PUBLIC_THINKING,
     answers_failures,
     anywhere,
     board_message,
@@ -184,7 +183,7 @@ async def tell_answer(interaction: discord.Interaction[Any], outcome: Outcome) -
     """The answer after giving up, privately: a daily's answer must not reach the channel
     while others are still playing it (a practice game's may, but one rule is simpler)."""
     if outcome.ok and outcome.message and outcome.game is not None and outcome.game.over:
-        await interaction.followup.send(outcome.message, ephemeral=True)
+        await answer(interaction, outcome.message, private=True)
 
 
 # This process's mark in the guess modal's custom id: a modal submitted after a restart
@@ -255,33 +254,19 @@ async def show_board(
     """Answer a command with the board in a new message, or refuse privately (with buttons
     to pick a game when several could be meant). A note that reveals an answer (giving up)
     is not put on the public board: :func:`tell_answer` sends it privately."""
-    deferred = interaction.response.is_done()  # the service was slow: edit "thinking..."
     shown_older = outcome.message == ROLLED_BACK  # refused, with the game as stored: shown
     if outcome.game is None or (not outcome.ok and outcome.message and not shown_older):
         text = outcome.message or NO_GAME
         if picks is None:
             return await refuse(interaction, text)
-        if deferred:  # refusals are private: a public "thinking..." goes
-            if interaction.extras.pop(PUBLIC_THINKING, False):
-                await interaction.delete_original_response()
-            await interaction.followup.send(text, view=picks, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, view=picks, ephemeral=True)
+        await answer(interaction, text, view=picks, private=True)
         return
     message = await drawn_board(interaction, outcome.game)
-    deferred = interaction.response.is_done()  # perhaps while the board was drawn
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
     private = outcome.game.kind.endswith((":race", ":custom"))  # its player's board alone
-    if deferred and private:  # "thinking..." was public: it goes, the board comes privately
-        await interaction.delete_original_response()
-        files = message.pop("attachments")
-        await interaction.followup.send(files=files, ephemeral=True, **message)
-    elif deferred:
-        await interaction.edit_original_response(**message)
-    else:
-        files = message.pop("attachments")
-        await interaction.response.send_message(files=files, ephemeral=private, **message)
+    files = message.pop("attachments")
+    await answer(interaction, files=files, private=private, **message)
     if not private:  # one board per game in the channel: the one it replaces goes
         board_posted(interaction, outcome.game.game_id)
     report_over(interaction, outcome)
@@ -300,7 +285,7 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
     else:
         await interaction.response.edit_message(**message)
     if shown_older:
-        await interaction.followup.send(ROLLED_BACK, ephemeral=True)
+        await answer(interaction, ROLLED_BACK, private=True)
     report_over(interaction, outcome)
 
 
@@ -312,12 +297,12 @@ async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | Non
         player_of(interaction), scope_of(interaction), game_id=game_id, place=place_of(interaction)
     )
     if outcome.multi is not None:
-        await interaction.followup.send(format_multi_hint(outcome.multi), ephemeral=True)
-        return
-    if outcome.hint is None:
-        await interaction.followup.send(outcome.message or NO_GAME, ephemeral=True)
-        return
-    await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
+        text = format_multi_hint(outcome.multi)
+    elif outcome.hint is None:
+        text = outcome.message or NO_GAME
+    else:
+        text = format_hint(outcome.hint)
+    await answer(interaction, text, private=True)
 
 
 def format_multi_hint(result: Any) -> str:

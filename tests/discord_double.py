@@ -46,6 +46,9 @@ class Sent:
     path: str
     body: dict[str, Any]
     files: list[str] = field(default_factory=list)
+    # An edit of a deferred response is seen as the deferral chose (Discord keeps the
+    # "thinking..." message's visibility): recorded here, None for every other request.
+    deferred_private: bool | None = None
 
     @property
     def kind(self) -> int | None:
@@ -58,6 +61,8 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
+        if self.deferred_private is not None:
+            return self.deferred_private
         return bool(self.data.get("flags", 0) & 64)
 
     @property
@@ -78,13 +83,20 @@ class Recorder(AsyncWebhookAdapter):
     def __init__(self) -> None:
         super().__init__()
         self.sent: list[Sent] = []
+        self.deferrals: dict[str | None, bool] = {}  # token -> the deferral was private
 
     async def request(self, route: Any, session: Any = None, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **_: Any) -> Any:  # fmt: skip
         body = payload or {}
         if multipart:
             body = json.loads(next(p["value"] for p in multipart if p["name"] == "payload_json"))
-        self.sent.append(Sent(route.method, route.path, body, [f.filename for f in files or []]))
+        sent = Sent(route.method, route.path, body, [f.filename for f in files or []])
+        token = getattr(route, "webhook_token", None)
+        if sent.kind == 5:
+            self.deferrals[token] = sent.ephemeral
+        elif route.method == "PATCH" and route.path.endswith("/@original"):
+            sent.deferred_private = self.deferrals.get(token)
+        self.sent.append(sent)
         if route.path.endswith("/callback"):
             return {"interaction": {"id": str(route.webhook_id), "type": 2,
                                     "response_message_id": snowflake()}}  # fmt: skip
