@@ -101,6 +101,40 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         drifting past Discord's 3-second window."""
         return not await turned_away(interaction)
 
+    async def sync_payload(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        """The commands as published: discord.py's payload without ``dm_permission``, which
+        Discord replaced by ``contexts`` (every command says where it is offered there:
+        cogs.common's ``anywhere`` and ``in_servers``)."""
+        commands = self._get_all_commands(guild=guild)
+        translator = self.translator
+        if translator:
+            payload = [await c.get_translated_payload(self, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self) for c in commands]
+        for command in payload:
+            command.pop("dm_permission", None)
+        return payload
+
+    async def sync(
+        self, *, guild: discord.abc.Snowflake | None = None
+    ) -> list[app_commands.AppCommand]:
+        """discord.py's sync, sending :meth:`sync_payload`."""
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        payload = await self.sync_payload(guild=guild)
+        http, app = self._http, self.client.application_id
+        try:
+            if guild is None:
+                data = await http.bulk_upsert_global_commands(app, payload=payload)
+            else:
+                data = await http.bulk_upsert_guild_commands(app, guild.id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                commands = self._get_all_commands(guild=guild)
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state) for d in data]
+
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",
               "cogs.digest", "cogs.reminders", "cogs.coop", "cogs.races",
@@ -111,14 +145,25 @@ DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in 
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
 
+def needed_intents(settings: Settings) -> discord.Intents:
+    """The least the features need. Interactions (every command, button and form) come
+    whatever the intents. ``guilds``: the servers and channels the bot is in (where it may
+    post a digest, a race, a reminder). ``guild_messages``: the messages posted in a server,
+    for share channels (/sharechannel) to record shares, edited ones too. ``message_content``
+    (privileged, MESSAGE_CONTENT_INTENT, off by default): the text of those messages, which
+    share channels cannot read without; the message menus (Analyze, Record results) get
+    their message with the interaction and need no intent."""
+    intents = discord.Intents.none()
+    intents.guilds = intents.guild_messages = True
+    intents.message_content = settings.message_content_intent
+    return intents
+
+
 class WordleBot(commands.Bot):
     services: Services
 
     def __init__(self, settings: Settings, *, warm_engine: bool = True, **shards: Any) -> None:
-        # The default intents: no message content, no members. Mentions still reach commands.
-        intents = discord.Intents.default()
-        # Privileged, off by default: only to record shares posted in chosen channels.
-        intents.message_content = settings.message_content_intent
+        intents = needed_intents(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -36,6 +36,24 @@ DEFER_AFTER = 1.0
 # this long. A late submit is still played: the cogs' on_interaction answers every form.
 FORM_SECONDS = 900.0
 
+
+def guess_form_field(label: str) -> tuple[discord.ui.Label[Any], discord.ui.TextInput[Any]]:
+    """A form's one text field, in a Label (component type 18): Discord's current form
+    layout, where a text input in an ActionRow is deprecated."""
+    field: discord.ui.TextInput[Any] = discord.ui.TextInput(min_length=1, max_length=50)
+    return discord.ui.Label(text=label, component=field), field
+
+
+def form_values(data: Any) -> list[str]:
+    """The text a submitted form carries, in order: each field in a Label (type 18, the
+    forms this bot opens) or in an ActionRow (type 1, forms opened by older versions)."""
+    values = []
+    for top in data.get("components") or []:
+        inner = [top["component"]] if "component" in top else top.get("components") or []
+        values += [str(c.get("value") or "") for c in inner if "value" in c]
+    return values
+
+
 GREEN = discord.Colour.from_rgb(*images.GREEN)
 GREY = discord.Colour.from_rgb(*images.GREY)
 

@@ -26,6 +26,8 @@ from cogs.common import (
     GREY,
     answers_failures,
     bot_of,
+    form_values,
+    guess_form_field,
     in_servers,
     in_time,
     player_of,
@@ -76,10 +78,8 @@ class CoopModal(discord.ui.Modal):
                          custom_id=f"wb:modal:coop:{view.coop_id}",
                          timeout=FORM_SECONDS)  # fmt: skip
         unit = "digit" if game.variant == "primel" else "letter"
-        self.word: discord.ui.TextInput[CoopModal] = discord.ui.TextInput(
-            label=f"Your {game.length}-{unit} guess", min_length=1, max_length=50
-        )
-        self.add_item(self.word)
+        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
+        self.add_item(label)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`Coop.on_interaction` plays every submitted form."""
@@ -153,8 +153,7 @@ class Coop(commands.Cog):
         match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
         if match is None or await turned_away(interaction):
             return
-        rows: Any = interaction.data.get("components", [])
-        values = [c.get("value", "") for row in rows for c in row.get("components", [])]
+        values = form_values(interaction.data)
         work = self.bot.services.coop.guess(player_of(interaction), int(match["coop"]),
                                             str(values[0] if values else ""))  # fmt: skip
         outcome = await in_time(interaction, work, update=True)

@@ -21,6 +21,8 @@ from cogs.common import (
     board_message,
     board_posted,
     bot_of,
+    form_values,
+    guess_form_field,
     in_time,
     palette_of,
     place_of,
@@ -200,12 +202,9 @@ class GuessModal(discord.ui.Modal):
         super().__init__(title=f"Guess {len(game.rows) + 1}{limit}", timeout=FORM_SECONDS,
                          custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
         self.game_id = game_id
-        self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
-            label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
-            min_length=1,
-            max_length=50,
-        )
-        self.add_item(self.word)
+        unit = "digit" if game.variant == "primel" else "letter"
+        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
+        self.add_item(label)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`Games.on_interaction` plays every submitted guess. discord.py
@@ -356,8 +355,7 @@ class Games(commands.Cog):
         wait = play_wait(interaction)  # the limit of /guess, on its form too
         if wait is not None:
             return await refuse(interaction, slow_down(wait))
-        values = [c.get("value", "") for row in interaction.data.get("components", [])
-                  for c in row.get("components", [])]  # type: ignore[union-attr]  # fmt: skip
+        values = form_values(interaction.data)
         work = bot_of(interaction).services.games.guess(
             player_of(interaction), scope_of(interaction), str(values[0] if values else ""),
             game_id=int(match["game"]), place=place_of(interaction),

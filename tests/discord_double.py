@@ -18,6 +18,7 @@ from typing import Any
 from discord.user import ClientUser
 from discord.utils import time_snowflake
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from discord_messages import submitted_form
 
 from bot.discord_bot import JOBS_TASK
 
@@ -216,12 +217,11 @@ class DiscordDouble:
 
     async def submit(self, modal: Sent, values: dict[str, str], *, user_id: int) -> list[Sent]:
         """Submit a modal the bot opened, filling its inputs in order with ``values``."""
-        inputs = [c for row in modal.data["components"] for c in row["components"]]
         payload = self._base(5, user_id, EVERYTHING, True)
-        payload["data"] = {"custom_id": modal.data["custom_id"], "components": [
-            {"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"], "value": v}]}
-            for c, v in zip(inputs, values.values(), strict=False)
-        ]}  # fmt: skip
+        payload["data"] = {
+            "custom_id": modal.data["custom_id"],
+            "components": submitted_form(modal.data, list(values.values())),
+        }
         payload["message"] = message({})
         return await self._dispatch(payload)
 

@@ -28,6 +28,27 @@ def user(user_id: int, name: str = "player", bot: bool = False) -> dict[str, Any
             "primary_guild": None}  # fmt: skip
 
 
+def submitted_form(modal: dict[str, Any], values: list[str]) -> list[dict[str, Any]]:
+    """A submitted form's ``components`` as Discord sends them, in the form's own layout: a
+    field in a Label (type 18) comes back in a Label, one in an ActionRow (type 1, the old
+    layout) in an ActionRow; ``values`` fill the text inputs in order."""
+    answered = []
+    for n, (top, value) in enumerate(zip(modal["components"], values, strict=False)):
+        field = top["component"] if top.get("type") == 18 else top["components"][0]
+        answer = {"type": 4, "id": 2 * n + 2, "custom_id": field["custom_id"], "value": value}
+        if top.get("type") == 18:
+            answered.append({"type": 18, "id": 2 * n + 1, "component": answer})
+        else:
+            answered.append({"type": 1, "id": 2 * n + 1, "components": [answer]})
+    return answered
+
+
+def check_modal(data: dict[str, Any], where: str) -> list[str]:
+    """A form's layout: Discord deprecated the text input in an ActionRow for the Label."""
+    return [f"{where}: a form's text input in an ActionRow (deprecated): put it in a Label"
+            for top in data.get("components") or [] if top.get("type") == 1]  # fmt: skip
+
+
 def check_message(body: dict[str, Any], where: str) -> list[str]:
     """Discord's limits on a message body that its API description leaves out (the total of
     embed text), and the rules for action rows."""

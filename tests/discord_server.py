@@ -34,6 +34,7 @@ from discord_messages import (
     Messages,
     Upload,
     check_message,
+    check_modal,
     snowflake,
     user,
 )
@@ -337,6 +338,9 @@ class DiscordServer(Gateway):
         body, _ = await self._body(request)
         commands: list[dict[str, Any]] = body or []
         self.synced.append((request.path, commands))
+        self.violations += [f"/{c.get('name')}: dm_permission beside contexts (deprecated: "
+                            "contexts alone says where a command is offered)"
+                            for c in commands if "dm_permission" in c and "contexts" in c]  # fmt: skip
         guild = request.match_info.get("guild_id")
         stored = [{"description": "", "options": [], "dm_permission": True, "type": 1,
                    "nsfw": False, **c, "id": snowflake(), "application_id": str(APP_ID),
@@ -378,6 +382,8 @@ class DiscordServer(Gateway):
             self.violations.append(f"callback type {kind} to interaction type {payload['type']}")
             return self.error(request, "Invalid Form Body", 50035, 400)
         self.violations += check_message(data, f"callback {kind}")
+        if kind == 9:
+            self.violations += check_modal(data, "callback 9")
         reply.kind, reply.data, reply.files = kind, data, [name for _, name, _ in files]
         reply.latency = latency
         if kind not in (5, 6):
