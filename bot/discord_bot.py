@@ -38,6 +38,41 @@ PUBLIC_THINKING = "wordlebot-public-thinking"
 ANSWERED = "wordlebot-answered"
 
 
+CONTENT_LIMIT = 2000  # characters in a message's content
+
+
+def fitted(interaction: discord.Interaction[Any], message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` (send or edit keywords) as the bot may show it where ``interaction`` came
+    from (its ``app_permissions``; Discord refuses the rest with a 403): without Attach Files
+    its files stay behind, with an embed's picture of them; without Embed Links an embed
+    becomes text. A board still reads as its emoji rows."""
+    allowed = interaction.app_permissions
+    embeds = [e for e in [message.pop("embed", None), *(message.pop("embeds", None) or [])] if e]
+    if not allowed.attach_files:
+        for key in ("file", "files", "attachments"):
+            if message.get(key):
+                del message[key]
+                if key == "attachments":  # an edit: the message keeps none
+                    message[key] = []
+        for embed in embeds:
+            if (embed.image.url or "").startswith("attachment://"):
+                embed.set_image(url=None)
+    if embeds and not allowed.embed_links:
+        parts = [message.get("content") or "", *map(embed_text, embeds)]
+        message["content"] = "\n\n".join(p for p in parts if p)[:CONTENT_LIMIT]
+        message["embeds"] = []
+    elif embeds:
+        message["embeds"] = embeds
+    return message
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """An embed's words as plain text: the title in bold, the description, each field."""
+    parts = [f"**{embed.title}**" if embed.title else "", embed.description or ""]
+    parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
+    return "\n".join(p for p in parts if p)
+
+
 async def answer(
     interaction: discord.Interaction[Any],
     content: str | None = None,
@@ -53,27 +88,26 @@ async def answer(
     a public "thinking..." deletes it first and follows up privately: refusals stay private.
     Returns the message, where discord.py gives it."""
     response = interaction.response
+    if content is not None:
+        message["content"] = content
     if files:
         message["files"] = files
+    message = fitted(interaction, message)
     if not response.is_done():
-        await response.send_message(content, ephemeral=private, **message)
+        await response.send_message(ephemeral=private, **message)
         return None
     public_thinking = interaction.extras.pop(PUBLIC_THINKING, False)
     thinking = (response.type is discord.InteractionResponseType.deferred_channel_message
                 and not interaction.extras.get(ANSWERED))  # fmt: skip
     if thinking and not (private and public_thinking):
         interaction.extras[ANSWERED] = True
-        if content is not None:
-            message["content"] = content
-        if files:
+        if "files" in message:
             message["attachments"] = message.pop("files")
         return await interaction.edit_original_response(**message)
     if thinking:  # public "thinking...", a private answer: it goes
         interaction.extras[ANSWERED] = True
         await interaction.delete_original_response()
-    return await interaction.followup.send(
-        content or discord.utils.MISSING, ephemeral=private, wait=True, **message
-    )
+    return await interaction.followup.send(ephemeral=private, wait=True, **message)
 
 
 async def turned_away(interaction: discord.Interaction[Any]) -> bool:

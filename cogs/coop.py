@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, answer, turned_away
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
@@ -159,7 +159,7 @@ class Coop(commands.Cog):
         outcome = await in_time(interaction, work, update=True)
         if not outcome.ok or outcome.coop is None:
             return await refuse(interaction, outcome.message or NO_GAME)
-        message = await coop_message(outcome.coop, edit=True)
+        message = fitted(interaction, await coop_message(outcome.coop, edit=True))
         if interaction.response.is_done():  # deferred: the service was slow
             await interaction.edit_original_response(**message)
         else:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import answer, turned_away
+from bot.discord_bot import answer, fitted, turned_away
 from bot.render.text import candidates_text, percent, share_text, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
@@ -279,6 +279,7 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
         return await refuse(interaction, outcome.message or NO_GAME)
     assert outcome.game is not None
     message = await drawn_board(interaction, outcome.game, update=True)
+    message = fitted(interaction, message)
     if interaction.response.is_done():  # deferred: the service or the drawing was slow
         await interaction.edit_original_response(**message)
     else:

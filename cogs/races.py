@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, answer, turned_away
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render.text import race_text
 from bot.services import GameView, Outcome
 from bot.services.races import NEED_CHANNEL, RaceBoard, RaceOutcome
@@ -100,7 +100,7 @@ class RaceButton(
         outcome = await in_time(interaction, work, update=True)
         if not outcome.ok or outcome.board is None:
             return await refuse(interaction, outcome.message or "That race is over")
-        message = scoreboard(outcome.board)
+        message = fitted(interaction, scoreboard(outcome.board))
         if interaction.response.is_done():
             await interaction.edit_original_response(**message)
         else:
@@ -159,7 +159,7 @@ class Races(commands.Cog):
         outcome = await in_time(interaction, work)
         if not outcome.ok or outcome.board is None:
             return await refuse(interaction, outcome.message or NEED_CHANNEL)
-        message = scoreboard(outcome.board)
+        message = fitted(interaction, scoreboard(outcome.board))
         if interaction.response.is_done():
             message_id = (await interaction.edit_original_response(**message)).id
         else:
