@@ -369,7 +369,8 @@ class DiscordServer(Gateway):
         self.synced.append((request.path, commands))
         self.violations += [f"/{c.get('name')}: dm_permission beside contexts (deprecated: "
                             "contexts alone says where a command is offered)"
-                            for c in commands if "dm_permission" in c and "contexts" in c]  # fmt: skip
+                            for c in commands
+                            if "dm_permission" in c and "contexts" in c]  # fmt: skip
         guild = request.match_info.get("guild_id")
         stored = [{"description": "", "options": [], "dm_permission": True, "type": 1,
                    "nsfw": False, **c, "id": snowflake(), "application_id": str(APP_ID),
