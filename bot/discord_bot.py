@@ -33,6 +33,81 @@ BUSY = "The bot is very busy right now: try again in a moment."
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
 # (cogs.common.think): a refusal that follows deletes it, so that refusals stay private.
 PUBLIC_THINKING = "wordlebot-public-thinking"
+# Set in ``interaction.extras`` once the deferred "thinking..." has been edited into the answer:
+# what follows is a message of its own.
+ANSWERED = "wordlebot-answered"
+
+
+CONTENT_LIMIT = 2000  # characters in a message's content
+
+
+def fitted(interaction: discord.Interaction[Any], message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` (send or edit keywords) as the bot may show it where ``interaction`` came
+    from (its ``app_permissions``; Discord refuses the rest with a 403): without Attach Files
+    its files stay behind, with an embed's picture of them; without Embed Links an embed
+    becomes text. A board still reads as its emoji rows."""
+    allowed = interaction.app_permissions
+    embeds = [e for e in [message.pop("embed", None), *(message.pop("embeds", None) or [])] if e]
+    if not allowed.attach_files:
+        for key in ("file", "files", "attachments"):
+            if message.get(key):
+                del message[key]
+                if key == "attachments":  # an edit: the message keeps none
+                    message[key] = []
+        for embed in embeds:
+            if (embed.image.url or "").startswith("attachment://"):
+                embed.set_image(url=None)
+    if embeds and not allowed.embed_links:
+        parts = [message.get("content") or "", *map(embed_text, embeds)]
+        message["content"] = "\n\n".join(p for p in parts if p)[:CONTENT_LIMIT]
+        message["embeds"] = []
+    elif embeds:
+        message["embeds"] = embeds
+    return message
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """An embed's words as plain text: the title in bold, the description, each field."""
+    parts = [f"**{embed.title}**" if embed.title else "", embed.description or ""]
+    parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
+    return "\n".join(p for p in parts if p)
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    private: bool,
+    files: list[discord.File] | None = None,
+    **message: Any,
+) -> discord.Message | None:
+    """The answer to an interaction, in the one way Discord means for each moment: the
+    response itself; past a deferral ("thinking..."), an edit of that original response,
+    seen as the deferral chose; a follow-up only for a second message (a private note after
+    a public answer, an answer to a button whose board was updated). A private answer after
+    a public "thinking..." deletes it first and follows up privately: refusals stay private.
+    Returns the message, where discord.py gives it."""
+    response = interaction.response
+    if content is not None:
+        message["content"] = content
+    if files:
+        message["files"] = files
+    message = fitted(interaction, message)
+    if not response.is_done():
+        await response.send_message(ephemeral=private, **message)
+        return None
+    public_thinking = interaction.extras.pop(PUBLIC_THINKING, False)
+    thinking = (response.type is discord.InteractionResponseType.deferred_channel_message
+                and not interaction.extras.get(ANSWERED))  # fmt: skip
+    if thinking and not (private and public_thinking):
+        interaction.extras[ANSWERED] = True
+        if "files" in message:
+            message["attachments"] = message.pop("files")
+        return await interaction.edit_original_response(**message)
+    if thinking:  # public "thinking...", a private answer: it goes
+        interaction.extras[ANSWERED] = True
+        await interaction.delete_original_response()
+    return await interaction.followup.send(ephemeral=private, wait=True, **message)
 
 
 async def turned_away(interaction: discord.Interaction[Any]) -> bool:
@@ -50,10 +125,7 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
         return False
-    if interaction.response.is_done():
-        await interaction.followup.send(BUSY, ephemeral=True)
-    else:
-        await interaction.response.send_message(BUSY, ephemeral=True)
+    await answer(interaction, BUSY, private=True)
     return True
 
 
@@ -62,6 +134,40 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         """Shed load: past capacity a quick private "busy" beats every player's reply
         drifting past Discord's 3-second window."""
         return not await turned_away(interaction)
+
+    async def sync_payload(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        """The commands as published: discord.py's payload without ``dm_permission``, which
+        Discord replaced by ``contexts`` (every command says where it is offered there:
+        cogs.common's ``anywhere`` and ``in_servers``)."""
+        commands = self._get_all_commands(guild=guild)
+        translator = self.translator
+        if translator:
+            payload = [await c.get_translated_payload(self, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self) for c in commands]
+        for command in payload:
+            command.pop("dm_permission", None)
+        return payload
+
+    async def sync(
+        self, *, guild: discord.abc.Snowflake | None = None
+    ) -> list[app_commands.AppCommand]:
+        """discord.py's sync, sending :meth:`sync_payload`."""
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        payload = await self.sync_payload(guild=guild)
+        http, app = self._http, self.client.application_id
+        try:
+            if guild is None:
+                data = await http.bulk_upsert_global_commands(app, payload=payload)
+            else:
+                data = await http.bulk_upsert_guild_commands(app, guild.id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                commands = self._get_all_commands(guild=guild)
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state) for d in data]
 
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",
@@ -73,14 +179,25 @@ DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in 
 APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
 
 
+def needed_intents(settings: Settings) -> discord.Intents:
+    """The least the features need. Interactions (every command, button and form) come
+    whatever the intents. ``guilds``: the servers and channels the bot is in (where it may
+    post a digest, a race, a reminder). ``guild_messages``: the messages posted in a server,
+    for share channels (/sharechannel) to record shares, edited ones too. ``message_content``
+    (privileged, MESSAGE_CONTENT_INTENT, off by default): the text of those messages, which
+    share channels cannot read without; the message menus (Analyze, Record results) get
+    their message with the interaction and need no intent."""
+    intents = discord.Intents.none()
+    intents.guilds = intents.guild_messages = True
+    intents.message_content = settings.message_content_intent
+    return intents
+
+
 class WordleBot(commands.Bot):
     services: Services
 
     def __init__(self, settings: Settings, *, warm_engine: bool = True, **shards: Any) -> None:
-        # The default intents: no message content, no members. Mentions still reach commands.
-        intents = discord.Intents.default()
-        # Privileged, off by default: only to record shares posted in chosen channels.
-        intents.message_content = settings.message_content_intent
+        intents = needed_intents(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -208,13 +325,7 @@ class WordleBot(commands.Bot):
             log.error("interaction %s failed", interaction.id, exc_info=error)
             message = APOLOGY
         try:
-            response = interaction.response
-            if interaction.extras.pop(PUBLIC_THINKING, False):
-                await interaction.delete_original_response()  # a public "thinking...": it goes
-            if response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await response.send_message(message, ephemeral=True)
+            await answer(interaction, message, private=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import answer
 from bot.render.text import analysis_text, coaching_text
 from bot.services.analysis import MAX_PASTE, NOTHING_TO_COACH, coach_game
 from bot.services.shares import (
@@ -114,7 +115,7 @@ class Analysis(commands.Cog):
             posting_day(posted_at(message), daily.zone), await members_named(message),
             age=daily.clock() - posted_at(message),
         )  # fmt: skip
-        await interaction.followup.send("\n".join(notes)[:1900], ephemeral=True)
+        await answer(interaction, "\n".join(notes)[:1900], private=True)
 
     @anywhere
     @app_commands.command(name="analyze", description="Read a pasted share or history")
@@ -136,7 +137,7 @@ class Analysis(commands.Cog):
         )  # fmt: skip
         if result.refused is not None:
             return await refuse(interaction, result.refused)
-        await interaction.followup.send(analysis_text(result)[:1900], ephemeral=not share)
+        await answer(interaction, analysis_text(result)[:1900], private=not share)
 
     async def analyze_message(self, interaction: discord.Interaction[Any],
                               message: discord.Message) -> None:  # fmt: skip
@@ -155,7 +156,7 @@ class Analysis(commands.Cog):
                                        posted=posting_day(posted_at(message),
                                                           services.daily.zone))  # fmt: skip
             text += "\n" + "\n".join(done.notes)
-        await interaction.followup.send(text[:1900], ephemeral=True)
+        await answer(interaction, text[:1900], private=True)
 
     @in_servers
     @app_commands.command(name="sharechannel", description="Record shares posted in this channel")
@@ -241,13 +242,13 @@ class Analysis(commands.Cog):
             return await refuse(interaction, NOTHING_TO_COACH)
         text = coaching_text(report)
         if len(text) + len(note) <= INLINE_REPORT:
-            return await interaction.followup.send(f"```\n{text}\n```{note}", ephemeral=not share)
+            await answer(interaction, f"```\n{text}\n```{note}", private=not share)
+            return
         # An Octordle's eight tables pass a message's 2,000 characters: its last line (the
         # skill) in the message, the whole report as a file beside it.
-        await interaction.followup.send(
-            f"{text.splitlines()[-1]} (the whole report is attached){note}", ephemeral=not share,
-            file=discord.File(io.BytesIO(text.encode()), filename="coaching.txt"),
-        )  # fmt: skip
+        report_file = discord.File(io.BytesIO(text.encode()), filename="coaching.txt")
+        await answer(interaction, f"{text.splitlines()[-1]} (the whole report is attached){note}",
+                     private=not share, files=[report_file])  # fmt: skip
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, turned_away
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render.text import challenge_text
 from bot.services import GameView, Player
 from bot.services.challenges import MAX_GUESSES, NOT_FOUND
@@ -73,7 +73,7 @@ class PlayButton(
         palette = await palette_of(interaction, outcome.game.player_id)
         message = await board_message(outcome.game, buttons(outcome.game), palette)
         files = message.pop("attachments")
-        await interaction.followup.send(files=files, ephemeral=True, **message)
+        await answer(interaction, files=files, private=True, **message)
 
 
 def play_view(challenge_id: int) -> discord.ui.View:
@@ -116,6 +116,7 @@ class Challenges(commands.Cog):
             "allowed_mentions": NO_MENTIONS if player is None else discord.AllowedMentions(
                 everyone=False, roles=False, users=[player]),
         }  # fmt: skip
+        message = fitted(interaction, message)
         if interaction.response.is_done():
             sent = await interaction.edit_original_response(**message)
             message_id = sent.id

@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord_bot import PUBLIC_THINKING
+from bot.discord_bot import PUBLIC_THINKING, answer
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
@@ -35,6 +35,24 @@ DEFER_AFTER = 1.0
 # A form (the guess modal) that was dismissed is never submitted: discord.py forgets it after
 # this long. A late submit is still played: the cogs' on_interaction answers every form.
 FORM_SECONDS = 900.0
+
+
+def guess_form_field(label: str) -> tuple[discord.ui.Label[Any], discord.ui.TextInput[Any]]:
+    """A form's one text field, in a Label (component type 18): Discord's current form
+    layout, where a text input in an ActionRow is deprecated."""
+    field: discord.ui.TextInput[Any] = discord.ui.TextInput(min_length=1, max_length=50)
+    return discord.ui.Label(text=label, component=field), field
+
+
+def form_values(data: Any) -> list[str]:
+    """The text a submitted form carries, in order: each field in a Label (type 18, the
+    forms this bot opens) or in an ActionRow (type 1, forms opened by older versions)."""
+    values = []
+    for top in data.get("components") or []:
+        inner = [top["component"]] if "component" in top else top.get("components") or []
+        values += [str(c.get("value") or "") for c in inner if "value" in c]
+    return values
+
 
 GREEN = discord.Colour.from_rgb(*images.GREEN)
 GREY = discord.Colour.from_rgb(*images.GREY)
@@ -190,12 +208,7 @@ def answers_failures(handler: Handler) -> Handler:
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
     """A refusal, seen only by the person who caused it (after a deferral, whose "thinking..."
     may be public, that goes first)."""
-    if interaction.extras.pop(PUBLIC_THINKING, False):
-        await interaction.delete_original_response()
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    await answer(interaction, message, private=True)
 
 
 async def palette_of(interaction: discord.Interaction[Any], player_id: int) -> Palette:

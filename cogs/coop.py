@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, turned_away
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
@@ -26,6 +26,8 @@ from cogs.common import (
     GREY,
     answers_failures,
     bot_of,
+    form_values,
+    guess_form_field,
     in_servers,
     in_time,
     player_of,
@@ -76,10 +78,8 @@ class CoopModal(discord.ui.Modal):
                          custom_id=f"wb:modal:coop:{view.coop_id}",
                          timeout=FORM_SECONDS)  # fmt: skip
         unit = "digit" if game.variant == "primel" else "letter"
-        self.word: discord.ui.TextInput[CoopModal] = discord.ui.TextInput(
-            label=f"Your {game.length}-{unit} guess", min_length=1, max_length=50
-        )
-        self.add_item(self.word)
+        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
+        self.add_item(label)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`Coop.on_interaction` plays every submitted form."""
@@ -119,22 +119,14 @@ async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
 
 async def show(interaction: discord.Interaction[Any], outcome: CoopOutcome) -> None:
     """Answer a command with the board in a new message (a note above it), or refuse."""
-    deferred = interaction.response.is_done()
     if not outcome.ok or outcome.coop is None:
         text = outcome.message or NO_GAME
-        if deferred:
-            await interaction.edit_original_response(content=text)
-        else:
-            await refuse(interaction, text)
-        return
+        return await refuse(interaction, text)
     message = await coop_message(outcome.coop)
     if outcome.message:
         message["content"] = outcome.message
-    if deferred:
-        await interaction.edit_original_response(**message)
-        return
     files = message.pop("attachments")
-    await interaction.response.send_message(files=files, **message)
+    await answer(interaction, files=files, private=False, **message)
 
 
 class Coop(commands.Cog):
@@ -161,14 +153,13 @@ class Coop(commands.Cog):
         match = MODAL_ID.fullmatch(str(interaction.data.get("custom_id", "")))
         if match is None or await turned_away(interaction):
             return
-        rows: Any = interaction.data.get("components", [])
-        values = [c.get("value", "") for row in rows for c in row.get("components", [])]
+        values = form_values(interaction.data)
         work = self.bot.services.coop.guess(player_of(interaction), int(match["coop"]),
                                             str(values[0] if values else ""))  # fmt: skip
         outcome = await in_time(interaction, work, update=True)
         if not outcome.ok or outcome.coop is None:
             return await refuse(interaction, outcome.message or NO_GAME)
-        message = await coop_message(outcome.coop, edit=True)
+        message = fitted(interaction, await coop_message(outcome.coop, edit=True))
         if interaction.response.is_done():  # deferred: the service was slow
             await interaction.edit_original_response(**message)
         else:

@@ -9,19 +9,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import turned_away
+from bot.discord_bot import answer, fitted, turned_away
 from bot.render.text import candidates_text, percent, share_text, title
 from bot.services import GameView, Outcome
 from bot.services.archive import play_archive
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS, ROLLED_BACK
 from cogs.common import (
     FORM_SECONDS,
-    PUBLIC_THINKING,
     answers_failures,
     anywhere,
     board_message,
     board_posted,
     bot_of,
+    form_values,
+    guess_form_field,
     in_time,
     palette_of,
     place_of,
@@ -184,7 +185,7 @@ async def tell_answer(interaction: discord.Interaction[Any], outcome: Outcome) -
     """The answer after giving up, privately: a daily's answer must not reach the channel
     while others are still playing it (a practice game's may, but one rule is simpler)."""
     if outcome.ok and outcome.message and outcome.game is not None and outcome.game.over:
-        await interaction.followup.send(outcome.message, ephemeral=True)
+        await answer(interaction, outcome.message, private=True)
 
 
 # This process's mark in the guess modal's custom id: a modal submitted after a restart
@@ -201,12 +202,9 @@ class GuessModal(discord.ui.Modal):
         super().__init__(title=f"Guess {len(game.rows) + 1}{limit}", timeout=FORM_SECONDS,
                          custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
         self.game_id = game_id
-        self.word: discord.ui.TextInput[GuessModal] = discord.ui.TextInput(
-            label=f"Your {game.length}-{'digit' if game.variant == 'primel' else 'letter'} guess",
-            min_length=1,
-            max_length=50,
-        )
-        self.add_item(self.word)
+        unit = "digit" if game.variant == "primel" else "letter"
+        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
+        self.add_item(label)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`Games.on_interaction` plays every submitted guess. discord.py
@@ -255,33 +253,19 @@ async def show_board(
     """Answer a command with the board in a new message, or refuse privately (with buttons
     to pick a game when several could be meant). A note that reveals an answer (giving up)
     is not put on the public board: :func:`tell_answer` sends it privately."""
-    deferred = interaction.response.is_done()  # the service was slow: edit "thinking..."
     shown_older = outcome.message == ROLLED_BACK  # refused, with the game as stored: shown
     if outcome.game is None or (not outcome.ok and outcome.message and not shown_older):
         text = outcome.message or NO_GAME
         if picks is None:
             return await refuse(interaction, text)
-        if deferred:  # refusals are private: a public "thinking..." goes
-            if interaction.extras.pop(PUBLIC_THINKING, False):
-                await interaction.delete_original_response()
-            await interaction.followup.send(text, view=picks, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, view=picks, ephemeral=True)
+        await answer(interaction, text, view=picks, private=True)
         return
     message = await drawn_board(interaction, outcome.game)
-    deferred = interaction.response.is_done()  # perhaps while the board was drawn
     if outcome.message and not outcome.game.over:
         message["content"] = outcome.message
     private = outcome.game.kind.endswith((":race", ":custom"))  # its player's board alone
-    if deferred and private:  # "thinking..." was public: it goes, the board comes privately
-        await interaction.delete_original_response()
-        files = message.pop("attachments")
-        await interaction.followup.send(files=files, ephemeral=True, **message)
-    elif deferred:
-        await interaction.edit_original_response(**message)
-    else:
-        files = message.pop("attachments")
-        await interaction.response.send_message(files=files, ephemeral=private, **message)
+    files = message.pop("attachments")
+    await answer(interaction, files=files, private=private, **message)
     if not private:  # one board per game in the channel: the one it replaces goes
         board_posted(interaction, outcome.game.game_id)
     report_over(interaction, outcome)
@@ -295,12 +279,13 @@ async def update_board(interaction: discord.Interaction[Any], outcome: Outcome) 
         return await refuse(interaction, outcome.message or NO_GAME)
     assert outcome.game is not None
     message = await drawn_board(interaction, outcome.game, update=True)
+    message = fitted(interaction, message)
     if interaction.response.is_done():  # deferred: the service or the drawing was slow
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.edit_message(**message)
     if shown_older:
-        await interaction.followup.send(ROLLED_BACK, ephemeral=True)
+        await answer(interaction, ROLLED_BACK, private=True)
     report_over(interaction, outcome)
 
 
@@ -312,12 +297,12 @@ async def send_hint(interaction: discord.Interaction[Any], *, game_id: int | Non
         player_of(interaction), scope_of(interaction), game_id=game_id, place=place_of(interaction)
     )
     if outcome.multi is not None:
-        await interaction.followup.send(format_multi_hint(outcome.multi), ephemeral=True)
-        return
-    if outcome.hint is None:
-        await interaction.followup.send(outcome.message or NO_GAME, ephemeral=True)
-        return
-    await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
+        text = format_multi_hint(outcome.multi)
+    elif outcome.hint is None:
+        text = outcome.message or NO_GAME
+    else:
+        text = format_hint(outcome.hint)
+    await answer(interaction, text, private=True)
 
 
 def format_multi_hint(result: Any) -> str:
@@ -371,8 +356,7 @@ class Games(commands.Cog):
         wait = play_wait(interaction)  # the limit of /guess, on its form too
         if wait is not None:
             return await refuse(interaction, slow_down(wait))
-        values = [c.get("value", "") for row in interaction.data.get("components", [])
-                  for c in row.get("components", [])]  # type: ignore[union-attr]  # fmt: skip
+        values = form_values(interaction.data)
         work = bot_of(interaction).services.games.guess(
             player_of(interaction), scope_of(interaction), str(values[0] if values else ""),
             game_id=int(match["game"]), place=place_of(interaction),

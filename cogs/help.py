@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import answer
 from bot.render.help import help_text
 from cogs.common import anywhere
 
@@ -20,7 +21,7 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What the bot does, by what you want to do")
     @anywhere
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(help_text("discord"), ephemeral=True)
+        await answer(interaction, help_text("discord"), private=True)
 
 
 async def setup(bot: commands.Bot) -> None:

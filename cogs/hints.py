@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import answer
 from cogs.common import anywhere, bot_of, player_of, scope_of
 from cogs.cooldowns import PLAY
 from cogs.games import format_hint, send_hint
@@ -29,10 +30,8 @@ class Hints(commands.Cog):
         outcome = await bot_of(interaction).services.games.hint_history(
             player_of(interaction), history, scope=scope_of(interaction)
         )
-        if outcome.hint is None:
-            await interaction.followup.send(outcome.message or "No hint", ephemeral=True)
-            return
-        await interaction.followup.send(format_hint(outcome.hint), ephemeral=True)
+        text = outcome.message or "No hint" if outcome.hint is None else format_hint(outcome.hint)
+        await answer(interaction, text, private=True)
 
 
 async def setup(bot: commands.Bot) -> None:

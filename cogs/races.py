@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, turned_away
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render.text import race_text
 from bot.services import GameView, Outcome
 from bot.services.races import NEED_CHANNEL, RaceBoard, RaceOutcome
@@ -100,13 +100,13 @@ class RaceButton(
         outcome = await in_time(interaction, work, update=True)
         if not outcome.ok or outcome.board is None:
             return await refuse(interaction, outcome.message or "That race is over")
-        message = scoreboard(outcome.board)
+        message = fitted(interaction, scoreboard(outcome.board))
         if interaction.response.is_done():
             await interaction.edit_original_response(**message)
         else:
             await interaction.response.edit_message(**message)
-        if self.action == "join":
-            await interaction.followup.send(outcome.message or "You're in", ephemeral=True)
+        if self.action == "join":  # a private note beside the updated scoreboard
+            await answer(interaction, outcome.message or "You're in", private=True)
         else:  # the host's board at once; the others press Play
             await send_board(interaction, await races.play(self.race_id, player,
                                                            place_of(interaction)))  # fmt: skip
@@ -119,10 +119,7 @@ async def send_board(interaction: discord.Interaction[Any], outcome: Outcome) ->
     palette = await palette_of(interaction, outcome.game.player_id)
     message = await board_message(outcome.game, buttons(outcome.game), palette)
     files = message.pop("attachments")
-    if interaction.response.is_done():
-        await interaction.followup.send(files=files, ephemeral=True, **message)
-    else:
-        await interaction.response.send_message(files=files, ephemeral=True, **message)
+    await answer(interaction, files=files, private=True, **message)
 
 
 class Races(commands.Cog):
@@ -162,7 +159,7 @@ class Races(commands.Cog):
         outcome = await in_time(interaction, work)
         if not outcome.ok or outcome.board is None:
             return await refuse(interaction, outcome.message or NEED_CHANNEL)
-        message = scoreboard(outcome.board)
+        message = fitted(interaction, scoreboard(outcome.board))
         if interaction.response.is_done():
             message_id = (await interaction.edit_original_response(**message)).id
         else:

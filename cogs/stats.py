@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot
+from bot.discord_bot import WordleBot, fitted
 from bot.render import images
 from bot.render.alt_text import stats_alt_text
 from bot.render.text import METRIC_TITLES, board_text, stats_text
@@ -67,7 +67,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
                                       self.page, self.period)  # fmt: skip
         if message is None:
             return await refuse(interaction, "That board is not available here")
-        await interaction.response.edit_message(**message)
+        await interaction.response.edit_message(**fitted(interaction, message))
 
 
 async def board_message(
@@ -135,8 +135,9 @@ class Stats(commands.Cog):
         palette = await palette_of(interaction, interaction.user.id)  # who asks sees it
         png = await asyncio.to_thread(images.stats_png, result, palette)
         alt = stats_alt_text(result, who.display_name)
+        picture = discord.File(io.BytesIO(png), filename="stats.png", description=alt)
         await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png", description=alt)
+            **fitted(interaction, {"embed": embed, "file": picture})
         )
 
     @anywhere
@@ -175,7 +176,7 @@ class Stats(commands.Cog):
         except LeaderboardError as exc:
             return await refuse(interaction, str(exc))
         assert message is not None
-        await interaction.response.send_message(content=note, **message)
+        await interaction.response.send_message(**fitted(interaction, {"content": note, **message}))
 
 
 async def setup(bot: WordleBot) -> None:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_bot import fitted
 from bot.render.study import hard_mode_answer
 from bot.services.study import hard_mode_study
 
@@ -37,8 +38,8 @@ class Study(commands.Cog):
             discord.File(io.BytesIO(answer.picture), filename=answer.filename,
                          description=answer.alt)
         ]  # fmt: skip
-        await interaction.response.send_message(answer.text[:2000], files=files,
-                                                ephemeral=not share)  # fmt: skip
+        message = fitted(interaction, {"content": answer.text[:2000], "files": files})
+        await interaction.response.send_message(ephemeral=not share, **message)
 
 
 async def setup(bot: commands.Bot) -> None:

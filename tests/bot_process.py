@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 
+from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, snowflake, user
 
 GUILDS = [970000000000000000, 970000000000000100, 970000000000000200]
@@ -51,15 +52,13 @@ def submit(modal: dict, value: str, *, user_id: int, guild: int | None = GUILDS[
            on: dict | None = None, where: dict | None = None):  # fmt: skip
     """A modal submitted (type 5): the text input's value, and the message whose button
     opened the modal (``on``, as in :func:`click`)."""
-    field = modal["components"][0]["components"][0]
     payload = base(5, user_id, guild, **(where or {}))
     kept = ("id", "components", "embeds", "flags")
     message = message_stub(payload["channel_id"]) | {k: v for k, v in (on or {}).items()
                                                      if k in kept}  # fmt: skip
-    return payload | {"data": {"custom_id": modal["custom_id"], "components": [
-        {"type": 1, "id": 1, "components": [
-            {"type": 4, "id": 2, "custom_id": field["custom_id"], "value": value}]}
-    ]}, "message": message}  # fmt: skip
+    return payload | {"data": {"custom_id": modal["custom_id"],
+                               "components": submitted_form(modal, [value])},
+                      "message": message}  # fmt: skip
 
 
 def base(kind: int, user_id: int, guild: int | None, *, context: int = GUILD,

@@ -18,6 +18,7 @@ from typing import Any
 from discord.user import ClientUser
 from discord.utils import time_snowflake
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from discord_messages import submitted_form
 
 from bot.discord_bot import JOBS_TASK
 
@@ -46,6 +47,9 @@ class Sent:
     path: str
     body: dict[str, Any]
     files: list[str] = field(default_factory=list)
+    # An edit of a deferred response is seen as the deferral chose (Discord keeps the
+    # "thinking..." message's visibility): recorded here, None for every other request.
+    deferred_private: bool | None = None
 
     @property
     def kind(self) -> int | None:
@@ -58,6 +62,8 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
+        if self.deferred_private is not None:
+            return self.deferred_private
         return bool(self.data.get("flags", 0) & 64)
 
     @property
@@ -78,13 +84,20 @@ class Recorder(AsyncWebhookAdapter):
     def __init__(self) -> None:
         super().__init__()
         self.sent: list[Sent] = []
+        self.deferrals: dict[str | None, bool] = {}  # token -> the deferral was private
 
     async def request(self, route: Any, session: Any = None, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **_: Any) -> Any:  # fmt: skip
         body = payload or {}
         if multipart:
             body = json.loads(next(p["value"] for p in multipart if p["name"] == "payload_json"))
-        self.sent.append(Sent(route.method, route.path, body, [f.filename for f in files or []]))
+        sent = Sent(route.method, route.path, body, [f.filename for f in files or []])
+        token = getattr(route, "webhook_token", None)
+        if sent.kind == 5:
+            self.deferrals[token] = sent.ephemeral
+        elif route.method == "PATCH" and route.path.endswith("/@original"):
+            sent.deferred_private = self.deferrals.get(token)
+        self.sent.append(sent)
         if route.path.endswith("/callback"):
             return {"interaction": {"id": str(route.webhook_id), "type": 2,
                                     "response_message_id": snowflake()}}  # fmt: skip
@@ -204,12 +217,11 @@ class DiscordDouble:
 
     async def submit(self, modal: Sent, values: dict[str, str], *, user_id: int) -> list[Sent]:
         """Submit a modal the bot opened, filling its inputs in order with ``values``."""
-        inputs = [c for row in modal.data["components"] for c in row["components"]]
         payload = self._base(5, user_id, EVERYTHING, True)
-        payload["data"] = {"custom_id": modal.data["custom_id"], "components": [
-            {"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"], "value": v}]}
-            for c, v in zip(inputs, values.values(), strict=False)
-        ]}  # fmt: skip
+        payload["data"] = {
+            "custom_id": modal.data["custom_id"],
+            "components": submitted_form(modal.data, list(values.values())),
+        }
         payload["message"] = message({})
         return await self._dispatch(payload)
 

@@ -28,6 +28,67 @@ def user(user_id: int, name: str = "player", bot: bool = False) -> dict[str, Any
             "primary_guild": None}  # fmt: skip
 
 
+HAS_SNAPSHOT = 1 << 14  # a message that forwards another
+FORWARD = 1  # message_reference.type of a forward
+
+
+def member_message(content: str, *, channel_id: int, author_id: int, guild_id: int | None = None,
+                   **fields: Any) -> dict[str, Any]:  # fmt: skip
+    """A member's message as Discord sends it (MESSAGE_CREATE: ``guild_id`` and ``member``
+    where it was posted in a server)."""
+    message = {
+        "id": snowflake(), "channel_id": str(channel_id), "type": 0, "content": content,
+        "author": user(author_id), "embeds": [], "components": [], "attachments": [],
+        "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
+        "tts": False, "timestamp": "2026-11-21T00:00:00+00:00", "edited_timestamp": None,
+        "flags": 0,
+    }  # fmt: skip
+    if guild_id is not None:
+        message["guild_id"] = str(guild_id)
+        message["member"] = {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                             "deaf": False, "mute": False, "flags": 0}  # fmt: skip
+    return message | fields
+
+
+def forwarded(original: dict[str, Any], *, channel_id: int, author_id: int,
+              guild_id: int | None = None) -> dict[str, Any]:  # fmt: skip
+    """``original`` forwarded by ``author_id`` into ``channel_id``, as Discord delivers a
+    forward: an empty message of its own whose ``message_reference`` (type 1) points at the
+    original and whose ``message_snapshots`` carry a copy of the original's content."""
+    kept = ("type", "content", "embeds", "attachments", "timestamp", "edited_timestamp",
+            "flags", "mentions", "mention_roles", "components")  # fmt: skip
+    reference = {"type": FORWARD, "channel_id": original["channel_id"],
+                 "message_id": original["id"]}  # fmt: skip
+    if "guild_id" in original:
+        reference["guild_id"] = original["guild_id"]
+    return member_message(
+        "", channel_id=channel_id, author_id=author_id, guild_id=guild_id,
+        message_reference=reference, flags=HAS_SNAPSHOT,
+        message_snapshots=[{"message": {k: original[k] for k in kept if k in original}}],
+    )  # fmt: skip
+
+
+def submitted_form(modal: dict[str, Any], values: list[str]) -> list[dict[str, Any]]:
+    """A submitted form's ``components`` as Discord sends them, in the form's own layout: a
+    field in a Label (type 18) comes back in a Label, one in an ActionRow (type 1, the old
+    layout) in an ActionRow; ``values`` fill the text inputs in order."""
+    answered = []
+    for n, (top, value) in enumerate(zip(modal["components"], values, strict=False)):
+        field = top["component"] if top.get("type") == 18 else top["components"][0]
+        answer = {"type": 4, "id": 2 * n + 2, "custom_id": field["custom_id"], "value": value}
+        if top.get("type") == 18:
+            answered.append({"type": 18, "id": 2 * n + 1, "component": answer})
+        else:
+            answered.append({"type": 1, "id": 2 * n + 1, "components": [answer]})
+    return answered
+
+
+def check_modal(data: dict[str, Any], where: str) -> list[str]:
+    """A form's layout: Discord deprecated the text input in an ActionRow for the Label."""
+    return [f"{where}: a form's text input in an ActionRow (deprecated): put it in a Label"
+            for top in data.get("components") or [] if top.get("type") == 1]  # fmt: skip
+
+
 def check_message(body: dict[str, Any], where: str) -> list[str]:
     """Discord's limits on a message body that its API description leaves out (the total of
     embed text), and the rules for action rows."""

@@ -34,6 +34,7 @@ from discord_messages import (
     Messages,
     Upload,
     check_message,
+    check_modal,
     snowflake,
     user,
 )
@@ -42,6 +43,12 @@ from discord_spec import problems
 __all__ = ["APP_ID", "BOT_ID", "DiscordServer", "Reply", "guild_payload", "snowflake", "user"]
 
 WINDOW = 3.0  # seconds to the initial response
+CONTENT_LIMIT = 2000  # characters in a message's content
+USER_INSTALL_FOLLOWUPS = 5  # follow-ups an interaction gets where only a user installed the app
+# The bot's permissions that posting needs (Discord's bits)
+PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
+               "attach_files": 1 << 15}  # fmt: skip
+ALL = 2251799813685247  # every permission
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
 RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the rate-limit headers' bucket: requests per window
 
@@ -152,6 +159,11 @@ class DiscordServer(Gateway):
         # Messages the bot posted in channels (not interaction replies): (channel, body, files)
         self.posts: list[tuple[int, dict[str, Any], list[str]]] = []
         self.deleted_channels: set[int] = set()  # posting there: 404 Unknown Channel
+        # The bot's permissions in a channel (every one where none are set): see ``deny``.
+        self.channel_permissions: dict[int, int] = {}
+        # Channels the bot is no member of, learnt from interactions that came from there
+        # through a user install alone (a server that never installed it, a group DM).
+        self.out_of_reach: set[int] = set()
         self.dm_channels: dict[int, int] = {}  # DM channel -> the user it reaches
         self.faults: list[Fault] = []
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
@@ -189,6 +201,24 @@ class DiscordServer(Gateway):
         """Answer the next ``times`` requests to ``operation`` with ``status``."""
         assert any(f"{m} {p}" == operation for m, p, _ in ROUTES), operation
         self.faults.append(Fault(operation, status, retry_after, is_global, times))
+
+    def deny(self, channel: int, *names: str) -> None:
+        """Take permissions (``PERMISSIONS``' names) from the bot in ``channel``: its posts
+        there are refused as Discord refuses them, and the interactions from there carry
+        what is left as ``app_permissions``."""
+        allowed = self.channel_permissions.get(channel, ALL)
+        for name in names:
+            allowed &= ~PERMISSIONS[name]
+        self.channel_permissions[channel] = allowed
+
+    async def deliver_message(self, message: dict[str, Any], *, event: str = "MESSAGE_CREATE",
+                              guild_id: int | None = None) -> None:  # fmt: skip
+        """A message posted in a channel (by a member, or forwarded: see ``forwarded``),
+        on the gateway as Discord sends it."""
+        data = dict(message)
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+        await self.dispatch(event, data)
 
     def message(self, reply: Reply) -> dict[str, Any] | None:
         """The current state of an interaction's original response (None: none, or deleted)."""
@@ -337,6 +367,10 @@ class DiscordServer(Gateway):
         body, _ = await self._body(request)
         commands: list[dict[str, Any]] = body or []
         self.synced.append((request.path, commands))
+        self.violations += [f"/{c.get('name')}: dm_permission beside contexts (deprecated: "
+                            "contexts alone says where a command is offered)"
+                            for c in commands
+                            if "dm_permission" in c and "contexts" in c]  # fmt: skip
         guild = request.match_info.get("guild_id")
         stored = [{"description": "", "options": [], "dm_permission": True, "type": 1,
                    "nsfw": False, **c, "id": snowflake(), "application_id": str(APP_ID),
@@ -354,6 +388,28 @@ class DiscordServer(Gateway):
         return web.json_response({"message": "404: Not Found", "code": 0}, status=404)
 
     # -- interactions -------------------------------------------------------------------
+
+    # -- what Discord refuses of a message ------------------------------------------------
+
+    def _refused(self, request: web.Request, body: dict[str, Any], files: list[Upload],
+                 allowed: int, where: str) -> web.Response | None:  # fmt: skip
+        """Discord's refusals of a message body: content past 2,000 characters (400, 50035),
+        files without Attach Files or embeds without Embed Links (403, 50013), with
+        ``allowed`` the bot's permissions there. Each is also a violation."""
+        content = body.get("content") or ""
+        if len(content) > CONTENT_LIMIT:
+            self.violations.append(f"{where}: content of {len(content)} characters (2,000 at most)")
+            return self.error(request, "Invalid Form Body: content: Must be 2000 or fewer in "
+                              "length.", 50035, 400)  # fmt: skip
+        for needed, present in (("attach_files", files), ("embed_links", body.get("embeds"))):
+            if present and not allowed & PERMISSIONS[needed]:
+                self.violations.append(f"{where}: without {needed.replace('_', ' ').title()}")
+                return self.error(request, "Missing Permissions", 50013, 403)
+        return None
+
+    def _app_permissions(self, interaction: str) -> int:
+        payload = self._sent[interaction].payload
+        return int(payload.get("app_permissions", ALL))
 
     async def callback(self, request: web.Request) -> web.Response:
         interaction = request.match_info["interaction_id"]
@@ -378,6 +434,13 @@ class DiscordServer(Gateway):
             self.violations.append(f"callback type {kind} to interaction type {payload['type']}")
             return self.error(request, "Invalid Form Body", 50035, 400)
         self.violations += check_message(data, f"callback {kind}")
+        if kind in (4, 7):
+            refused = self._refused(request, data, files, self._app_permissions(interaction),
+                                    f"interaction {interaction} callback {kind}")  # fmt: skip
+            if refused is not None:  # not acknowledged: the bot may answer again
+                return refused
+        if kind == 9:
+            self.violations += check_modal(data, "callback 9")
         reply.kind, reply.data, reply.files = kind, data, [name for _, name, _ in files]
         reply.latency = latency
         if kind not in (5, 6):
@@ -434,6 +497,16 @@ class DiscordServer(Gateway):
             return refusal or web.Response(status=500)
         self.violations += check_message(body, "follow-up")
         reply = self.replies[interaction]
+        where = f"interaction {interaction} follow-up"
+        refused = self._refused(request, body, files, self._app_permissions(interaction), where)
+        if refused is not None:
+            return refused
+        owners = self._sent[interaction].payload.get("authorizing_integration_owners") or {}
+        if "0" not in owners and len(reply.followups) >= USER_INSTALL_FOLLOWUPS:
+            self.violations.append(f"{where}: past {USER_INSTALL_FOLLOWUPS} follow-ups, where "
+                                   "only a user installed the app")  # fmt: skip
+            return self.error(request, "This interaction has hit the maximum number of follow "
+                              "up messages", 40094, 400)  # fmt: skip
         original = self.message(reply)
         asked = int(body.get("flags") or 0) & EPHEMERAL
         if reply.kind == 5 and original is not None and original["flags"] & LOADING:
@@ -469,6 +542,16 @@ class DiscordServer(Gateway):
         if message is None:
             self.violations.append(f"{request.method} {request.path}: no such message")
             return self.error(request, "Unknown Message", 10008, 404)
+        if interaction is not None:
+            allowed = self._app_permissions(interaction)
+        else:
+            allowed = self.channel_permissions.get(int(message["channel_id"]), ALL)
+            if not allowed & PERMISSIONS["view_channel"]:
+                self.violations.append(f"{request.path}: the bot cannot see that channel")
+                return self.error(request, "Missing Access", 50001, 403)
+        refused = self._refused(request, body, files, allowed, f"edit of {message['id']}")
+        if refused is not None:
+            return refused
         if interaction is None and message["flags"] & EPHEMERAL:
             self.violations.append(f"{request.path}: an ephemeral message is edited only "
                                    "through its interaction's token")  # fmt: skip
@@ -502,6 +585,17 @@ class DiscordServer(Gateway):
         if channel in self.deleted_channels:  # as Discord answers (JSON error code 10003)
             return self.error(request, "Unknown Channel", 10003, 404)
         self.violations += check_message(body, "message")
+        allowed = self.channel_permissions.get(channel, ALL)
+        if channel in self.out_of_reach or not allowed & PERMISSIONS["view_channel"]:
+            self.violations.append(f"channel {channel}: the bot is no member there, or cannot "
+                                   "see it")  # fmt: skip
+            return self.error(request, "Missing Access", 50001, 403)
+        if not allowed & PERMISSIONS["send_messages"]:
+            self.violations.append(f"channel {channel}: without Send Messages")
+            return self.error(request, "Missing Permissions", 50013, 403)
+        refused = self._refused(request, body, files, allowed, f"channel {channel} message")
+        if refused is not None:
+            return refused
         if not (body.get("content") or body.get("embeds") or files or body.get("components")):
             self.violations.append("a message needs content, an embed, a file or components")
             return self.error(request, "Cannot send an empty message", 50006, 400)
@@ -541,7 +635,16 @@ class DiscordServer(Gateway):
                 await asyncio.wait_for(event.wait(), remaining)
 
     def issue(self, payload: dict[str, Any]) -> str:
-        """Know an interaction (its token, the time its 3 seconds start) before sending it."""
+        """Know an interaction (its token, the time its 3 seconds start) before sending it.
+        Where the server installed the app, ``app_permissions`` says what the bot may do in
+        the channel (as ``deny`` left it); where only a user did, the bot is no member of the
+        channel and cannot post there."""
+        channel = int(payload.get("channel_id") or 0)
+        owners = payload.get("authorizing_integration_owners") or {}
+        if "0" in owners and channel in self.channel_permissions:
+            payload["app_permissions"] = str(self.channel_permissions[channel])
+        elif "0" not in owners and payload.get("context") != 1:  # not the bot's own DM
+            self.out_of_reach.add(channel)
         self._tokens[payload["token"]] = payload["id"]
         self._sent[payload["id"]] = Sent(payload, time.perf_counter())
         return str(payload["id"])

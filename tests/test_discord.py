@@ -9,6 +9,7 @@ from discord_double import NOTHING, DiscordDouble
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
 
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"  # the deferred response
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
 
 ANN, BOB = 111, 222
@@ -55,7 +56,9 @@ async def test_a_hint_is_private_and_deferred_first(double):
     await double.command("guess", user_id=ANN, word="crane")
     deferred, answer = await double.command("hint", user_id=ANN)
     assert deferred.kind == 5 and deferred.ephemeral
-    assert answer.ephemeral and "possible" in answer.text and "CIGAR" in answer.text
+    # The answer edits the private "thinking..." (Discord's way), no follow-up beside it.
+    assert (answer.method, answer.path) == ("PATCH", ORIGINAL)
+    assert "possible" in answer.text and "CIGAR" in answer.text
 
 
 async def test_a_typed_history_hint(double):

@@ -47,7 +47,7 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     )
     refusal = await server.interact(command("guess", user_id=2, word=breaker))
     assert refusal.flags & 64 and refusal.data["content"] == expected
-    hint = await server.interact(command("hint", user_id=1), followups=1)
+    hint = await server.interact(command("hint", user_id=1), settle=True)
     assert hint.kind == 5 and hint.flags & 64 and "possible" in hint.text()
     won = await server.interact(command("guess", user_id=1, word=answer))
     assert "Solved in 2/6!" in won.text()
@@ -218,7 +218,7 @@ async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=9))
     asking = command("hint", user_id=9)
-    reply = asyncio.ensure_future(server.interact(asking, followups=1, timeout=30))
+    reply = asyncio.ensure_future(server.interact(asking, settle=True, timeout=30))
     for _ in range(400):  # until the deferral arrives: the hint is being computed
         answer = server.replies.get(asking["id"])
         if answer is not None and answer.kind == 5:
@@ -368,9 +368,9 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     assert boards[host]["flags"] & 64
     for player in (bob, cat):
         board = await server.interact(click(started_race.custom_ids()[0], user_id=player,
-                                            on=started_race.data), followups=1)  # fmt: skip
+                                            on=started_race.data), settle=True)  # fmt: skip
         assert board.kind == 5 and board.flags & 64  # deferred privately, then the board
-        boards[player] = board.followups[0]
+        boards[player] = board.edits[0]  # the answer edits the private "thinking..."
     [answer] = json.loads(sqlite3.connect(database).execute("SELECT answers FROM races")
                           .fetchone()[0])  # fmt: skip
     opener = "crane" if answer != "crane" else "slate"
@@ -461,7 +461,7 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
     read = [r for r in analyses if r.kind == 5]
     assert len(busy) + len(read) == 12 and 0 < len(read) <= 6  # two at a time per server
     assert all("busy" in r.text() or "try again" in r.text() for r in busy)
-    assert all(r.followups for r in read)  # each admitted analysis was answered
+    assert all(r.edits for r in read)  # each admitted analysis was answered
     with capsys.disabled():
         print(
             f"\n/analyze flood: 12 pasted, {len(read)} read, {len(busy)} turned away;"

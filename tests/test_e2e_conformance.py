@@ -25,7 +25,7 @@ from discord_server import APP_ID, DiscordServer
 from discord_spec import problems
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 
 
@@ -163,7 +163,7 @@ async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, tmp_path
     board = await server.interact(command("wordle", "practice", user_id=41))
     message = server.message(board)
     assert message is not None and message["attachments"][0]["filename"] == "board.png"
-    hint = await server.interact(command("hint", user_id=41), followups=1)
+    hint = await server.interact(command("hint", user_id=41), settle=True)
     answer = server.message(hint)
     assert hint.kind == 5 and answer is not None
     assert answer["flags"] & EPHEMERAL and not answer["flags"] & LOADING
@@ -200,17 +200,18 @@ async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server,
     assert rows(str(tmp_path / "bot.sqlite3")) == 2  # CRANE once, SLATE once
 
 
-async def test_a_hint_follow_up_survives_a_429_and_a_503(server, bot):
-    """The follow-up that carries a hint meets a 429 (retry_after 0.3 s), then, on the next
-    hint, a 503: discord.py's webhook client waits and sends again; each answer lands once."""
+async def test_a_hint_answer_survives_a_429_and_a_503(server, bot):
+    """The edit of the deferral that carries a hint meets a 429 (retry_after 0.3 s), then, on
+    the next hint, a 503: discord.py's webhook client waits and sends again; each answer
+    lands once."""
     await server.interact(command("wordle", "practice", user_id=43))
-    server.fail(FOLLOWUP, 429, retry_after=0.3)
-    hint = await server.interact(command("hint", user_id=43), followups=1)
-    assert "possible" in hint.text() and retried(server, FOLLOWUP, 429) >= 0.3
-    server.fail(FOLLOWUP, 503)
-    again = await server.interact(command("hint", user_id=43), followups=1, timeout=15)
-    assert "possible" in again.text() and len(again.followups) == 1
-    assert retried(server, FOLLOWUP, 503) >= 1.0  # discord.py's back-off after a 5xx
+    server.fail(EDIT_ORIGINAL, 429, retry_after=0.3)
+    hint = await server.interact(command("hint", user_id=43), settle=True)
+    assert "possible" in hint.text() and retried(server, EDIT_ORIGINAL, 429) >= 0.3
+    server.fail(EDIT_ORIGINAL, 503)
+    again = await server.interact(command("hint", user_id=43), settle=True, timeout=15)
+    assert "possible" in again.text() and len(again.edits) == 1
+    assert retried(server, EDIT_ORIGINAL, 503) >= 1.0  # discord.py's back-off after a 5xx
 
 
 async def test_a_global_rate_limit_on_sync_is_waited_out(server, tmp_path):
@@ -286,7 +287,7 @@ async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, context):
                                             where=where))  # fmt: skip
     assert "CRANE" in guessed.text()
     hint = await server.interact(command("hint", user_id=46, guild=None, where=where),
-                                 followups=1)  # fmt: skip
+                                 settle=True)  # fmt: skip
     assert "possible" in hint.text()
     assert server.posts == []  # nothing through the channel: only interaction answers
 

@@ -19,6 +19,7 @@ from typing import Any
 import asyncpg
 import pytest
 from bot_process import BotProcess
+from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, Reply, snowflake, user
 
 from engine.variants import get_variant
@@ -100,10 +101,7 @@ def click(custom_id: str, user_id: int, guild: int | None, on: dict) -> dict:
 
 def submit(modal: dict, value: str, user_id: int, guild: int | None) -> dict:
     channel = dm_channel(user_id) if guild is None else guild + 1
-    text = modal["components"][0]["components"][0]
-    data = {"custom_id": modal["custom_id"], "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": text["custom_id"], "value": value}]}
-    ]}  # fmt: skip
+    data = {"custom_id": modal["custom_id"], "components": submitted_form(modal, [value])}
     return interaction(5, user_id, guild, data) | {"message": message_stub(channel)}
 
 

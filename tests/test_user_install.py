@@ -34,13 +34,17 @@ class NoChannelMessages:
         raise AssertionError(f"a channel request where the bot is not a member: {route.path}")
 
 
+# What Discord gives an app in a DM or group DM: Embed Links, Attach Files, Mention Everyone.
+IN_A_DM = str(1 << 14 | 1 << 15 | 1 << 17)
+
+
 def in_group_dm(payload: dict[str, Any], user_id: int) -> dict[str, Any]:
     """An interaction from the group DM, through Ann's or Bob's user install."""
     for key in ("guild_id", "member", "guild_locale"):
         payload.pop(key, None)
     payload.update({
         "user": user(user_id), "channel_id": str(GROUP_DM), "context": 2,
-        "authorizing_integration_owners": {"1": str(user_id)}, "app_permissions": "0",
+        "authorizing_integration_owners": {"1": str(user_id)}, "app_permissions": IN_A_DM,
         "channel": {"id": str(GROUP_DM), "type": 3, "name": "friends", "owner_id": str(ANN),
                     "recipients": [user(ANN), user(BOB)]},
     })  # fmt: skip
