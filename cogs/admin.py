@@ -11,12 +11,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot
+from bot.discord_bot import WordleBot, answer
 from bot.render.palette import palette_named
 from bot.render.text import squares_of
 from bot.services import deletion
 from cogs.common import anywhere, bot_of, in_servers, refuse
 from cogs.reminders import daily_role_setting
+
+# Where the bot may not attach files (a server that never installed it), a long export cannot
+# come as a file, nor whole in one message.
+NO_FILES_HERE = (
+    "The bot cannot attach files here, and your data is too long for one message: "
+    "use /mydata export in a direct message with the bot"
+)
 
 
 async def in_a_server(interaction: discord.Interaction[Any]) -> bool:
@@ -143,10 +150,11 @@ class Admin(commands.Cog):
     @data.command(name="export", description="Everything the bot stores about you, as JSON")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         text = await bot_of(interaction).services.export_player(interaction.user.id)
-        await interaction.response.send_message(
-            "Your data:", file=discord.File(io.BytesIO(text.encode()), filename="wordlebot.json"),
-            ephemeral=True,
-        )  # fmt: skip
+        if interaction.app_permissions.attach_files:
+            file = discord.File(io.BytesIO(text.encode()), filename="wordlebot.json")
+            return await answer(interaction, "Your data:", private=True, files=[file])
+        inline = f"Your data:\n```json\n{text}\n```"
+        await answer(interaction, inline if len(inline) <= 2000 else NO_FILES_HERE, private=True)
 
     @data.command(name="delete", description="Delete everything the bot stores about you")
     @app_commands.describe(confirm="Type DELETE to confirm")

@@ -124,6 +124,7 @@ class DiscordDouble:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.recorder = Recorder()
+        self.app_permissions = EVERYTHING  # what the bot may do where interactions come from
         async_context.set(self.recorder)
         # What READY would have told the bot: who it is and its application.
         state = bot._connection
@@ -151,7 +152,8 @@ class DiscordDouble:
         payload: dict[str, Any] = {
             "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": "tkn",
             "version": 1, "channel_id": str(CHANNEL_ID), "locale": "en-US",
-            "app_permissions": EVERYTHING, "entitlements": [], "attachment_size_limit": 8388608,
+            "app_permissions": self.app_permissions, "entitlements": [],
+            "attachment_size_limit": 8388608,
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0 if guild else 1,
             "channel": {"id": str(CHANNEL_ID), "type": 0 if guild else 1, "name": "games",
                         "guild_id": str(GUILD_ID), "position": 0, "permission_overwrites": []},

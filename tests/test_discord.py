@@ -4,6 +4,7 @@ modals, fed raw payloads; the fake side only records what the bot sends."""
 import dataclasses
 import json
 
+import discord
 from discord_double import NOTHING, DiscordDouble
 
 from bot.discord_bot import WordleBot
@@ -159,6 +160,19 @@ async def test_an_unexpected_error_gets_an_apology_and_is_logged(double, caplog)
     reply = only(await double.command("giveup", user_id=ANN))
     assert reply.ephemeral and reply.text.startswith("Sorry, something went wrong")
     assert any("failed" in r.message for r in caplog.records)
+
+
+async def test_my_data_export_where_files_cannot_be_attached(double):
+    """Without Attach Files (a server that never installed the bot) Discord would refuse the
+    file: a short export comes inline, a long one says where to ask."""
+    double.app_permissions = str(discord.Permissions.all().value & ~(1 << 15))  # no Attach Files
+    short = only(await double.command("mydata", "export", user_id=ANN))
+    assert short.ephemeral and not short.files and '"player"' in short.text
+    for _ in range(40):  # games enough that the export outgrows one message
+        await double.command("wordle", "practice", user_id=ANN)
+        await double.command("giveup", user_id=ANN)
+    long = only(await double.command("mydata", "export", user_id=ANN))
+    assert not long.files and "use /mydata export in a direct message" in long.text
 
 
 async def test_my_data_export_and_delete(double):
