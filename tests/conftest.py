@@ -1,6 +1,7 @@
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,19 @@ def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "shared.sqlite3")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(autouse=True)
+def no_bot_left_running() -> Iterator[None]:
+    """Every bot process a test starts (tests/bot_process.py) is killed when the test ends,
+    whatever its outcome: a failed test leaves no process behind."""
+    module = sys.modules.get("bot_process")
+    before = set(map(id, module.RUNNING)) if module else set()
+    yield
+    module = sys.modules.get("bot_process")
+    for process in list(module.RUNNING if module else []):
+        if id(process) not in before:
+            process.stop(signal.SIGKILL)
 
 
 @pytest.fixture

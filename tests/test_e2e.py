@@ -65,6 +65,9 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     assert answer.upper() not in err and answer not in err.replace("wordlebot", "")
 
 
+NEVER_AN_ANSWER = "aahed"
+
+
 def daily_answer() -> str:
     return DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
 
@@ -76,14 +79,16 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     board = await server.interact(command("wordle", "daily", user_id=3))
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = await server.interact(click(guess, user_id=3, on=board.data))
-    await server.interact(submit(modal.data, "crane", user_id=3))
+    # An allowed guess that is in no answer list: never the day's answer, the game goes on
+    assert NEVER_AN_ANSWER not in get_variant("wordle").answers.words
+    await server.interact(submit(modal.data, NEVER_AN_ANSWER, user_id=3))
     first.stop(signal.SIGKILL)  # no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
     await started(server, second)
     modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
-    assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # CRANE was kept
+    assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # AAHED was kept
     won = await server.interact(submit(modal.data, daily_answer(), user_id=3))
     assert won.kind == 7 and "Solved in 2/6!" in won.text()
     code, err = second.stop()
@@ -133,6 +138,35 @@ async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
     assert reply.kind == 4 and "CRANE" in reply.text()
     code, err = bot.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_a_bot_that_lost_discord_exits_promptly_on_sigterm(server, tmp_path):
+    """Discord goes away (the stand-in stops): the bot retries with a growing back-off, and
+    SIGTERM ends it within seconds all the same, with status 0."""
+    import re
+    import time
+
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    assert server._runner is not None
+    for site in list(server._runner.sites):
+        await site.stop()  # no new connection is accepted...
+    await server.drop_connection()  # ...and the live one goes
+    # Until discord.py sleeps out a back-off of at least 3 s before its next attempt.
+    for _ in range(1200):
+        delays = re.findall(r"Attempting a reconnect in ([0-9.]+)s", bot.logged())
+        if delays and float(delays[-1]) >= 3:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"no long back-off: {bot.logged()[-2000:]}")
+    begin = time.perf_counter()
+    bot.process.send_signal(signal.SIGTERM)
+    code = await asyncio.to_thread(bot.process.wait, 30)
+    took = time.perf_counter() - begin
+    _, err = bot.stop()
+    assert code == 0 and took < 2.5, (took, err[-2000:])
+    assert "CancelledError" not in err  # (discord.py logs each failed attempt's traceback)
 
 
 async def test_two_hundred_players_at_once(server, tmp_path, capsys):
