@@ -4,13 +4,13 @@ is posted exactly once across runners, restarts and failures, on both engines.""
 import asyncio
 import dataclasses
 import functools
-import os
 import re
 import subprocess
 import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from bot_process import clean_env
 from clock import at
 
 from bot.render.images import digest_png
@@ -254,7 +254,7 @@ async def test_the_cli_prints_a_servers_digest(tmp_path) -> None:
     await play(services, ANN, DAY, 1)
     await services.close()
     run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "DAILY_SEED": SEED})  # fmt: skip
+                            env=clean_env(daily_seed=SEED))  # fmt: skip
     command = [sys.executable, "-m", "bot.cli", "digest", "--database", path]
     shown = await asyncio.to_thread(run, [*command, "--guild", str(GUILD), "--day", "2026-03-01"])
     assert shown.returncode == 0 and "👑 2/6: ann" in shown.stdout, shown.stderr
