@@ -281,7 +281,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     boundary live; then restarts find the digest posted. A deleted channel turns the digest
     off, once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.3"}
+    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
@@ -300,7 +300,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await play(22, ["aahed", answer])
     await play(23, ["aahed", "zymic", answer])
     await play(24, ["aahed"])
-    await asyncio.sleep(1)
+    await asyncio.sleep(0.5)
     assert server.posts == []  # 1 March is not over
     assert evening.stop()[0] == 0
 
@@ -315,14 +315,14 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     # The one only started was closed when the day ended: a loss, never shown as open.
     assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
     assert "Started, not finished" not in text
-    await asyncio.sleep(1.5)  # several more runs of the job
+    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
     assert midnight.stop()[0] == 0
 
     server.identified.clear()
     later = BotProcess(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
     await started(server, later)
     await play(21, [answers.answer("wordle", date(2026, 3, 2))])
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(0.6)
     assert len(server.posts) == 1  # posted once, whatever the restarts
     assert later.stop()[0] == 0
 
@@ -331,7 +331,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
     await started(server, next_day)
     posts = await digest_posts(server, 2)
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(0.6)
     assert len(server.posts) == 2 and server.dm_channels[posts[1][0]] == admin
     assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
     code, err = next_day.stop()
@@ -344,7 +344,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     (CLOCK_START, test-only) and carries the minute live: one channel message, mentioning and
     allowed to ping the player who asked and has not played, nobody else; only once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"jobs_interval_seconds": "0.3"}
+    fast = {"jobs_interval_seconds": "0.1"}
     channel = GUILDS[0] + 1
     noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
     await started(server, noon)
@@ -355,7 +355,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
         assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
     missing = await server.interact(command("missing", user_id=33))
     assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
-    await asyncio.sleep(1)
+    await asyncio.sleep(0.5)
     assert server.posts == []  # not 18:00 yet
     assert noon.stop()[0] == 0
 
@@ -367,7 +367,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert body["content"].startswith(f"<@31> Wordle #{DailyPuzzles.number(date(2026, 3, 1))} ")
     assert "<@32>" not in body["content"] and "<@33>" not in body["content"]
     assert body["allowed_mentions"] == {"parse": [], "users": [31]}
-    await asyncio.sleep(1.5)  # several more runs of the job
+    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
     assert len(server.posts) == 1
     code, err = evening.stop()
     assert code == 0, err[-2000:]
