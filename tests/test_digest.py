@@ -15,10 +15,9 @@ from clock import at
 
 from bot.render.images import digest_png
 from bot.render.text import digest_text
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.digest import ChannelGone, Digest, NotSent
 from bot.services.shares import APP_NOT_RECAP, record_app_results
-from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
 
 SEED = "3c5e7a9b1d2f4a6c8e0b1d3f5a7c9e2b-digest"
@@ -29,17 +28,9 @@ ANN, BOB, CAT, DAN, EVE = (Player(i, n) for i, n in enumerate(("ann", "bob", "ca
 NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
 
 
-async def opened(url: str, now: datetime) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = lambda: now
-    return services
-
-
 @pytest.fixture
-async def services(database_url: str):
-    s = await opened(database_url, at("2026-03-02T12:00"))
-    yield s
-    await s.close()
+async def services(database_url: str, opened):
+    return await opened(database_url, at("2026-03-02T12:00"))
 
 
 async def play(services: Services, player: Player, day: date, misses: int, *,
@@ -142,7 +133,9 @@ class Discord:
         self.warnings.append((channel.admin_id, text))
 
 
-async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(shared_url) -> None:
+async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(
+    shared_url, opened
+) -> None:
     now = at("2026-03-02T06:00")
     first, second = await opened(shared_url, now), await opened(shared_url, now)
     await first.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
@@ -248,7 +241,7 @@ async def test_the_last_day_of_a_season_announces_its_podium(services) -> None:
     assert (await services.digests.digest(GUILD, last - timedelta(days=1))).podium is None
 
 
-async def test_the_cli_prints_a_servers_digest(tmp_path) -> None:
+async def test_the_cli_prints_a_servers_digest(tmp_path, opened) -> None:
     path = str(tmp_path / "cli.sqlite3")
     services = await opened(path, at("2026-03-02T12:00"))
     await play(services, ANN, DAY, 1)

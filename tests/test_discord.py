@@ -4,7 +4,7 @@ modals, fed raw payloads; the fake side only records what the bot sends."""
 import dataclasses
 import json
 
-from discord_double import NOTHING, DiscordDouble
+from discord_double import NOTHING, DiscordDouble, only
 
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
@@ -12,11 +12,6 @@ from bot.settings import load_settings
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
 
 ANN, BOB = 111, 222
-
-
-def only(sent):
-    assert len(sent) == 1, sent
-    return sent[0]
 
 
 def new_board(sent):
