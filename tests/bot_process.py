@@ -172,6 +172,14 @@ class BotProcess:
 RUNNING: list[BotProcess] = []
 
 
+def kill_running(keep: list[BotProcess] | None = None) -> None:
+    """SIGKILL every bot process still running but those in ``keep``: before a stand-in
+    stops, which would wait a minute on a live bot's gateway connection."""
+    for process in list(RUNNING):
+        if process not in (keep or []):
+            process.stop(signal.SIGKILL)
+
+
 async def started(server: DiscordServer, bot: BotProcess) -> None:
     """Once the bot has identified: setup_hook, which syncs the dev guild's commands (if it
     does), finishes before discord.py connects, so there is nothing else to wait for."""

@@ -1,7 +1,6 @@
 import itertools
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -156,24 +155,25 @@ def no_bot_left_running() -> Iterator[None]:
     """Every bot process a test starts (tests/bot_process.py) is killed when the test ends,
     whatever its outcome: a failed test leaves no process behind."""
     module = sys.modules.get("bot_process")
-    before = set(map(id, module.RUNNING)) if module else set()
+    before = list(module.RUNNING) if module else []
     yield
     module = sys.modules.get("bot_process")
-    for process in list(module.RUNNING if module else []):
-        if id(process) not in before:
-            process.stop(signal.SIGKILL)
+    if module:
+        module.kill_running(keep=before)
 
 
 @pytest.fixture
 async def server():
     """The Discord stand-in for one test (its gateway and HTTP API, tests/discord_server.py);
     the test fails if the bot sent it anything Discord's API description refuses."""
-    from bot_process import GUILDS
+    from bot_process import GUILDS, RUNNING, kill_running
     from discord_server import DiscordServer
 
     s = DiscordServer(GUILDS)
     await s.start()
+    before = list(RUNNING)
     yield s
+    kill_running(keep=before)  # a failed test's bot: the stand-in would wait on its connection
     await s.stop()
     assert s.violations == [], s.violations
 

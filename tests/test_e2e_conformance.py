@@ -16,9 +16,11 @@ from bot_process import (
     GUILDS,
     MEMBER,
     PRIVATE_CHANNEL,
+    RUNNING,
     BotProcess,
     click,
     command,
+    kill_running,
     started,
     submit,
 )
@@ -66,7 +68,9 @@ async def server(request):
     else:
         s = DiscordServer(GUILDS)
         await s.start()
+        before = list(RUNNING)
         yield s
+        kill_running(keep=before)  # a failed test's bot: the stand-in would wait on it
         await s.stop()
     assert s.violations == [], s.violations
 

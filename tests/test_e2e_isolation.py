@@ -40,3 +40,37 @@ async def test_the_e2e_tests_leave_a_database_the_environment_names_untouched(
     finally:
         await connection.close()
     assert tables == []
+
+
+FAILING = """
+from bot_process import BotProcess, started
+
+
+async def test_that_fails_with_its_bot_running(server, tmp_path):
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    (tmp_path.parent.parent / "pid").write_text(str(bot.process.pid))
+    await started(server, bot)
+    assert False, "failed on purpose, its bot still running"
+"""
+
+
+async def test_a_failed_test_leaves_no_bot_process_running(tmp_path: Path) -> None:
+    """A test that fails with its bot process running (no stop, no try/finally of its own):
+    tests/conftest.py's no_bot_left_running kills the process when the test ends."""
+    tests = Path(__file__).parent
+    (tmp_path / "test_fails.py").write_text(FAILING)
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
+    child = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "pytest", "-p", "conftest", "-p", "no:cacheprovider",
+         "--basetemp", str(tmp_path / "base"), "-o", "asyncio_mode=auto", "test_fails.py"],
+        env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert "1 failed" in child.stdout and "failed on purpose" in child.stdout, child.stdout[-3000:]
+    pid = int((tmp_path / "pid").read_text())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return  # gone, as it should be
+    os.kill(pid, 9)
+    raise AssertionError(f"bot process {pid} outlived its failed test")

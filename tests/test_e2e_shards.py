@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from bot_process import BotProcess, clean_env
+from bot_process import BotProcess, clean_env, kill_running
 from discord_server import APP_ID, DiscordServer, Reply, snowflake, user
 
 from engine.variants import get_variant
@@ -299,6 +299,7 @@ async def server():
     s = DiscordServer(GUILDS, shards=SHARDS)
     await s.start()
     yield s
+    kill_running()  # a failed test's bots: the stand-in would wait on their connections
     await s.stop()
     assert s.violations == [], s.violations
 
