@@ -387,11 +387,25 @@ async def run_bot(settings: Settings) -> int:
     bot = create_bot(settings)
     bot.services = await open_services(settings)  # a database that cannot be used stops here
     loop = asyncio.get_running_loop()
+    connection: asyncio.Future[None] | None = None
+
+    async def stop() -> None:
+        await bot.close()  # interactions in flight finish (bounded), then the database closes
+        # With Discord gone, discord.py's reconnect loop sleeps out a back-off (up to minutes)
+        # or waits on a connection before it looks at the closed flag: nothing else ends it.
+        if connection is not None:
+            connection.cancel()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(stop()))
     try:
         async with bot:
-            await bot.start(settings.discord_token.get_secret_value())
+            connection = asyncio.ensure_future(bot.start(settings.discord_token.get_secret_value()))
+            try:
+                await connection
+            except asyncio.CancelledError:
+                if not bot.is_closed():  # not stop()'s: the run itself is being cancelled
+                    raise
             await bot.close()  # finish what a signal began: the database closes before exit
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN): check it in the Developer Portal")

@@ -102,48 +102,88 @@ def message_stub(channel: str) -> dict:
             "edited_timestamp": None, "flags": 0}  # fmt: skip
 
 
+# What a process the tests start may inherit from the caller: how to run Python and where
+# the pattern-matrix cache is, never a setting (an inherited DATABASE_URL would win over the
+# test's own database: a developer's server). COVERAGE_*: measuring the suite's coverage.
+INHERITED = ("PATH", "HOME", "PYTHONPATH", "WORDLEBOT_CACHE_DIR", "TMPDIR")
+
+
+def clean_env(**settings: str) -> dict[str, str]:
+    """An environment built from nothing but what a process of the tests needs, and
+    ``settings`` (``database_path="..."`` sets DATABASE_PATH)."""
+    env = {name: os.environ[name] for name in INHERITED if name in os.environ}
+    env |= {name: value for name, value in os.environ.items() if name.startswith("COVERAGE_")}
+    return env | {name.upper(): value for name, value in settings.items()}
+
+
 class BotProcess:
-    """The real bot process, pointed at the stand-in through settings only."""
+    """The real bot process, pointed at the stand-in through settings only, in an
+    environment of its own (:func:`clean_env`)."""
 
     def __init__(
         self, server: DiscordServer, database: str, log_level: str = "WARNING",
         dev_guild: bool = True, **settings: str,
     ) -> None:  # fmt: skip
-        env = {**os.environ, "DISCORD_TOKEN": "e2e-token", "DISCORD_API_BASE": server.api_base,
-               "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{server.port}/gateway",
-               "DEV_GUILD_ID": str(GUILDS[0]), "DAILY_SEED": SEED,
-               "BUILD_TREES": "false", "LOG_LEVEL": log_level}  # fmt: skip
+        env = clean_env(
+            discord_token="e2e-token", discord_api_base=server.api_base,
+            discord_gateway_url=f"ws://127.0.0.1:{server.port}/gateway",
+            daily_seed=SEED, build_trees="false", log_level=log_level,
+        )  # fmt: skip
+        if dev_guild:
+            env["DEV_GUILD_ID"] = str(GUILDS[0])
         # A path (the file), or a URL (``sqlite:///...``, ``postgresql://...``)
         env["DATABASE_URL" if "://" in database else "DATABASE_PATH"] = database
         env |= {name.upper(): value for name, value in settings.items()}
-        if not dev_guild:
-            del env["DEV_GUILD_ID"]
+        self.spawn(env)
+
+    def spawn(self, env: dict[str, str], log: str | None = None) -> None:
         # The log goes to a file: a pipe nobody reads until the end would fill up at DEBUG
         # and block the bot.
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115
+        self.log = open(log, "w+b") if log else tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
                                         stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
+        RUNNING.append(self)
 
     def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
-        self.process.send_signal(sig)
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        if self in RUNNING:
+            RUNNING.remove(self)
+        if self.log.closed:
+            return self.process.returncode, ""
         self.log.seek(0)
         err = self.log.read()
         self.log.close()
         return self.process.returncode, err.decode(errors="replace")
 
+    def logged(self) -> str:
+        """The log so far, the process still running."""
+        return os.pread(self.log.fileno(), 1 << 24, 0).decode(errors="replace")
+
+
+# Every bot process started and not yet stopped: tests/conftest.py kills those a test leaves
+# behind, whatever its outcome.
+RUNNING: list[BotProcess] = []
+
+
+def kill_running(keep: list[BotProcess] | None = None) -> None:
+    """SIGKILL every bot process still running but those in ``keep``: before a stand-in
+    stops, which would wait a minute on a live bot's gateway connection."""
+    for process in list(RUNNING):
+        if process not in (keep or []):
+            process.stop(signal.SIGKILL)
+
 
 async def started(server: DiscordServer, bot: BotProcess) -> None:
+    """Once the bot has identified: setup_hook, which syncs the dev guild's commands (if it
+    does), finishes before discord.py connects, so there is nothing else to wait for."""
     try:
         await asyncio.wait_for(server.identified.wait(), 90)
     except TimeoutError:
         _, err = bot.stop(signal.SIGKILL)
         raise AssertionError(f"the bot never identified: {err[-2000:]}") from None
-    for _ in range(100):  # the guild's commands are synced in setup_hook, before connecting
-        if server.synced:
-            return
-        await asyncio.sleep(0.05)

@@ -150,40 +150,112 @@ def shared_url(request: pytest.FixtureRequest, tmp_path) -> str:
     return str(request.getfixturevalue("postgres_url"))
 
 
+@pytest.fixture(autouse=True)
+def no_bot_left_running() -> Iterator[None]:
+    """Every bot process a test starts (tests/bot_process.py) is killed when the test ends,
+    whatever its outcome: a failed test leaves no process behind."""
+    module = sys.modules.get("bot_process")
+    before = list(module.RUNNING) if module else []
+    yield
+    module = sys.modules.get("bot_process")
+    if module:
+        module.kill_running(keep=before)
+
+
 @pytest.fixture
 async def server():
     """The Discord stand-in for one test (its gateway and HTTP API, tests/discord_server.py);
     the test fails if the bot sent it anything Discord's API description refuses."""
-    from bot_process import GUILDS
+    from bot_process import GUILDS, RUNNING, kill_running
     from discord_server import DiscordServer
 
     s = DiscordServer(GUILDS)
     await s.start()
+    before = list(RUNNING)
     yield s
+    kill_running(keep=before)  # a failed test's bot: the stand-in would wait on its connection
     await s.stop()
     assert s.violations == [], s.violations
 
 
+# -- services and bots for one test, opened by factories and closed when the test ends -------
+
+DOUBLE_SEED = "d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"
+
+
+def _prepare(services, clock, answers, deal) -> None:
+    """A clock (a Clock, any callable, or one fixed datetime), the practice answers (one word
+    for every game, or one per game) and co-op's deal (``deal[:n]``), where a test gives them."""
+    from datetime import datetime
+
+    if clock is not None:
+        services.daily.clock = (lambda: clock) if isinstance(clock, datetime) else clock
+    if isinstance(answers, str):
+        services.games.choose_answer = lambda variant: answers
+    elif answers is not None:
+        services.games.choose_answer = answers.get
+    if deal is not None:
+        services.coop.deal = lambda variant, n: list(deal[:n])
+
+
 @pytest.fixture
-async def double():
-    """A bot fed raw Discord payloads through discord.py's real objects, on a database in
-    memory; practice answers are CIGAR and 99991. Test files with other needs define their
-    own."""
+async def opened(request: pytest.FixtureRequest):
+    """A factory: ``await opened(url, clock, answers=..., deal=..., **settings)`` opens the
+    services on ``url`` with the test module's SEED (or ``daily_seed=``); every one it opened
+    is closed when the test ends (closing twice is harmless), whatever its outcome."""
+    from bot.services import open_services
+    from bot.settings import load_settings
+
+    made = []
+
+    async def open_(url: str, clock=None, *, answers=None, deal=None, **settings):
+        settings.setdefault("daily_seed", getattr(request.module, "SEED", DOUBLE_SEED))
+        services = await open_services(load_settings(database_url=url, **settings))
+        made.append(services)
+        _prepare(services, clock, answers, deal)
+        return services
+
+    yield open_
+    for services in made:
+        await services.close()
+
+
+@pytest.fixture
+async def make_double(request: pytest.FixtureRequest):
+    """A factory: ``await make_double(url, clock, answers=..., deal=..., **settings)`` is a bot
+    fed raw Discord payloads through discord.py's real objects (tests/discord_double.py), on
+    ``url`` (a database in memory by default) with the test module's SEED; each is closed when
+    the test ends."""
     from discord_double import DiscordDouble
 
     from bot.discord_bot import WordleBot
     from bot.settings import load_settings
 
-    settings = load_settings(
-        database_path=":memory:",
-        daily_seed="d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e",
-        analysis_budget_seconds=0.2,  # a hard-mode grid's reading need not take 5 s here
-    )
-    bot = WordleBot(settings, warm_engine=False)
-    try:
+    bots = []
+
+    async def make(url: str = ":memory:", clock=None, *, answers=None, deal=None,
+                   **settings):  # fmt: skip
+        settings.setdefault("daily_seed", getattr(request.module, "SEED", DOUBLE_SEED))
+        bot = WordleBot(load_settings(database_url=url, **settings), warm_engine=False)
+        bots.append(bot)
         await bot._async_setup_hook()
         await bot.setup_hook()
-        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "99991"}.get
-        yield DiscordDouble(bot)
+        _prepare(bot.services, clock, answers, deal)
+        return DiscordDouble(bot)
+
+    try:
+        yield make
     finally:
-        await bot.close()
+        for bot in bots:
+            await bot.close()
+
+
+@pytest.fixture
+async def double(make_double):
+    """A bot fed raw Discord payloads, on a database in memory; practice answers are CIGAR and
+    99991. Test files with other needs call make_double."""
+    return await make_double(
+        daily_seed=DOUBLE_SEED,
+        analysis_budget_seconds=0.2,  # a hard-mode grid's reading need not take 5 s here
+        answers={"wordle": "cigar", "primel": "99991"},
+    )

@@ -255,3 +255,9 @@ def _option_type(value: Any) -> int:
     if isinstance(value, int):
         return 4
     return 3
+
+
+def only(sent: list[Any]) -> Any:
+    """The one message a test expects an interaction to have sent."""
+    assert len(sent) == 1, sent
+    return sent[0]

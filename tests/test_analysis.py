@@ -48,7 +48,7 @@ async def test_a_flood_of_costly_analyses_leaves_the_game_path_responsive() -> N
     services = await open_services(load_settings(database_path=":memory:", daily_seed=SEED))
     try:
         services.games.choose_answer = lambda variant: "cigar"
-        flood = [asyncio.ensure_future(analyze(COSTLY, budget=1.5)) for _ in range(6)]
+        flood = [asyncio.ensure_future(analyze(COSTLY, budget=0.6)) for _ in range(6)]
         await asyncio.sleep(0.2)  # the analyses are running
         view = GameView(1, 1, "wordle:practice", "wordle", "Wordle", "normal", None, None,
                         [("crane", "21100")], "playing", 6, 5, None)  # fmt: skip

@@ -4,10 +4,9 @@ a daily's streak or board; every refusal private and storing nothing."""
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from discord_double import DiscordDouble
+from discord_double import only
 
 from bot.console import Console
-from bot.discord_bot import WordleBot
 from bot.render.text import stats_text
 from bot.services import Player, open_services
 from bot.services.archive import play_archive
@@ -184,20 +183,8 @@ async def test_the_console_plays_the_archive(services) -> None:
 
 
 @pytest.fixture
-async def double():
-    bot = WordleBot(load_settings(database_path=":memory:", daily_seed=SEED), warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.daily.clock = clock(TODAY)
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
-
-
-def only(sent):
-    assert len(sent) == 1, sent
-    return sent[0]
+async def double(make_double):
+    return await make_double(clock=clock(TODAY))
 
 
 async def test_an_archive_board_in_a_channel_hides_its_letters(double) -> None:

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from discord_double import CHANNEL_ID, DiscordDouble, message, user
+from discord_double import CHANNEL_ID, DiscordDouble, message, only, user
 
 from bot.console import Console
 from bot.discord_bot import Redact, WordleBot
@@ -154,19 +154,8 @@ class Channel:
 
 
 @pytest.fixture
-async def double():
-    bot = WordleBot(load_settings(database_path=":memory:", daily_seed=SEED), warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
-
-
-def only(sent):
-    assert len(sent) == 1, sent
-    return sent[0]
+async def double(make_double):
+    return await make_double()
 
 
 async def challenge(double: DiscordDouble, user_id: int, *, target: dict | None = None,

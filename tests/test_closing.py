@@ -11,12 +11,11 @@ import pytest
 from clock import Clock, at
 
 import bot.services.digest as digest_module
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
 from bot.services.digest import Digest
 from bot.services.kinds import KINDS
 from bot.services.reminders import parse_time
-from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
 from bot.storage.reminders import DailyRole, Reminder
 
@@ -33,12 +32,13 @@ def noon(day: date) -> datetime:
     return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
 
 
-async def opened(url: str, clock: Clock) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = clock
-    services.games.choose_answer = lambda variant: "cigar" if variant == "wordle" else "99991"
-    services.coop.deal = lambda variant, n: ["cigar"][:n]
-    return services
+@pytest.fixture
+def opened(opened):
+    """conftest's factory, with this file's answers (CIGAR, 99991) and co-op's deal."""
+    return lambda url, clock: opened(url, clock, answers=ANSWERS, deal=["cigar"])
+
+
+ANSWERS = {"wordle": "cigar", "primel": "99991"}
 
 
 @pytest.fixture
@@ -47,10 +47,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock):
-    s = await opened(database_url, clock)
-    yield s
-    await s.close()
+async def services(database_url: str, clock: Clock, opened):
+    return await opened(database_url, clock)
 
 
 async def start_daily(services: Services, player: Player, game: str = "wordle",
@@ -161,7 +159,7 @@ async def test_the_job_closes_every_ended_daily_once_and_leaves_other_games(
     assert (stats.played, stats.win_percent) == (1, 0)
 
 
-async def test_closing_holds_across_a_restart_and_two_processes(shared_url) -> None:
+async def test_closing_holds_across_a_restart_and_two_processes(shared_url, opened) -> None:
     clock = Clock(noon(DAY))
     first, second = await opened(shared_url, clock), await opened(shared_url, clock)
     game_id = await start_daily(first, ANN)
@@ -284,7 +282,7 @@ async def test_a_race_running_at_midnight_closes_with_its_day(services, clock) -
 
 
 async def test_a_race_open_at_midnight_is_ended_by_the_job_after_a_restart(
-    shared_url,
+    shared_url, opened
 ) -> None:
     clock = Clock(at("2026-03-01T23:55"))
     first = await opened(shared_url, clock)

@@ -11,9 +11,8 @@ from clock import Clock
 from discord_double import DiscordDouble, user
 
 from bot.console import Console
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.cooldowns import wait_text
-from bot.settings import load_settings
 
 SEED = "4b8d2f6a0c4e8b2d6f0a4c8e2b6d0f4a-cooldowns"
 GUILD, CHANNEL = 100, 555
@@ -21,11 +20,10 @@ START = datetime(2026, 3, 2, 12, tzinfo=UTC)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
 
 
-async def opened(url: str, clock: Clock) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = clock
-    services.games.choose_answer = lambda variant: "cigar"
-    return services
+@pytest.fixture
+def opened(opened):
+    """conftest's factory, every practice answer CIGAR."""
+    return lambda url, clock: opened(url, clock, answers="cigar")
 
 
 @pytest.fixture
@@ -34,10 +32,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock):
-    s = await opened(database_url, clock)
-    yield s
-    await s.close()
+async def services(database_url: str, clock: Clock, opened):
+    return await opened(database_url, clock)
 
 
 async def count(services: Services, table: str) -> int:
@@ -137,7 +133,7 @@ async def test_a_host_opens_five_races_in_ten_minutes(services, clock) -> None:
     assert (await races.create(ANN, GUILD, 98)).ok
 
 
-async def test_the_limits_hold_across_processes(shared_url, clock) -> None:
+async def test_the_limits_hold_across_processes(shared_url, clock, opened) -> None:
     """Two processes on one database count the same challenges and lobbies."""
     first, second = await opened(shared_url, clock), await opened(shared_url, clock)
     try:
@@ -152,7 +148,7 @@ async def test_the_limits_hold_across_processes(shared_url, clock) -> None:
         await second.close()
 
 
-async def test_the_console_obeys_the_same_limits(tmp_path, clock) -> None:
+async def test_the_console_obeys_the_same_limits(tmp_path, clock, opened) -> None:
     services = await opened(str(tmp_path / "console.sqlite3"), clock)
     shown: list[str] = []
     console = Console(services, ANN, shown.append, colour=False)

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 from clock import Clock
-from discord_double import NOTHING, DiscordDouble
+from discord_double import NOTHING, DiscordDouble, only
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.discord_bot import WordleBot
 from bot.render.text import coop_rows, coop_standings_text
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.coop import (
     BOARD_CHANGED,
     NO_GAME,
@@ -38,11 +38,10 @@ ANN, BOB, CAT = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat"), 1))
 WORDLE = get_variant("wordle")
 
 
-async def opened(url: str, clock: Clock, answers: tuple[str, ...] = ("cigar",)) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = clock
-    services.coop.deal = lambda variant, n: list(answers[:n])
-    return services
+@pytest.fixture
+def opened(opened):
+    """conftest's factory; co-op deals ``answers`` (CIGAR unless a test says)."""
+    return lambda url, clock, answers=("cigar",): opened(url, clock, deal=answers)
 
 
 @pytest.fixture
@@ -51,10 +50,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock):
-    s = await opened(database_url, clock)
-    yield s
-    await s.close()
+async def services(database_url: str, clock: Clock, opened):
+    return await opened(database_url, clock)
 
 
 def row(guess: str, answer: str = "cigar") -> tuple[str, str]:
@@ -200,7 +197,7 @@ async def test_a_game_out_of_guesses_is_lost_and_a_new_one_may_start(services, c
     assert await start(services) != coop_id
 
 
-async def test_primel_and_quordle_play_together_too(database_url, clock) -> None:
+async def test_primel_and_quordle_play_together_too(database_url, clock, opened) -> None:
     services = await opened(database_url, clock, ("cigar", "rebut", "sissy", "humph"))
     quordle = await start(services, game="quordle")
     outcome = await services.coop.guess(ANN, quordle, "cigar")
@@ -248,7 +245,7 @@ async def test_the_admin_setting_changes_the_cooldown(services, clock) -> None:
     assert await services.coop.cooldown(GUILD) == 0
 
 
-async def test_the_cooldown_holds_across_a_restart(shared_url, clock) -> None:
+async def test_the_cooldown_holds_across_a_restart(shared_url, clock, opened) -> None:
     first = await opened(shared_url, clock)
     coop_id = await start(first)
     assert (await first.coop.guess(ANN, coop_id, "crane")).ok
@@ -274,7 +271,7 @@ async def test_one_game_per_channel_a_second_start_shows_it(services) -> None:
     assert (await services.coop.current(CHANNEL)).coop.coop_id == coop_id
 
 
-async def test_two_starts_at_once_make_one_game(shared_url, clock) -> None:
+async def test_two_starts_at_once_make_one_game(shared_url, clock, opened) -> None:
     first, second = await opened(shared_url, clock), await opened(shared_url, clock)
     outcomes = await asyncio.gather(first.coop.start(GUILD, CHANNEL),
                                     second.coop.start(GUILD, CHANNEL))  # fmt: skip
@@ -284,7 +281,7 @@ async def test_two_starts_at_once_make_one_game(shared_url, clock) -> None:
 
 
 async def test_two_guesses_at_once_from_two_processes_exactly_one_applies(
-    shared_url, clock
+    shared_url, clock, opened
 ) -> None:
     first, second = await opened(shared_url, clock), await opened(shared_url, clock)
     coop_id = await start(first)
@@ -355,22 +352,8 @@ ANN_ID, BOB_ID = 111, 222
 
 
 @pytest.fixture
-async def double(clock):
-    settings = load_settings(database_path=":memory:", daily_seed=SEED)
-    bot = WordleBot(settings, warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.daily.clock = clock
-        bot.services.coop.deal = lambda variant, n: ["cigar"]
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
-
-
-def only(sent):
-    assert len(sent) == 1, sent
-    return sent[0]
+async def double(clock, make_double):
+    return await make_double(clock=clock, deal=["cigar"])
 
 
 async def test_a_shared_board_in_discord_guessed_by_two_players(double, clock) -> None:
@@ -451,7 +434,7 @@ async def test_the_board_button_and_form_work_after_a_restart(tmp_path, clock) -
 # -- the console -----------------------------------------------------------------------------
 
 
-async def test_the_console_plays_coop_with_local_players(database_url, clock) -> None:
+async def test_the_console_plays_coop_with_local_players(database_url, clock, opened) -> None:
     from bot.console import Console
 
     services = await opened(database_url, clock)

@@ -9,6 +9,7 @@ import time
 from datetime import date
 
 import pytest
+from bot_process import clean_env
 
 from bot.services import Player, open_services
 from bot.settings import SettingsError, load_settings, seed_weakness
@@ -141,7 +142,7 @@ def test_a_damaged_database_ends_the_process_with_one_line(tmp_path):
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 8000)
     result = subprocess.run(
         [sys.executable, "-m", "bot.cli", "console"], input="", capture_output=True, text=True,
-        timeout=60, env={**__import__("os").environ, "DATABASE_PATH": str(path)},
+        timeout=60, env=clean_env(database_path=str(path)),
     )  # fmt: skip
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1

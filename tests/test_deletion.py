@@ -29,22 +29,14 @@ def noon(day: date) -> datetime:
     return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
 
 
-async def opened(url: str, clock: Clock) -> Services:
-    s = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    s.daily.clock = clock
-    return s
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock(noon(TODAY))
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock):
-    s = await opened(database_url, clock)
-    yield s
-    await s.close()
+async def services(database_url: str, clock: Clock, opened):
+    return await opened(database_url, clock)
 
 
 async def count(services: Services, table: str) -> int:
@@ -149,7 +141,7 @@ async def test_a_second_deletion_the_same_day_keeps_the_first_ones_marks(service
     assert len(await marks(services)) == 1
 
 
-async def test_another_process_obeys_the_marks(shared_url, clock) -> None:
+async def test_another_process_obeys_the_marks(shared_url, clock, opened) -> None:
     one, two = await opened(shared_url, clock), await opened(shared_url, clock)
     try:
         await two.games.start(ANN, GUILD, "wordle", daily=True)  # cached in process two
@@ -196,7 +188,8 @@ def test_whatever_was_played_today_and_however_it_ended_stays_played(
     played: dict[int, str], last: str, daily: str, fresh: int
 ) -> None:
     async def main() -> None:
-        services = await opened(":memory:", Clock(noon(TODAY)))
+        services = await open_services(load_settings(database_url=":memory:", daily_seed=SEED))
+        services.daily.clock = Clock(noon(TODAY))  # (hypothesis: no function-scoped fixture)
         games = services.games
 
         async def end(kind: str, how: str, answer: str) -> None:

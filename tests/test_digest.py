@@ -4,21 +4,20 @@ is posted exactly once across runners, restarts and failures, on both engines.""
 import asyncio
 import dataclasses
 import functools
-import os
 import re
 import subprocess
 import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from bot_process import clean_env
 from clock import at
 
 from bot.render.images import digest_png
 from bot.render.text import digest_text
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.digest import ChannelGone, Digest, NotSent
 from bot.services.shares import APP_NOT_RECAP, record_app_results
-from bot.settings import load_settings
 from bot.storage.digests import DigestChannel
 
 SEED = "3c5e7a9b1d2f4a6c8e0b1d3f5a7c9e2b-digest"
@@ -29,17 +28,9 @@ ANN, BOB, CAT, DAN, EVE = (Player(i, n) for i, n in enumerate(("ann", "bob", "ca
 NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
 
 
-async def opened(url: str, now: datetime) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = lambda: now
-    return services
-
-
 @pytest.fixture
-async def services(database_url: str):
-    s = await opened(database_url, at("2026-03-02T12:00"))
-    yield s
-    await s.close()
+async def services(database_url: str, opened):
+    return await opened(database_url, at("2026-03-02T12:00"))
 
 
 async def play(services: Services, player: Player, day: date, misses: int, *,
@@ -142,7 +133,9 @@ class Discord:
         self.warnings.append((channel.admin_id, text))
 
 
-async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(shared_url) -> None:
+async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(
+    shared_url, opened
+) -> None:
     now = at("2026-03-02T06:00")
     first, second = await opened(shared_url, now), await opened(shared_url, now)
     await first.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
@@ -248,13 +241,13 @@ async def test_the_last_day_of_a_season_announces_its_podium(services) -> None:
     assert (await services.digests.digest(GUILD, last - timedelta(days=1))).podium is None
 
 
-async def test_the_cli_prints_a_servers_digest(tmp_path) -> None:
+async def test_the_cli_prints_a_servers_digest(tmp_path, opened) -> None:
     path = str(tmp_path / "cli.sqlite3")
     services = await opened(path, at("2026-03-02T12:00"))
     await play(services, ANN, DAY, 1)
     await services.close()
     run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "DAILY_SEED": SEED})  # fmt: skip
+                            env=clean_env(daily_seed=SEED))  # fmt: skip
     command = [sys.executable, "-m", "bot.cli", "digest", "--database", path]
     shown = await asyncio.to_thread(run, [*command, "--guild", str(GUILD), "--day", "2026-03-01"])
     assert shown.returncode == 0 and "👑 2/6: ann" in shown.stdout, shown.stderr

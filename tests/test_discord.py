@@ -5,7 +5,7 @@ import dataclasses
 import json
 
 import discord
-from discord_double import NOTHING, DiscordDouble
+from discord_double import NOTHING, DiscordDouble, only
 
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
@@ -14,11 +14,6 @@ ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"  # the de
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"  # strong enough for the seed check
 
 ANN, BOB = 111, 222
-
-
-def only(sent):
-    assert len(sent) == 1, sent
-    return sent[0]
 
 
 def new_board(sent):

@@ -65,6 +65,9 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     assert answer.upper() not in err and answer not in err.replace("wordlebot", "")
 
 
+NEVER_AN_ANSWER = "aahed"
+
+
 def daily_answer() -> str:
     return DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
 
@@ -76,14 +79,16 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     board = await server.interact(command("wordle", "daily", user_id=3))
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = await server.interact(click(guess, user_id=3, on=board.data))
-    await server.interact(submit(modal.data, "crane", user_id=3))
+    # An allowed guess that is in no answer list: never the day's answer, the game goes on
+    assert NEVER_AN_ANSWER not in get_variant("wordle").answers.words
+    await server.interact(submit(modal.data, NEVER_AN_ANSWER, user_id=3))
     first.stop(signal.SIGKILL)  # no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
     await started(server, second)
     modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
-    assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # CRANE was kept
+    assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # AAHED was kept
     won = await server.interact(submit(modal.data, daily_answer(), user_id=3))
     assert won.kind == 7 and "Solved in 2/6!" in won.text()
     code, err = second.stop()
@@ -133,6 +138,35 @@ async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
     assert reply.kind == 4 and "CRANE" in reply.text()
     code, err = bot.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_a_bot_that_lost_discord_exits_promptly_on_sigterm(server, tmp_path):
+    """Discord goes away (the stand-in stops): the bot retries with a growing back-off, and
+    SIGTERM ends it within seconds all the same, with status 0."""
+    import re
+    import time
+
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    assert server._runner is not None
+    for site in list(server._runner.sites):
+        await site.stop()  # no new connection is accepted...
+    await server.drop_connection()  # ...and the live one goes
+    # Until discord.py sleeps out a back-off of at least 3 s before its next attempt.
+    for _ in range(1200):
+        delays = re.findall(r"Attempting a reconnect in ([0-9.]+)s", bot.logged())
+        if delays and float(delays[-1]) >= 3:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"no long back-off: {bot.logged()[-2000:]}")
+    begin = time.perf_counter()
+    bot.process.send_signal(signal.SIGTERM)
+    code = await asyncio.to_thread(bot.process.wait, 30)
+    took = time.perf_counter() - begin
+    _, err = bot.stop()
+    assert code == 0 and took < 2.5, (took, err[-2000:])
+    assert "CancelledError" not in err  # (discord.py logs each failed attempt's traceback)
 
 
 async def test_two_hundred_players_at_once(server, tmp_path, capsys):
@@ -247,7 +281,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     boundary live; then restarts find the digest posted. A deleted channel turns the digest
     off, once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.3"}
+    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
@@ -266,7 +300,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await play(22, ["aahed", answer])
     await play(23, ["aahed", "zymic", answer])
     await play(24, ["aahed"])
-    await asyncio.sleep(1)
+    await asyncio.sleep(0.5)
     assert server.posts == []  # 1 March is not over
     assert evening.stop()[0] == 0
 
@@ -281,14 +315,14 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     # The one only started was closed when the day ended: a loss, never shown as open.
     assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
     assert "Started, not finished" not in text
-    await asyncio.sleep(1.5)  # several more runs of the job
+    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
     assert midnight.stop()[0] == 0
 
     server.identified.clear()
     later = BotProcess(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
     await started(server, later)
     await play(21, [answers.answer("wordle", date(2026, 3, 2))])
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(0.6)
     assert len(server.posts) == 1  # posted once, whatever the restarts
     assert later.stop()[0] == 0
 
@@ -297,7 +331,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
     await started(server, next_day)
     posts = await digest_posts(server, 2)
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(0.6)
     assert len(server.posts) == 2 and server.dm_channels[posts[1][0]] == admin
     assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
     code, err = next_day.stop()
@@ -310,7 +344,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     (CLOCK_START, test-only) and carries the minute live: one channel message, mentioning and
     allowed to ping the player who asked and has not played, nobody else; only once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"jobs_interval_seconds": "0.3"}
+    fast = {"jobs_interval_seconds": "0.1"}
     channel = GUILDS[0] + 1
     noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
     await started(server, noon)
@@ -321,7 +355,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
         assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
     missing = await server.interact(command("missing", user_id=33))
     assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
-    await asyncio.sleep(1)
+    await asyncio.sleep(0.5)
     assert server.posts == []  # not 18:00 yet
     assert noon.stop()[0] == 0
 
@@ -333,7 +367,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert body["content"].startswith(f"<@31> Wordle #{DailyPuzzles.number(date(2026, 3, 1))} ")
     assert "<@32>" not in body["content"] and "<@33>" not in body["content"]
     assert body["allowed_mentions"] == {"parse": [], "users": [31]}
-    await asyncio.sleep(1.5)  # several more runs of the job
+    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
     assert len(server.posts) == 1
     code, err = evening.stop()
     assert code == 0, err[-2000:]

@@ -5,18 +5,22 @@ rate limits and server errors, the gateway sending the bot away, interactions fr
 group DMs, other locales, members without Manage Server."""
 
 import asyncio
+import signal
 import sqlite3
 
 import aiohttp
 import pytest
+import pytest_asyncio
 from bot_process import (
     BOT_DM,
     GUILDS,
     MEMBER,
     PRIVATE_CHANNEL,
+    RUNNING,
     BotProcess,
     click,
     command,
+    kill_running,
     started,
     submit,
 )
@@ -29,19 +33,64 @@ EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original
 GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 
 
+# The module's tests share one event loop, so that the tests with a ``bot`` share one stand-in
+# and one bot process (starting one costs seconds); each of those tests plays as players of
+# its own, and finds the stand-in's log, posts and faults empty.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory):
+    """The stand-in and the bot process the tests with ``bot`` share, and its database."""
+    s = DiscordServer(GUILDS)
+    await s.start()
+    database = str(tmp_path_factory.mktemp("conformance") / "bot.sqlite3")
+    process = BotProcess(s, database)
+    try:
+        await started(s, process)
+        yield s, process, database
+        code, err = process.stop()
+        assert code == 0, err[-2000:]
+    finally:
+        process.stop(signal.SIGKILL)  # (a no-op once stopped)
+        await s.stop()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def server(request):
+    """Discord's stand-in: the shared one for a test with ``bot`` (its log, posts and faults
+    emptied first), else one of the test's own. The test fails if the bot sent it anything
+    Discord's API description refuses."""
+    if "bot" in request.fixturenames:
+        s, _, _ = request.getfixturevalue("shared")
+        s.log.clear(), s.posts.clear(), s.faults.clear(), s.violations.clear()
+        yield s
+    else:
+        s = DiscordServer(GUILDS)
+        await s.start()
+        before = list(RUNNING)
+        yield s
+        kill_running(keep=before)  # a failed test's bot: the stand-in would wait on it
+        await s.stop()
+    assert s.violations == [], s.violations
+
+
 @pytest.fixture
-async def bot(server, tmp_path):
-    process = BotProcess(server, str(tmp_path / "bot.sqlite3"))
-    await started(server, process)
-    yield process
-    code, err = process.stop()
-    assert code == 0, err[-2000:]
+def bot(shared):
+    return shared[1]
 
 
-def rows(database: str) -> int:
+@pytest.fixture
+def database(shared) -> str:
+    """The shared bot's database (a SQLite file)."""
+    return shared[2]
+
+
+def rows(database: str, player: int) -> int:
     import json
 
-    states = sqlite3.connect(database).execute("SELECT state FROM games").fetchall()
+    states = sqlite3.connect(database).execute(
+        "SELECT state FROM games WHERE player_id = ?", (player,)).fetchall()  # fmt: skip
     return sum(len(json.loads(state)["rows"]) for (state,) in states)
 
 
@@ -88,7 +137,7 @@ async def test_the_stand_in_answers_and_refuses_as_discord_does(server):
     server.violations.clear()
 
 
-def test_an_edit_merges_as_discord_does():
+async def test_an_edit_merges_as_discord_does():
     """A PATCH keeps what it leaves out (the buttons), ``attachments`` lists what stays."""
     store = Messages()
     buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Guess",
@@ -156,7 +205,7 @@ async def test_the_whole_command_tree_validates_against_discords_description():
 # -- message state through the real bot ---------------------------------------------
 
 
-async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, tmp_path):
+async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, database):
     """Played through the button and the form to the end: the board message, as Discord
     keeps it, shows the finished game and no buttons left to press; a hint's ephemeral
     deferral is answered privately in place of its "thinking..."."""
@@ -170,8 +219,8 @@ async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, tmp_path
     assert "possible" in answer["content"]
     import json
 
-    [(state,)] = sqlite3.connect(str(tmp_path / "bot.sqlite3")).execute(
-        "SELECT state FROM games").fetchall()  # fmt: skip
+    [(state,)] = sqlite3.connect(database).execute(
+        "SELECT state FROM games WHERE player_id = 41").fetchall()  # fmt: skip
     answer_word = json.loads(state)["answer"]
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = await server.interact(click(guess, user_id=41, on=message))
@@ -187,7 +236,7 @@ async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, tmp_path
 # -- rate limits and server errors ----------------------------------------------------
 
 
-async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server, bot, tmp_path):
+async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server, bot, database):
     """A 429 on the callback (per route, retry_after 0.4 s): the bot waits, retries, and the
     guess is answered inside the 3 seconds (the stand-in's check) and stored once."""
     await server.interact(command("wordle", "practice", user_id=42))
@@ -197,7 +246,7 @@ async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server,
     assert retried(server, CALLBACK, 429) >= 0.4
     second = await server.interact(command("guess", user_id=42, word="slate"))
     assert "SLATE" in second.text()
-    assert rows(str(tmp_path / "bot.sqlite3")) == 2  # CRANE once, SLATE once
+    assert rows(database, 42) == 2  # CRANE once, SLATE once
 
 
 async def test_a_hint_answer_survives_a_429_and_a_503(server, bot):
@@ -246,14 +295,15 @@ async def test_reconnect_and_invalid_sessions(server, bot):
     """RECONNECT (op 7) and a resumable INVALID_SESSION: the bot resumes its session; a
     session invalidated for good: it identifies afresh. A game goes on across all three."""
     await server.interact(command("wordle", "practice", user_id=45))
+    resumes, identifies = server.resumes, len(server.identifies)
     await server.reconnect()
     await asyncio.wait_for(server.resumed.wait(), 30)
     assert "CRANE" in (await server.interact(command("guess", user_id=45, word="crane"))).text()
     await server.invalidate(resumable=True)
     await asyncio.wait_for(server.resumed.wait(), 30)
-    assert server.resumes == 2 and len(server.identifies) == 1
+    assert server.resumes == resumes + 2 and len(server.identifies) == identifies
     await server.invalidate(resumable=False)
-    await wait_for(lambda: len(server.identifies) == 2 and 0 in server.connected())
+    await wait_for(lambda: len(server.identifies) == identifies + 1 and 0 in server.connected())
     assert "SLATE" in (await server.interact(command("guess", user_id=45, word="slate"))).text()
 
 

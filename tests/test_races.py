@@ -8,13 +8,12 @@ from typing import Any
 
 import pytest
 from clock import Clock
-from discord_double import DiscordDouble, Sent, message
+from discord_double import Sent, message
 
 from bot.discord_bot import WordleBot
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.games import NO_HINTS_IN_RACES
 from bot.services.races import NEED_CHANNEL, RaceOutcome
-from bot.settings import load_settings
 from bot.storage.records import GLOBAL
 
 SEED = "0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c-races"
@@ -23,11 +22,13 @@ START = datetime(2026, 3, 2, 12, tzinfo=UTC)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
 
 
-async def opened(url: str, clock: Clock) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = clock
-    services.games.choose_answer = lambda variant: "cigar" if variant == "wordle" else "10007"
-    return services
+ANSWERS = {"wordle": "cigar", "primel": "10007"}
+
+
+@pytest.fixture
+def opened(opened):
+    """conftest's factory, with this file's answers (CIGAR, 10007)."""
+    return lambda url, clock: opened(url, clock, answers=ANSWERS)
 
 
 @pytest.fixture
@@ -36,10 +37,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def services(database_url: str, clock: Clock):
-    s = await opened(database_url, clock)
-    yield s
-    await s.close()
+async def services(database_url: str, clock: Clock, opened):
+    return await opened(database_url, clock)
 
 
 async def lobby(services: Services, *players: Player, game: str = "wordle",
@@ -228,7 +227,7 @@ async def test_race_results_never_touch_the_daily(services, clock) -> None:
     assert standings == [(-1, 1, 1), (GUILD, 1, 1)]  # everyone's board, then the server's
 
 
-async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock) -> None:
+async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock, opened) -> None:
     first = await opened(shared_url, clock)
     race_id = await lobby(first, ANN, BOB, CAT)
     await first.races.start(race_id, ANN)
@@ -253,7 +252,7 @@ async def test_a_restart_in_the_middle_keeps_the_race(shared_url, clock) -> None
         await second.close()
 
 
-async def test_two_processes_finish_two_players_at_once(shared_url, clock) -> None:
+async def test_two_processes_finish_two_players_at_once(shared_url, clock, opened) -> None:
     one, two = await opened(shared_url, clock), await opened(shared_url, clock)
     try:
         race_id = await lobby(one, ANN, BOB, CAT)
@@ -292,7 +291,7 @@ async def test_two_processes_finish_two_players_at_once(shared_url, clock) -> No
         await two.close()
 
 
-async def test_two_processes_place_finishes_a_moment_apart(shared_url, clock) -> None:
+async def test_two_processes_place_finishes_a_moment_apart(shared_url, clock, opened) -> None:
     """Clocks a moment apart, reported in the other order: places follow the stamps."""
     one, two = await opened(shared_url, Clock(START)), await opened(shared_url, Clock(START))
     try:
@@ -354,16 +353,8 @@ class Channel:
 
 
 @pytest.fixture
-async def double(database_url: str, clock: Clock):
-    bot = WordleBot(load_settings(database_url=database_url, daily_seed=SEED), warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.daily.clock = clock
-        bot.services.games.choose_answer = {"wordle": "cigar", "primel": "10007"}.__getitem__
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
+async def double(database_url: str, clock: Clock, make_double):
+    return await make_double(database_url, clock, answers=ANSWERS)
 
 
 async def test_a_race_in_discord(double, clock) -> None:
@@ -426,7 +417,7 @@ async def test_the_loop_starts_a_lobby_and_edits_its_message(double, clock) -> N
 # -- at the console: local players (/as NAME) race through the same services --------------
 
 
-async def test_a_race_at_the_console(tmp_path, clock) -> None:
+async def test_a_race_at_the_console(tmp_path, clock, opened) -> None:
     from bot.console import Console, player_named
 
     services = await opened(str(tmp_path / "console.sqlite3"), clock)

@@ -15,9 +15,8 @@ from clock import at
 from discord_double import CHANNEL_ID, EVERYTHING, GUILD_ID, NOTHING, DiscordDouble, message
 
 from bot.discord_bot import WordleBot
-from bot.services import Player, Services, open_services
+from bot.services import Player, Services
 from bot.services.reminders import BAD_TIME, BadTime, ChannelGone, NotSent, parse_time
-from bot.settings import load_settings
 from bot.storage.reminders import DailyRole, Missing, Reminder
 
 SEED = "5b7d9f1a3c5e7a9b1d3f5a7c9e2b4d6f-reminders"
@@ -26,17 +25,9 @@ DAY = date(2026, 3, 2)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
 
 
-async def opened(url: str, now: datetime) -> Services:
-    services = await open_services(load_settings(database_url=url, daily_seed=SEED))
-    services.daily.clock = lambda: now
-    return services
-
-
 @pytest.fixture
-async def services(database_url: str):
-    s = await opened(database_url, at("2026-03-02T00:30"))
-    yield s
-    await s.close()
+async def services(database_url: str, opened):
+    return await opened(database_url, at("2026-03-02T00:30"))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -173,7 +164,9 @@ def test_a_bad_time_gets_a_clear_message(text: str) -> None:
 # -- exactly once, only to those who have not played -------------------------------------
 
 
-async def test_each_reminder_is_sent_once_by_two_runners_and_after_a_restart(shared_url) -> None:
+async def test_each_reminder_is_sent_once_by_two_runners_and_after_a_restart(
+    shared_url, opened
+) -> None:
     first = await opened(shared_url, at("2026-03-02T12:00"))
     second = await opened(shared_url, at("2026-03-02T12:00"))
     await remind(first, ANN, "18:00")
@@ -328,15 +321,8 @@ class Channels:
 
 
 @pytest.fixture
-async def double(database_url: str):
-    bot = WordleBot(load_settings(database_url=database_url, daily_seed=SEED), warm_engine=False)
-    try:
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        bot.services.daily.clock = lambda: at("2026-03-02T12:00")
-        yield DiscordDouble(bot)
-    finally:
-        await bot.close()
+async def double(database_url: str, make_double):
+    return await make_double(database_url, at("2026-03-02T12:00"))
 
 
 async def leader_jobs(double: DiscordDouble, now: str) -> None:

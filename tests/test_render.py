@@ -1,5 +1,4 @@
 import io
-import os
 import subprocess
 import sys
 import zlib
@@ -7,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from bot_process import clean_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
@@ -102,9 +102,9 @@ def test_the_share_text_is_spoiler_free() -> None:
 
 def test_the_token_never_appears_in_logs_or_errors(tmp_path) -> None:
     token = "MTIz.secret-token-for-the-test"
-    env = {**os.environ, "DISCORD_TOKEN": token, "LOG_LEVEL": "DEBUG",
-           "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # a closed port on this machine
-           "DATABASE_PATH": str(tmp_path / "t.sqlite3")}  # fmt: skip
+    env = clean_env(discord_token=token, log_level="DEBUG",
+                    discord_api_base="http://127.0.0.1:9/api/v10",  # a closed port here
+                    database_path=str(tmp_path / "t.sqlite3"))  # fmt: skip
     result = subprocess.run([sys.executable, "-m", "bot.cli", "run"], capture_output=True,
                             text=True, env=env, timeout=120)  # fmt: skip
     assert result.returncode == 1
@@ -113,8 +113,7 @@ def test_the_token_never_appears_in_logs_or_errors(tmp_path) -> None:
 
 
 def test_run_without_a_token_points_to_the_console(tmp_path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env["DATABASE_PATH"] = str(tmp_path / "t.sqlite3")
+    env = clean_env(database_path=str(tmp_path / "t.sqlite3"))  # no DISCORD_TOKEN
     result = subprocess.run([sys.executable, "-m", "bot.cli", "run"], capture_output=True,
                             text=True, env=env, timeout=120, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 1

@@ -5,7 +5,7 @@ import asyncio
 from datetime import timedelta
 
 from clock import at
-from test_digest import DAY, GUILD, opened, play
+from test_digest import DAY, GUILD, SEED, play  # noqa: F401 - SEED: conftest's opened reads it
 
 from bot.services import Player, Services
 from bot.services.kinds import parse
@@ -33,7 +33,7 @@ async def skill_board(services: Services, period: str, scope: int = GUILD) -> di
 
 
 async def test_the_job_coaches_each_daily_once_and_the_board_ranks_mean_skill(
-    database_url,
+    database_url, opened
 ) -> None:
     services = await opened(database_url, NOON)
     await play(services, ANN, DAY, 2)
@@ -63,7 +63,7 @@ async def test_the_job_coaches_each_daily_once_and_the_board_ranks_mean_skill(
     await services.close()
 
 
-async def test_two_runners_add_each_skill_once(shared_url) -> None:
+async def test_two_runners_add_each_skill_once(shared_url, opened) -> None:
     first, second = await opened(shared_url, NOON), await opened(shared_url, NOON)
     for i in range(6):
         await play(first, Player(10 + i, f"p{i}"), DAY, 1 + i % 2)
@@ -77,7 +77,7 @@ async def test_two_runners_add_each_skill_once(shared_url) -> None:
     await second.close()
 
 
-async def test_the_skill_board_needs_a_few_games_over_long_periods(database_url) -> None:
+async def test_the_skill_board_needs_a_few_games_over_long_periods(database_url, opened):
     services = await opened(database_url, NOON)
     await play(services, ANN, DAY, 1)
     await coach_dailies(services.storage)
@@ -91,7 +91,7 @@ async def test_the_skill_board_needs_a_few_games_over_long_periods(database_url)
     await services.close()
 
 
-async def test_a_game_the_coach_cannot_read_is_marked_and_never_retried(database_url) -> None:
+async def test_a_game_the_coach_cannot_read_is_marked_and_never_retried(database_url, opened):
     services = await opened(database_url, NOON)
     storage = services.storage
     await storage.ensure_player(ANN.id, "ann")

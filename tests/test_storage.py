@@ -187,6 +187,19 @@ async def test_a_long_lock_fails_cleanly_and_changes_nothing(tmp_path, lock_data
     await storage.close()
 
 
+async def test_one_statement_under_a_long_lock_is_refused_as_busy(tmp_path, lock_database):
+    """A write outside a transaction (one statement) meets another process's lock past the
+    busy timeout: StorageBusy, and nothing is written."""
+    path = str(tmp_path / "db.sqlite3")
+    storage = await Storage.open(path, busy_timeout_ms=200)
+    locker = lock_database(path, 0.8)
+    with pytest.raises(StorageBusy):
+        await storage._write("INSERT INTO recent_pings (target_id, created_at) VALUES (2, 'x')")
+    locker.wait()
+    assert (await storage._one("SELECT COUNT(*) FROM recent_pings"))[0] == 0
+    await storage.close()
+
+
 async def test_a_stale_version_writes_nothing(database_url) -> None:
     storage = await Storage.open(database_url)
     await storage.ensure_player(1)

@@ -32,7 +32,15 @@ Load = tuple[list[float], float, float, int, list[tuple[float, float]]]
 METRICS = ("wins", "win_rate", "average", "skill", "current_streak", "max_streak")
 
 
-def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, seed: int
+_together: Any = None  # in a worker of measure_guesses: the pool's barrier
+
+
+def _join(together: Any) -> None:
+    global _together
+    _together = together
+
+
+def guess_load(url: str, player_ids: list[int], rounds: int, seed: int
                ) -> Load:  # fmt: skip
     """In one process: each round every player starts a practice game and guesses until it
     ends (at most 5 guesses), all players at once, then all give up at once; returns each
@@ -40,11 +48,10 @@ def guess_load(url: str, player_ids: list[int], rounds: int, start_at: float, se
     meanwhile (SQLite's work included: it runs in the process), and the games that giving up
     ended (each a result, its standings and period boards in one transaction) with when each
     round's giving up began and ended (wall clock, to set beside the other processes')."""
-    return event_loop.run(_guess_load(url, player_ids, rounds, start_at, seed))
+    return event_loop.run(_guess_load(url, player_ids, rounds, seed))
 
 
-async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: float,
-                      seed: int) -> Load:  # fmt: skip
+async def _guess_load(url: str, player_ids: list[int], rounds: int, seed: int) -> Load:
     from bot.services import Player, open_services
     from bot.settings import load_settings
     from engine.variants import get_variant
@@ -64,7 +71,8 @@ async def _guess_load(url: str, player_ids: list[int], rounds: int, start_at: fl
             if not outcome.ok or outcome.game is None or outcome.game.over:
                 break
 
-    await asyncio.sleep(max(0.0, start_at - time.time()))  # every process starts together
+    if _together is not None:  # every process starts once all have opened the database
+        await asyncio.to_thread(_together.wait, 300)
     elapsed = cpu = 0.0
     finished, windows = 0, []
     for _ in range(rounds):
@@ -96,9 +104,11 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
                     ) -> dict[str, Any]:  # fmt: skip
     ids = list(range(1, players + 1))
     shares = [ids[i::processes] for i in range(processes)]
-    with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
-        start_at = time.time() + 3 + processes  # time to import and open the database
-        futures = [pool.submit(guess_load, url, share, rounds, start_at, seed + i)
+    spawn = get_context("spawn")
+    together = spawn.Barrier(processes)
+    with ProcessPoolExecutor(processes, mp_context=spawn, initializer=_join,
+                             initargs=(together,)) as pool:  # fmt: skip
+        futures = [pool.submit(guess_load, url, share, rounds, seed + i)
                    for i, share in enumerate(shares)]  # fmt: skip
         results = [f.result() for f in futures]
     latencies = [x for lat, *_ in results for x in lat]
