@@ -26,7 +26,7 @@ async def test_the_e2e_tests_leave_a_database_the_environment_names_untouched(
     ]
     child = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *chosen],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *chosen],
         env=env, capture_output=True, text=True, timeout=600, cwd=tests.parent,
     )  # fmt: skip
     assert child.returncode == 0, child.stdout[-3000:] + child.stderr[-2000:]
