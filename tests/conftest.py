@@ -221,6 +221,20 @@ async def opened(request: pytest.FixtureRequest):
 
 
 @pytest.fixture
+def clock(request: pytest.FixtureRequest):
+    """The test module's clock, stopped at its ``START`` until a test moves it."""
+    from clock import Clock
+
+    return Clock(request.module.START)
+
+
+@pytest.fixture
+async def services(database_url: str, clock, opened):
+    """The services on each engine, opened by the module's ``opened`` on its ``clock``."""
+    return await opened(database_url, clock)
+
+
+@pytest.fixture
 async def make_double(request: pytest.FixtureRequest):
     """A factory: ``await make_double(url, clock, answers=..., deal=..., **settings)`` is a bot
     fed raw Discord payloads through discord.py's real objects (tests/discord_double.py), on

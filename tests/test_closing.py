@@ -46,11 +46,6 @@ def clock() -> Clock:
     return Clock(noon(DAY))
 
 
-@pytest.fixture
-async def services(database_url: str, clock: Clock, opened):
-    return await opened(database_url, clock)
-
-
 async def start_daily(services: Services, player: Player, game: str = "wordle",
                       misses: int = 1, scope: int = GUILD) -> int:  # fmt: skip
     """Today's daily of ``game`` started, ``misses`` wrong guesses played; its id."""

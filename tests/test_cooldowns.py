@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from clock import Clock
 from discord_double import DiscordDouble, user
 
 from bot.console import Console
@@ -24,16 +23,6 @@ ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "
 def opened(opened):
     """conftest's factory, every practice answer CIGAR."""
     return lambda url, clock: opened(url, clock, answers="cigar")
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(START)
-
-
-@pytest.fixture
-async def services(database_url: str, clock: Clock, opened):
-    return await opened(database_url, clock)
 
 
 async def count(services: Services, table: str) -> int:

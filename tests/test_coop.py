@@ -8,7 +8,6 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from clock import Clock
 from discord_double import NOTHING, DiscordDouble, only
 from hypothesis import given
 from hypothesis import strategies as st
@@ -42,16 +41,6 @@ WORDLE = get_variant("wordle")
 def opened(opened):
     """conftest's factory; co-op deals ``answers`` (CIGAR unless a test says)."""
     return lambda url, clock, answers=("cigar",): opened(url, clock, deal=answers)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(START)
-
-
-@pytest.fixture
-async def services(database_url: str, clock: Clock, opened):
-    return await opened(database_url, clock)
 
 
 def row(guess: str, answer: str = "cigar") -> tuple[str, str]:

@@ -34,11 +34,6 @@ def clock() -> Clock:
     return Clock(noon(TODAY))
 
 
-@pytest.fixture
-async def services(database_url: str, clock: Clock, opened):
-    return await opened(database_url, clock)
-
-
 async def count(services: Services, table: str) -> int:
     return int((await services.storage._one(f"SELECT COUNT(*) FROM {table}"))[0])
 

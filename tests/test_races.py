@@ -31,16 +31,6 @@ def opened(opened):
     return lambda url, clock: opened(url, clock, answers=ANSWERS)
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(START)
-
-
-@pytest.fixture
-async def services(database_url: str, clock: Clock, opened):
-    return await opened(database_url, clock)
-
-
 async def lobby(services: Services, *players: Player, game: str = "wordle",
                 mode: str = "normal") -> int:  # fmt: skip
     """A race hosted by the first player, the others joined."""
