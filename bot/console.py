@@ -42,7 +42,7 @@ from bot.services.archive import play_archive
 from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY, ROLLED_BACK
 from bot.services.kinds import GAMES, KINDS, results_kind
-from bot.services.shares import record_shares
+from bot.services.shares import record_shares, unshare
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.study import hard_mode_study
@@ -423,9 +423,13 @@ class Console(TogetherCommands):
         self.write(await self.services.export_player(self.player.id))
 
     async def my_data(self, o: Options) -> None:
-        """/mydata export, or /mydata delete confirm:DELETE (Discord's option, by name)."""
+        """/mydata export, unshare or delete confirm:DELETE (Discord's options, by name)."""
         if o.subcommand == "export":
             return await self.export()
+        if o.subcommand == "unshare":
+            storage = self.services.storage
+            self.write(await unshare(storage, self.player.id, o.get("game"), o.get("puzzle")))
+            return
         if o.subcommand != "delete":
             self.write("Usage: /mydata export | /mydata delete confirm:DELETE")
             return

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.discord_bot import WordleBot, answer
 from bot.render.palette import palette_named
 from bot.render.text import squares_of
-from bot.services import deletion
+from bot.services import deletion, shares
 from cogs.common import anywhere, bot_of, in_servers, refuse
 from cogs.reminders import daily_role_setting
 
@@ -171,10 +171,8 @@ class Admin(commands.Cog):
                            puzzle="The puzzle number in the share")  # fmt: skip
     async def unshare(self, interaction: discord.Interaction[Any], game: str, puzzle: int) -> None:
         storage = bot_of(interaction).services.storage
-        removed = await storage.remove_share(interaction.user.id, game.lower()[:20], puzzle)
-        await interaction.response.send_message(
-            "Removed." if removed else "No such recorded result.", ephemeral=True
-        )
+        said = await shares.unshare(storage, interaction.user.id, game, puzzle)
+        await answer(interaction, said, private=True)
 
     @commands.command(name="sync", hidden=True)
     @commands.is_owner()

@@ -15,7 +15,7 @@ from bot.console import Console
 from bot.services import Player, Services, open_services
 from bot.services.archive import play_archive
 from bot.services.daily import EPOCH
-from bot.services.deletion import DELETED
+from bot.services.deletion import DELETED, LASTING
 from bot.settings import load_settings
 
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-deletion"
@@ -92,13 +92,28 @@ async def test_a_daily_in_progress_and_every_flavour_played_today_stay_played(se
     direct = await games.start_set(ANN, GUILD, stored.kind, stored.puzzle, stored.answers)
     assert not direct.ok and direct.message == "You have already played this one"
     assert await count(services, "games") == 0  # nothing of Ann's (Bob never opened his)
-    # What is kept: one mark per puzzle, for today only, that names nobody.
+    # What is kept: one mark per puzzle, for today only (a challenge's, which has no day,
+    # for good), that names nobody.
     kept = await marks(services)
-    assert len(kept) == 4 and {day for _, day in kept} == {TODAY.isoformat()}
+    assert len(kept) == 4 and sorted(day for _, day in kept) == [TODAY.isoformat()] * 3 + [LASTING]
     assert all(re.fullmatch("[0-9a-f]{64}", mark) for mark, _ in kept)
     # Other puzzles remain open to Ann: the Wordle daily, another archive day.
     assert (await games.start(ANN, GUILD, "wordle", daily=True)).ok
     assert (await play_archive(games, ANN, GUILD, "primel", number=1500)).ok
+
+
+async def test_a_challenge_played_days_ago_stays_played_after_a_deletion(services, clock) -> None:
+    """A challenge has no day: it can be asked for again any day, so its mark outlives the
+    days (a deletion the day after giving it up must not replay it with the word known)."""
+    challenge = (await services.challenges.create(BOB, GUILD, 7, "cigar")).challenge
+    played = await services.challenges.play(ANN, challenge.id)
+    assert (await services.games.give_up(ANN, GUILD, game_id=played.game.game_id)).ok
+    clock.advance(3 * 86_400)
+    assert await services.delete_player(ANN.id)
+    await services.games.purge_marks()
+    clock.advance(30 * 86_400)
+    assert (await services.challenges.play(ANN, challenge.id)).message == (
+        "You have already played this one")  # fmt: skip
 
 
 async def test_the_marks_end_with_the_day_and_are_purged(services, clock) -> None:

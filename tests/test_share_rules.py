@@ -372,3 +372,22 @@ async def test_record_results_credits_no_plain_name_when_discord_cannot_be_asked
     _, reply = await double.message_command("Record results", posted, user_id=1)
     assert "1 results recorded" in reply.text and "@Sam fits no member" in reply.text
     assert await credited(double.bot.services.storage) == {21: 3}
+
+
+async def test_the_console_takes_back_a_share_as_discord_does(database_url) -> None:
+    """/mydata unshare in the console: the same service call, and one line on a bad number."""
+    from bot.console import Console
+
+    services = await opened(database_url)
+    await share(services, ANN, wordle(NUMBER, 3))
+    shown: list[str] = []
+    console = Console(services, ANN, shown.append, colour=False)
+    await console.handle(f"/mydata unshare game:wordle puzzle:{'9' * 20}")
+    assert shown[-1] == f"Not a puzzle number: {'9' * 20!r}"
+    assert await stored(services.storage, ANN.id) == (1, 1)
+    await console.handle(f"/mydata unshare game:wordle puzzle:{NUMBER}")
+    assert shown[-1] == "Removed."
+    await console.handle(f"/mydata unshare wordle {NUMBER}")
+    assert shown[-1] == "No such recorded result."
+    assert await stored(services.storage, ANN.id) == (0, 1)
+    await services.close()

@@ -421,14 +421,14 @@ def cmd_db(args: argparse.Namespace) -> int:
                 )
             if storage.engine != "sqlite":
                 await storage.backup(args.path)  # says to use pg_dump
-            await storage.migrate()
-            target = Path(args.path)
+            target = Path(args.path)  # checked before anything is written
             if not args.path.strip():
                 raise UsageError("give the backup's file: wordlebot db backup PATH")
             if not target.parent.is_dir():
                 raise UsageError(f"cannot back up to {args.path}: no folder {target.parent}")
             if target.exists():
                 raise UsageError(f"{args.path} exists: choose a new file for the backup")
+            await storage.migrate()
             try:
                 await storage.backup(args.path)
             except sqlite3.Error as exc:

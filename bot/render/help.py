@@ -73,7 +73,7 @@ SECTIONS = (
         _discord("/missing", "who asked to be reminded and has not played"),
         Entry("/mydata export", "all the bot keeps about you"),
         Entry("/mydata delete confirm:DELETE", "delete it all"),
-        _discord("/mydata unshare", "take back a recorded share"),
+        Entry("/mydata unshare game:wordle puzzle:1985", "take back a recorded share"),
         _console("/export", "the same as /mydata export"),
         _console("/as name", "hand the keyboard to another local player"),
     )),

@@ -6,6 +6,9 @@ A mark is the HMAC-SHA256 of (player id, kind, puzzle) under a key derived from 
 deployment's secret seed: without the seed it names no player and no puzzle, and two marks
 of the same player cannot be told to belong together. It holds for its puzzle day only: a
 mark of an earlier day is ignored, deleted at the next deletion and by the clock's job.
+
+A challenge has no day: it can be played whenever it is asked for, so the mark of a challenge
+the player ever played lasts (``LASTING``), or deleting would replay it with the word known.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+CHALLENGE = ":custom"  # the kinds of challenge games ("wordle:custom")
+LASTING = "9999-12-31"  # the day a challenge's mark holds until: it outlives every day
 CONFIRM = "DELETE"
 NOT_CONFIRMED = "Nothing deleted: type DELETE to confirm"
 DELETED = (

@@ -27,7 +27,7 @@ from bot.services.closing import (
 )
 from bot.services.cooldowns import CHALLENGES_PER_TARGET
 from bot.services.daily import DailyPuzzles
-from bot.services.deletion import played_mark
+from bot.services.deletion import CHALLENGE, LASTING, played_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
 from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
 from bot.services.kinds import (
@@ -615,6 +615,7 @@ class GameService:
             deleted = await self.storage.delete_player(
                 player_id, mark=lambda kind, puzzle: played_mark(key, player_id, kind, puzzle),
                 today=self.daily.today().isoformat(), pings_since=self._pings_since(),
+                lasting=(CHALLENGE, LASTING),
             )  # fmt: skip
             self.forget_player(player_id)
         return deleted

@@ -102,6 +102,16 @@ async def record_shares(
     return done
 
 
+async def unshare(storage: Storage, player_id: int, game: str, puzzle: str | int) -> str:
+    """Take back a result the player recorded from a share (``/mydata unshare``): what to
+    tell them."""
+    number = str(puzzle).strip().lstrip("#").replace(",", "")
+    if not number.isdigit() or len(number) > 9:
+        return f"Not a puzzle number: {str(puzzle)[:20]!r}"
+    removed = await storage.remove_share(player_id, game.lower()[:20], int(number))
+    return "Removed." if removed else "No such recorded result."
+
+
 APP_NOT_RECAP = "This is not a results message from the Wordle app: nothing recorded."
 
 

@@ -487,6 +487,7 @@ class Storage:
     async def delete_player(
         self, player_id: int, *, mark: Callable[[str, str], str] | None = None,
         today: str | None = None, pings_since: str | None = None,
+        lasting: tuple[str, str] | None = None,
     ) -> bool:  # fmt: skip
         """Remove the player and everything of theirs (foreign keys cascade); then the
         engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
@@ -496,23 +497,32 @@ class Storage:
         with a puzzle that is in progress or ended ``today`` leaves its mark until that day
         ends, in the same transaction: no moment sees neither the game nor its mark. With
         ``pings_since`` (a stored time), the players their challenges named since then stay
-        named (``recent_pings``): deleting is no way around a target's cooldown."""
+        named (``recent_pings``): deleting is no way around a target's cooldown. With
+        ``lasting`` (a kind's suffix, a day), games of such kinds leave their mark whenever
+        they were played, holding until that day (a challenge has no day of its own)."""
         async with self.transaction() as db:
             # The player's row locked first: no game of theirs is inserted until we commit.
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
             if mark is not None and today is not None:
+                suffix, until = lasting or ("", today)
                 played = await db.all(
                     "SELECT g.kind, g.puzzle FROM games g LEFT JOIN results r ON r.game_id = g.id "
                     "WHERE g.player_id = ? AND g.puzzle IS NOT NULL "
-                    "AND (g.status = 'playing' OR r.played_on = ?)",
-                    (player_id, today),
+                    "AND (g.status = 'playing' OR r.played_on = ? OR g.kind LIKE ?)",
+                    (player_id, today, f"%{suffix}" if lasting else ""),
                 )
                 await db.execute("DELETE FROM played_marks WHERE day < ?", (today,))
-                marks = sorted({(mark(str(kind), str(puzzle)), today) for kind, puzzle in played})
+                marks = sorted({
+                    (mark(str(kind), str(puzzle)),
+                     until if lasting and str(kind).endswith(suffix) else today)
+                    for kind, puzzle in played
+                })  # fmt: skip
                 if marks:
                     await db.executemany(
                         "INSERT INTO played_marks (mark, day) VALUES (?, ?) "
-                        "ON CONFLICT(mark) DO UPDATE SET day = excluded.day",
+                        "ON CONFLICT(mark) DO UPDATE SET day = CASE "
+                        "WHEN excluded.day > played_marks.day THEN excluded.day "
+                        "ELSE played_marks.day END",
                         marks,
                     )
             if pings_since is not None:

@@ -230,7 +230,7 @@ def _count(
 
 
 def off_global_periods() -> Steps[None]:
-    """Once, as shares leave the global boards (migration 13, which takes them off the
+    """Once, as shares leave the global boards (migration 15, which takes them off the
     standings): the shares counted so far leave the global period boards, as they came."""
     for row in (yield fetch_all(
         "SELECT player_id, game, day, won, guesses FROM share_results "
