@@ -156,11 +156,9 @@ class AnswerModel:
         return out
 
 
-@cache
 def nyt_model() -> AnswerModel:
     """The model for the NYT's puzzle, on the ``wordle-nyt`` variant's allowed words."""
-    variant = get_variant("wordle-nyt")
-    return AnswerModel(variant, nyt_prior(variant))
+    return allowed_model("wordle-nyt")
 
 
 @cache

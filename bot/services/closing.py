@@ -21,14 +21,13 @@ import logging
 from datetime import date, datetime, time
 
 from bot.services.daily import DailyPuzzles
-from bot.services.kinds import KINDS, guesses_used, kind_name, parse
+from bot.services.kinds import DAILY_KINDS, guesses_used, kind_name, parse
 from bot.storage import Result, Storage, StoredGame
 from bot.storage.coop import CoopGame
 from engine.game import Status
 
 log = logging.getLogger("wordlebot.closing")
 
-DAILY_KINDS = tuple(f"{name}:daily" for name, spec in KINDS.items() if spec.daily)
 ATTEMPTS = 3  # a close that lost a compare-and-set reads the game again, this many times
 
 

@@ -30,9 +30,9 @@ from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.services.analysis import coach_game
-from bot.services.closing import DAILY_KINDS, close_dailies
+from bot.services.closing import close_dailies
 from bot.services.daily import EPOCH, DailyPuzzles
-from bot.services.kinds import KINDS, kind_name, parse
+from bot.services.kinds import DAILY_KINDS, kind_name, parse
 from bot.services.skill import COACH_POOL
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
@@ -45,9 +45,7 @@ from engine.solver.coach import Coaching
 log = logging.getLogger("wordlebot.digest")
 
 # The dailies played here, then the multi-board games whose shares count (not played here).
-DIGEST_KINDS = tuple(dict.fromkeys(
-    [f"{k.name}:daily" for k in KINDS.values() if k.daily]
-    + [f"{game}:daily" for game in COUNTED_GAMES]))  # fmt: skip
+DIGEST_KINDS = tuple(dict.fromkeys([*DAILY_KINDS, *(f"{game}:daily" for game in COUNTED_GAMES)]))
 SETTLE = timedelta(minutes=5)  # after a day ends, before its digest: the last guesses land
 STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows as 366+)
 # The highlight coaches the day's first games (about 0.16 s each), in the coaching worker:

@@ -46,6 +46,7 @@ KINDS: dict[str, GameKind] = {
 
 GAMES = tuple(KINDS)  # every game, for /stats, /leaderboard and /coach in every front end
 DAILY_GAMES = tuple(name for name, spec in KINDS.items() if spec.daily)
+DAILY_KINDS = tuple(f"{name}:daily" for name in DAILY_GAMES)  # their daily games' kinds
 WORDLE_LIMIT = 6  # the guesses a server's fail score is set against
 
 
