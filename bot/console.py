@@ -10,14 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import re
 import sys
+import tempfile
 import threading
 import zlib
 from collections.abc import Awaitable, Callable
 from datetime import date
+from pathlib import Path
 
-from bot.console_options import Option, OptionError, Options, Syntax, parse_options
+from bot.commands import COMMANDS, Caller, Picture, Reply
+from bot.console_options import (
+    Option,
+    OptionError,
+    Options,
+    Syntax,
+    command_path,
+    model_syntax,
+    parse_options,
+    typed_options,
+)
 from bot.console_together import TogetherCommands
 from bot.render.help import help_text
 from bot.render.palette import PALETTES, STANDARD, palette_named
@@ -29,6 +40,7 @@ from bot.render.text import (
     coaching_text,
     digest_text,
     keyboard,
+    plain,
     share_text,
     squares_of,
     stats_text,
@@ -38,9 +50,8 @@ from bot.render.text import (
 from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, open_services
 from bot.services.analysis import NOTHING_TO_COACH, coach_game
-from bot.services.archive import play_archive
 from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
-from bot.services.games import BUSY, ROLLED_BACK
+from bot.services.games import BUSY
 from bot.services.kinds import GAMES, KINDS, results_kind
 from bot.services.shares import record_shares, unshare
 from bot.services.skill import coach_dailies
@@ -49,7 +60,6 @@ from bot.services.study import hard_mode_study
 from bot.settings import Settings
 from bot.storage import StorageBusy
 from bot.storage.periods import PERIODS
-from engine.rules import Mode
 
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
 ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}
@@ -151,26 +161,43 @@ class Console(TogetherCommands):
             self.write(f"  {exc}")
             return
         try:
-            await self.run_command(command, options)
+            path = command_path(command, options)
+            if path in COMMANDS:
+                await self.perform(path, options)
+            else:
+                await self.run_command(command, options)
+        except OptionError as exc:
+            self.write(f"  {exc}")
         except StorageBusy:  # the database did not answer in time: nothing was changed
             self.write(BUSY)
+
+    async def perform(self, path: str, options: Options) -> None:
+        """Run a command of the shared model (:mod:`bot.commands`) and show its reply."""
+        spec = COMMANDS[path]
+        caller = Caller(self.player, DM, front="console", shown=self.shown)
+        await self.reply(await spec.run(self.services, caller, **typed_options(spec, options)))
+
+    async def reply(self, reply: Reply) -> None:
+        """A command's reply as lines of text: its words, its board, its pictures (written
+        to files), then what only its player may see."""
+        if reply.text:
+            self.write(("  " if reply.refused else "") + plain(reply.text))
+        if reply.picks:  # several games, none shown yet: say how to show the one meant
+            commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in reply.picks)
+            self.write(f"  Show the game you mean first. {commands}")
+        if reply.game is not None:
+            self.show(reply.game)
+        for picture in reply.pictures:
+            self.write(f"Picture: {saved(picture)}")
+        if reply.secret:
+            self.write(plain(reply.secret))
+        if reply.game is not None:
+            await self.raced(reply.game)
 
     async def run_command(self, command: str, o: Options) -> None:
         """The handler of each command in :data:`SYNTAX`, given its options."""
         words = _words(o)
         handlers: dict[str, Callable[[], Awaitable[None]]] = {
-            "/wordle": lambda: self.start("wordle", _start_words(o)),
-            "/primel": lambda: self.start("primel", _start_words(o)),
-            "/absurdle": lambda: self.start(
-                "absurdle",
-                ["practice", *(["challenge"] if o.flag("challenge") else []), *words("mode")],
-            ),
-            "/dordle": lambda: self.start("dordle", ["practice", *words("mode")]),
-            "/quordle": lambda: self.start("quordle", ["practice", *words("mode")]),
-            "/octordle": lambda: self.start("octordle", ["practice", *words("mode")]),
-            "/guess": lambda: self.guess(o.get("word")),
-            "/giveup": self.give_up,
-            "/hint": lambda: self.hint(o.get("history")),
             "/stats": lambda: self.stats(o),
             "/streak": lambda: self.stats(o, streak_only=True),
             "/leaderboard": lambda: self.leaderboard(o),
@@ -223,104 +250,12 @@ class Console(TogetherCommands):
             self.palette = PALETTES[args[0].lower()]
         self.write(f"Your colours: {self.palette.name} {squares_of('210', self.palette)}")
 
-    async def start(self, variant: str, args: list[str]) -> None:
-        """``/wordle daily hard``: a flavour (daily, practice; Absurdle: challenge), then an
-        optional mode. Anything else is refused with what is valid, never guessed at."""
-        words = [a.lower() for a in args]
-        if words[:1] == ["archive"] and KINDS[variant].daily:
-            return await self.archive(variant, words[1:])
-        modes = [m.value for m in Mode]
-        flavours = (["daily"] if KINDS[variant].daily else []) + ["practice"]
-        flavour, extra = (words[0], words[1:]) if words else ("practice", [])
-        if variant == "absurdle" and "challenge" in extra:  # /absurdle [hard] challenge
-            flavour, extra = "challenge", [w for w in extra if w != "challenge"]
-        understood = flavour in flavours + ["challenge"] * (variant == "absurdle")
-        if not understood or len(extra) > 1 or (extra and extra[0] not in modes):
-            name = f"/{variant}"
-            self.write(f"  {name} takes {' or '.join(flavours)}, then a mode: "
-                       f"{', '.join(modes)} (e.g. {name} {flavours[0]} hard)")  # fmt: skip
-            return
-        outcome = await self.services.games.start(
-            self.player, DM, variant, daily=flavour == "daily",
-            mode=Mode(extra[0]) if extra else Mode.NORMAL, challenge=flavour == "challenge",
-        )  # fmt: skip
-        if outcome.message:
-            self.write(outcome.message)
-        if outcome.game is not None:
-            self.show(outcome.game)
-
-    async def archive(self, variant: str, args: list[str]) -> None:
-        """``/wordle archive N|YYYY-MM-DD [hard|strict]``: a past daily not played yet."""
-        modes = [m.value for m in Mode]
-        mode = args[1] if len(args) == 2 else "normal"
-        if not 1 <= len(args) <= 2 or mode not in modes:
-            self.write(f"  /{variant} archive takes a puzzle number or a date (YYYY-MM-DD), then "
-                       f"a mode: {', '.join(modes)} (e.g. /{variant} archive 1000)")  # fmt: skip
-            return
-        which = args[0].removeprefix("#")
-        number = int(which) if re.fullmatch(r"-?[0-9]{1,30}", which) else None
-        outcome = await play_archive(
-            self.services.games, self.player, DM, variant, number=number,
-            day=None if number is not None else which, mode=Mode(mode),
-        )  # fmt: skip
-        if outcome.message:
-            self.write(outcome.message if outcome.ok else f"  {outcome.message}")
-        if outcome.ok and outcome.game is not None:
-            self.show(outcome.game)
-
     async def guess(self, text: str) -> None:
-        outcome = await self.services.games.guess(self.player, DM, text.strip(), game_id=self.shown)
-        if not outcome.ok:
-            self.refused(outcome)
-            return
-        assert outcome.game is not None
-        self.show(outcome.game)
-        await self.raced(outcome.game)
-
-    async def give_up(self) -> None:
-        outcome = await self.services.games.give_up(self.player, DM, game_id=self.shown)
-        if not outcome.ok:
-            self.refused(outcome)
-            return
-        self.write(outcome.message or "")
-        if outcome.game is not None:
-            self.show(outcome.game)
-            await self.raced(outcome.game)
+        """A bare word: a guess in the game shown last."""
+        await self.perform("guess", Options({"word": text}))
 
     def refused(self, outcome: Outcome) -> None:
         self.write(f"  {outcome.message}")
-        if outcome.message == ROLLED_BACK and outcome.game is not None:
-            self.show(outcome.game)  # the game as stored, to play on
-        if outcome.choices:  # several games, none shown yet: say how to show the one meant
-            commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in outcome.choices)
-            self.write(f"  Show the game you mean first. {commands}")
-
-    async def hint(self, text: str) -> None:
-        if text.strip():  # a history typed for a game played elsewhere
-            outcome = await self.services.games.hint_history(self.player, text)
-            if outcome.hint is None:
-                self.write(f"  {outcome.message}")
-                return
-            result = outcome.hint
-        else:
-            outcome = await self.services.games.hint(self.player, DM, game_id=self.shown)
-            if outcome.multi is not None:
-                for board, words in enumerate(outcome.multi.candidates, 1):
-                    shown = ", ".join(w.upper() for w in words[:8]) or "solved"
-                    self.write(f"Board {board}: {len(words)} possible: {shown}")
-                self.write(f"Best guess for all boards: {outcome.multi.guess.upper()}")
-                return
-            if outcome.hint is None:
-                self.write(f"  {outcome.message}")
-                return
-            result = outcome.hint
-        shown = ", ".join(w.upper() for w in result.candidates[:12])
-        more = f" and {result.remaining - 12} more" if result.remaining > 12 else ""
-        self.write(f"{result.remaining} possible: {shown}{more}")
-        for s in result.suggestions:
-            finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
-            self.write(f"  {s.guess.upper()}  {s.entropy:.2f} bits, {s.expected:.1f} left on "
-                       f"average, worst {s.worst}{finish}")  # fmt: skip
 
     async def stats(self, o: Options, *, streak_only: bool = False) -> None:
         """``/stats [GAME] [daily|practice]`` (``game:``, ``practice:``, ``user:NAME``: a
@@ -551,34 +486,8 @@ def _words(o: Options) -> Callable[..., list[str]]:
     return lambda *names: [o.get(name) for name in names if name in o]
 
 
-def _start_words(o: Options) -> list[str]:
-    """``/wordle daily hard``, ``/wordle archive 1000 hard`` from the options."""
-    if o.subcommand is None:
-        return []
-    which = [o.get(n) for n in ("number", "date") if n in o]
-    if o.subcommand == "archive" and len(which) != 1:
-        which = ["", ""]  # none or both: the archive's own usage line says what it takes
-    return [o.subcommand, *which, *_words(o)("mode")]
-
-
 def _not(*values: str) -> Callable[[str], bool]:
     return lambda word: word.lower() not in values and not word.isdigit()
-
-
-def _start_syntax(variant: str) -> Syntax:
-    flavours = ["daily", "practice"] if KINDS[variant].daily else ["practice"]
-    modes = [m.value for m in Mode]
-    usage = (f"/{variant} takes {' or '.join(flavours)}, then a mode: {', '.join(modes)} "
-             f"(e.g. /{variant} {flavours[0]} hard)")  # fmt: skip
-    mode = Option("mode")
-    if variant == "absurdle":
-        return Syntax((Option("challenge", flag=("challenge", None)), mode), usage=usage)
-    if not KINDS[variant].daily:
-        return Syntax((mode,), usage=usage)
-    archive = Syntax((Option("number", takes=lambda w: re.fullmatch(r"#?-?[0-9]+", w) is not None),
-                      Option("date", takes=_not(*modes)), mode))  # fmt: skip
-    return Syntax(subcommands={"daily": Syntax((mode,)), "practice": Syntax((mode,)),
-                               "archive": archive}, usage=usage)  # fmt: skip
 
 
 NONE = Syntax()
@@ -589,10 +498,7 @@ _GAME_OPTIONS = (Option("game", takes=_not("practice", "daily")),
 # Every command's options, by Discord's names where Discord has the command, in the order
 # the positional form takes them. One list for the parser and the handlers.
 SYNTAX: dict[str, Syntax] = {
-    **{f"/{variant}": _start_syntax(variant) for variant in KINDS},
-    "/guess": Syntax(text="word"),
-    "/giveup": NONE,
-    "/hint": Syntax(text="history"),
+    **model_syntax(),
     "/stats": Syntax(_GAME_OPTIONS),
     "/streak": Syntax(_GAME_OPTIONS),
     "/leaderboard": Syntax(
@@ -635,6 +541,15 @@ SYNTAX: dict[str, Syntax] = {
     "/hardmode": Syntax((Option("game"), Option("share", flag=("share", None)))),
     "/colours": Syntax((Option("colours"),)),
 }
+
+
+def saved(picture: Picture) -> Path:
+    """Where a reply's picture is on disk: its own file, or one written now."""
+    if picture.path is not None:
+        return picture.path
+    path = Path(tempfile.gettempdir()) / f"wordlebot-{picture.filename}"
+    path.write_bytes(picture.data or b"")
+    return path
 
 
 def _start_command(game: GameView) -> str:

@@ -20,6 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from bot.commands import COMMANDS, Command, Param
 
 YES, NO = "true", "false"
 _YES_WORDS = {"true", "yes", "on", "1"}
@@ -163,4 +166,98 @@ def _takes(command: str, syntax: Syntax) -> str:
     return f"{command} takes {', '.join(names)}" if names else f"{command} takes no options"
 
 
-__all__ = ["NO", "YES", "Option", "OptionError", "Options", "Syntax", "parse_options"]
+def option_of(param: Param) -> Option:
+    """The console's reading of a command's option."""
+    takes = param.takes
+    if takes is None and param.choices:
+        takes = lambda word: word.lower() in param.choices  # noqa: E731
+    if takes is None and param.kind is int:
+        takes = lambda word: re.fullmatch(r"#?-?[0-9]{1,30}", word) is not None  # noqa: E731
+    return Option(param.name, takes or _any, param.positional, param.flag)
+
+
+def syntax_of(spec: Command) -> Syntax:
+    text = next((p.name for p in spec.params if p.text), None)
+    options = tuple(option_of(p) for p in spec.params if not p.text)
+    return Syntax(options, text=text, usage=spec.usage or usage_of(spec))
+
+
+def usage_of(spec: Command) -> str:
+    """What a command takes, by Discord's option names (with their choices)."""
+    if not spec.params:
+        return f"/{spec.path} takes no options"
+    names = [f"{p.name} ({', '.join(p.choices)})" if p.choices else p.name for p in spec.params]
+    return f"/{spec.path} takes {', '.join(names)}"
+
+
+def model_syntax() -> dict[str, Syntax]:
+    """The console's syntax of every command of the shared model, by ``/name``: a group's
+    subcommands under its name (``/wordle daily``), and each command's console name too."""
+    syntax: dict[str, Syntax] = {}
+    groups: dict[str, dict[str, Syntax]] = {}
+    for path, spec in COMMANDS.items():
+        name, _, sub = path.partition(" ")
+        if sub:
+            groups.setdefault(f"/{name}", {})[sub] = syntax_of(spec)
+        else:
+            syntax[f"/{name}"] = syntax_of(spec)
+        if spec.console_name:
+            syntax[spec.console_name] = syntax_of(spec)
+    for name, subcommands in groups.items():
+        *first, last = subcommands
+        usage = f"{name} takes {', '.join(first)} or {last}" if first else f"{name} takes {last}"
+        syntax[name] = Syntax(subcommands=subcommands, usage=usage)
+    return syntax
+
+
+def command_path(command: str, options: Options) -> str:
+    """The model's path of a console command (``/wordle`` + daily: ``wordle daily``)."""
+    for path, spec in COMMANDS.items():
+        if spec.console_name and spec.console_name == command:
+            return path
+    name = command.removeprefix("/")
+    if options.subcommand is None and f"{name} practice" in COMMANDS:
+        return f"{name} practice"  # a game alone (``/wordle``) starts a practice game
+    return f"{name} {options.subcommand}" if options.subcommand else name
+
+
+def typed_options(spec: Command, options: Options) -> dict[str, Any]:
+    """The options' values as the command takes them (Discord gives them typed): a number
+    as an int, a choice checked against its list, yes/no as a bool."""
+    values: dict[str, Any] = {}
+    for param in spec.params:
+        if param.name not in options:
+            if param.required:
+                raise OptionError(f"/{spec.path}: {param.name} is needed"
+                                  f"{'; ' + spec.usage if spec.usage else ''}")  # fmt: skip
+            continue
+        raw = options.get(param.name)
+        if param.kind is bool:
+            values[param.name] = options.flag(param.name)
+        elif param.kind is int:
+            number = raw.removeprefix("#")
+            if not re.fullmatch(r"-?[0-9]{1,30}", number):  # the service says what is out
+                raise OptionError(f"{param.name} takes a whole number, not {raw[:20]!r}")
+            values[param.name] = int(number)
+        elif param.choices:
+            if raw.lower() not in param.choices:
+                raise OptionError(f"{param.name} takes {', '.join(param.choices)}, "
+                                  f"not {raw[:20]!r}")  # fmt: skip
+            values[param.name] = raw.lower()
+        else:
+            values[param.name] = raw
+    return values
+
+
+__all__ = [
+    "NO",
+    "YES",
+    "Option",
+    "OptionError",
+    "Options",
+    "Syntax",
+    "command_path",
+    "model_syntax",
+    "parse_options",
+    "typed_options",
+]

@@ -28,7 +28,7 @@ from cogs.common import (
     player_of,
     refuse,
 )
-from cogs.games import buttons
+from cogs.replies import buttons
 
 log = logging.getLogger("wordlebot.challenges")
 NO_MENTIONS = discord.AllowedMentions.none()

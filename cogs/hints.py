@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import answer
-from cogs.common import anywhere, bot_of, player_of, scope_of
+from cogs.common import anywhere
 from cogs.cooldowns import PLAY
-from cogs.games import format_hint, send_hint
+from cogs.replies import perform
 
 
 class Hints(commands.Cog):
@@ -24,14 +23,7 @@ class Hints(commands.Cog):
     @PLAY
     async def hint(self, interaction: discord.Interaction[Any],
                    history: app_commands.Range[str, 1, 400] | None = None) -> None:  # fmt: skip
-        if history is None:
-            return await send_hint(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await bot_of(interaction).services.games.hint_history(
-            player_of(interaction), history, scope=scope_of(interaction)
-        )
-        text = outcome.message or "No hint" if outcome.hint is None else format_hint(outcome.hint)
-        await answer(interaction, text, private=True)
+        await perform(interaction, "hint", private_wait=True, history=history)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -36,7 +36,7 @@ from cogs.common import (
     post_in_channel,
     refuse,
 )
-from cogs.games import buttons
+from cogs.replies import buttons
 
 log = logging.getLogger("wordlebot.races")
 TICK = 5.0  # seconds between looks at lobbies and time limits that are due

@@ -173,7 +173,7 @@ async def test_the_console_plays_the_archive(services) -> None:
         await console.handle(line)
     text = "\n".join(shown)
     assert "  wordlebot Wordle #1717 is today's puzzle: play it with /wordle daily" in text
-    assert "  /wordle archive takes a puzzle number or a date" in text
+    assert "  Give a puzzle number or a date (YYYY-MM-DD)" in text  # Discord's words too
     assert "wordlebot Wordle #1688 (hard mode)" in text and "Solved in 1/6!" in text
     assert "Wordle archive: Played 1 | Won 1 | Average 1.00" in text
     assert "wordlebot Primel #12" in text

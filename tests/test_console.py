@@ -86,7 +86,7 @@ async def test_the_console_plays_quordle_and_absurdle(tmp_path) -> None:
     ))  # fmt: skip
     await services.close()
     text = "\n".join(shown)
-    assert "Board 1: 0 possible: solved" in text and "Best guess for all boards" in text
+    assert "Board 1: solved" in text and "Best guess for all boards" in text
     assert "All 4 boards solved in 4/9!" in text
     assert "1 word left." in text and "Cornered in 4 guesses!" in text
     assert "Played 1 | Win % 100" in text
@@ -117,8 +117,8 @@ async def test_start_commands_refuse_what_they_do_not_understand(tmp_path) -> No
     text, services = await scripted(tmp_path, "/wordle hard", "/wordle dialy", "/quordle dialy")
     assert await services.storage.active_games(5, 0) == []
     await services.close()
-    assert text.count("/wordle takes daily or practice, then a mode") == 2
-    assert "/quordle takes practice, then a mode" in text
+    assert text.count("/wordle takes daily, practice or archive") == 2
+    assert "/quordle takes mode (normal, hard, strict)" in text
 
 
 async def test_bad_leaderboard_pages_and_long_lines_are_answered_in_words(tmp_path) -> None:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from bot.storage.races import Racer
     from engine.solver.coach import Coaching
     from engine.solver.hints import Hint
+    from engine.solver.multiboard import MultiHint
 from engine.pattern import to_emoji
 from engine.solver.coach import BoardsCoaching, WorstCaseCoaching
 
@@ -220,6 +221,42 @@ def candidates_text(result: Hint, shown: int) -> str:
 def percent(p: float) -> str:
     """A chance for people: 12%, 0.4%, <0.1%."""
     return f"{p:.0%}" if p >= 0.01 else f"{p:.1%}" if p >= 0.001 else "<0.1%"
+
+
+def hint_text(result: Hint, shown: int = 15) -> str:
+    """A hint for one board: what is left, then the best guesses, each marked when it
+    could be the answer (with its chance under an answer model)."""
+    more = f" and {result.remaining - shown} more" if result.remaining > shown else ""
+    lines = [f"**{result.remaining}** possible: {candidates_text(result, shown)}{more}",
+             "Best guesses:"]  # fmt: skip
+    for s in result.suggestions:
+        finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
+        chance = f": {percent(s.chance)}" if s.chance else ""
+        mark = f" (could be it{chance})" if s.possible else ""
+        lines.append(
+            f"`{s.guess.upper()}` {s.entropy:.2f} bits, {s.expected:.1f} left on average,"
+            f" worst {s.worst}{mark}{finish}"
+        )
+    return "\n".join(lines)
+
+
+def multi_hint_text(result: MultiHint) -> str:
+    """A hint for a multi-board game: each board's candidates, then one guess for all."""
+    lines = []
+    for board, words in enumerate(result.candidates, 1):
+        if not words:
+            lines.append(f"Board {board}: solved")
+            continue
+        shown = ", ".join(w.upper() for w in words[:8])
+        more = f" and {len(words) - 8} more" if len(words) > 8 else ""
+        lines.append(f"Board {board}: {len(words)} possible: {shown}{more}")
+    lines.append(f"Best guess for all boards: `{result.guess.upper()}`")
+    return "\n".join(lines)
+
+
+def plain(text: str) -> str:
+    """Markdown as a terminal shows it: without its marks."""
+    return text.replace("**", "").replace("`", "").replace("||", "")
 
 
 def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:

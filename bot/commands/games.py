@@ -1,0 +1,133 @@
+"""Playing: start a game of any kind, guess, give up, and ask for a hint."""
+
+from __future__ import annotations
+
+import re
+
+from bot.commands.model import Caller, Param, Reply, command
+from bot.render.text import hint_text, multi_hint_text
+from bot.services import Outcome, Services
+from bot.services.archive import play_archive
+from bot.services.games import NO_GAME, ROLLED_BACK
+from bot.services.kinds import KINDS
+from engine.rules import Mode
+
+MODES = tuple(m.value for m in Mode)
+MODE = Param("mode", choices=MODES)
+PRIVATE_KINDS = (":race", ":custom")  # a board its player alone may see
+
+
+def board_reply(outcome: Outcome, *, answer_privately: bool = False,
+                pick: tuple[str, str] = ("", "")) -> Reply:  # fmt: skip
+    """A game's outcome as a reply: its board, or a refusal (with the games the player
+    may have meant). A note that reveals an answer (giving up) never goes on the board:
+    with ``answer_privately`` it is said to the player alone."""
+    rolled_back = outcome.message == ROLLED_BACK  # refused, with the game as stored: shown
+    game = outcome.game
+    if game is None or (not outcome.ok and outcome.message and not rolled_back):
+        return Reply.refuse(outcome.message or NO_GAME, outcome.choices, pick)
+    note = outcome.message if outcome.message and not game.over else ""
+    secret = outcome.message if answer_privately and outcome.ok and game.over else ""
+    return Reply(note or "", private=game.kind.endswith(PRIVATE_KINDS), game=game,
+                 secret=secret or "", ended=outcome.ok and game.over,
+                 refused=not outcome.ok)  # fmt: skip
+
+
+async def start(services: Services, caller: Caller, variant: str, *, daily: bool = False,
+                mode: str = "normal", challenge: bool = False) -> Reply:  # fmt: skip
+    outcome = await services.games.start(
+        caller.player, caller.scope, variant, daily=daily, mode=Mode(mode),
+        challenge=challenge, place=caller.place,
+    )  # fmt: skip
+    return board_reply(outcome)
+
+
+async def archive(services: Services, caller: Caller, variant: str, *, number: int | None,
+                  date: str | None, mode: str) -> Reply:  # fmt: skip
+    outcome = await play_archive(
+        services.games, caller.player, caller.scope, variant, number=number, day=date,
+        mode=Mode(mode), place=caller.place,
+    )  # fmt: skip
+    return board_reply(outcome)
+
+
+def _archive_number(word: str) -> bool:
+    return re.fullmatch(r"#?-?[0-9]{1,30}", word) is not None
+
+
+def _daily_family(variant: str) -> None:
+    """``/wordle daily|practice|archive``, ``/primel ...``: one set of handlers a game."""
+
+    @command(f"{variant} daily", MODE)
+    async def daily(services: Services, caller: Caller, mode: str = "normal") -> Reply:
+        return await start(services, caller, variant, daily=True, mode=mode)
+
+    @command(f"{variant} practice", MODE)
+    async def practice(services: Services, caller: Caller, mode: str = "normal") -> Reply:
+        return await start(services, caller, variant, mode=mode)
+
+    @command(
+        f"{variant} archive",
+        Param("number", int, takes=_archive_number),
+        Param("date", takes=lambda w: w.lower() not in MODES),
+        MODE,
+        usage=f"/{variant} archive takes a puzzle number or a date (YYYY-MM-DD), then a "
+        f"mode: {', '.join(MODES)} (e.g. /{variant} archive 1000)",
+    )
+    async def past(services: Services, caller: Caller, number: int | None = None,
+                   date: str | None = None, mode: str = "normal") -> Reply:  # fmt: skip
+        return await archive(services, caller, variant, number=number, date=date, mode=mode)
+
+
+for _variant, _spec in KINDS.items():
+    if _spec.daily:
+        _daily_family(_variant)
+
+
+@command("absurdle", Param("challenge", bool, flag=("challenge", None)), MODE)
+async def absurdle(services: Services, caller: Caller, challenge: bool = False,
+                   mode: str = "normal") -> Reply:  # fmt: skip
+    return await start(services, caller, "absurdle", mode=mode, challenge=challenge)
+
+
+def _boards(name: str) -> None:
+    @command(name, MODE)
+    async def multi(services: Services, caller: Caller, mode: str = "normal") -> Reply:
+        return await start(services, caller, name, mode=mode)
+
+
+for _name in ("dordle", "quordle", "octordle"):
+    _boards(_name)
+
+
+@command("guess", Param("word", required=True, text=True))
+async def guess(services: Services, caller: Caller, word: str) -> Reply:
+    outcome = await services.games.guess(
+        caller.player, caller.scope, word.strip(), game_id=caller.shown, place=caller.place
+    )
+    return board_reply(outcome, pick=("guess", word.strip().lower()))
+
+
+@command("giveup")
+async def giveup(services: Services, caller: Caller) -> Reply:
+    outcome = await services.games.give_up(
+        caller.player, caller.scope, game_id=caller.shown, place=caller.place
+    )
+    return board_reply(outcome, answer_privately=True, pick=("giveup", ""))
+
+
+@command("hint", Param("history", text=True))
+async def hint(services: Services, caller: Caller, history: str | None = None) -> Reply:
+    """Private help: for the game in progress, or a history typed from elsewhere."""
+    games = services.games
+    if history and history.strip():
+        outcome = await games.hint_history(caller.player, history, scope=caller.scope)
+    else:
+        outcome = await games.hint(
+            caller.player, caller.scope, game_id=caller.shown, place=caller.place
+        )
+    if outcome.multi is not None:
+        return Reply(multi_hint_text(outcome.multi), private=True)
+    if outcome.hint is None:
+        return Reply.refuse(outcome.message or NO_GAME)
+    return Reply(hint_text(outcome.hint), private=True)

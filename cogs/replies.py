@@ -1,0 +1,322 @@
+"""How a command's :class:`~bot.commands.model.Reply` reaches Discord: the board message
+with its buttons, the buttons that pick one of several games, private notes and refusals.
+
+Every slash command runs the same way (:func:`perform`): who and where the interaction is
+becomes a :class:`~bot.commands.model.Caller`, the command in ``bot/commands`` answers a
+``Reply``, and :func:`send_reply` shows it. The console shows the same replies as text.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import discord
+
+from bot.commands import COMMANDS, Caller, Picture, Reply
+from bot.discord_bot import answer, fitted, turned_away
+from bot.render.text import share_text, title
+from bot.services import GameView
+from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS, ROLLED_BACK
+from cogs.common import (
+    FORM_SECONDS,
+    answers_failures,
+    board_message,
+    board_posted,
+    bot_of,
+    guess_form_field,
+    in_time,
+    palette_of,
+    place_of,
+    player_of,
+    refuse,
+    scope_of,
+)
+from cogs.cooldowns import play_wait, slow_down
+
+BUTTONS = {
+    "guess": ("Guess", discord.ButtonStyle.success),
+    "hint": ("Hint", discord.ButtonStyle.secondary),
+    "giveup": ("Give up", discord.ButtonStyle.danger),
+}
+
+
+def caller_of(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> Caller:
+    """Who runs a command from ``interaction``, and where (``game_id``: the game a board's
+    button names)."""
+    permissions = interaction.permissions
+    return Caller(
+        player_of(interaction), scope_of(interaction), place_of(interaction),
+        shown=game_id, guild_id=interaction.guild_id,
+        manages_server=permissions.manage_guild, manages_messages=permissions.manage_messages,
+    )  # fmt: skip
+
+
+async def perform(
+    interaction: discord.Interaction[Any], path: str, *, private_wait: bool = False,
+    **options: Any,
+) -> None:  # fmt: skip
+    """Run the command at ``path`` for ``interaction`` and answer with its reply. The work
+    is deferred if it runs long (``private_wait``: at once, privately, for work that is
+    known to take a moment and whose answer is private, such as a hint)."""
+    services = bot_of(interaction).services
+    work = COMMANDS[path].run(services, caller_of(interaction), **options)
+    if private_wait:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await work
+    else:
+        reply = await in_time(interaction, work)
+    await send_reply(interaction, reply)
+
+
+async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Answer with ``reply`` in a new message: its board (with buttons) or its text, then
+    its secret privately."""
+    if reply.game is not None:
+        await _send_board(interaction, reply)
+    else:
+        picks = choices_view(reply)
+        files = [_file(p) for p in reply.pictures]
+        extra = {"view": picks} if picks is not None else {}
+        await answer(interaction, reply.text or NO_GAME, private=reply.private or picks is not None,
+                     files=files, **extra)  # fmt: skip
+    if reply.secret:
+        await answer(interaction, reply.secret, private=True)
+
+
+async def _send_board(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    assert reply.game is not None
+    message = await drawn_board(interaction, reply.game)
+    if reply.text:
+        message["content"] = reply.text
+    files = message.pop("attachments")
+    await answer(interaction, files=files, private=reply.private, **message)
+    if not reply.private:  # one board per game in the channel: the one it replaces goes
+        board_posted(interaction, reply.game.game_id)
+    report_over(interaction, reply)
+
+
+async def edit_board(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Answer a button or the guess form by editing the board in place, or refuse privately
+    (a game found older than the board showed: the board shows it, and the player is told)."""
+    if reply.game is None:
+        return await refuse(interaction, reply.text or NO_GAME)
+    message = fitted(interaction, await drawn_board(interaction, reply.game, update=True))
+    if interaction.response.is_done():  # deferred: the service or the drawing was slow
+        await interaction.edit_original_response(**message)
+    else:
+        await interaction.response.edit_message(**message)
+    if reply.text == ROLLED_BACK:
+        await answer(interaction, ROLLED_BACK, private=True)
+    if reply.secret:
+        await answer(interaction, reply.secret, private=True)
+    report_over(interaction, reply)
+
+
+def report_over(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Tell the cogs that follow games (a race's scoreboard) that one has just ended: the
+    ``game_over`` event, with its view."""
+    if reply.ended and reply.game is not None:
+        bot_of(interaction).dispatch("game_over", reply.game)
+
+
+def _file(picture: Picture) -> discord.File:
+    data = picture.data if picture.data is not None else picture.path.read_bytes()  # type: ignore[union-attr]
+    return discord.File(io.BytesIO(data), filename=picture.filename,
+                        description=picture.description)  # fmt: skip
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wb:game:(?P<action>guess|hint|giveup):(?P<game>[0-9]+)",
+):
+    """A board button; its custom id carries the game, so it works after a restart."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        label, style = BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"wb:game:{action}:{game_id}")
+        )
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        return cls(match["action"], int(match["game"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
+    @answers_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        services = bot_of(interaction).services
+        player = player_of(interaction)
+        game = await services.games.game(self.game_id)
+        if game is None:
+            return await refuse(interaction, NO_GAME)
+        if game.player_id != player.id:
+            return await refuse(interaction, NOT_YOURS)
+        if game.over:
+            return await refuse(interaction, GAME_OVER)
+        services.games.shown(player.id, place_of(interaction), self.game_id)
+        caller = caller_of(interaction, game_id=self.game_id)
+        if self.action == "guess":
+            await interaction.response.send_modal(GuessModal(self.game_id, game))
+        elif self.action == "hint":
+            wait = play_wait(interaction)  # the limit of /hint, on its button too
+            if wait is not None:
+                return await refuse(interaction, slow_down(wait))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await send_reply(interaction, await COMMANDS["hint"].run(services, caller))
+        else:
+            work = COMMANDS["giveup"].run(services, caller)
+            await edit_board(interaction, await in_time(interaction, work, update=True))
+
+
+class ShareButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:share:(?P<game>[0-9]+)"
+):
+    """A finished board's Share: the share text, privately, ready to copy (NYT format in the
+    player's colours). Its custom id carries the game, so it works after a restart."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Share", style=discord.ButtonStyle.primary,
+                                           custom_id=f"wb:share:{game_id}"))  # fmt: skip
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> ShareButton:
+        return cls(int(match["game"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
+    @answers_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        game = await bot_of(interaction).services.games.game(self.game_id)
+        if game is None:
+            return await refuse(interaction, NO_GAME)
+        if game.player_id != interaction.user.id:
+            return await refuse(interaction, "Only its player can share a game: share your own")
+        if not game.over:
+            return await refuse(interaction, "Finish the game first, then share it")
+        palette = await palette_of(interaction, game.player_id)
+        await interaction.response.send_message(share_text(game, palette), ephemeral=True)
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wb:pick:(?P<action>guess|giveup):(?P<game>[0-9]+):(?P<word>[a-z0-9]{0,16})",
+):
+    """When several games could be meant, one button per game: pressing it takes the action
+    (the guess is in the custom id) on that game. Works after a restart too."""
+
+    def __init__(self, action: str, game_id: int, word: str, label: str) -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.primary,
+            custom_id=f"wb:pick:{action}:{game_id}:{word}",
+        ))  # fmt: skip
+        self.action, self.game_id, self.word = action, game_id, word
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> PickButton:
+        return cls(match["action"], int(match["game"]), match["word"], item.label or "")
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
+
+    @answers_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        services = bot_of(interaction).services
+        caller = caller_of(interaction, game_id=self.game_id)
+        if self.action == "guess":
+            work = COMMANDS["guess"].run(services, caller, word=self.word)
+        else:
+            work = COMMANDS["giveup"].run(services, caller)
+        await send_reply(interaction, await in_time(interaction, work))
+
+
+def choices_view(reply: Reply) -> discord.ui.View | None:
+    """Buttons naming each game the player could have meant (Discord allows 25)."""
+    action, word = reply.pick
+    if not reply.picks or not action or not re.fullmatch(r"[a-z0-9]{0,16}", word):
+        return None
+    view = discord.ui.View(timeout=None)
+    for game in reply.picks[:25]:
+        view.add_item(PickButton(action, game.game_id, word, title(game)))
+    return view
+
+
+# The form's id names the game; forms opened by older versions also carry a mark of the
+# process that opened them, which no longer matters (every submit takes one path).
+MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+)(?::[0-9a-f]+)?")
+
+
+class GuessModal(discord.ui.Modal):
+    def __init__(self, game_id: int, game: GameView) -> None:
+        limit = f" of {game.max_guesses}" if game.max_guesses else ""
+        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}", timeout=FORM_SECONDS,
+                         custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
+        self.game_id = game_id
+        unit = "digit" if game.variant == "primel" else "letter"
+        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
+        self.add_item(label)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Never run here: :meth:`cogs.games.Games.on_interaction` plays every submitted
+        guess. discord.py learns of a modal only once the reply that opened it completes, so
+        a quick submit could reach it unregistered and be dropped; one path for all avoids
+        that race (and serves forms opened before a restart the same way)."""
+        return False
+
+
+async def submitted_guess(interaction: discord.Interaction[Any], game_id: int,
+                          word: str) -> None:  # fmt: skip
+    """A guess from the form on a board: the board is edited in place."""
+    wait = play_wait(interaction)  # the limit of /guess, on its form too
+    if wait is not None:
+        return await refuse(interaction, slow_down(wait))
+    services = bot_of(interaction).services
+    work = COMMANDS["guess"].run(services, caller_of(interaction, game_id=game_id), word=word)
+    await edit_board(interaction, await in_time(interaction, work, update=True))
+
+
+def buttons(game: GameView) -> discord.ui.View:
+    """A game's buttons: Guess, Hint (not in a race) and Give up; once it is over, Share."""
+    view = discord.ui.View(timeout=None)
+    if game.over:
+        view.add_item(ShareButton(game.game_id))
+        return view
+    race = game.kind.endswith(":race")  # no hints in a race
+    for action in ("guess", "giveup") if race else ("guess", "hint", "giveup"):
+        view.add_item(GameButton(action, game.game_id))
+    return view
+
+
+async def drawn_board(
+    interaction: discord.Interaction[Any], game: GameView, *, update: bool = False
+) -> dict[str, Any]:
+    """The board message in its player's colours. Reading the palette and drawing can take
+    long too (a busy database, a busy worker pool), so they run under the same deferral
+    timer as the service call: the interaction is deferred rather than missing its window."""
+
+    async def draw() -> dict[str, Any]:
+        palette = await palette_of(interaction, game.player_id)
+        return await board_message(game, buttons(game), palette)
+
+    return await in_time(interaction, draw(), update=update)
