@@ -24,13 +24,22 @@ Formats read:
   Real pastes of each: github.com/jcorbin/alphahack ``log/{Quordle,Octordle}/*``; Practice
   from quordle.com's share code. Any other edition (a Quordle or Octordle line with board
   results after it that no header here matches) is reported as not read.
+- The clones of other languages (:data:`CLONES`), each from its published share code or real
+  pastes (tests/fixtures/shares/README.md names the source of each): Termo and Letreco
+  (Portuguese), SUTOM (French), Wordle (ES) / La palabra del día (Spanish), Wördl (German) and
+  Par🇮🇹le (Italian). Each has its own squares (SUTOM's 🟥 is a right letter, Letreco's a wrong
+  one); the row length is read from the grid (4 to 11, every row the same), so a share names
+  the variant it maps to (``word_list``: ``wordle-fr-7`` for a 7-letter SUTOM).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from engine.pattern import to_digits
@@ -84,6 +93,94 @@ HEADERS = [
 NAMED = re.compile(r"(?<![\w/.-])(Dordle|Quordle|Octordle)(?![\w./])", re.I)
 MARKS = re.compile("[\u20e3🟥🔟🕚🕛🕐]")
 
+MIN_LENGTH, MAX_LENGTH = 4, 11  # the word lengths a share's rows may have
+LOSSES = ("X", "-")  # a lost game's score: "X/6", or SUTOM's "-/6"
+WORDLE_SQUARES = {"🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0}
+HIGH_CONTRAST = {"🟧": 2, "🟦": 1}
+
+
+@dataclass(frozen=True)
+class Clone:
+    """A one-board clone's share: its header, what its squares mean, its word list's language
+    and how many guesses it allows. The row length comes from the grid (``usual_length`` only
+    splits a copy whose rows ran together on one line; None where it varies by day)."""
+
+    game: str  # the key its results are recorded under
+    title: str  # its name as players know it
+    language: str  # BCP 47 primary tag
+    headers: tuple[re.Pattern[str], ...]  # groups: puzzle, score, and hard when shown
+    squares: Mapping[str, int]
+    limit: int = 6
+    usual_length: int | None = 5
+    first_day: date | None = None  # the day of puzzle 1, where the clone's code dates numbers
+
+
+_SCORE = r"(?P<score>\d{1,2}|[Xx-])"
+CLONES = (
+    # joguei term.ooo #15 3/6 *   (a page quoting a pasted share; * for its hard mode)
+    Clone(
+        "termo",
+        "Termo",
+        "pt",
+        (
+            re.compile(
+                rf"\bjoguei\s+term\.ooo\s+#(?P<puzzle>\d+)\s+{_SCORE}/6(?:[ \t]*(?P<hard>\*))?",
+                re.I,
+            ),
+        ),
+        WORDLE_SQUARES,
+    ),
+    # 001 (3/6) @MeuLetreco   (gabtoschi/letreco src/utils/messages.util.ts; 🟥 a wrong letter)
+    Clone(
+        "letreco",
+        "Letreco",
+        "pt",
+        (re.compile(rf"(?<![\d.,])(?P<puzzle>\d+)\s+\({_SCORE}/6\)\s+@MeuLetreco", re.I),),
+        {"🟩": 2, "🟨": 1, "🟥": 0},
+        first_day=date(2022, 1, 7),
+    ),
+    # SUTOM #171 3/6 12:34   (JonathanMM/sutom ts/finDePartiePanel.ts; the time is optional)
+    Clone(
+        "sutom",
+        "SUTOM",
+        "fr",
+        (re.compile(rf"\bSUTOM\s+#(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),),
+        {"🟥": 2, "🟡": 1, "🟦": 0},
+        usual_length=None,
+        first_day=date(2022, 1, 8),
+    ),
+    # Wordle (ES) #34 6/6   (wordle.danielfrg.com components/EndModal.js), later
+    # La palabra del día #1512 4/6
+    Clone(
+        "palabra",
+        "La palabra del día",
+        "es",
+        (
+            re.compile(rf"\bWordle\s+\(ES\)\s+#(?P<puzzle>\d+)\s+{_SCORE}/6"),
+            re.compile(rf"\bLa\s+palabra\s+del\s+d[ií]a\s+#(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),
+        ),
+        WORDLE_SQUARES | HIGH_CONTRAST,
+    ),
+    # Wördl 298 6/6 🔥1   (wordle.at, real pastes)
+    Clone(
+        "woerdl",
+        "Wördl",
+        "de",
+        (re.compile(rf"\bWördl\s+(?P<puzzle>\d+)\s+{_SCORE}/6"),),
+        WORDLE_SQUARES,
+    ),
+    # Par🇮🇹le n°27 4/6*   (pietroppeter/wordle-it wordle-it.js)
+    Clone(
+        "parole",
+        "Parole",
+        "it",
+        (re.compile(rf"Par🇮🇹le\s+n°\s*(?P<puzzle>\d+)\s+{_SCORE}/6(?P<hard>\*?)"),),
+        WORDLE_SQUARES | HIGH_CONTRAST,
+    ),
+)
+ALL_SQUARES = set(SQUARES).union(*(clone.squares for clone in CLONES))
+CLONE_GAMES = {clone.game: clone for clone in CLONES}
+
 
 @dataclass
 class BoardResult:
@@ -105,11 +202,26 @@ class Share:
     # or rows that contradict it, could be typed by anyone) and it is the daily puzzle (an
     # edition's number is its own, or repeats the daily's).
     recordable: bool = True
+    # The word lists the grid is read against: "wordle" or "primel" for the English games, a
+    # clone's "wordle-<language>-<length>" ("" when its grid did not show the length).
+    word_list: str = "wordle"
+    language: str = "en"
+    length: int = 5  # letters a row (0: not shown)
+    limit: int = 6  # guesses allowed (0: no limit, Absurdle)
+    day: date | None = None  # the puzzle's day, where the clone's numbering dates it
+
+    @property
+    def title(self) -> str:
+        """The game's name as its players write it."""
+        clone = CLONE_GAMES.get(self.game)
+        return clone.title if clone else self.game.title()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["title"] = self.title
+        data["day"] = self.day.isoformat() if self.day else None
         for board in data["boards"]:
-            board["rows"] = [to_digits(p, 5) for p in board["rows"]]
+            board["rows"] = [to_digits(p, self.length) for p in board["rows"]]
         return data
 
 
@@ -132,15 +244,20 @@ def parse_shares(text: str) -> ParseResult:
 
 def _parse(text: str) -> ParseResult:
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:20_000]
+    text = unicodedata.normalize("NFC", text)  # a decomposed ö in "Wördl" reads the same
+    headers = [*HEADERS, *((clone.game, pattern) for clone in CLONES for pattern in clone.headers)]
     found = []
-    for game, pattern in HEADERS:
+    for game, pattern in headers:
         for match in pattern.finditer(text):
             found.append((match.start(), match.end(), game, match))
     found.sort(key=lambda f: (f[0], f[1]))
     shares, problems = [], []
     for i, (_, end, game, match) in enumerate(found):
         body = text[end : found[i + 1][0] if i + 1 < len(found) else len(text)]
-        share, found_problems = _read(game, match, body)
+        clone = CLONE_GAMES.get(game)
+        share, found_problems = (
+            _read_clone(clone, match, body) if clone else _read(game, match, body)
+        )
         if share is not None:
             shares.append(share)
         problems.extend(found_problems)
@@ -149,7 +266,7 @@ def _parse(text: str) -> ParseResult:
     if OURS.search(text):
         problems.append("That is a wordlebot daily: its result is already in your /stats")
     elif not found and not unknown:
-        if any(ch in text for ch in SQUARES):
+        if any(ch in text for ch in ALL_SQUARES):
             problems.append("Found coloured squares but no game header (like 'Wordle 1,234 4/6')")
         else:
             problems.append("No share found: paste the text your game's Share button copied")
@@ -219,22 +336,15 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, lis
         solved = score != "X"
         guesses = int(score) if solved else None
         variant = "challenge" if game == "absurdle" and match["challenge"] else ""
-        problem = None
-        if rows and guesses is not None and len(rows) != guesses:
-            problem = f"{name}: the header says {guesses} guesses but {len(rows)} rows were found"
-            rows = rows[:guesses] if len(rows) > guesses else rows
-        if solved and rows and rows[-1] != 242:
-            problem = f"{name}: the last row is not all green"
-        if game == "wordle" and not solved and rows and len(rows) != 6:
-            problem = f"{name}: a loss should have 6 rows, found {len(rows)}"
-        if 242 in rows[:-1] or (not solved and 242 in rows):
-            problem = f"{name}: a row before the last is all green"
-        if leftover:
-            problem = f"{name}: the squares do not split into rows of 5, so it is not recorded"
-        if not rows:
-            problem = f"{name}: no grid under the header, so the result is not recorded"
+        split = "the squares do not split into rows of 5, so it is not recorded"
+        loss_rows = 6 if game == "wordle" else None
+        rows, problem = _checked(name, rows, solved, guesses, 3**5 - 1, loss_rows,
+                                 split if leftover else None)  # fmt: skip
         board = BoardResult(solved, guesses, rows)
-        share = Share(game, puzzle, hard, [board], variant, recordable=problem is None)
+        lists = "primel" if game == "primel" else "wordle"
+        limit = LIMITS[game]
+        share = Share(game, puzzle, hard, [board], variant, recordable=problem is None,
+                      word_list=lists, limit=limit)  # fmt: skip
         return share, [problem] if problem else []
     edition = (match.groupdict().get("edition") or "").lower()
     if edition:
@@ -253,6 +363,83 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, lis
     if edition:
         problems.append(f"{name}: read, but only the daily puzzle is recorded")
     return Share(game, puzzle, False, boards, edition, recordable=not edition), problems
+
+
+def _checked(
+    name: str, rows: list[int], solved: bool, guesses: int | None, win: int,
+    loss_rows: int | None, grid_problem: str | None = None,
+) -> tuple[list[int], str | None]:  # fmt: skip
+    """A single board's rows, cut to the guesses its header claims, and the last thing found
+    wrong with them (None: the grid backs the header up). ``loss_rows``: the rows a loss shows,
+    where the game says."""
+    problem = None
+    if rows and guesses is not None and len(rows) != guesses:
+        problem = f"{name}: the header says {guesses} guesses but {len(rows)} rows were found"
+        rows = rows[:guesses] if len(rows) > guesses else rows
+    if solved and rows and rows[-1] != win:
+        problem = f"{name}: the last row is not all green"
+    if loss_rows is not None and not solved and rows and len(rows) != loss_rows:
+        problem = f"{name}: a loss should have {loss_rows} rows, found {len(rows)}"
+    if win in rows[:-1] or (not solved and win in rows):
+        problem = f"{name}: a row before the last is all green"
+    if grid_problem:
+        problem = f"{name}: {grid_problem}"
+    if not rows and not grid_problem:
+        problem = f"{name}: no grid under the header, so the result is not recorded"
+    return rows, problem
+
+
+def _read_clone(clone: Clone, match: re.Match[str], body: str) -> tuple[Share, list[str]]:
+    """A clone's one-board share: its rows in the clone's squares, their length from the grid."""
+    puzzle = int(match["puzzle"])
+    score = match["score"].upper()
+    solved = score not in LOSSES
+    guesses = int(score) if solved else None
+    name = f"{clone.title} {puzzle}"
+    rows, length, grid_problem = _clone_grid(body, clone)
+    if grid_problem is None and guesses is not None and not 1 <= guesses <= clone.limit:
+        grid_problem = f"the header says {guesses} guesses, but {clone.title} allows {clone.limit}"
+    if grid_problem is None and len(rows) > clone.limit:
+        grid_problem = f"{len(rows)} rows, but {clone.title} allows {clone.limit} guesses"
+    if grid_problem is not None:
+        rows = []
+        grid_problem += ", so it is not recorded"
+    rows, problem = _checked(name, rows, solved, guesses, 3**length - 1, clone.limit, grid_problem)
+    length = length or clone.usual_length or 0
+    day = None
+    if clone.first_day is not None and 1 <= puzzle <= 100_000:
+        day = clone.first_day + timedelta(days=puzzle - 1)
+    share = Share(clone.game, puzzle, bool(match.groupdict().get("hard")),
+                  [BoardResult(solved, guesses, rows)], recordable=problem is None,
+                  word_list=f"wordle-{clone.language}-{length}" if length else "",
+                  language=clone.language, length=length, limit=clone.limit, day=day)  # fmt: skip
+    return share, [problem] if problem else []
+
+
+def _clone_grid(body: str, clone: Clone) -> tuple[list[int], int, str | None]:
+    """The rows under a clone's header, their length (0 when none), and why they could not be
+    read. Each line of squares is a row, all of one length from 4 to 11; one line that is a
+    run of several rows of the clone's usual length (line breaks lost) splits into them."""
+    lines: list[list[int]] = []
+    for line in body.split("\n"):
+        cells = [clone.squares[ch] for ch in line if ch in clone.squares]
+        if cells:
+            lines.append(cells)
+        elif lines and line.strip():
+            break  # other text after the grid: the grid is over
+    if not lines:
+        return [], 0, None
+    sizes = sorted({len(cells) for cells in lines})
+    usual = clone.usual_length
+    if len(lines) == 1 and usual and sizes[0] > MAX_LENGTH and sizes[0] % usual == 0:
+        lines = [lines[0][i : i + usual] for i in range(0, sizes[0], usual)]
+        sizes = [usual]
+    if len(sizes) > 1:
+        shown = ", ".join(map(str, sizes[:4])) + (", ..." if len(sizes) > 4 else "")
+        return [], 0, f"its rows are of unequal length ({shown} squares)"
+    if not MIN_LENGTH <= sizes[0] <= MAX_LENGTH:
+        return [], 0, f"its rows have {sizes[0]} squares, not {MIN_LENGTH} to {MAX_LENGTH}"
+    return [_pattern(cells) for cells in lines], sizes[0], None
 
 
 def _board_counts(game: str, match: re.Match[str], body: str) -> list[int | None] | None:
