@@ -15,16 +15,11 @@ from bot.services import GameView, Stats
 from bot.services.digest import Digest
 
 GREEN, YELLOW, GREY = STANDARD.correct, STANDARD.present, STANDARD.absent
-EMPTY_BORDER, BACKGROUND, WHITE, DARK = (
-    (211, 214, 218),
-    (255, 255, 255),
-    (255, 255, 255),
-    (26, 26, 27),
-)
+EMPTY_BORDER, BACKGROUND, WHITE, DARK = (211, 214, 218), (255, 255, 255), tiles.WHITE, tiles.INK
 TILE, GAP, MARGIN = 62, 6, 12  # a board's tiles at their largest (Wordle's own)
 WIDEST = 640  # a board of any length is at most this wide: longer words, smaller tiles
 TILE_COLOURS = {"2": GREEN, "1": YELLOW, "0": GREY}
-KEY_UNUSED = EMPTY_BORDER  # a key no guess has used: light grey with dark letters
+KEY_UNUSED = EMPTY_BORDER  # a key no guess has used: light grey with dark letters (tiles.py)
 
 
 def tile_size(length: int) -> int:
@@ -120,6 +115,7 @@ def _assemble(size: tuple[int, int], palette: Palette, bands: list[png.Band]) ->
 
 
 KEY_GAP, KEY_LARGEST = 6, 44
+KEY_SHADES = {UNUSED: tiles.UNUSED, ABSENT: "0", PRESENT: "1", CORRECT: "2"}
 
 
 def keyboard_png(
@@ -128,28 +124,22 @@ def keyboard_png(
     """The keyboard, each key in the colour of what the guesses revealed about it (light
     grey: not yet used), rows centred as on a phone. ``rows``: the layout, the game's own by
     default (:mod:`bot.render.keyboards`). Keys shrink so the longest row fits
-    :data:`WIDEST`."""
+    :data:`WIDEST`. Assembled from cached keys and kept rows, as boards are."""
     states = key_states(game, rows)
     widest = max((len(row) for row in states), default=1)
     key = min(KEY_LARGEST, (WIDEST - 2 * MARGIN - (widest - 1) * KEY_GAP) // widest)
     tall = round(key * 1.3)
     width = 2 * MARGIN + widest * key + (widest - 1) * KEY_GAP
     height = 2 * MARGIN + len(states) * tall + (len(states) - 1) * KEY_GAP
-    image = Image.new("RGB", (width, max(height, 2 * MARGIN)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    drawn = font(key // 2)
-    fills = {UNUSED: KEY_UNUSED, ABSENT: palette.absent, PRESENT: palette.present,
-             CORRECT: palette.correct}  # fmt: skip
+    drawn, radius = font(key // 2), max(2, key // 8)
+    bands: list[png.Band] = []
     for r, row in enumerate(states):
         left = (width - len(row) * key - (len(row) - 1) * KEY_GAP) // 2
-        top = MARGIN + r * (tall + KEY_GAP)
-        for c, (letter, state) in enumerate(row):
-            x = left + c * (key + KEY_GAP)
-            draw.rounded_rectangle((x, top, x + key - 1, top + tall - 1), radius=max(2, key // 8),
-                                   fill=fills[state])  # fmt: skip
-            draw.text((x + (key - 1) / 2, top + (tall - 1) / 2), capital(letter), anchor="mm",
-                      fill=DARK if state == UNUSED else WHITE, font=drawn)  # fmt: skip
-    return _png(image)
+        cells = tuple((left + c * (key + KEY_GAP),
+                       tiles.pixels(capital(letter), KEY_SHADES[state], (key, tall), drawn, radius))
+                      for c, (letter, state) in enumerate(row))  # fmt: skip
+        bands.append((MARGIN + r * (tall + KEY_GAP), tall, cells))
+    return _assemble((width, max(height, 2 * MARGIN)), palette, bands)
 
 
 def stats_png(stats: Stats, palette: Palette = STANDARD) -> bytes:
