@@ -247,3 +247,11 @@ def test_any_board_of_accented_words_renders(rows, contrast, letters) -> None:
     assert keyboard.size[0] <= images.WIDEST
     assert len(board_alt_text(game, letters=letters)) <= LIMIT
     assert keyboard_alt_text(game).startswith("Keyboard: ")
+
+
+def test_a_long_name_is_cut_to_its_cell() -> None:
+    small = font(12)
+    name = "José Núñez-García de la Vega"
+    cut = images.clipped(name, small, 100)
+    assert small.getlength(cut) <= 100 and cut.endswith("…") and name.startswith(cut[:-1])
+    assert images.clipped("Łukasz", small, 100) == "Łukasz"

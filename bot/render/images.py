@@ -1,4 +1,5 @@
-"""Board and stats images (PNG), drawn with Pillow in the game's own colours."""
+"""Board, keyboard, stats and digest images (PNG), in the game's own colours and the font
+shipped in ``fonts/`` (:mod:`bot.render.letters`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ KEY_UNUSED = EMPTY_BORDER  # a key no guess has used: light grey with dark lette
 
 def tile_size(length: int) -> int:
     """Wordle's 62-pixel tiles up to nine letters; from ten, smaller ones so the board stays
-    :data:`WIDEST` (eleven letters: 50 pixels, letters 25 high)."""
+    :data:`WIDEST` (eleven letters: 50 pixels, letters in a 25-pixel font)."""
     return min(TILE, (WIDEST - 2 * MARGIN - (length - 1) * GAP) // length)
 
 
@@ -169,8 +170,8 @@ def digest_png(digest: Digest, per_row: int = 6) -> bytes:
     """Everyone's grids of the day, colours only (no letters), under each player's name; a
     section per game."""
     mini, gap, label = 14, 2, 18
-    tiles = max((game.length for game in digest.games), default=5)  # multi-board: wider
-    cell_w = max(tiles * (mini + gap), 96) + MARGIN
+    longest = max((game.length for game in digest.games), default=5)  # multi-board: wider
+    cell_w = max(longest * (mini + gap), 96) + MARGIN
     per_row = max(1, min(per_row, 1200 // cell_w))
     sections = []
     for game in digest.games:
