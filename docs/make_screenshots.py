@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.render.images import board_png
 from bot.services import GameView
-from engine import Mode, WordleGame, get_variant, to_digits
+from engine import Mode, WordleGame, get_variant, score, to_digits
 from engine.multiboard import MultiGame
 
 HERE = Path(__file__).resolve().parent
@@ -43,8 +43,16 @@ def quordle_board() -> GameView:
                     ", ".join(game.answers), boards)  # fmt: skip
 
 
+def spanish_board() -> GameView:
+    """Six letters in Spanish, Ñ its own letter: each row scored by the engine."""
+    rows = [(g, to_digits(score(g, "muñeca"), 6)) for g in ("piñata", "señora", "muñeca")]
+    return GameView(3, 1, "wordle-es-6:practice", "wordle-es-6", "Palabra", "normal", None,
+                    None, rows, "won", 6, 6, "muñeca")  # fmt: skip
+
+
 def main() -> int:
-    boards = {"board-wordle.png": wordle_board(), "board-quordle.png": quordle_board()}
+    boards = {"board-wordle.png": wordle_board(), "board-quordle.png": quordle_board(),
+              "board-es-6.png": spanish_board()}  # fmt: skip
     for name, view in boards.items():
         assert view.status == "won", name
         (HERE / name).write_bytes(board_png(view))

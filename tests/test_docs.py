@@ -317,6 +317,7 @@ def test_the_screenshots_are_the_bots_own_drawing_of_won_games() -> None:
     for name, build in (
         ("board-wordle.png", "wordle_board"),
         ("board-quordle.png", "quordle_board"),
+        ("board-es-6.png", "spanish_board"),
     ):
         view = script[build]()
         assert view.status == "won"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from bot.render import images, png, tiles
+from bot.render.letters import capital
 from bot.render.palette import HIGH_CONTRAST, STANDARD
 from bot.render.text import ABSENT, CORRECT, PRESENT, UNUSED, keyboard, share_text
 from bot.services import GameView, Stats
@@ -158,11 +159,18 @@ def test_a_multi_board_share_shows_colours_only() -> None:
 
 # -- boards assembled from kept rows (bot/render/png.py) --------------------------------
 
-letters_rows = st.lists(
-    st.tuples(st.text("abcdefghijklmnopqrstuvwxyz", min_size=5, max_size=5),
-              st.text("012", min_size=5, max_size=5)),
-    max_size=6,
-)  # fmt: skip
+# Every letter the shipped languages use, accented ones too.
+ALPHABET = "abcdefghijklmnopqrstuvwxyzáàâãäçéèêëíîïñóôõöúûüßąćęłńśźż"
+
+
+@st.composite
+def letters_rows(draw, length: int | None = None):
+    """A board's rows: words of ``length`` (any of 4 to 11 when not given) from
+    :data:`ALPHABET`, each with its pattern digits."""
+    length = length or draw(st.integers(4, 11))
+    row = st.tuples(st.text(ALPHABET, min_size=length, max_size=length),
+                    st.text("012", min_size=length, max_size=length))  # fmt: skip
+    return draw(st.lists(row, max_size=6))
 
 
 def pasted(view: GameView, palette, letters: bool) -> Image.Image:
@@ -171,34 +179,38 @@ def pasted(view: GameView, palette, letters: bool) -> Image.Image:
     width, height = images.board_size(view.length, rows)
     boards = view.boards if view.boards is not None else [view.rows]
     scale = 1.0 if view.boards is None else 0.5
+    across = images.boards_across(len(boards), view.length)
     size = images.board_size(view.length, rows) if view.boards is None else images.multi_size(
         len(boards), view.length, rows)  # fmt: skip
     image = Image.new("P", size, tiles.BACKGROUND_INDEX)
     image.putpalette(tiles.palette_values(palette, images.BACKGROUND, images.EMPTY_BORDER))
     for b, board in enumerate(boards):
-        left, top = (b % 4) * (width // 2), (b // 4) * (height // 2)
+        left, top = (b % across) * (width // 2), (b // across) * (height // 2)
         for r in range(rows):
             guess, digits = board[r] if r < len(board) else ("", "")
             for c in range(view.length):
-                x0, y0, x1, y1 = (int(v * scale) for v in images.tile_box(r, c))
-                tile = tiles.tile(guess[c].upper() if digits and letters else "",
+                x0, y0, x1, y1 = (int(v * scale) for v in images.tile_box(r, c, view.length))
+                tile = tiles.tile(capital(guess[c]) if digits and letters else "",
                                   digits[c] if digits else "", (x1 - x0 + 1, y1 - y0 + 1),
-                                  images.font(max(8, int(images.TILE * scale) // 2)))  # fmt: skip
+                                  images.letter_font(view.length, scale))  # fmt: skip
                 image.paste(tile, (left + x0, top + y0))
     return image
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards=st.lists(letters_rows, min_size=1, max_size=8), multi=st.booleans(),
-       letters=st.booleans(), contrast=st.booleans())  # fmt: skip
-def test_boards_assembled_from_kept_rows_are_the_pasted_image(boards, multi, letters, contrast):
-    """Pixel for pixel and colour for colour, single boards and multi-board games alike,
-    whatever rows were kept from earlier boards."""
+@given(data=st.data(), length=st.integers(4, 11), boards=st.integers(1, 8),
+       multi=st.booleans(), letters=st.booleans(), contrast=st.booleans())  # fmt: skip
+def test_boards_assembled_from_kept_rows_are_the_pasted_image(
+    data, length, boards, multi, letters, contrast
+):
+    """Pixel for pixel and colour for colour, single boards and multi-board games alike, of
+    every length from 4 to 11 and accented letters, whatever rows were kept from earlier
+    boards."""
     palette = HIGH_CONTRAST if contrast else STANDARD
+    rows = [data.draw(letters_rows(length)) for _ in range(boards if multi else 1)]
+    view = replace(game(rows[0]), length=length)
     if multi:
-        view = replace(game([]), boards=boards, max_guesses=5 + len(boards))
-    else:
-        view = game(boards[0])
+        view = replace(view, rows=[], boards=rows, max_guesses=5 + len(rows))
     encoded = images.board_png(view, letters=letters, palette=palette)
     assembled = Image.open(io.BytesIO(encoded))
     assembled.verify()  # every chunk's CRC

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
+from bot.render.letters import capital
 from bot.render.palette import STANDARD, Palette
 from bot.services import Board, GameView, Stats
 
@@ -23,9 +25,6 @@ if TYPE_CHECKING:
 from engine.pattern import to_emoji
 from engine.solver.coach import BoardsCoaching, WorstCaseCoaching
 
-QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-DIGITS = ("0123456789",)
-UNUSED, ABSENT, PRESENT, CORRECT = 0, 1, 2, 3  # a key's best knowledge, worst to best
 METRIC_TITLES = {
     "wins": "Wins",
     "win_rate": "Win rate",
@@ -77,28 +76,23 @@ def multi_squares(game: GameView, palette: Palette = STANDARD) -> list[str]:
     return lines
 
 
-def keyboard(game: GameView) -> list[list[tuple[str, int]]]:
-    """Each key with what the rows revealed about it: correct beats present beats absent."""
-    known: dict[str, int] = {}
-    rows = [r for board in game.boards for r in board] if game.boards is not None else game.rows
-    for guess, digits in rows:
-        for letter, tile in zip(guess, digits, strict=True):
-            status = {"2": CORRECT, "1": PRESENT, "0": ABSENT}[tile]
-            known[letter] = max(known.get(letter, UNUSED), status)
-    layout = DIGITS if game.variant == "primel" else QWERTY
-    return [[(key, known.get(key, UNUSED)) for key in row] for row in layout]
+def keyboard(game: GameView, rows: Sequence[str] | None = None) -> list[list[tuple[str, int]]]:
+    """Each key, in the game's layout (or ``rows``), with what the rows revealed about it:
+    correct beats present beats absent (:mod:`bot.render.keyboards`)."""
+    return key_states(game, rows)
 
 
 KEY_LEGEND = "**bold**: right place, __underlined__: elsewhere, ~~struck~~: not in it"
 
 
-def keyboard_markdown(game: GameView) -> str:
+def keyboard_markdown(game: GameView, rows: Sequence[str] | None = None) -> str:
     """Discord markdown: **bold** correct, __underlined__ present, ~~struck~~ absent, never
-    colour alone (whatever the palette), and a line saying so."""
+    colour alone (whatever the palette), and a line saying so. ``rows``: the layout, the
+    game's own by default."""
     style = {UNUSED: "{}", ABSENT: "~~{}~~", PRESENT: "__{}__", CORRECT: "**{}**"}
-    rows = [" ".join(style[status].format(key.upper()) for key, status in row)
-            for row in keyboard(game)]  # fmt: skip
-    return "\n".join([*rows, KEY_LEGEND])
+    lines = [" ".join(style[status].format(capital(key)) for key, status in row)
+             for row in keyboard(game, rows)]  # fmt: skip
+    return "\n".join([*lines, KEY_LEGEND])
 
 
 def title(game: GameView) -> str:
