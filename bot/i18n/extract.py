@@ -98,7 +98,7 @@ def _place(data: Any, parameter: str) -> str:
     if isinstance(data, Choice):
         return parameter
     if isinstance(data, ContextMenu):
-        return f"the message menu {data.name!r}"
+        return f"the menu {data.name!r}"
     return f"/{data.qualified_name}"
 
 
