@@ -99,7 +99,8 @@ def current_locale() -> str:
 
 def set_locale(code: str | None) -> Token[str]:
     """Make the shipped locale nearest ``code`` current for the rest of this task (Red's
-    ``set_contextual_locale``); the token undoes it (``_current.reset``)."""
+    ``set_contextual_locale``): where an interaction is handled, since each runs in its own
+    task. For a block inside a task, :func:`use_locale`."""
     return _current.set(negotiate(code))
 
 
