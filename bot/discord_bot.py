@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.i18n.translator import CatalogTranslator
 from bot.services import Services, open_services
 from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
@@ -217,6 +218,7 @@ class WordleBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())  # before any sync: localised names
         if getattr(self, "services", None) is None:  # run_bot opens them before logging in
             self.services = await open_services(self.settings)
         self.leader_jobs.append(self.close_ended_days)  # first: before the digest's

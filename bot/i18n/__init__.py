@@ -1,0 +1,173 @@
+"""The interface's languages: message catalogs, the reader's locale, plurals and numbers.
+
+English is the source language: every message is written in English in the code and looked
+up, at the moment it is shown, in the catalog of the current locale (``bot/locales/<locale>/
+LC_MESSAGES/wordlebot.po``, kept with Babel; docs/development.md, "Translations").
+
+The current locale lives in a :class:`~contextvars.ContextVar`, as in Red-DiscordBot: whoever
+handles an interaction sets it once (:func:`set_locale`, :func:`use_locale`) and every helper
+below that calls :func:`_` follows, with no locale parameter. Each asyncio task, and each
+``asyncio.to_thread`` call, runs in a copy of its creator's context, so a locale set in one
+task never leaks into another.
+
+Marking messages::
+
+    from bot.i18n import N_, _, ngettext
+
+    NO_GAME = N_("You have no game going: start one with /wordle.")  # marked, not translated
+    ...
+    refuse(_(NO_GAME))                                   # translated where it is shown
+    _("Hard mode is on for {player}.").format(player=name)
+    ngettext("{count} guess", "{count} guesses", n).format(count=format_number(n))
+
+Placeholders are named ``str.format`` fields, so a translation may reorder them.
+
+Catalogs are read from the .po files and compiled in memory on first use (nothing compiled
+is kept in the repository to drift from its source).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext as _gettext
+import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.numbers import format_percent as _format_percent
+
+SOURCE = "en"
+# The locales we ship, as BCP 47 tags (Discord's spelling: "pt-BR"); English first.
+LOCALES = ("en", "es", "pt-BR", "fr", "de", "it", "pl")
+DOMAIN = "wordlebot"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+_current: ContextVar[str] = ContextVar("wordlebot_locale", default=SOURCE)
+
+
+def negotiate(code: str | None) -> str:
+    """The shipped locale for ``code``: a Discord locale ("es-ES", "es-419", "pt-BR",
+    "en-GB"), a BCP 47 tag or a POSIX name ("pt_BR.UTF-8"). The same tag first, then the
+    catalog of the same language ("es-419" reads "es", "pt-PT" reads "pt-BR"), else English."""
+    if not code:
+        return SOURCE
+    tag = code.split(".")[0].split("@")[0].replace("_", "-").lower()
+    for shipped in LOCALES:
+        if shipped.lower() == tag:
+            return shipped
+    language = tag.split("-")[0]
+    for shipped in LOCALES:
+        if shipped.lower().split("-")[0] == language:
+            return shipped
+    return SOURCE
+
+
+def catalog_path(locale: str) -> Path:
+    """Where the catalog of a shipped ``locale`` lives (gettext spells regions "pt_BR")."""
+    return LOCALE_DIR / locale.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def translations(locale: str) -> _gettext.NullTranslations:
+    """The compiled catalog of a shipped ``locale``: read from its .po file on first use.
+    English, the source, translates nothing. Fuzzy and empty entries are left out, so they
+    show in English until someone checks them."""
+    if locale == SOURCE:
+        return _gettext.NullTranslations()
+    if locale not in LOCALES:
+        raise ValueError(f"no catalog for locale {locale!r} (shipped: {', '.join(LOCALES)})")
+    with catalog_path(locale).open("rb") as source:
+        catalog = read_po(source, locale=locale.replace("-", "_"), domain=DOMAIN,
+                          ignore_obsolete=True, abort_invalid=True)  # fmt: skip
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return _gettext.GNUTranslations(compiled)
+
+
+def current_locale() -> str:
+    """The locale messages are being written in (English unless someone set it)."""
+    return _current.get()
+
+
+def set_locale(code: str | None) -> Token[str]:
+    """Make the shipped locale nearest ``code`` current for the rest of this task (Red's
+    ``set_contextual_locale``): where an interaction is handled, since each runs in its own
+    task. For a block inside a task, :func:`use_locale`."""
+    return _current.set(negotiate(code))
+
+
+@contextmanager
+def use_locale(code: str | None) -> Iterator[str]:
+    """Write in the locale nearest ``code`` inside the block (a digest in the server's
+    language, a reply in the player's); yields the locale chosen."""
+    token = set_locale(code)
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current locale (itself when the catalog lacks it)."""
+    return translations(_current.get()).gettext(message)
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count ``n``, by the catalog's Plural-Forms (Polish has
+    three: 1 słowo, 2 słowa, 5 słów). Format the count in yourself: ``{count}``."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current locale, told apart by ``context`` from the same English
+    words elsewhere (a button's "Share" and a verb in a sentence)."""
+    return translations(_current.get()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` with a context, as :func:`pgettext`."""
+    return translations(_current.get()).npgettext(context, singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs and returns it as it is: for module constants,
+    translated with ``_(CONSTANT)`` where they are shown (the locale is not known at import)."""
+    return message
+
+
+@functools.cache
+def _babel_locale(locale: str) -> Locale:
+    return Locale.parse(locale.replace("-", "_"))
+
+
+def _with_digits(pattern: str, digits: int) -> str:
+    """A CLDR number pattern ("#,##0.###", "#,##0\u00a0%") showing exactly ``digits``
+    decimals, the locale's grouping and signs kept."""
+    return re.sub(r"0(?:\.[0#]*)?", "0" + ("." + "0" * digits if digits > 0 else ""), pattern)
+
+
+def format_number(value: float, digits: int = 0) -> str:
+    """``value`` rounded to ``digits`` decimals, with the current locale's decimal mark and
+    grouping: 12345.678 with 2 digits is "12,345.68" in English, "12.345,68" in German."""
+    locale = _babel_locale(_current.get())
+    pattern = _with_digits(locale.decimal_formats[None].pattern, digits)
+    return format_decimal(value, format=pattern, locale=locale)
+
+
+def format_percent(fraction: float, digits: int = 0) -> str:
+    """``fraction`` (0.456) as a percentage in the current locale: "46%" in English, "46 %"
+    (a no-break space) in French and German."""
+    locale = _babel_locale(_current.get())
+    pattern = _with_digits(locale.percent_formats[None].pattern, digits)
+    return _format_percent(fraction, format=pattern, locale=locale)
