@@ -76,7 +76,7 @@ def count_chunks(
         k = block.shape[1]
         index_type = np.uint16 if width * k < 1 << 16 else np.intp  # narrow: half the traffic
         offsets = np.arange(k, dtype=index_type) * width
-        flat = np.add(block, offsets[None, :], dtype=index_type).ravel()
+        flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe").ravel()
         yield start, np.bincount(flat, minlength=k * width).reshape(k, width)
 
 
