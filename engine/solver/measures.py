@@ -70,13 +70,20 @@ def count_chunks(
     """``(start, counts)`` for each chunk of guesses: ``counts[g, p]`` how many candidates
     give pattern ``p`` (or, beyond six letters, the ``p``-th distinct pattern: see
     :func:`compact`) to guess ``start + g``. A chunk at a time, so no table is ever whole."""
-    guesses = by_candidate.shape[1]
+    n, guesses = by_candidate.shape
+    width = compact_width(n, n_patterns)
     for start in range(0, guesses, _CHUNK):
-        block, width = compact(by_candidate[:, start : start + _CHUNK], n_patterns)
+        block = by_candidate[:, start : start + _CHUNK]
         k = block.shape[1]
-        index_type = np.uint16 if width * k < 1 << 16 else np.intp  # narrow: half the traffic
-        offsets = np.arange(k, dtype=index_type) * width
-        flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe").ravel()
+        if width == n_patterns:
+            index_type = np.uint16 if width * k < 1 << 16 else np.intp  # half the traffic
+            offsets = np.arange(k, dtype=index_type) * width
+            flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe").ravel()
+        else:  # counts need no labels in place: sort each guess's patterns, number the runs
+            ordered = np.sort(block.T, axis=1)
+            runs = np.zeros(ordered.shape, dtype=np.intp)
+            runs[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+            flat = (np.cumsum(runs, axis=1) + (np.arange(k) * width)[:, None]).ravel()
         yield start, np.bincount(flat, minlength=k * width).reshape(k, width)
 
 
