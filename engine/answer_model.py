@@ -22,6 +22,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,8 +31,8 @@ from engine.matrix import (
     _save_atomically,
     build_pattern_matrix,
     cache_directory,
-    group_tables,
-    letter_groups,
+    group_keys,
+    group_table,
     pattern_dtype,
 )
 from engine.rules import Mode, Row
@@ -85,35 +86,37 @@ class AnswerModel:
         return self.variant.guesses.words
 
     @cached_property
-    def _tables(self) -> npt.NDArray[np.unsignedinteger]:
-        """Per letter group, its pattern contribution against every word (see engine.matrix)."""
-        array = self.variant.guesses.array
-        return group_tables(array, len(self.variant.alphabet), pattern_dtype(self.variant.length))
+    def _groups(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[Any]]:
+        """The words' letter groups (see engine.matrix): their keys, each word's group ids
+        by position (``len(keys)`` where none is led), and each group's pattern contribution
+        against every word, with a last row of zeros for the positions that lead none."""
+        array, size = self.variant.guesses.array, len(self.variant.alphabet)
+        keys, ids = group_keys(array, size)
+        dtype = pattern_dtype(self.variant.length)
+        table = np.zeros((len(keys) + 1, len(self.words)), dtype=dtype)
+        table[:-1] = group_table(array, size, keys, dtype)
+        return keys, ids, table
 
     def row(self, guess: str) -> npt.NDArray[np.unsignedinteger]:
         """Patterns of ``guess`` (any word of the right shape) against every candidate."""
-        word = encode([guess], self.variant.alphabet, self.variant.length)[0]
-        groups = letter_groups(word[None, :])[0]
-        out = np.zeros(len(self.words), dtype=self._tables.dtype)
-        for i, group in enumerate(groups.tolist()):
-            if group & -group == 1 << i:  # a group counts once, at its first position
-                out += self._tables[group, word[i]]
-        return out
-
-    @cached_property
-    def _groups(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-        """Every word's letter groups, and where each group is led (counted once)."""
-        groups = letter_groups(self.variant.guesses.array)
-        leads = (groups & -groups) == (1 << np.arange(self.variant.length))
-        return groups, leads
+        word = encode([guess], self.variant.alphabet, self.variant.length)
+        keys, _, table = self._groups
+        mine, ids = group_keys(word, len(self.variant.alphabet))
+        found = np.minimum(np.searchsorted(keys, mine), len(keys) - 1)
+        if len(keys) == 0 or (keys[found] != mine).any():  # a group no word holds
+            built: npt.NDArray[np.unsignedinteger] = build_pattern_matrix(
+                word, self.variant.guesses.array, len(self.variant.alphabet)
+            )[0]
+            return built
+        rows: npt.NDArray[np.unsignedinteger] = table[found[ids[0][ids[0] < len(mine)]]].sum(
+            axis=0, dtype=table.dtype
+        )
+        return rows
 
     def column(self, answer: int) -> npt.NDArray[np.unsignedinteger]:
         """Patterns of every word, as a guess, against the word ``answer``."""
-        groups, leads = self._groups
-        letters = self.variant.guesses.array
-        out = np.zeros(len(self.words), dtype=self._tables.dtype)
-        for i in range(self.variant.length):
-            out += np.where(leads[:, i], self._tables[groups[:, i], letters[:, i], answer], 0)
+        _, ids, table = self._groups
+        out: npt.NDArray[np.unsignedinteger] = table[ids, answer].sum(axis=1, dtype=table.dtype)
         return out
 
     def patterns(

@@ -7,8 +7,9 @@ Accepted forms, mixed freely: ``crane 01002 slate 00202``, ``CRANE ⬛🟨⬛⬛
 from __future__ import annotations
 
 from engine.pattern import PatternError, parse_pattern
-from engine.rules import Row, normalise, shape_problem
+from engine.rules import Row, shape_problem
 from engine.variants import Variant
+from engine.words import LookAlikeError
 
 
 class HistoryError(ValueError):
@@ -35,7 +36,10 @@ def parse_history(text: str, variant: Variant) -> list[Row]:
 
 
 def _row(word: str, feedback: str, variant: Variant, number: int) -> Row:
-    guess = normalise(word)
+    try:
+        guess = variant.normalise(word)
+    except LookAlikeError as exc:
+        raise HistoryError(f"Row {number}: {exc}") from None
     problem = shape_problem(guess, variant)
     if problem is not None:
         raise HistoryError(f"Row {number}: {word[:20]!r}: {problem}")

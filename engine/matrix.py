@@ -3,11 +3,21 @@
 How the build avoids per-cell work: split a guess into groups of positions holding the same
 letter (``"speed"`` is ``{s}{p}{e,e}{d}``). A group's tiles depend only on the group's
 positions, its letter and the answer, never on the rest of the guess, because greens and
-yellows of one letter only compete with the same letter. So for every set of positions P
-and every letter c we precompute ``table[P][c]``: the group's contribution to the pattern
-against every answer (a row of ``len(answers)`` small integers). A guess's row of the matrix
-is then the sum of one table row per group: a handful of row gathers and adds per guess,
-done for blocks of guesses that share the same grouping.
+yellows of one letter only compete with the same letter. So for every group (set of
+positions P, letter c) that some guess of the list holds, we compute its contribution to the
+pattern against every answer once (a row of small integers); a guess's row of the matrix is
+then the sum of one such row per group, a handful of row gathers and adds per guess.
+
+Memory stays bounded at any length: only the groups the guesses hold get a row (a few
+thousand at 11 letters, never all ``2**length`` position sets), answers are taken a block
+at a time, and the matrix itself is written straight into its cache file and memory-mapped
+from there, so a matrix larger than memory is never whole in it.
+
+The pattern type is the smallest unsigned integer that holds ``3**length - 1``: ``uint8`` up
+to 5 letters (242), ``uint16`` up to 10 (59,048), ``uint32`` from 11 (177,146). A matrix
+takes ``guesses x answers x (1, 2 or 4)`` bytes: 12,972 x 2,315 English words 29 MiB, but
+100,000 x 5,000 eleven-letter words 1.9 GiB (kept on disk, mapped; keep a shipped list under
+1 GiB by its allowed list: ``guesses x answers <= 268M`` at 11 letters, ``537M`` at 6 to 10).
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -25,39 +36,17 @@ from engine.words import WordList
 
 ALGORITHM = "groups-v1"  # part of the cache key: bump when the file format or rule changes
 _BLOCK = 256  # guesses per block: keeps the working set in cache
+_GROUP_ROWS_BYTES = 64 << 20  # the groups' rows of one block of answers stay below this
+_TRANSPOSE_BLOCK = 2048  # guesses per block when writing the answers-major copy
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
-    """The smallest unsigned type that holds ``3**length - 1`` (``uint8`` up to length 5)."""
+    """The smallest unsigned type that holds ``3**length - 1``: ``uint8`` up to length 5,
+    ``uint16`` up to 10, ``uint32`` from 11 (to 20)."""
     for dtype in (np.uint8, np.uint16, np.uint32):
         if 3**length - 1 <= np.iinfo(dtype).max:
             return dtype
     return np.uint64
-
-
-def group_tables(
-    answers: npt.NDArray[np.uint8], alphabet_size: int, dtype: type[np.unsignedinteger]
-) -> npt.NDArray[np.unsignedinteger]:
-    """``tables[P, c, a]``: the pattern value contributed by letter ``c`` guessed at the
-    positions in bitmask ``P``, against answer ``a``."""
-    n_answers, length = answers.shape
-    weights = 3 ** np.arange(length - 1, -1, -1)
-    letters = np.arange(alphabet_size, dtype=np.uint8)
-    green = letters[:, None, None] == answers.T[None, :, :]  # [c, position, a]
-    counts = green.sum(axis=1, dtype=np.int16)  # [c, a]: how often c occurs in answer a
-    tables = np.zeros((1 << length, alphabet_size, n_answers), dtype=dtype)
-    for mask in range(1, 1 << length):
-        positions = [k for k in range(length) if mask >> k & 1]
-        # Greens of this letter can only be at this group's positions; the rest is available.
-        available = counts - green[:, positions, :].sum(axis=1, dtype=np.int16)
-        value = np.zeros((alphabet_size, n_answers), dtype=np.int64)
-        for k in positions:  # left to right, as the game hands out yellows
-            is_green = green[:, k, :]
-            is_yellow = ~is_green & (available > 0)
-            available -= is_yellow
-            value += weights[k] * (2 * is_green + is_yellow)
-        tables[mask] = value
-    return tables
 
 
 def letter_groups(guesses: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
@@ -69,30 +58,83 @@ def letter_groups(guesses: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return groups
 
 
-def build_pattern_matrix(
-    guesses: npt.NDArray[np.uint8], answers: npt.NDArray[np.uint8], alphabet_size: int
-) -> npt.NDArray[np.unsignedinteger]:
-    """Patterns of every guess (rows) against every answer (columns), from encoded words."""
-    n_guesses, length = guesses.shape
-    dtype = pattern_dtype(length)
-    out = np.empty((n_guesses, answers.shape[0]), dtype=dtype)
-    if n_guesses == 0:
-        return out
-    tables = group_tables(answers, alphabet_size, dtype)
+def group_keys(
+    guesses: npt.NDArray[np.uint8], alphabet_size: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """The groups the guesses hold, as sorted keys ``mask * alphabet_size + letter``, and
+    ``ids[g, i]``: the key's index for the group led at position i of guess g, or
+    ``len(keys)`` where position i leads no group."""
+    length = guesses.shape[1]
     groups = letter_groups(guesses)
-    shapes, shape_of = np.unique(groups, axis=0, return_inverse=True)
-    shape_of = shape_of.ravel()
-    for s, shape in enumerate(shapes):
-        # A group is listed once, at its first position (where the lowest bit is that position).
-        leaders = [i for i in range(length) if shape[i] & -shape[i] == 1 << i]
-        rows = np.flatnonzero(shape_of == s)
-        for start in range(0, len(rows), _BLOCK):
-            block = rows[start : start + _BLOCK]
-            first, *rest = leaders
-            acc = tables[shape[first]].take(guesses[block, first], axis=0)
-            for i in rest:
-                acc += tables[shape[i]].take(guesses[block, i], axis=0)
-            out[block] = acc
+    leads = (groups & -groups) == (1 << np.arange(length))
+    flat = np.where(leads, groups * alphabet_size + guesses, -1)
+    keys, inverse = np.unique(flat, return_inverse=True)
+    inverse = inverse.reshape(flat.shape)
+    if len(keys) and keys[0] == -1:
+        keys, inverse = keys[1:], inverse - 1
+    ids = np.where(flat >= 0, inverse, len(keys)).astype(np.intp)
+    return keys, ids
+
+
+def group_table(
+    answers: npt.NDArray[np.uint8],
+    alphabet_size: int,
+    keys: npt.NDArray[np.int64],
+    dtype: type[np.unsignedinteger],
+) -> npt.NDArray[np.unsignedinteger]:
+    """``table[k, a]``: the pattern value contributed by group ``keys[k]`` (its letter at its
+    positions, see :func:`group_keys`) against answer ``a``."""
+    n_answers, length = answers.shape
+    weights = 3 ** np.arange(length - 1, -1, -1)
+    letters = np.arange(alphabet_size, dtype=np.uint8)
+    green_all = letters[:, None, None] == answers.T[None, :, :]  # [c, position, a]
+    counts_all = green_all.sum(axis=1, dtype=np.int16)  # [c, a]: how often c occurs in a
+    table = np.empty((len(keys), n_answers), dtype=dtype)
+    masks, key_letters = np.divmod(keys, alphabet_size)
+    for mask in np.unique(masks).tolist():
+        rows = np.flatnonzero(masks == mask)
+        green, counts = green_all[key_letters[rows]], counts_all[key_letters[rows]]
+        positions = [k for k in range(length) if mask >> k & 1]
+        # Greens of this letter can only be at this group's positions; the rest is available.
+        available = counts - green[:, positions, :].sum(axis=1, dtype=np.int16)
+        value = np.zeros((len(rows), n_answers), dtype=np.int64)
+        for k in positions:  # left to right, as the game hands out yellows
+            is_green = green[:, k, :]
+            is_yellow = ~is_green & (available > 0)
+            available -= is_yellow
+            value += weights[k] * (2 * is_green + is_yellow)
+        table[rows] = value
+    return table
+
+
+def build_pattern_matrix(
+    guesses: npt.NDArray[np.uint8],
+    answers: npt.NDArray[np.uint8],
+    alphabet_size: int,
+    out: npt.NDArray[np.unsignedinteger] | None = None,
+) -> npt.NDArray[np.unsignedinteger]:
+    """Patterns of every guess (rows) against every answer (columns), from encoded words,
+    written into ``out`` when given (a memory map of the cache file, say)."""
+    n_guesses, length = guesses.shape
+    n_answers = answers.shape[0]
+    dtype = pattern_dtype(length)
+    if out is None:
+        out = np.empty((n_guesses, n_answers), dtype=dtype)
+    if n_guesses == 0 or n_answers == 0:
+        return out
+    keys, ids = group_keys(guesses, alphabet_size)
+    row_bytes = (len(keys) + 1) * np.dtype(dtype).itemsize
+    answer_block = max(256, _GROUP_ROWS_BYTES // row_bytes)
+    for a0 in range(0, n_answers, answer_block):
+        a1 = min(a0 + answer_block, n_answers)
+        values = np.zeros((len(keys) + 1, a1 - a0), dtype=dtype)  # last row: no group
+        values[:-1] = group_table(answers[a0:a1], alphabet_size, keys, dtype)
+        for g0 in range(0, n_guesses, _BLOCK):
+            block = ids[g0 : g0 + _BLOCK]
+            acc = values.take(block[:, 0], axis=0)
+            for i in range(1, length):
+                acc += values.take(block[:, i], axis=0)
+            out[g0 : g0 + _BLOCK, a0:a1] = acc
     return out
 
 
@@ -102,33 +144,115 @@ def cache_directory() -> Path:
     return Path(override) if override else Path(platformdirs.user_cache_dir("wordlebot"))
 
 
-def cache_path(guesses: WordList, answers: WordList, directory: Path | None = None) -> Path:
+def cache_path(
+    guesses: WordList, answers: WordList, directory: Path | None = None, *, by_answer: bool = False
+) -> Path:
+    """The cache file of the matrix (``by_answer``: of its answers-major copy)."""
     key = hashlib.sha256(f"{ALGORITHM}:{guesses.sha256}:{answers.sha256}".encode()).hexdigest()
-    return (directory or cache_directory()) / f"patterns-{key[:24]}.npy"
+    kind = "answers" if by_answer else "patterns"
+    return (directory or cache_directory()) / f"{kind}-{key[:24]}.npy"
+
+
+def cached(
+    guesses: WordList, answers: WordList, *, cache_dir: Path | None = None, by_answer: bool = False
+) -> npt.NDArray[np.unsignedinteger] | None:
+    """The matrix (or its answers-major copy) memory-mapped from the cache, if it is there
+    and whole; a damaged or mismatched file is never trusted."""
+    shape = (len(answers), len(guesses)) if by_answer else (len(guesses), len(answers))
+    path = cache_path(guesses, answers, cache_dir, by_answer=by_answer)
+    try:
+        loaded: npt.NDArray[np.unsignedinteger] = np.load(path, mmap_mode="r")
+    except (OSError, ValueError):
+        return None
+    return (
+        loaded if loaded.shape == shape and loaded.dtype == pattern_dtype(guesses.length) else None
+    )
 
 
 def pattern_matrix(
     guesses: WordList, answers: WordList, *, cache_dir: Path | None = None, use_cache: bool = True
 ) -> npt.NDArray[np.unsignedinteger]:
-    """The matrix for two lists: memory-mapped from the cache, else built and saved there.
+    """The matrix for two lists: memory-mapped from the cache, else built into the cache
+    file (so it is never whole in memory) and mapped from there.
 
-    A damaged or mismatched cache file is rebuilt, never trusted.
+    A damaged or mismatched cache file is rebuilt; an unwritable cache costs memory and a
+    build on the next start, nothing else.
     """
     if guesses.alphabet != answers.alphabet or guesses.length != answers.length:
         raise ValueError("guesses and answers must share length and alphabet")
     shape = (len(guesses), len(answers))
-    path = cache_path(guesses, answers, cache_dir)
     if use_cache:
-        try:
-            loaded: npt.NDArray[np.unsignedinteger] = np.load(path, mmap_mode="r")
-            if loaded.shape == shape and loaded.dtype == pattern_dtype(guesses.length):
-                return loaded
-        except (OSError, ValueError):
-            pass
-    matrix = build_pattern_matrix(guesses.array, answers.array, len(guesses.alphabet))
+        found = cached(guesses, answers, cache_dir=cache_dir)
+        if found is not None:
+            return found
+        path = cache_path(guesses, answers, cache_dir)
+        size = len(guesses.alphabet)
+        written = _write_atomically(
+            path,
+            shape,
+            pattern_dtype(guesses.length),
+            lambda out: build_pattern_matrix(guesses.array, answers.array, size, out),
+        )
+        if written is not None:
+            return written
+    return build_pattern_matrix(guesses.array, answers.array, len(guesses.alphabet))
+
+
+def answer_major(
+    guesses: WordList,
+    answers: WordList,
+    matrix: npt.NDArray[np.unsignedinteger],
+    *,
+    cache_dir: Path | None = None,
+    use_cache: bool = True,
+) -> npt.NDArray[np.unsignedinteger]:
+    """``matrix`` transposed, ``(answers, guesses)`` and contiguous, so that selecting the
+    remaining candidates takes whole rows; cached and mapped like the matrix itself."""
     if use_cache:
-        _save_atomically(path, matrix)
-    return matrix
+        found = cached(guesses, answers, cache_dir=cache_dir, by_answer=True)
+        if found is not None:
+            return found
+        path = cache_path(guesses, answers, cache_dir, by_answer=True)
+
+        def transpose(out: npt.NDArray[np.unsignedinteger]) -> None:
+            for g0 in range(0, len(guesses), _TRANSPOSE_BLOCK):
+                out[:, g0 : g0 + _TRANSPOSE_BLOCK] = matrix[g0 : g0 + _TRANSPOSE_BLOCK].T
+
+        written = _write_atomically(path, matrix.shape[::-1], matrix.dtype.type, transpose)
+        if written is not None:
+            return written
+    return np.ascontiguousarray(np.asarray(matrix).T)
+
+
+def _write_atomically(
+    path: Path,
+    shape: tuple[int, ...],
+    dtype: type[np.unsignedinteger],
+    fill: Callable[[npt.NDArray[np.unsignedinteger]], object],
+) -> npt.NDArray[np.unsignedinteger] | None:
+    """Fill a new ``.npy`` file beside ``path`` through a memory map, rename it into place
+    (a reader never sees half a file) and map it; None if the cache cannot hold it."""
+    if 0 in shape:
+        return None
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        os.close(fd)
+        out = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
+        if hasattr(os, "posix_fallocate"):  # a full disk fails here, not as SIGBUS mid-fill
+            with open(tmp, "r+b") as file:
+                os.posix_fallocate(file.fileno(), 0, os.path.getsize(tmp))
+        fill(out)
+        out.flush()
+        del out
+        os.replace(tmp, path)
+        loaded: npt.NDArray[np.unsignedinteger] = np.load(path, mmap_mode="r")
+        return loaded
+    except (OSError, ValueError):
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        return None
 
 
 def _save_atomically(path: Path, matrix: npt.NDArray[np.unsignedinteger]) -> None:

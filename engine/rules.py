@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from engine.pattern import GREEN, GREY, score, tiles
 from engine.variants import Variant
+from engine.words import LETTERS, LookAlikeError
 
 Row = tuple[str, int]
 """One line of a board: the guess and the pattern it received."""
@@ -51,15 +52,36 @@ def ordinal(n: int) -> str:
 
 
 def normalise(text: str) -> str:
-    """Guesses are case-insensitive and trimmed."""
+    """Trimmed and lower case: how a refusal echoes text that is no guess (a game over).
+    A guess itself is read by :meth:`Variant.normalise`, which also folds and checks."""
     return text.strip().lower()
+
+
+def upper(letter: str) -> str:
+    """A letter as messages show it: upper case where that is one letter (``ß`` stays)."""
+    shown = letter.upper()
+    return shown if len(shown) == 1 else letter
+
+
+def alphabet_words(alphabet: str) -> str:
+    """The alphabet as a message names it: ``A to Z``, ``A to Z and Ñ``, ``A, B and C``."""
+    first, last = alphabet[0], alphabet[-1]
+    if ord(last) - ord(first) + 1 == len(alphabet) and alphabet == "".join(sorted(alphabet)):
+        return f"{upper(first)} to {upper(last)}"
+    extra = [upper(ch) for ch in alphabet if ch not in LETTERS]
+    if set(LETTERS) <= set(alphabet):
+        return _listed(["A to Z", *extra])
+    return _listed([upper(ch) for ch in alphabet])
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def shape_problem(word: str, variant: Variant) -> str | None:
     """A message if ``word`` cannot be a guess of this variant at all (alphabet or length)."""
     if any(ch not in variant.alphabet for ch in word):
-        first, last = variant.alphabet[0].upper(), variant.alphabet[-1].upper()
-        return f"Use only {variant.unit}s {first} to {last}"
+        return f"Use only {variant.unit}s {alphabet_words(variant.alphabet)}"
     if len(word) < variant.length:
         return f"Not enough {variant.unit}s"
     if len(word) > variant.length:
@@ -72,7 +94,10 @@ def check_guess(
 ) -> Verdict:
     """Whether the game accepts ``text`` after ``history``, in the order the game checks:
     shape, word list, then the mode's rule."""
-    word = normalise(text)
+    try:
+        word = variant.normalise(text)
+    except LookAlikeError as exc:
+        return Verdict(normalise(text)[: 2 * variant.length], str(exc))
     problem = shape_problem(word, variant)
     if problem is None and word not in variant.guesses:
         problem = variant.not_in_list
@@ -106,12 +131,12 @@ def hard_mode_problem(word: str, history: Sequence[Row], unit: str = "letter") -
     greens, minimum = revealed(history, len(word))
     for i in sorted(greens):
         if word[i] != greens[i]:
-            return f"{ordinal(i + 1)} {unit} must be {greens[i].upper()}"
+            return f"{ordinal(i + 1)} {unit} must be {upper(greens[i])}"
     counts = Counter(word)
     for letter, needed in minimum.items():
         if counts[letter] < needed:
             times = _TIMES.get(needed, f" {needed} times")
-            return f"Guess must contain {letter.upper()}{times}"
+            return f"Guess must contain {upper(letter)}{times}"
     return None
 
 
@@ -127,15 +152,15 @@ def strict_mode_problem(word: str, history: Sequence[Row], unit: str = "letter")
         row = tiles(pattern, len(word))
         for i, (g, tile) in enumerate(zip(guess, row, strict=True)):
             if tile != GREEN and word[i] == g:
-                return f"{ordinal(i + 1)} {unit} can't be {g.upper()}"
+                return f"{ordinal(i + 1)} {unit} can't be {upper(g)}"
         for g, tile in zip(guess, row, strict=True):
             if tile == GREY:
                 allowed = sum(1 for h, t in zip(guess, row, strict=True) if h == g and t != GREY)
                 if counts[g] > allowed:
                     if allowed == 0:
-                        return f"Guess can't contain {g.upper()}"
+                        return f"Guess can't contain {upper(g)}"
                     times = _TIMES.get(allowed, f" {allowed} times") or " once"
-                    return f"Guess can contain {g.upper()} only{times}"
+                    return f"Guess can contain {upper(g)} only{times}"
         return "Guess must fit every clue so far"
     return None
 

@@ -1,14 +1,17 @@
-"""Word lists: loading, validation, and the uint8 encoding the engine computes on.
+"""Word lists: loading, validation, the uint8 encoding the engine computes on, and how
+typed text becomes a word of a list.
 
 A list is read once, checked (length, alphabet, duplicates) and kept as a tuple of words
 plus an ``(n, length)`` ``uint8`` array of alphabet indices, the form every vectorised
-computation in the engine uses.
+computation in the engine uses. An alphabet is any string of distinct Unicode characters
+(at most 255: ``a``-``z``, ``ñ``, ``ß``, ``ł``, digits...).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -57,7 +60,7 @@ class WordList:
     def sha256(self) -> str:
         """Checksum of the canonical text (one word a line), the key of every disk cache."""
         text = "".join(word + "\n" for word in self.words)
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()  # ASCII lists: as before
 
     @classmethod
     def from_words(
@@ -99,12 +102,64 @@ def require_subset(answers: WordList, guesses: WordList) -> None:
 
 def encode(words: Iterable[str], alphabet: str, length: int) -> npt.NDArray[np.uint8]:
     """Words as an ``(n, length)`` array of indices into ``alphabet``."""
-    table = np.full(128, 255, dtype=np.uint8)
-    table[np.frombuffer(alphabet.encode("ascii"), dtype=np.uint8)] = np.arange(
-        len(alphabet), dtype=np.uint8
-    )
-    raw = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    codes = table[raw].reshape(-1, length)
-    if (codes == 255).any():
+    if len(alphabet) > 255 or len(set(alphabet)) != len(alphabet):
+        raise ValueError(f"an alphabet holds up to 255 distinct characters, not {alphabet!r}")
+    points = np.frombuffer(alphabet.encode("utf-32-le"), dtype=np.uint32)
+    order = np.argsort(points)
+    raw = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+    if len(raw) % length:
+        raise ValueError(f"a word is not {length} characters long")
+    found = np.minimum(np.searchsorted(points[order], raw), len(points) - 1)
+    if (points[order][found] != raw).any():
         raise ValueError(f"a word has a character outside {alphabet!r}")
+    codes: npt.NDArray[np.uint8] = order[found].astype(np.uint8).reshape(-1, length)
     return codes
+
+
+class LookAlikeError(ValueError):
+    """Typed text holds a character of another script that looks like one of the game's
+    (a Cyrillic or Greek letter, a fullwidth one); the message names it, for the player."""
+
+
+_SCRIPTS_OF_OWN_KIND = {"LATIN", "DIGIT"}  # the game's own kinds: refused by shape, not here
+
+
+def normalise(text: str, alphabet: str, fold: Mapping[str, str] | None = None) -> str:
+    """Typed text as a word in playing form: trimmed, NFC, lower case, folded.
+
+    Lower case keeps a letter the alphabet holds (German ``ß``) and casefolds the others
+    (``ß`` becomes ``ss`` where the alphabet has no ``ß``); ``fold`` then maps typed letters
+    to playing letters (Termo's ``ç`` to ``c``). A character that only looks like one of the
+    game's (another script, fullwidth or mathematical forms) raises :class:`LookAlikeError`;
+    anything else outside the alphabet is left for the caller's shape check to name.
+    """
+    fold = fold or {}
+    word = []
+    for ch in unicodedata.normalize("NFC", text.strip()):
+        lower = ch.lower()
+        if lower not in alphabet and lower not in fold:
+            folded = ch.casefold()
+            if all(c in alphabet or c in fold for c in folded):
+                lower = folded
+        word.append("".join(fold.get(c, c) for c in lower))
+    result = unicodedata.normalize("NFC", "".join(word))
+    for ch in result:
+        if ch not in alphabet:
+            kind = _look_alike_kind(ch)
+            if kind is not None:
+                own = "digit" if alphabet[:1].isdigit() else "Latin letter"
+                raise LookAlikeError(
+                    f"{ch!r} ({kind}) looks like a {own}; type it with your keyboard's {own}s"
+                )
+    return result
+
+
+def _look_alike_kind(ch: str) -> str | None:
+    """The script or form of a letter or digit from outside the game's kinds, else None."""
+    if not ch.isalnum():
+        return None
+    name = unicodedata.name(ch, "")
+    kind = name.split(" ", 1)[0]
+    if not kind or kind in _SCRIPTS_OF_OWN_KIND or ch.isascii():
+        return None
+    return kind.lower() if kind in {"FULLWIDTH", "MATHEMATICAL"} else kind.title()

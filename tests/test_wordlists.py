@@ -43,7 +43,7 @@ def test_variants_have_the_documented_sizes() -> None:
     era = get_variant("wordle-nyt-era")
     assert (len(era.answers), len(era.guesses)) == (3158, 14855)
     assert len(set(era.answers.words) & set(wordle.answers.words)) == 2315 - 13
-    assert VARIANT_NAMES == ("wordle", "wordle-nyt", "wordle-nyt-era", "primel")
+    assert VARIANT_NAMES[:4] == ("wordle", "wordle-nyt", "wordle-nyt-era", "primel")
 
 
 def test_primes_are_exactly_the_five_digit_primes() -> None:

@@ -27,11 +27,11 @@ from bot.storage.database import MEMORY, DatabaseUrl
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
-from engine.rules import Mode, check_guess, normalise, shape_problem
+from engine.rules import Mode, check_guess, shape_problem
 from engine.solver.position import InconsistentHistory
 from engine.solver.strategies import STRATEGIES, StrategyError
 from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
-from engine.words import WordListError
+from engine.words import LookAlikeError, WordListError
 
 USER_ERRORS = (
     UsageError,
@@ -52,11 +52,38 @@ RUNS = 10_000_000  # games, positions, players a benchmark or simulation runs at
 
 
 def _word(text: str, variant: Variant, what: str) -> str:
-    word = normalise(text)
+    try:
+        word = variant.normalise(text)
+    except LookAlikeError as exc:
+        raise UsageError(f"{what} {text[:20]!r}: {exc}") from None
     problem = shape_problem(word, variant)
     if problem is not None:
         raise UsageError(f"{what} {text[:20]!r}: {problem}")
     return word
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from bot.services.kinds import KINDS
+    from engine.solver.exact import preset
+    from engine.solver.exact_trees import tree_path
+
+    daily = {kind.variant for kind in KINDS.values() if kind.daily}
+    rows = []
+    for name in VARIANT_NAMES:
+        variant = get_variant(name)
+        tree = tree_path(variant, Mode.NORMAL, preset(variant, Mode.NORMAL))
+        rows.append({"name": name, "language": variant.language, "length": variant.length,
+                     "answers": len(variant.answers), "allowed": len(variant.guesses),
+                     "daily": name in daily, "exact_tree": tree.is_file()})  # fmt: skip
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    print(f"{'variant':<16} {'lang':<4} {'length':>6} {'answers':>8} {'allowed':>8}  daily  tree")
+    for row in rows:
+        print(f"{row['name']:<16} {row['language']:<4} {row['length']:>6} {row['answers']:>8,} "
+              f"{row['allowed']:>8,}  {'yes' if row['daily'] else 'no':<5}  "
+              f"{'cached' if row['exact_tree'] else '-'}")  # fmt: skip
+    return 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -125,9 +152,14 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(figures)
         return 0
-    print(f"pattern matrix {figures['variant']} {figures['shape'][0]} x {figures['shape'][1]}")
+    rows, columns = figures["shape"]
+    origin = "loaded from the cache" if figures["from_cache"] else "built into the cache"
+    print(f"pattern matrix {figures['variant']} {rows:,} x {columns:,} {figures['dtype']}, "
+          f"{figures['size_mib']:,.1f} MiB: {origin} "
+          f"in {figures['cache_seconds']:.3f} s")  # fmt: skip
     print(f"  cold build   {figures['build_seconds']:.3f} s (median of {args.repeat}; "
-          f"first {figures['first_build_seconds']:.3f} s)")  # fmt: skip
+          f"first {figures['first_build_seconds']:.3f} s; at most {figures['build_peak_mib']:,.0f} "
+          "MiB allocated, the matrix written to its mapped file)")  # fmt: skip
     print(f"  warm load    {figures['load_seconds']:.4f} s (memory map of the cached file)")
     if "baseline_seconds" in figures:
         print(f"  plain numpy  {figures['baseline_seconds']:.3f} s "
@@ -532,6 +564,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--day", type=date_argument, help="YYYY-MM-DD (default: the latest one due)")
     database_option(p)
     p.set_defaults(run=cmd_digest)
+
+    p = commands.add_parser("variants", help="every variant: language, length, list sizes")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_variants)
 
     p = commands.add_parser("score", help="the feedback GUESS gets against ANSWER")
     p.add_argument("guess")

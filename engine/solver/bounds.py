@@ -16,7 +16,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from engine.matrix import group_tables, letter_groups, pattern_dtype
+from engine.matrix import group_keys, group_table, pattern_dtype
+from engine.solver.measures import count_chunks
 from engine.variants import Variant
 
 
@@ -30,19 +31,11 @@ class GroupIndex:
 
 @cache
 def group_index(variant: Variant) -> GroupIndex:
-    guesses = variant.guesses.array
-    length, size = variant.length, len(variant.alphabet)
-    groups = letter_groups(guesses)
-    leads = (groups & -groups) == (1 << np.arange(length))
-    flat = np.where(leads, groups * size + guesses, -1)
-    used, inverse = np.unique(flat, return_inverse=True)
-    inverse = inverse.reshape(flat.shape)
-    has_blank = used[0] == -1
-    ids = np.where(flat >= 0, inverse - int(has_blank), -1)
-    used = used[int(has_blank) :]
-    tables = group_tables(variant.answers.array, size, pattern_dtype(length))
-    values = tables.reshape(-1, tables.shape[2])[used].T  # (answers, groups)
-    return GroupIndex(np.ascontiguousarray(values), ids.astype(np.intp))
+    size = len(variant.alphabet)
+    keys, ids = group_keys(variant.guesses.array, size)
+    table = group_table(variant.answers.array, size, keys, pattern_dtype(variant.length))
+    values = table.T  # (answers, groups)
+    return GroupIndex(np.ascontiguousarray(values), np.where(ids < len(keys), ids, -1))
 
 
 def entropy_upper_bounds(
@@ -50,15 +43,13 @@ def entropy_upper_bounds(
 ) -> npt.NDArray[np.float64]:
     """An upper bound on the entropy (bits) of every guess over ``candidates``."""
     index = group_index(variant)
-    n_patterns = 3**variant.length
     values = index.values[candidates]  # (n, groups)
     n, n_groups = values.shape
-    offsets = np.arange(n_groups, dtype=np.intp) * n_patterns
-    counts = np.bincount((values + offsets).ravel(), minlength=n_groups * n_patterns)
-    counts = counts.reshape(n_groups, n_patterns)
     c_log_c = np.zeros(n + 1)
     c_log_c[1:] = np.arange(1, n + 1) * np.log2(np.arange(1, n + 1))
-    group_entropy = np.append(np.log2(n) - c_log_c[counts].sum(axis=1) / n, 0.0)
+    group_entropy = np.zeros(n_groups + 1)  # the last: a guess's missing groups (-1)
+    for start, counts in count_chunks(values, 3**variant.length):
+        group_entropy[start : start + len(counts)] = np.log2(n) - c_log_c[counts].sum(axis=1) / n
     bounds: npt.NDArray[np.float64] = group_entropy[index.of_guess].sum(axis=1)
     return bounds
 

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
-from engine.solver.measures import bucket_counts
+from engine.solver.measures import count_chunks
 from engine.solver.position import Position, pattern_row, patterns_of
 from engine.variants import Variant
 
@@ -51,9 +51,11 @@ def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDAr
     """EG of every guess in ``pool`` at ``position`` (heuristic)."""
     n = len(position.candidates)
     patterns = patterns_of(position.variant, pool, position.candidates)
-    counts = bucket_counts(patterns, 3**position.variant.length).astype(np.float64)
-    total = (counts * finish_cost(counts)).sum(axis=1)
-    wins = counts[:, winning(position.variant.length)]  # 1 where the guess is a candidate
+    total = np.empty(len(pool))
+    for start, counts in count_chunks(patterns, 3**position.variant.length):
+        sizes = counts.astype(np.float64)
+        total[start : start + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
+    wins = (patterns == winning(position.variant.length)).sum(axis=0)  # 1: a candidate
     eg: npt.NDArray[np.float64] = 1 + (total - wins) / n
     return eg
 
@@ -291,8 +293,8 @@ def coach_worst_case(
             turns.append(WorstCaseTurn(guess, 1, 0, guess, 0, None))
             break
         pool = position.pool
-        worst = bucket_counts(patterns_of(variant, pool, position.candidates),
-                              3**variant.length).max(axis=1)  # fmt: skip
+        worst = np.concatenate([counts.max(axis=1) for _, counts in count_chunks(
+            patterns_of(variant, pool, position.candidates), 3**variant.length)])  # fmt: skip
         best_index = int(np.lexsort((np.arange(len(pool)), worst))[0])
         best, best_worst = variant.guesses.words[int(pool[best_index])], int(worst[best_index])
         played = len(after.candidates)

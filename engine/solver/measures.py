@@ -7,6 +7,7 @@ built with ``np.bincount``, serves every measure.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -17,6 +18,8 @@ _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
 _SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
+_PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
+_PLAIN_IF_DENSE = 3**8  # and up to 8 where the candidates are many enough to fill them
 
 
 class Measure(StrEnum):
@@ -28,24 +31,74 @@ class Measure(StrEnum):
     PARTS = "parts"  # most distinct patterns
 
 
-def bucket_counts(
+def compact(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
-) -> npt.NDArray[np.int64]:
-    """``counts[g, p]``: how many candidates give pattern ``p`` to guess ``g``.
+) -> tuple[npt.NDArray[np.integer], int]:
+    """Patterns, and how many values they may take, in a form whose bucket counts stay small.
 
-    ``by_candidate`` is ``(candidates, guesses)``: rows of the answers-major matrix.
+    Up to 6 letters (729 patterns) the patterns themselves, and up to 8 where the candidates
+    are many enough to fill a table. Beyond, a count table of
+    ``3**length`` columns per guess would be mostly empty (3^11 = 177,147 against a few
+    thousand candidates), so each column is relabelled by rank, ``0 .. n - 1``, among the
+    candidates' distinct patterns: the buckets, their sizes and every measure stay the same,
+    only the labels change.
     """
-    guesses = by_candidate.shape[1]
-    out = np.empty((guesses, n_patterns), dtype=np.int64)
-    narrow = n_patterns * _CHUNK < 1 << 16  # uint16 indices halve the memory traffic
-    offsets: npt.NDArray[np.integer] = np.arange(_CHUNK, dtype=np.uint16 if narrow else np.intp)
-    offsets = (offsets * n_patterns)[None, :]
+    n = by_candidate.shape[0]
+    width = compact_width(n, n_patterns)
+    if width == n_patterns:
+        return by_candidate, n_patterns
+    order = np.argsort(by_candidate, axis=0, kind="stable")
+    ordered = np.take_along_axis(by_candidate, order, axis=0)
+    starts = np.ones(ordered.shape, dtype=np.intp)
+    starts[0] = 0
+    starts[1:] = ordered[1:] != ordered[:-1]
+    labels = np.empty(ordered.shape, dtype=np.intp)
+    np.put_along_axis(labels, order, np.cumsum(starts, axis=0), axis=0)
+    return labels, width
+
+
+def compact_width(n: int, n_patterns: int) -> int:
+    """How many labels :func:`compact` gives ``n`` candidates' patterns."""
+    if n_patterns <= _PLAIN_UP_TO or (n_patterns <= _PLAIN_IF_DENSE and n_patterns <= 4 * n):
+        return n_patterns
+    return max(n, 1)
+
+
+def count_chunks(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
+    """``(start, counts)`` for each chunk of guesses: ``counts[g, p]`` how many candidates
+    give pattern ``p`` (or, beyond six letters, the ``p``-th distinct pattern: see
+    :func:`compact`) to guess ``start + g``. A chunk at a time, so no table is ever whole."""
+    n, guesses = by_candidate.shape
+    width = compact_width(n, n_patterns)
     for start in range(0, guesses, _CHUNK):
         block = by_candidate[:, start : start + _CHUNK]
         k = block.shape[1]
-        flat = (block + offsets[:, :k]).ravel()
-        out[start : start + k] = np.bincount(flat, minlength=k * n_patterns).reshape(k, n_patterns)
-    return out
+        if width == n_patterns:
+            index_type = np.uint16 if width * k < 1 << 16 else np.intp  # half the traffic
+            offsets = np.arange(k, dtype=index_type) * width
+            flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe").ravel()
+        else:  # counts need no labels in place: sort each guess's patterns, number the runs
+            ordered = np.sort(block.T, axis=1)
+            runs = np.zeros(ordered.shape, dtype=np.intp)
+            runs[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+            flat = (np.cumsum(runs, axis=1) + (np.arange(k) * width)[:, None]).ravel()
+        yield start, np.bincount(flat, minlength=k * width).reshape(k, width)
+
+
+def bucket_counts(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> npt.NDArray[np.int64]:
+    """``counts[g, p]``: how many candidates give pattern ``p`` to guess ``g`` (beyond six
+    letters, its ``p``-th distinct pattern), for a pool small enough to hold the table.
+
+    ``by_candidate`` is ``(candidates, guesses)``: rows of the answers-major matrix.
+    """
+    chunks = [counts for _, counts in count_chunks(by_candidate, n_patterns)]
+    if not chunks:
+        return np.zeros((0, n_patterns), dtype=np.int64)
+    return np.concatenate(chunks)
 
 
 @dataclass(frozen=True)
@@ -112,6 +165,19 @@ def score_counts(counts: npt.NDArray[np.int64]) -> Scores:
     return Scores(n, entropy, expected, counts.max(axis=1), (counts > 0).sum(axis=1))
 
 
+def _concatenate(parts: list[Scores], n: int) -> Scores:
+    if len(parts) == 1:
+        return parts[0]
+    empty = np.zeros(0)
+    return Scores(
+        n,
+        np.concatenate([p.entropy for p in parts]) if parts else empty,
+        np.concatenate([p.expected for p in parts]) if parts else empty,
+        np.concatenate([p.worst for p in parts]) if parts else empty.astype(np.int64),
+        np.concatenate([p.parts for p in parts]) if parts else empty.astype(np.int64),
+    )
+
+
 def score_patterns(by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int) -> Scores:
     """Measures of each guess from its patterns, given as ``(candidates, guesses)``.
 
@@ -123,7 +189,9 @@ def score_patterns(by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: in
     """
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
-        return score_counts(bucket_counts(by_candidate, n_patterns))
+        return _concatenate(
+            [score_counts(counts) for _, counts in count_chunks(by_candidate, n_patterns)], n
+        )
     share = _shares(by_candidate)
     log_share = np.log2(np.arange(1, n + 1, dtype=np.float64))
     entropy = np.log2(n) - log_share[share - 1].sum(axis=0) / n
@@ -139,8 +207,11 @@ def parts_and_squares(
     """Only what the exact search needs: distinct patterns and sum of squared bucket sizes."""
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
-        counts = bucket_counts(by_candidate, n_patterns)
-        return (counts > 0).sum(axis=1), (counts * counts).sum(axis=1)
+        parts, squares = np.zeros(guesses, dtype=np.int64), np.zeros(guesses, dtype=np.int64)
+        for start, counts in count_chunks(by_candidate, n_patterns):
+            parts[start : start + len(counts)] = (counts > 0).sum(axis=1)
+            squares[start : start + len(counts)] = (counts * counts).sum(axis=1)
+        return parts, squares
     share = _shares(by_candidate)
     inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
@@ -167,12 +238,8 @@ def count_parts(
             parts += ~(by_candidate[:j] == by_candidate[j]).any(axis=0)
         return parts
     out = np.empty(guesses, dtype=np.int64)
-    offsets = np.arange(_CHUNK, dtype=np.intp)[None, :] * n_patterns
-    for start in range(0, guesses, _CHUNK):
-        block = by_candidate[:, start : start + _CHUNK]
-        k = block.shape[1]
-        counts = np.bincount((block + offsets[:, :k]).ravel(), minlength=k * n_patterns)
-        out[start : start + k] = np.count_nonzero(counts.reshape(k, n_patterns), axis=1)
+    for start, counts in count_chunks(by_candidate, n_patterns):
+        out[start : start + len(counts)] = np.count_nonzero(counts, axis=1)
     return out
 
 

@@ -44,8 +44,8 @@ def tie_order(variant: Variant) -> npt.NDArray[np.intp]:
 @cache
 def by_answer(variant: Variant) -> npt.NDArray[np.unsignedinteger]:
     """The pattern matrix transposed, ``(answers, guesses)``, so that selecting candidates
-    is a cheap take of contiguous rows."""
-    return np.ascontiguousarray(np.asarray(variant.matrix).T)
+    is a cheap take of contiguous rows (memory-mapped from the cache like the matrix)."""
+    return variant.matrix_by_answer
 
 
 def patterns_of(

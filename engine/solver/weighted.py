@@ -34,7 +34,7 @@ from engine.solver.coach import (
     skill_of,
 )
 from engine.solver.hints import Hint, Suggestion
-from engine.solver.measures import Measure, rank
+from engine.solver.measures import Measure, compact, compact_width, rank
 from engine.solver.position import tie_order
 
 _CHUNK = 256  # guesses per bincount call
@@ -42,10 +42,13 @@ _CHUNK = 256  # guesses per bincount call
 
 @dataclass(frozen=True)
 class Buckets:
-    """Per guess (rows) and pattern (columns): mass M and effective size S."""
+    """Per guess (rows) and pattern (columns; beyond six letters, distinct patterns by rank,
+    see :func:`engine.solver.measures.compact`): mass M and effective size S, and the column
+    of the all-green bucket of each guess (-1 where the guess is no candidate)."""
 
     mass: npt.NDArray[np.float64]
     size: npt.NDArray[np.float64]
+    win: npt.NDArray[np.intp]
 
     @property
     def entropy(self) -> npt.NDArray[np.float64]:
@@ -64,10 +67,11 @@ class Buckets:
         result: npt.NDArray[np.float64] = self.size.max(axis=1)
         return result
 
-    def to_finish(self, win: int) -> npt.NDArray[np.float64]:
+    def to_finish(self) -> npt.NDArray[np.float64]:
         """EG: the guesses to finish, counting this one (heuristic, see the module doc)."""
         cost = self.mass * finish_cost(self.size)
-        cost[:, win] = 0.0  # guessing the answer costs only this guess
+        rows = np.flatnonzero(self.win >= 0)
+        cost[rows, self.win[rows]] = 0.0  # guessing the answer costs only this guess
         eg: npt.NDArray[np.float64] = 1 + cost.sum(axis=1)
         return eg
 
@@ -84,28 +88,41 @@ class Buckets:
 
 
 def buckets(
-    by_guess: npt.NDArray[np.unsignedinteger], weights: npt.NDArray[np.float64], n_patterns: int
+    by_guess: npt.NDArray[np.unsignedinteger],
+    weights: npt.NDArray[np.float64],
+    n_patterns: int,
+    *,
+    by_pattern: bool = False,
 ) -> Buckets:
     """Masses and effective sizes from ``(guesses, candidates)`` patterns and the candidates'
-    weights (summing to 1)."""
-    guesses = len(by_guess)
-    mass = np.empty((guesses, n_patterns))
-    w_log_w = np.empty((guesses, n_patterns))
+    weights (summing to 1); ``by_pattern`` keeps one column per pattern at any length (for a
+    guess or two whose buckets are looked up by pattern)."""
+    guesses, n = by_guess.shape
+    win = n_patterns - 1
+    width = n_patterns if by_pattern else compact_width(n, n_patterns)
+    mass = np.empty((guesses, width))
+    w_log_w = np.empty((guesses, width))
+    win_column = np.full(guesses, -1, dtype=np.intp)
     w_logs = weights * np.log2(weights)
     for start in range(0, guesses, _CHUNK):
-        block = by_guess[start : start + _CHUNK].astype(np.intp)
+        block = by_guess[start : start + _CHUNK]
         rows = len(block)
-        flat = (block + (np.arange(rows) * n_patterns)[:, None]).ravel()
-        size = rows * n_patterns
+        labels = block if by_pattern else compact(block.T, n_patterns)[0].T
+        is_win = block == win
+        has_win = is_win.any(axis=1)
+        found = labels[np.arange(rows), is_win.argmax(axis=1)].astype(np.intp)
+        win_column[start : start + rows] = np.where(has_win, found, -1)
+        flat = (labels.astype(np.intp) + (np.arange(rows) * width)[:, None]).ravel()
+        size = rows * width
         mass[start : start + rows] = np.bincount(
-            flat, np.tile(weights, rows), size).reshape(rows, n_patterns)  # fmt: skip
+            flat, np.tile(weights, rows), size).reshape(rows, width)  # fmt: skip
         w_log_w[start : start + rows] = np.bincount(
-            flat, np.tile(w_logs, rows), size).reshape(rows, n_patterns)  # fmt: skip
+            flat, np.tile(w_logs, rows), size).reshape(rows, width)  # fmt: skip
     full = mass > 0
     safe = np.where(full, mass, 1.0)
     # S = 2**H with H = log2 M - (sum w log2 w) / M: the entropy of the bucket's own weights.
     size_of = np.where(full, safe * np.exp2(-w_log_w / safe), 0.0)
-    return Buckets(mass, size_of)
+    return Buckets(mass, size_of, win_column)
 
 
 def model_hint(
@@ -135,10 +152,7 @@ def _hint(position: ModelPosition, top: int, measure: Measure | None) -> Hint:
     chance = np.zeros(len(model.words))
     chance[position.candidates] = weights
     possible = chance[pool] > 0
-    if measure is None:
-        key = np.round(split.to_finish(winning(model.variant.length)), 9)
-    else:
-        key = split.sort_key(measure)
+    key = np.round(split.to_finish(), 9) if measure is None else split.sort_key(measure)
     order = rank(key, possible, tie_order(model.variant)[pool], top)
     entropy, expected, worst = split.entropy, split.expected, split.worst
     suggestions = [
@@ -167,7 +181,7 @@ def expected_guesses(
     split = buckets(
         model.patterns(pool, position.candidates), position.weights, 3**model.variant.length
     )
-    return split.to_finish(winning(model.variant.length))
+    return split.to_finish()
 
 
 def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NORMAL) -> Coaching:
@@ -214,7 +228,7 @@ def _row_of(model: AnswerModel, guess: str) -> npt.NDArray[np.intp]:
 
 def _luck(position: ModelPosition, guess: str, pattern: int) -> int:
     patterns = position.model.row(guess)[position.candidates][None, :]
-    split = buckets(patterns, position.weights, 3**position.model.variant.length)
+    split = buckets(patterns, position.weights, 3**position.model.variant.length, by_pattern=True)
     mass, size = split.mass[0], np.round(split.size[0], 9)
     actual = size[pattern]
     worse = mass[size > actual].sum() + 0.5 * mass[size == actual].sum()
