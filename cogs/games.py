@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import turned_away
+from bot.services.kinds import LANGUAGES as LANGUAGE_LENGTHS
 from cogs.common import answers_failures, anywhere, form_values
 from cogs.cooldowns import PLAY
 from cogs.replies import (
@@ -22,9 +23,19 @@ from cogs.replies import (
     perform,
     submitted_guess,
 )
+from engine.variants import REGISTRY
 
 ModeChoice = Literal["normal", "hard", "strict"]
 MODE = "hard: greens stay, yellows must be reused; strict: every guess could be the answer"
+# Wordle's languages, by their own names; a length from the shortest to the longest list.
+LANGUAGES = [
+    app_commands.Choice(name=REGISTRY.languages[code].name if code in REGISTRY.languages
+                        else "English", value=code)
+    for code in LANGUAGE_LENGTHS
+]  # fmt: skip
+Length = app_commands.Range[int, 4, 11]
+WORDS = {"language": "The words' language (default: the server's, else yours)",
+         "length": "Letters a word (default: 5 where the language has them)"}  # fmt: skip
 __all__ = ["Games", "buttons"]
 
 
@@ -52,18 +63,22 @@ class Games(commands.Cog):
         await submitted_guess(interaction, int(match["game"]), str(values[0] if values else ""))
 
     @wordle.command(name="daily", description="Today's Wordle: the same word for everyone")
-    @app_commands.describe(mode=MODE)
+    @app_commands.describe(mode=MODE, **WORDS)
+    @app_commands.choices(language=LANGUAGES)
     async def wordle_daily(
-        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
-    ) -> None:
-        await perform(interaction, "wordle daily", mode=mode)
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal",
+        language: str | None = None, length: Length | None = None,
+    ) -> None:  # fmt: skip
+        await perform(interaction, "wordle daily", mode=mode, language=language, length=length)
 
     @wordle.command(name="practice", description="A practice Wordle with a random word")
-    @app_commands.describe(mode=MODE)
+    @app_commands.describe(mode=MODE, **WORDS)
+    @app_commands.choices(language=LANGUAGES)
     async def wordle_practice(
-        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal"
-    ) -> None:
-        await perform(interaction, "wordle practice", mode=mode)
+        self, interaction: discord.Interaction[Any], mode: ModeChoice = "normal",
+        language: str | None = None, length: Length | None = None,
+    ) -> None:  # fmt: skip
+        await perform(interaction, "wordle practice", mode=mode, language=language, length=length)
 
     @primel.command(name="daily", description="Today's Primel")
     @app_commands.describe(mode=MODE)
@@ -81,12 +96,15 @@ class Games(commands.Cog):
 
     @wordle.command(name="archive", description="A past daily you have not played yet")
     @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",
-                           date="Or its date, YYYY-MM-DD", mode=MODE)  # fmt: skip
+                           date="Or its date, YYYY-MM-DD", mode=MODE, **WORDS)  # fmt: skip
+    @app_commands.choices(language=LANGUAGES)
     async def wordle_archive(
         self, interaction: discord.Interaction[Any], number: int | None = None,
-        date: str | None = None, mode: ModeChoice = "normal",
+        date: str | None = None, mode: ModeChoice = "normal", language: str | None = None,
+        length: Length | None = None,
     ) -> None:  # fmt: skip
-        await perform(interaction, "wordle archive", number=number, date=date, mode=mode)
+        await perform(interaction, "wordle archive", number=number, date=date, mode=mode,
+                      language=language, length=length)  # fmt: skip
 
     @primel.command(name="archive", description="A past Primel daily you have not played yet")
     @app_commands.describe(number="The puzzle's number (#0 was 2021-06-19)",

@@ -50,6 +50,7 @@ def caller_of(interaction: discord.Interaction[Any], *, game_id: int | None = No
         player_of(interaction), scope_of(interaction), place_of(interaction),
         shown=game_id, guild_id=interaction.guild_id,
         manages_server=permissions.manage_guild, manages_messages=permissions.manage_messages,
+        locale=interaction.locale.value,
     )  # fmt: skip
 
 

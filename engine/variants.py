@@ -66,7 +66,7 @@ class Variant:
             if (words.length, words.alphabet) != (self.length, self.alphabet):
                 raise ValueError(f"{words.source} does not match variant {self.name}")
         require_subset(self.answers, self.guesses)
-        if any(letter not in self.alphabet for letter in self.fold.values()):
+        if any(letter not in self.alphabet for into in self.fold.values() for letter in into):
             raise ValueError(f"variant {self.name}: a fold maps to a letter outside its alphabet")
 
     def normalise(self, text: str) -> str:

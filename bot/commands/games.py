@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot.commands.model import Caller, Param, Reply, command
 from bot.render.text import hint_text, multi_hint_text
 from bot.services import Outcome, Services
 from bot.services.archive import play_archive
 from bot.services.games import NO_GAME, ROLLED_BACK
-from bot.services.kinds import KINDS
+from bot.services.kinds import (
+    DAILY_GAMES,
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    NotShipped,
+    kind_for,
+    word_language,
+)
 from engine.rules import Mode
 
 MODES = tuple(m.value for m in Mode)
 MODE = Param("mode", choices=MODES)
+LANGUAGE = Param("language", choices=tuple(LANGUAGES), positional=False)
+LENGTH = Param("length", int, positional=False)
 PRIVATE_KINDS = (":race", ":custom")  # a board its player alone may see
 
 
@@ -51,37 +61,69 @@ async def archive(services: Services, caller: Caller, variant: str, *, number: i
     return board_reply(outcome)
 
 
+async def game_in(services: Services, caller: Caller, game: str, language: str | None,
+                  length: int | None) -> str:  # fmt: skip
+    """The game to play: Wordle in the language and length asked for, else the server's,
+    else the player's own language where the lists hold it, else English; five letters where
+    the language has them. Raises :class:`NotShipped` for what the lists do not hold."""
+    if game == "wordle" and language is None:
+        guild = caller.guild_id
+        settings = await services.storage.guild_settings(guild) if guild else None
+        language = (getattr(settings, "language", None) or word_language(caller.locale)
+                    or DEFAULT_LANGUAGE)  # fmt: skip
+        if length is None and settings is not None:
+            length = getattr(settings, "word_length", None)
+    return kind_for(game, language, length)
+
+
 def _archive_number(word: str) -> bool:
     return re.fullmatch(r"#?-?[0-9]{1,30}", word) is not None
 
 
-def _daily_family(variant: str) -> None:
-    """``/wordle daily|practice|archive``, ``/primel ...``: one set of handlers a game."""
+def _daily_family(game: str) -> None:
+    """``/wordle daily|practice|archive``, ``/primel ...``: one set of handlers a game.
+    Wordle takes a language and a length."""
+    words = (LANGUAGE, LENGTH) if game == "wordle" else ()
 
-    @command(f"{variant} daily", MODE)
-    async def daily(services: Services, caller: Caller, mode: str = "normal") -> Reply:
-        return await start(services, caller, variant, daily=True, mode=mode)
+    async def play(services: Services, caller: Caller, language: str | None,
+                   length: int | None, **how: Any) -> Reply:  # fmt: skip
+        try:
+            kind = await game_in(services, caller, game, language, length)
+        except NotShipped as exc:
+            return Reply.refuse(str(exc))
+        if "number" in how:
+            return await archive(services, caller, kind, **how)
+        return await start(services, caller, kind, **how)
 
-    @command(f"{variant} practice", MODE)
-    async def practice(services: Services, caller: Caller, mode: str = "normal") -> Reply:
-        return await start(services, caller, variant, mode=mode)
+    @command(f"{game} daily", MODE, *words)
+    async def daily(services: Services, caller: Caller, mode: str = "normal",
+                    language: str | None = None, length: int | None = None) -> Reply:  # fmt: skip
+        return await play(services, caller, language, length, daily=True, mode=mode)
+
+    @command(f"{game} practice", MODE, *words)
+    async def practice(services: Services, caller: Caller, mode: str = "normal",
+                       language: str | None = None, length: int | None = None
+                       ) -> Reply:  # fmt: skip
+        return await play(services, caller, language, length, mode=mode)
 
     @command(
-        f"{variant} archive",
+        f"{game} archive",
         Param("number", int, takes=_archive_number),
         Param("date", takes=lambda w: w.lower() not in MODES),
         MODE,
-        usage=f"/{variant} archive takes a puzzle number or a date (YYYY-MM-DD), then a "
-        f"mode: {', '.join(MODES)} (e.g. /{variant} archive 1000)",
+        *words,
+        usage=f"/{game} archive takes a puzzle number or a date (YYYY-MM-DD), then a "
+        f"mode: {', '.join(MODES)} (e.g. /{game} archive 1000)",
     )
     async def past(services: Services, caller: Caller, number: int | None = None,
-                   date: str | None = None, mode: str = "normal") -> Reply:  # fmt: skip
-        return await archive(services, caller, variant, number=number, date=date, mode=mode)
+                   date: str | None = None, mode: str = "normal", language: str | None = None,
+                   length: int | None = None) -> Reply:  # fmt: skip
+        return await play(services, caller, language, length, number=number, date=date,
+                          mode=mode)  # fmt: skip
 
 
-for _variant, _spec in KINDS.items():
-    if _spec.daily:
-        _daily_family(_variant)
+for _game in DAILY_GAMES:
+    _daily_family(_game)
 
 
 @command("absurdle", Param("challenge", bool, flag=("challenge", None)), MODE)

@@ -37,6 +37,7 @@ class Caller:
     guild_id: int | None = None  # the server, when the command runs in one
     manages_server: bool = False  # holds Manage Server there (admins' commands)
     manages_messages: bool = False  # holds Manage Messages there (moderators' commands)
+    locale: str = ""  # the player's language as Discord names it (es-ES, pt-BR), if known
 
 
 @dataclass(frozen=True)

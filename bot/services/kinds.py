@@ -2,6 +2,11 @@
 
 A kind of game is a name (``wordle``, ``absurdle``, ``quordle``...) plus daily or practice
 (``absurdle`` has a challenge flavour instead); stats and leaderboards are kept per kind.
+
+Wordle is played in every language and length the word lists ship (``wordlists/``): each
+(language, length) is a game of its own, named as its variant (``wordle-es-6``), with its own
+daily, archive, streaks, boards and digest block. A player never names it: they pick the
+game (``wordle``), a language and a length (:func:`kind_for`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from engine.absurdle import AbsurdleGame
 from engine.game import WordleGame
 from engine.multiboard import BOARDS, MultiGame, guess_limit
 from engine.rules import Mode
-from engine.variants import get_variant
+from engine.variants import REGISTRY, get_variant, variant_name
 
 EngineGame = WordleGame | AbsurdleGame | MultiGame
 
@@ -26,6 +31,9 @@ class GameKind:
     boards: int = 1
     limit: int = 6  # guesses allowed; 0: no limit (Absurdle)
     daily: bool = True
+    language: str = "en"  # the words' language (BCP 47), for the games played in words
+    length: int = 5
+    base: str = ""  # the game this one plays in another language or length ("wordle")
 
     @property
     def distribution_size(self) -> int:
@@ -44,10 +52,65 @@ KINDS: dict[str, GameKind] = {
 }
 
 
-GAMES = tuple(KINDS)  # every game, for /stats, /leaderboard and /coach in every front end
-DAILY_GAMES = tuple(name for name, spec in KINDS.items() if spec.daily)
-DAILY_KINDS = tuple(f"{name}:daily" for name in DAILY_GAMES)  # their daily games' kinds
+def _languages() -> dict[str, GameKind]:
+    """Wordle in each shipped language and length, beside the original's English five."""
+    kinds = {}
+    for code, language in REGISTRY.languages.items():
+        for length in language.lengths:
+            name = variant_name(code, length)
+            if name not in KINDS and name in REGISTRY.names:
+                kinds[name] = GameKind(name, f"Wordle {code.upper()} {length}", name,
+                                       language=code, length=length, base="wordle")  # fmt: skip
+    return kinds
+
+
+KINDS.update(_languages())
+# The games a player names (for /stats, /leaderboard and /coach in every front end): the
+# languages and lengths of Wordle are chosen with their own options.
+GAMES = tuple(name for name, spec in KINDS.items() if not spec.base)
+DAILY_GAMES = tuple(name for name in GAMES if KINDS[name].daily)
+# Every daily game's kind, languages included: what closes at midnight and what a digest shows.
+DAILY_KINDS = tuple(f"{name}:daily" for name, spec in KINDS.items() if spec.daily)
+# The languages Wordle is played in, each with its lengths.
+LANGUAGES: dict[str, tuple[int, ...]] = {"en": (5,)}
+for _spec in KINDS.values():
+    if _spec.base or _spec.name == "wordle":
+        LANGUAGES[_spec.language] = tuple(
+            sorted({*LANGUAGES.get(_spec.language, ()), _spec.length})
+        )
+DEFAULT_LANGUAGE, DEFAULT_LENGTH = "en", 5
 WORDLE_LIMIT = 6  # the guesses a server's fail score is set against
+
+
+class NotShipped(ValueError):
+    """A language or length the word lists do not hold; the message says what there is."""
+
+
+def kind_for(game: str, language: str | None = None, length: int | None = None) -> str:
+    """The game to play for ``game`` in ``language`` and ``length`` (None: its own, or
+    English five). Only Wordle is played in other languages and lengths."""
+    language = (language or "").lower() or None
+    if language is None and length is None:
+        return game
+    if game != "wordle":
+        if (language or DEFAULT_LANGUAGE, length or DEFAULT_LENGTH) == ("en", 5):
+            return game
+        raise NotShipped(f"{KINDS[game].title} is played in English, five letters")
+    code = language or DEFAULT_LANGUAGE
+    if code not in LANGUAGES:
+        raise NotShipped(f"Wordle is played in {', '.join(LANGUAGES)}, not {code[:12]!r}")
+    lengths = LANGUAGES[code]
+    size = length or (DEFAULT_LENGTH if DEFAULT_LENGTH in lengths else lengths[0])
+    if size not in lengths:
+        shown = ", ".join(map(str, lengths))
+        raise NotShipped(f"Wordle in {code} has words of {shown} letters, not {size}")
+    return variant_name(code, size)
+
+
+def word_language(locale: str) -> str | None:
+    """The shipped language of a Discord locale (``es-ES``, ``pt-BR``), if we have it."""
+    code = locale.replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else None
 
 
 def kind_name(kind: str) -> GameKind:
