@@ -201,25 +201,41 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
-            "SELECT timezone, hints_in_daily, season_days, fail_score FROM guild_settings "
-            "WHERE guild_id = ?",
+            "SELECT timezone, hints_in_daily, season_days, fail_score, language, word_length "
+            "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return GuildSettings(guild_id)
+        length = row["word_length"]
         return GuildSettings(guild_id, row["timezone"], bool(row["hints_in_daily"]),
-                             int(row["season_days"]), int(row["fail_score"]))  # fmt: skip
+                             int(row["season_days"]), int(row["fail_score"]), row["language"],
+                             None if length is None else int(length))  # fmt: skip
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self._write(
             "INSERT INTO guild_settings (guild_id, timezone, hints_in_daily, season_days, "
-            "fail_score) VALUES (?, ?, ?, ?, ?) "
+            "fail_score, language, word_length) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(guild_id) DO UPDATE SET timezone = excluded.timezone, "
             "hints_in_daily = excluded.hints_in_daily, season_days = excluded.season_days, "
-            "fail_score = excluded.fail_score",
+            "fail_score = excluded.fail_score, language = excluded.language, "
+            "word_length = excluded.word_length",
             (settings.guild_id, settings.timezone, int(settings.hints_in_daily),
-             settings.season_days, settings.fail_score),
+             settings.season_days, settings.fail_score, settings.language,
+             settings.word_length),
         )  # fmt: skip
+
+    async def player_locale(self, player_id: int) -> str | None:
+        """The interface language a player chose (/settings me), or None: Discord's."""
+        row = await self._one("SELECT locale FROM players WHERE id = ?", (player_id,))
+        return None if row is None else row["locale"]
+
+    async def set_player_locale(self, player_id: int, name: str, locale: str | None) -> None:
+        await self._write(
+            "INSERT INTO players (id, name, created_at, locale) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET locale = excluded.locale",
+            (player_id, name[:100], _now(), locale),
+        )
 
     # -- games -------------------------------------------------------------------------
 
@@ -453,7 +469,7 @@ class Storage:
     async def export_player(self, player_id: int) -> dict[str, Any]:
         """Everything stored about a player, as plain JSON-ready data."""
         tables = {
-            "player": "SELECT id, name, created_at, palette FROM players WHERE id = ?",
+            "player": "SELECT id, name, created_at, palette, locale FROM players WHERE id = ?",
             "games": "SELECT id, scope, kind, puzzle, state, status, created_at, updated_at "
             "FROM games WHERE player_id = ? ORDER BY id",
             "results": "SELECT game_id, scope, kind, day, won, guesses, finished_at "

@@ -60,6 +60,16 @@ WHERE scope = -1 AND EXISTS (SELECT 1 FROM share_results s WHERE s.counted = 1
 # 16 (both engines): the players a deleted setter's challenges named lately, so that deleting
 # is no way around a target's cooldown (bot/storage/challenges.py); kept for the cooldown's
 # window, then purged.
+
+# 17: languages (issue 30): a server's language (its Wordle words by default, and the words
+# of what the bot posts there) and word length; a player's own interface language.
+_LANGUAGES = """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    ALTER TABLE guild_settings ADD COLUMN word_length INTEGER;
+    ALTER TABLE players ADD COLUMN locale TEXT;
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -432,6 +442,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _SHARES_OFF_GLOBAL,
     # 16: the pings of a deleted setter's challenges (see _recent_pings).
     _recent_pings("INTEGER"),
+    # 17: languages (see _LANGUAGES).
+    _LANGUAGES,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -750,6 +762,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _SHARES_OFF_GLOBAL,
     # 16: as SQLite's 16.
     _recent_pings("BIGINT"),
+    _LANGUAGES,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

@@ -52,6 +52,8 @@ class GuildSettings:
     hints_in_daily: bool = True
     season_days: int = 28  # the length of a leaderboard season
     fail_score: int = 7  # what a lost game counts as on the average-guesses board
+    language: str | None = None  # its Wordle's words and its posts' words (None: English)
+    word_length: int | None = None  # its Wordle's length (None: five where the language has it)
 
 
 StandingRow = tuple[int, int, int, int, int, str | None]
