@@ -9,6 +9,7 @@ What it offers, grouped by what a player wants to do, is ``/help``
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import getpass
 import sys
 import tempfile
@@ -29,9 +30,9 @@ from bot.console_options import (
     parse_options,
     typed_options,
 )
-from bot.console_together import TogetherCommands
+from bot.console_together import CONSOLE_PLACE, TogetherCommands
 from bot.render.help import help_text
-from bot.render.palette import PALETTES, STANDARD, palette_named
+from bot.render.palette import STANDARD, palette_named
 from bot.render.study import hard_mode_answer
 from bot.render.text import (
     analysis_text,
@@ -50,10 +51,9 @@ from bot.render.text import (
 from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Outcome, Player, Services, open_services
 from bot.services.analysis import NOTHING_TO_COACH, coach_game
-from bot.services.deletion import CONFIRM, DELETED, NOT_CONFIRMED, NOTHING
 from bot.services.games import BUSY
 from bot.services.kinds import GAMES, KINDS, results_kind
-from bot.services.shares import record_shares, unshare
+from bot.services.shares import record_shares
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.study import hard_mode_study
@@ -174,7 +174,11 @@ class Console(TogetherCommands):
     async def perform(self, path: str, options: Options) -> None:
         """Run a command of the shared model (:mod:`bot.commands`) and show its reply."""
         spec = COMMANDS[path]
-        caller = Caller(self.player, DM, front="console", shown=self.shown)
+        # The console is one local server, managed by the person at the terminal.
+        caller = Caller(
+            self.player, DM, front="console", shown=self.shown,
+            guild_id=CONSOLE_PLACE, manages_server=True, manages_messages=True,
+        )  # fmt: skip
         await self.reply(await spec.run(self.services, caller, **typed_options(spec, options)))
 
     async def reply(self, reply: Reply) -> None:
@@ -191,6 +195,12 @@ class Console(TogetherCommands):
             self.write(f"Picture: {saved(picture)}")
         if reply.secret:
             self.write(plain(reply.secret))
+        if "document" in reply.extra:  # a file in Discord: printed whole, as it is
+            self.write(reply.extra["document"][1])
+        if "palette" in reply.extra:  # the player's colours, from the next board on
+            self.palette = palette_named(reply.extra["palette"])
+        if reply.extra.get("deleted"):  # the player's games and settings are gone
+            self.shown, self.palette = None, STANDARD
         if reply.game is not None:
             await self.raced(reply.game)
 
@@ -202,8 +212,6 @@ class Console(TogetherCommands):
             "/streak": lambda: self.stats(o, streak_only=True),
             "/leaderboard": lambda: self.leaderboard(o),
             "/digest": lambda: self.digest(words("day")),
-            "/export": self.export,
-            "/mydata": lambda: self.my_data(o),
             "/analyze": lambda: self.analyze(o.get("paste"), o.get("words")),
             "/coach": self.coach,
             "/help": self.help,
@@ -218,9 +226,11 @@ class Console(TogetherCommands):
             "/challenge": lambda: self.challenge(words("word", "guesses")),
             "/play": lambda: self.play(words("id")),
             "/hardmode": lambda: self.hard_mode(words("game")),
-            "/colours": lambda: self.colours(words("colours")),
         }
         handler = handlers.get(command)
+        if handler is None and SYNTAX[command].subcommands:  # a group without its subcommand
+            self.write(f"  {SYNTAX[command].usage}")
+            return
         if handler is None:  # a command whose options are known but not its handler here
             self.write(f"Unknown command {command[:20]}. Type /help.")
             return
@@ -238,17 +248,6 @@ class Console(TogetherCommands):
         self.player, self.shown = player_named(name), None
         self.palette = palette_named(await self.services.storage.palette(self.player.id))
         self.write(f"You are {name} now.")
-
-    async def colours(self, args: list[str]) -> None:
-        """The player's board colours, as /settings me colours sets them in Discord."""
-        if args:
-            if args[0].lower() not in PALETTES:
-                self.write(f"Usage: /colours [{'|'.join(PALETTES)}]")
-                return
-            await self.services.storage.set_palette(self.player.id, self.player.name,
-                                                    args[0].lower())  # fmt: skip
-            self.palette = PALETTES[args[0].lower()]
-        self.write(f"Your colours: {self.palette.name} {squares_of('210', self.palette)}")
 
     async def guess(self, text: str) -> None:
         """A bare word: a guess in the game shown last."""
@@ -353,27 +352,6 @@ class Console(TogetherCommands):
         self.write(answer.text.replace("**", "").replace("`", ""))
         if answer.picture is not None:
             self.write(f"Picture: {RESULTS / answer.filename}")
-
-    async def export(self) -> None:
-        self.write(await self.services.export_player(self.player.id))
-
-    async def my_data(self, o: Options) -> None:
-        """/mydata export, unshare or delete confirm:DELETE (Discord's options, by name)."""
-        if o.subcommand == "export":
-            return await self.export()
-        if o.subcommand == "unshare":
-            storage = self.services.storage
-            self.write(await unshare(storage, self.player.id, o.get("game"), o.get("puzzle")))
-            return
-        if o.subcommand != "delete":
-            self.write("Usage: /mydata export | /mydata delete confirm:DELETE")
-            return
-        if o.get("confirm") != CONFIRM:
-            self.write(f"{NOT_CONFIRMED}: /mydata delete confirm:DELETE")
-            return
-        deleted = await self.services.delete_player(self.player.id)
-        self.shown = None
-        self.write(DELETED if deleted else NOTHING)
 
     def show(self, game: GameView) -> None:
         self.shown = game.game_id  # what a bare word, /giveup or /hint now goes to
@@ -497,8 +475,9 @@ _GAME_OPTIONS = (Option("game", takes=_not("practice", "daily")),
                  Option("user", positional=False))  # fmt: skip
 # Every command's options, by Discord's names where Discord has the command, in the order
 # the positional form takes them. One list for the parser and the handlers.
+_MODEL = model_syntax()
 SYNTAX: dict[str, Syntax] = {
-    **model_syntax(),
+    **_MODEL,
     "/stats": Syntax(_GAME_OPTIONS),
     "/streak": Syntax(_GAME_OPTIONS),
     "/leaderboard": Syntax(
@@ -511,14 +490,11 @@ SYNTAX: dict[str, Syntax] = {
             Option("season", positional=False),
         )
     ),
-    "/digest": Syntax((Option("day"),)),
-    "/export": NONE,
-    "/mydata": Syntax(
-        subcommands={
-            "export": NONE,
-            "delete": Syntax((Option("confirm"),)),
-            "unshare": Syntax((Option("game"), Option("puzzle"))),
-        }
+    # Discord's /digest channel and /digest off, and the console's own /digest [DAY].
+    "/digest": dataclasses.replace(
+        _MODEL["/digest"],
+        options=(Option("day"),),
+        usage="/digest takes channel or off, or a day (YYYY-MM-DD) to show its digest here",
     ),
     "/analyze": Syntax((Option("words"), Option("share", flag=("share", None))), text="paste"),
     "/coach": Syntax((Option("share", flag=("share", None)),)),  # nobody to show it to here
@@ -539,7 +515,6 @@ SYNTAX: dict[str, Syntax] = {
     "/challenge": Syntax((Option("word"), Option("guesses"))),
     "/play": Syntax((Option("id"),)),
     "/hardmode": Syntax((Option("game"), Option("share", flag=("share", None)))),
-    "/colours": Syntax((Option("colours"),)),
 }
 
 

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.commands import COMMANDS, Command, Param
+from bot.commands import COMMANDS, ChannelId, Command, Param, RoleId
+from bot.console_together import CONSOLE_PLACE
 
 YES, NO = "true", "false"
 _YES_WORDS = {"true", "yes", "on", "1"}
@@ -173,7 +174,8 @@ def option_of(param: Param) -> Option:
         takes = lambda word: word.lower() in param.choices  # noqa: E731
     if takes is None and param.kind is int:
         takes = lambda word: re.fullmatch(r"#?-?[0-9]{1,30}", word) is not None  # noqa: E731
-    return Option(param.name, takes or _any, param.positional, param.flag)
+    flag = param.flag or ((param.name, None) if param.kind is bool else None)  # true or false
+    return Option(param.name, takes or _any, param.positional, flag)
 
 
 def syntax_of(spec: Command) -> Syntax:
@@ -239,6 +241,12 @@ def typed_options(spec: Command, options: Options) -> dict[str, Any]:
             if not re.fullmatch(r"-?[0-9]{1,30}", number):  # the service says what is out
                 raise OptionError(f"{param.name} takes a whole number, not {raw[:20]!r}")
             values[param.name] = int(number)
+        elif param.kind is ChannelId:  # the console has one channel: its server's
+            if raw.lower() != "here" and not raw.startswith("#") and not raw.isdigit():
+                raise OptionError(f"{param.name} takes here: the console has one channel")
+            values[param.name] = ChannelId(CONSOLE_PLACE)
+        elif param.kind is RoleId:
+            raise OptionError(f"{param.name}: the console has no roles; a Discord server has")
         elif param.choices:
             if raw.lower() not in param.choices:
                 raise OptionError(f"{param.name} takes {', '.join(param.choices)}, "

@@ -1,22 +1,20 @@
-"""Server settings for admins, each player's own data, and the owner's command sync."""
+"""Server settings for admins, each player's own data, and the owner's command sync. What
+each slash command does is in :mod:`bot.commands.admin`; the permission checks Discord makes
+stay here (the commands check the same themselves)."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import COMMANDS, ChannelId, RoleId
 from bot.discord_bot import WordleBot, answer
-from bot.render.palette import palette_named
-from bot.render.text import squares_of
-from bot.services import deletion, shares
-from cogs.common import anywhere, bot_of, in_servers, refuse
-from cogs.reminders import daily_role_setting
+from cogs.common import anywhere, bot_of, in_servers, in_time
+from cogs.replies import caller_of, perform
 
 # Where the bot may not attach files (a server that never installed it), a long export cannot
 # come as a file, nor whole in one message.
@@ -81,39 +79,16 @@ class Admin(commands.Cog):
         daily_role_channel: discord.TextChannel | None = None, daily_role_off: bool = False,
         coop_cooldown: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:  # fmt: skip
-        storage = bot_of(interaction).services.storage
-        assert interaction.guild_id is not None
-        current = await storage.guild_settings(interaction.guild_id)
-        if timezone is not None:
-            try:
-                ZoneInfo(timezone)
-            except (ZoneInfoNotFoundError, ValueError):
-                return await refuse(interaction, f"Unknown time zone {timezone[:40]!r}: "
-                                                 "use a name like Europe/Paris")  # fmt: skip
-        role_note = await daily_role_setting(interaction, daily_role, daily_role_channel,
-                                             daily_role_off)  # fmt: skip
-        if role_note is None:
-            return
-        changes = {"timezone": timezone, "hints_in_daily": hints_in_daily,
-                   "season_days": season_days, "fail_score": fail_score}  # fmt: skip
-        updated = dataclasses.replace(
-            current, **{k: v for k, v in changes.items() if v is not None}
-        )
-        await storage.save_guild_settings(updated)
-        coop = bot_of(interaction).services.coop
-        if coop_cooldown is not None:
-            await coop.set_cooldown(interaction.guild_id, coop_cooldown)
-        cooldown = await coop.cooldown(interaction.guild_id)
-        zone = bot_of(interaction).services.daily.zone
-        await interaction.response.send_message(
-            f"Server time zone: {updated.timezone or 'not set'}. The daily changes at midnight "
-            f"{zone.key} for everyone, so nobody can learn an answer before others can play it. "
-            f"Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. Seasons of "
-            f"{updated.season_days} days (a new length counts from the next result). A lost "
-            f"game counts as {updated.fail_score} on the average board. Co-op: one guess every "
-            f"{cooldown} s per player.{role_note}",
-            ephemeral=True,
-        )
+        await perform(
+            interaction, "settings server", timezone=timezone, hints_in_daily=hints_in_daily,
+            season_days=season_days, fail_score=fail_score,
+            daily_role=None if daily_role is None else RoleId(daily_role.id),
+            daily_role_channel=None if daily_role_channel is None
+            else ChannelId(daily_role_channel.id),
+            daily_role_off=daily_role_off, coop_cooldown=coop_cooldown,
+            role_pings=daily_role is None or daily_role.mentionable
+            or interaction.app_permissions.mention_everyone,
+        )  # fmt: skip
 
     @settings.command(name="me", description="Your own settings, wherever you play")
     @app_commands.describe(colours="Your boards, images and shares: green/yellow, or high-contrast "
@@ -122,17 +97,7 @@ class Admin(commands.Cog):
         self, interaction: discord.Interaction[Any],
         colours: Literal["standard", "high-contrast"] | None = None,
     ) -> None:  # fmt: skip
-        storage = bot_of(interaction).services.storage
-        if colours is not None:
-            await storage.set_palette(interaction.user.id, interaction.user.display_name, colours)
-        palette = palette_named(colours or await storage.palette(interaction.user.id))
-        named = ("orange: right place, blue: elsewhere" if palette.high_contrast
-                 else "green: right place, yellow: elsewhere")  # fmt: skip
-        await interaction.response.send_message(
-            f"Your colours: {palette.name} {squares_of('210', palette)} ({named}). Your boards, "
-            "their images and your shares use them; /settings me colours changes them.",
-            ephemeral=True,
-        )
+        await perform(interaction, "settings me", colours=colours)
 
     @in_servers
     @app_commands.command(name="resetboard", description="Clear this server's leaderboard")
@@ -140,39 +105,33 @@ class Admin(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def reset_board(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        removed = await bot_of(interaction).services.reset_guild_board(interaction.guild_id)
-        await interaction.response.send_message(
-            f"Leaderboard cleared ({removed} entries). Players keep their own stats.",
-            ephemeral=True,
-        )
+        await perform(interaction, "resetboard")
 
     @data.command(name="export", description="Everything the bot stores about you, as JSON")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
-        text = await bot_of(interaction).services.export_player(interaction.user.id)
+        """A file where the bot may attach one, else inline if it fits one message."""
+        services = bot_of(interaction).services
+        reply = await in_time(interaction, COMMANDS["mydata export"].run(
+            services, caller_of(interaction)))  # fmt: skip
+        filename, text = reply.extra["document"]
         if interaction.app_permissions.attach_files:
-            file = discord.File(io.BytesIO(text.encode()), filename="wordlebot.json")
-            return await answer(interaction, "Your data:", private=True, files=[file])
-        inline = f"Your data:\n```json\n{text}\n```"
-        await answer(interaction, inline if len(inline) <= 2000 else NO_FILES_HERE, private=True)
+            file = discord.File(io.BytesIO(text.encode()), filename=filename)
+            await answer(interaction, reply.text, private=True, files=[file])
+        else:
+            inline = f"{reply.text}\n```json\n{text}\n```"
+            await answer(interaction, inline if len(inline) <= 2000 else NO_FILES_HERE,
+                         private=True)  # fmt: skip
 
     @data.command(name="delete", description="Delete everything the bot stores about you")
     @app_commands.describe(confirm="Type DELETE to confirm")
     async def delete(self, interaction: discord.Interaction[Any], confirm: str) -> None:
-        if confirm != deletion.CONFIRM:
-            return await refuse(interaction, deletion.NOT_CONFIRMED)
-        deleted = await bot_of(interaction).services.delete_player(interaction.user.id)
-        await interaction.response.send_message(
-            deletion.DELETED if deleted else deletion.NOTHING, ephemeral=True
-        )
+        await perform(interaction, "mydata delete", confirm=confirm)
 
     @data.command(name="unshare", description="Remove a result you recorded from a share")
     @app_commands.describe(game="The game its share named, e.g. wordle",
                            puzzle="The puzzle number in the share")  # fmt: skip
     async def unshare(self, interaction: discord.Interaction[Any], game: str, puzzle: int) -> None:
-        storage = bot_of(interaction).services.storage
-        said = await shares.unshare(storage, interaction.user.id, game, puzzle)
-        await answer(interaction, said, private=True)
+        await perform(interaction, "mydata unshare", game=game, puzzle=puzzle)
 
     @commands.command(name="sync", hidden=True)
     @commands.is_owner()

@@ -1,6 +1,6 @@
-"""The daily digest in Discord: admins choose its channel; the process the database elects
-posts each server's digest when it is due (:mod:`bot.services.digest` decides what and
-when, and claims each day before it is sent)."""
+"""The daily digest in Discord: admins choose its channel (:mod:`bot.commands.digest`); the
+process the database elects posts each server's digest when it is due
+(:mod:`bot.services.digest` decides what and when, and claims each day before it is sent)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import ChannelId
 from bot.discord_bot import WordleBot
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services.digest import Digest, Member
 from bot.storage.digests import DigestChannel
-from cogs.common import bot_of, in_servers, post_in_channel, refuse
+from cogs.common import in_servers, post_in_channel
+from cogs.replies import perform
 
 log = logging.getLogger("wordlebot.digest")
 LIMIT = 2000  # characters in one Discord message
@@ -49,29 +51,13 @@ class DigestCommands(
     @app_commands.checks.has_permissions(manage_guild=True)
     async def channel(self, interaction: discord.Interaction[Any],
                       channel: discord.TextChannel | None = None) -> None:  # fmt: skip
-        assert interaction.guild_id is not None
-        target = channel.id if channel is not None else interaction.channel_id
-        if target is None:
-            return await refuse(interaction, "Choose a text channel for the digest.")
-        services = bot_of(interaction).services
-        await services.storage.digests.set_channel(interaction.guild_id, target,
-                                                   interaction.user.id)  # fmt: skip
-        zone = (await services.storage.guild_settings(interaction.guild_id)).timezone
-        await interaction.response.send_message(
-            f"Each day's digest will be posted in <#{target}> a few minutes after midnight "
-            f"({zone or services.daily.zone.key}; change it with /settings timezone), once "
-            "that day's puzzle is over everywhere. /digest off stops it.",
-            ephemeral=True,
-        )
+        await perform(interaction, "digest channel",
+                      channel=None if channel is None else ChannelId(channel.id))  # fmt: skip
 
     @app_commands.command(name="off", description="Stop posting the daily digest")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def off(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        await bot_of(interaction).services.storage.digests.set_channel(
-            interaction.guild_id, None, None
-        )
-        await interaction.response.send_message("The daily digest is off.", ephemeral=True)
+        await perform(interaction, "digest off")
 
     # -- the job -----------------------------------------------------------------------
 

@@ -191,7 +191,8 @@ async def test_high_contrast_colours_at_the_console(tmp_path) -> None:
     await console.run(script("/colours purple", "/colours high-contrast", "/wordle practice",
                              "crane", "cigar"))  # fmt: skip
     text = "\n".join(shown)
-    assert "Usage: /colours [standard|high-contrast]" in text
+    # /colours is the console's name of /settings me, and says what that takes
+    assert "/colours: 'purple' is not understood; /settings me takes colours" in text
     assert "Your colours: high-contrast 🟧🟦⬛" in text
     assert "🟧🟦🟦⬛⬛ CRANE" in text and "Wordle practice 2/6\n\n🟧🟦🟦⬛⬛\n🟧🟧🟧🟧🟧" in text
     assert "Q W e R? T Y U I O P" in text  # keys marked by more than colour
@@ -204,3 +205,41 @@ async def test_high_contrast_colours_at_the_console(tmp_path) -> None:
     assert "Your colours: high-contrast" in coloured
     assert "\x1b[1;97;48;5;208m C " in coloured and "\x1b[1;97;48;5;75m R " in coloured
     assert "\x1b[33mR?\x1b[0m" in coloured and "\x1b[90me\x1b[0m" in coloured  # marks too
+
+
+async def test_the_console_is_a_server_its_person_manages(tmp_path) -> None:
+    """Server commands act on the console's own server (CONSOLE_PLACE): its settings, its
+    reminders, its digest; each reply says what a terminal does differently."""
+    from bot.console_together import CONSOLE_PLACE
+
+    settings = load_settings(database_path=str(tmp_path / "server.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    shown: list[str] = []
+    console = Console(services, Player(7, "ida"), shown.append, colour=False)
+    await console.run(script(
+        "/settings server timezone:Europe/Paris hints_in_daily:off season_days:0",
+        "/settings server timezone:Europe/Paris hints_in_daily:off daily_role:5",
+        "/settings server timezone:Europe/Paris hints_in_daily:off coop_cooldown:5",
+        "/remind on time:25:00", "/remind on 07:30", "/as joe", "/remind on", "/wordle daily",
+        "/missing", "/digest channel here", "/digest off", "/resetboard", "/settings",
+    ))  # fmt: skip
+    storage = services.storage
+    stored = await storage.guild_settings(CONSOLE_PLACE)
+    reminders = await services.reminders.missing(CONSOLE_PLACE)
+    cooldown = await services.coop.cooldown(CONSOLE_PLACE)
+    digest = await storage.digests.channels()
+    await services.close()
+    text = "\n".join(shown)
+    assert "  season_days takes a number from 1 to 366" in text  # Discord's range, here too
+    assert "  daily_role: the console has no roles" in text  # nothing changed by either
+    assert (stored.timezone, stored.hints_in_daily, cooldown) == ("Europe/Paris", False, 5)
+    assert "Hints in daily games: off" in text and "played in direct-message scope" in text
+    assert "Give the time as HH:MM" in text
+    assert "Reminder kept for the console's server, at 07:30 (Europe/Paris)" in text
+    assert "A terminal cannot remind you" in text
+    assert [p.name for p in reminders] == ["ida"]  # joe has started today's daily
+    assert "Not played Wordle #" in text and text.count(": ida\n") == 1
+    assert "The console's server has its digest on" in text and "The daily digest is off." in text
+    assert digest == []
+    assert "Leaderboard cleared (0 entries)" in text
+    assert "  /settings takes server or me" in text

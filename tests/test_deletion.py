@@ -174,7 +174,8 @@ async def test_the_console_deletes_as_discord_does(services) -> None:
                  "/mydata"):  # fmt: skip
         await console.handle(line)
     assert "Nothing deleted: type DELETE to confirm" in "\n".join(shown)
-    assert "Usage: /mydata export | /mydata delete confirm:DELETE" in shown
+    assert "  /mydata delete: confirm is needed" in shown  # Discord requires it too
+    assert "  /mydata takes export, delete or unshare" in shown
     assert await count(services, "games") == 1  # none of those deleted anything
     await console.handle("/mydata export")
     assert '"kind": "wordle:daily"' in shown[-1]

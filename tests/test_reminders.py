@@ -428,6 +428,8 @@ async def test_the_daily_role_in_discord(double) -> None:
     assert both == "Choose daily_role or daily_role_off, not both."
     alone = await settings(double, channel=CHANNEL_ID)
     assert alone == "daily_role_channel goes with a daily_role."
+    everyone = await settings(double, {**role(), "id": str(GUILD_ID), "name": "@everyone"})
+    assert everyone == "@everyone cannot be the daily role: pick a role people can join."
     await leader_jobs(double, "2026-03-02T23:59")
     assert channels.posts == []  # from tomorrow
     await leader_jobs(double, "2026-03-03T00:00")
@@ -438,3 +440,20 @@ async def test_the_daily_role_in_discord(double) -> None:
     assert "No daily role is pinged." in await settings(double, off=True)
     await leader_jobs(double, "2026-03-04T00:00")
     assert len(channels.posts) == 1
+
+
+async def test_the_server_commands_check_place_and_permission_themselves(services) -> None:
+    """Discord checks first; the commands check again, so the console and Discord obey one
+    rule (bot/commands): a server's commands need a server, an admin's Manage Server."""
+    from bot.commands import COMMANDS, Caller
+
+    member = Caller(ANN, GUILD_ID, CHANNEL_ID, guild_id=GUILD_ID)  # no Manage Server
+    for path in ("settings server", "resetboard", "digest channel", "digest off"):
+        reply = await COMMANDS[path].run(services, member)
+        assert reply.refused and reply.text == "You need the Manage Server permission for that."
+    assert not (await COMMANDS["remind on"].run(services, member)).refused
+    direct = Caller(ANN, 0, 55, manages_server=True)  # a DM
+    for path in ("settings server", "resetboard", "digest off", "remind off", "missing"):
+        reply = await COMMANDS[path].run(services, direct)
+        assert reply.refused and reply.text == "That works in a server, not in direct messages."
+    assert await services.storage.digests.channels() == []

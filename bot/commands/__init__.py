@@ -20,7 +20,7 @@ from bot.commands.model import (
     run_command,
 )
 
-FAMILIES = ("games",)
+FAMILIES = ("games", "admin", "digest", "reminders")
 for _family in FAMILIES:
     import_module(f"bot.commands.{_family}")
 

@@ -67,10 +67,10 @@ SECTIONS = (
         _console("/digest day:2026-11-24", "a day's results at this terminal"),
     )),
     Section("Your settings and data", (
-        _discord("/settings me colours:high-contrast", "orange and blue tiles"),
-        _console("/colours high-contrast", "orange and blue tiles"),
-        _discord("/remind on", "a nudge if you have not played the daily (/remind off)"),
-        _discord("/missing", "who asked to be reminded and has not played"),
+        Entry("/settings me colours:high-contrast", "orange and blue tiles"),
+        _console("/colours high-contrast", "the same as /settings me colours"),
+        Entry("/remind on", "a nudge if you have not played the daily (/remind off)"),
+        Entry("/missing", "who asked to be reminded and has not played"),
         Entry("/mydata export", "all the bot keeps about you"),
         Entry("/mydata delete confirm:DELETE", "delete it all"),
         Entry("/mydata unshare game:wordle puzzle:1985", "take back a recorded share"),
@@ -78,10 +78,10 @@ SECTIONS = (
         _console("/as name", "hand the keyboard to another local player"),
     )),
     Section("Run a server (admins)", (
-        _discord("/settings server", "time zone, hints, fail score, seasons, roles"),
+        Entry("/settings server", "time zone, hints, fail score, seasons, roles"),
         _discord("/sharechannel enabled:true", "count the shares posted here"),
-        _discord("/digest channel", "post yesterday's results here daily (/digest off)"),
-        _discord("/resetboard", "clear this server's leaderboard"),
+        Entry("/digest channel", "post yesterday's results here daily (/digest off)"),
+        Entry("/resetboard", "clear this server's leaderboard"),
         _discord("Apps > Record results", "count the Wordle app's recap"),
     )),
     Section("At the terminal", (

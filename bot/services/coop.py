@@ -12,7 +12,7 @@ multi-board game has not solved before it) against the rows before it on that bo
 So a row is worth 0 or more, each position's green is paid once per board, and the points of
 a game's rows can be recounted from its board alone (:func:`row_points`).
 
-The cooldown (a server's ``/settings coop_cooldown``, 30 s by default, 0 for none) runs from
+The cooldown (a server's ``/settings server coop_cooldown``, 30 s by default, 0 for none) runs from
 the player's latest row in that game, as stored: it holds across processes and restarts, and
 a new game starts everyone afresh. It is read after the game: a row of the player's stored in
 between either shows in it or fails the version check, so no two of their guesses pass.

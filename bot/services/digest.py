@@ -3,7 +3,7 @@ chose, shortly after the server's day ends.
 
 When a digest is due. The puzzle day is one for everyone (``DAILY_TIMEZONE``, see
 :mod:`bot.services.daily`); a server's own day ends at midnight in its time zone
-(``/settings timezone``, daylight saving included; the deployment's zone when unset). The
+(``/settings server timezone``, daylight saving included; the deployment's zone when unset). The
 digest of puzzle day D is due once both have ended, plus a few minutes for the last
 guesses: at the server's midnight after D, or at the end of puzzle D if that comes later
 (a server far east of ``DAILY_TIMEZONE`` waits until nobody can play D any more, so the

@@ -2,7 +2,7 @@
 played the day's Wordle, and a server's daily role is pinged when each daily opens.
 
 When a reminder is due. The puzzle day is one for everyone (``DAILY_TIMEZONE``); a player
-chooses a minute of the server's day (``/settings timezone``, daylight saving included). A
+chooses a minute of the server's day (``/settings server timezone``, daylight saving included). A
 reminder of puzzle day D is due at the first moment of D when the server's clocks show that
 minute, so every puzzle day has exactly one reminder time in every zone. A reminder (or role
 ping) missed while the bot was down is sent when it comes back, the same puzzle day.
