@@ -14,7 +14,6 @@ import getpass
 import sys
 import tempfile
 import threading
-import zlib
 from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
@@ -28,6 +27,7 @@ from bot.console_options import (
     command_path,
     model_syntax,
     parse_options,
+    player_named,
     typed_options,
 )
 from bot.console_together import CONSOLE_PLACE, TogetherCommands
@@ -49,7 +49,7 @@ from bot.render.text import (
     title,
 )
 from bot.results import DIRECTORY as RESULTS
-from bot.services import DM, GameView, Outcome, Player, Services, open_services
+from bot.services import DM, GameView, Player, Services, open_services
 from bot.services.analysis import NOTHING_TO_COACH, coach_game
 from bot.services.games import BUSY
 from bot.services.kinds import GAMES, KINDS, results_kind
@@ -76,11 +76,6 @@ MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
 def console_player() -> Player:
     """The person at the terminal: a stable id from their login name."""
     return player_named(getpass.getuser())
-
-
-def player_named(name: str) -> Player:
-    """A local player: a stable id from the name (``/as`` your login name is you again)."""
-    return Player(zlib.crc32(name.encode()) + 1, name)
 
 
 class Console(TogetherCommands):
@@ -174,12 +169,15 @@ class Console(TogetherCommands):
     async def perform(self, path: str, options: Options) -> None:
         """Run a command of the shared model (:mod:`bot.commands`) and show its reply."""
         spec = COMMANDS[path]
-        # The console is one local server, managed by the person at the terminal.
-        caller = Caller(
-            self.player, DM, front="console", shown=self.shown,
-            guild_id=CONSOLE_PLACE, manages_server=True, manages_messages=True,
-        )  # fmt: skip
+        caller = self.caller()
         await self.reply(await spec.run(self.services, caller, **typed_options(spec, options)))
+
+    def caller(self) -> Caller:
+        """The player at the keyboard, in the console's one server and channel, where they
+        hold every permission (they run it)."""
+        return Caller(self.player, DM, place=CONSOLE_PLACE, front="console", shown=self.shown,
+                      guild_id=CONSOLE_PLACE, manages_server=True,
+                      manages_messages=True)  # fmt: skip
 
     async def reply(self, reply: Reply) -> None:
         """A command's reply as lines of text: its words, its board, its pictures (written
@@ -189,6 +187,10 @@ class Console(TogetherCommands):
         if reply.picks:  # several games, none shown yet: say how to show the one meant
             commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in reply.picks)
             self.write(f"  Show the game you mean first. {commands}")
+        if "race" in reply.extra:  # a race's message (Discord's, with its buttons)
+            self.write_race(reply.extra["race"])
+        if "coop" in reply.extra:  # the shared board (Discord's message, with Guess)
+            self.show_coop(reply.extra["coop"])
         if reply.game is not None:
             self.show(reply.game)
         for picture in reply.pictures:
@@ -216,14 +218,9 @@ class Console(TogetherCommands):
             "/coach": self.coach,
             "/help": self.help,
             "/as": lambda: self.play_as(o.get("name")),
-            "/coop": lambda: self.coop(
-                [o.subcommand] if o.subcommand in ("end", "board") else words("game")
-            ),
             "/cg": lambda: self.coop_guess(o.get("word")),
-            "/race": lambda: self.race(words("game", "mode")),
             "/join": self.join,
             "/start": self.start_race,
-            "/challenge": lambda: self.challenge(words("word", "guesses")),
             "/play": lambda: self.play(words("id")),
             "/hardmode": lambda: self.hard_mode(words("game")),
         }
@@ -252,9 +249,6 @@ class Console(TogetherCommands):
     async def guess(self, text: str) -> None:
         """A bare word: a guess in the game shown last."""
         await self.perform("guess", Options({"word": text}))
-
-    def refused(self, outcome: Outcome) -> None:
-        self.write(f"  {outcome.message}")
 
     async def stats(self, o: Options, *, streak_only: bool = False) -> None:
         """``/stats [GAME] [daily|practice]`` (``game:``, ``practice:``, ``user:NAME``: a
@@ -500,20 +494,10 @@ SYNTAX: dict[str, Syntax] = {
     "/coach": Syntax((Option("share", flag=("share", None)),)),  # nobody to show it to here
     "/help": NONE,
     "/as": Syntax(text="name"),
-    "/coop": Syntax(
-        (Option("game"),),
-        subcommands={
-            "start": Syntax((Option("game"),)),
-            "board": NONE,
-            "end": NONE,
-        },
-    ),
-    "/cg": Syntax(text="word"),
-    "/race": Syntax((Option("game", takes=_not("hard", "normal")), Option("mode"))),
-    "/join": NONE,
-    "/start": NONE,
-    "/challenge": Syntax((Option("word"), Option("guesses"))),
-    "/play": Syntax((Option("id"),)),
+    "/cg": Syntax(text="word"),  # the shared board's Guess
+    "/join": NONE,  # a race lobby's Join (Play once it runs)
+    "/start": NONE,  # a race lobby's Start
+    "/play": Syntax((Option("id"),)),  # a challenge's Play
     "/hardmode": Syntax((Option("game"), Option("share", flag=("share", None)))),
 }
 

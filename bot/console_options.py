@@ -18,17 +18,25 @@ takes is refused with one line that says what the command takes.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.commands import COMMANDS, ChannelId, Command, Param, RoleId
+from bot.commands import COMMANDS, ChannelId, Command, Param, RoleId, UserId
 from bot.console_together import CONSOLE_PLACE
+from bot.services import Player
 
 YES, NO = "true", "false"
 _YES_WORDS = {"true", "yes", "on", "1"}
 _NO_WORDS = {"false", "no", "off", "0"}
 _NAMED = re.compile(r"([A-Za-z][A-Za-z_]*):(.*)", re.S)
+
+
+def player_named(name: str) -> Player:
+    """A local player: a stable id from the name (``/as`` your login name is you again; a
+    user option, ``player:NAME``, names one)."""
+    return Player(zlib.crc32(name.encode()) + 1, name)
 
 
 class OptionError(ValueError):
@@ -218,8 +226,9 @@ def command_path(command: str, options: Options) -> str:
         if spec.console_name and spec.console_name == command:
             return path
     name = command.removeprefix("/")
-    if options.subcommand is None and f"{name} practice" in COMMANDS:
-        return f"{name} practice"  # a game alone (``/wordle``) starts a practice game
+    for default in ("practice", "start"):  # ``/wordle`` alone: practice; ``/coop``: start
+        if options.subcommand is None and f"{name} {default}" in COMMANDS:
+            return f"{name} {default}"
     return f"{name} {options.subcommand}" if options.subcommand else name
 
 
@@ -247,6 +256,11 @@ def typed_options(spec: Command, options: Options) -> dict[str, Any]:
             values[param.name] = ChannelId(CONSOLE_PLACE)
         elif param.kind is RoleId:
             raise OptionError(f"{param.name}: the console has no roles; a Discord server has")
+        elif param.kind is UserId:
+            name = " ".join(raw.split())[:32]
+            if not name:
+                raise OptionError(f"{param.name} takes a player's name (as /as gives it)")
+            values[param.name] = UserId(player_named(name).id, name)
         elif param.choices:
             if raw.lower() not in param.choices:
                 raise OptionError(f"{param.name} takes {', '.join(param.choices)}, "
@@ -267,5 +281,6 @@ __all__ = [
     "command_path",
     "model_syntax",
     "parse_options",
+    "player_named",
     "typed_options",
 ]

@@ -1,6 +1,8 @@
 """/challenge: a player's own word for others to play privately, with a Play button whose
 custom id names the stored challenge (never the word), and a message that shows each
-player's result in colours only as they finish."""
+player's result in colours only as they finish. What the command and the button do is
+:mod:`bot.commands.together`'s (the console's /challenge and /play run it too); this cog
+shows it."""
 
 from __future__ import annotations
 
@@ -12,23 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.commands import UserId
+from bot.commands.together import play_challenge
+from bot.discord_bot import WordleBot, fitted, turned_away
 from bot.render.text import challenge_text
-from bot.services import GameView, Player
-from bot.services.challenges import MAX_GUESSES, NOT_FOUND
-from cogs.common import (
-    GREY,
-    answers_failures,
-    board_message,
-    bot_of,
-    in_servers,
-    in_time,
-    palette_of,
-    place_of,
-    player_of,
-    refuse,
-)
-from cogs.replies import buttons
+from bot.services import GameView
+from bot.services.challenges import MAX_GUESSES, ChallengeBoard
+from cogs.common import GREY, answers_failures, bot_of, in_servers, in_time, refuse
+from cogs.replies import caller_of, command_work, send_reply
 
 log = logging.getLogger("wordlebot.challenges")
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -65,15 +58,9 @@ class PlayButton(
         """The player's own board, privately: the normal Guess button and form. Deferred
         privately first, so however slow the database, nothing of it lands in public."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await bot_of(interaction).services.challenges.play(
-            player_of(interaction), self.challenge_id, place_of(interaction)
-        )
-        if not outcome.ok or outcome.game is None:
-            return await refuse(interaction, outcome.message or NOT_FOUND)
-        palette = await palette_of(interaction, outcome.game.player_id)
-        message = await board_message(outcome.game, buttons(outcome.game), palette)
-        files = message.pop("attachments")
-        await answer(interaction, files=files, private=True, **message)
+        reply = await play_challenge(bot_of(interaction).services, caller_of(interaction),
+                                     self.challenge_id)  # fmt: skip
+        await send_reply(interaction, reply)
 
 
 def play_view(challenge_id: int) -> discord.ui.View:
@@ -95,23 +82,18 @@ class Challenges(commands.Cog):
         self, interaction: discord.Interaction[Any], word: str, player: discord.User | None = None,
         guesses: int = 6, game: Literal["wordle", "primel"] = "wordle",
     ) -> None:  # fmt: skip
-        if interaction.guild_id is None or interaction.channel_id is None:
-            return await refuse(interaction, "Challenges need a channel: use /challenge in a "
-                                             "server")  # fmt: skip
         if player is not None and player.bot:
             return await refuse(interaction, "Bots do not take challenges: name a player")
-        services = bot_of(interaction).services
-        target = None if player is None else Player(player.id, player.display_name)
-        created = await in_time(interaction, services.challenges.create(
-            player_of(interaction), interaction.guild_id, interaction.channel_id, word,
-            game=game, guesses=guesses, target=target,
-        ))  # fmt: skip
-        if created.challenge is None:
-            return await refuse(interaction, created.message or "No challenge was made")
-        board = await services.challenges.board(created.challenge)
+        target = None if player is None else UserId(player.id, player.display_name)
+        work = command_work(interaction, "challenge", word=word, player=target, guesses=guesses,
+                            game=game)  # fmt: skip
+        reply = await in_time(interaction, work)
+        if "challenge" not in reply.extra:
+            return await refuse(interaction, reply.text)
+        board: ChallengeBoard = reply.extra["challenge"]
         message: dict[str, Any] = {
             "embed": discord.Embed(description=challenge_text(board), colour=GREY),
-            "view": play_view(created.challenge.id),
+            "view": play_view(board.challenge.id),
             "content": None if player is None else player.mention,  # tell them: a ping
             "allowed_mentions": NO_MENTIONS if player is None else discord.AllowedMentions(
                 everyone=False, roles=False, users=[player]),
@@ -123,7 +105,7 @@ class Challenges(commands.Cog):
         else:
             response = await interaction.response.send_message(**message)
             message_id = response.message_id or (await interaction.original_response()).id
-        await services.challenges.attach(created.challenge.id, message_id)
+        await bot_of(interaction).services.challenges.attach(board.challenge.id, message_id)
 
     @commands.Cog.listener()
     async def on_game_over(self, game: GameView) -> None:

@@ -1,8 +1,9 @@
 """Co-op channel games in Discord: /coop start posts one shared board in a server channel, whose
 Guess button (a modal) anyone there may press; /coop board shows the server's co-op points and
 /coop end (Manage Messages) ends the channel's game. The rules, points and cooldown are the
-service's (:mod:`bot.services.coop`); the button's and the form's custom ids carry the game,
-so both work after a restart."""
+service's (:mod:`bot.services.coop`); what the commands and the form do is
+:mod:`bot.commands.together`'s (the console's /coop and /cg run it too), and this cog shows
+it. The button's and the form's custom ids carry the game, so both work after a restart."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import Reply
+from bot.commands.together import coop_guess
 from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render import images
 from bot.render.alt_text import board_alt_text
-from bot.render.text import coop_rows, coop_standings_text, coop_status, keyboard_markdown
-from bot.services.coop import NO_GAME, CoopOutcome, CoopView
+from bot.render.text import coop_rows, coop_status, keyboard_markdown
+from bot.services.coop import NO_GAME, CoopView
 from cogs.common import (
     FORM_SECONDS,
     GREEN,
@@ -33,12 +36,12 @@ from cogs.common import (
     player_of,
     refuse,
 )
+from cogs.replies import caller_of, command_work, perform
 
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 # Every submitted co-op form is played by Coop.on_interaction (as the game forms are, see
 # cogs/games.py): whenever and wherever it was opened.
 MODAL_ID = re.compile(r"wb:modal:coop:(?P<coop>[0-9]+)")
-NO_MANAGE = "You need the Manage Messages permission to end a co-op game."
 
 
 class CoopButton(
@@ -117,14 +120,13 @@ async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
     return message
 
 
-async def show(interaction: discord.Interaction[Any], outcome: CoopOutcome) -> None:
+async def show(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer a command with the board in a new message (a note above it), or refuse."""
-    if not outcome.ok or outcome.coop is None:
-        text = outcome.message or NO_GAME
-        return await refuse(interaction, text)
-    message = await coop_message(outcome.coop)
-    if outcome.message:
-        message["content"] = outcome.message
+    if "coop" not in reply.extra:
+        return await refuse(interaction, reply.text)
+    message = await coop_message(reply.extra["coop"])
+    if reply.text:
+        message["content"] = reply.text
     files = message.pop("attachments")
     await answer(interaction, files=files, private=False, **message)
 
@@ -154,12 +156,12 @@ class Coop(commands.Cog):
         if match is None or await turned_away(interaction):
             return
         values = form_values(interaction.data)
-        work = self.bot.services.coop.guess(player_of(interaction), int(match["coop"]),
-                                            str(values[0] if values else ""))  # fmt: skip
-        outcome = await in_time(interaction, work, update=True)
-        if not outcome.ok or outcome.coop is None:
-            return await refuse(interaction, outcome.message or NO_GAME)
-        message = fitted(interaction, await coop_message(outcome.coop, edit=True))
+        work = coop_guess(self.bot.services, caller_of(interaction), int(match["coop"]),
+                          str(values[0] if values else ""))  # fmt: skip
+        reply = await in_time(interaction, work, update=True)
+        if "coop" not in reply.extra:
+            return await refuse(interaction, reply.text)
+        message = fitted(interaction, await coop_message(reply.extra["coop"], edit=True))
         if interaction.response.is_done():  # deferred: the service was slow
             await interaction.edit_original_response(**message)
         else:
@@ -169,25 +171,17 @@ class Coop(commands.Cog):
     @app_commands.describe(game="Which game (default Wordle)")
     async def start(self, interaction: discord.Interaction[Any],
                     game: GameChoice = "wordle") -> None:  # fmt: skip
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        work = self.bot.services.coop.start(interaction.guild_id, interaction.channel_id, game)
+        work = command_work(interaction, "coop start", game=game)
         await show(interaction, await in_time(interaction, work))
 
     @coop.command(name="board", description="This server's co-op points")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        standings = await self.bot.services.coop.standings(interaction.guild_id)
-        text = coop_standings_text(standings, name=lambda s: f"<@{s.player_id}>")
-        await interaction.response.send_message(  # shown as names; nobody is pinged
-            f"**Co-op points**\n{text}", allowed_mentions=discord.AllowedMentions.none()
-        )
+        await perform(interaction, "coop board")  # names as mentions; the bot pings nobody
 
     @coop.command(name="end", description="End this channel's co-op game (Manage Messages)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.channel_id is not None
-        if not interaction.permissions.manage_messages:
-            return await refuse(interaction, NO_MANAGE)
-        await show(interaction, await self.bot.services.coop.end(interaction.channel_id))
+        """The command says who may (Manage Messages), in Discord and the console alike."""
+        await show(interaction, await in_time(interaction, command_work(interaction, "coop end")))
 
 
 async def setup(bot: WordleBot) -> None:

@@ -1,6 +1,8 @@
 """Races in Discord: /race posts a lobby (Join, Start) that becomes the live scoreboard (Play)
 and ends with the podium; each player plays on a private board (the games cog's board, Guess
-button and form). /raceboard ranks the server's racers.
+button and form). /raceboard ranks the server's racers. What the commands and the buttons
+do is :mod:`bot.commands.together`'s (the console's /race, /join and /start run it too); this
+cog shows it: the race's message, its buttons, the podium.
 
 The buttons carry only the race's id: they work after a restart, and nothing of the answer
 is in them. A race game's end reaches :meth:`Races.on_game_over` (the games cog's
@@ -20,23 +22,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands.together import join_race, play_race, start_race
 from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.render.text import race_text
-from bot.services import GameView, Outcome
-from bot.services.races import NEED_CHANNEL, RaceBoard, RaceOutcome
-from cogs.common import (
-    answers_failures,
-    board_message,
-    bot_of,
-    in_servers,
-    in_time,
-    palette_of,
-    place_of,
-    player_of,
-    post_in_channel,
-    refuse,
-)
-from cogs.replies import buttons
+from bot.services import GameView
+from bot.services.races import RaceBoard, RaceOutcome
+from cogs.common import answers_failures, bot_of, in_servers, in_time, post_in_channel, refuse
+from cogs.replies import caller_of, command_work, perform, send_reply
 
 log = logging.getLogger("wordlebot.races")
 TICK = 5.0  # seconds between looks at lobbies and time limits that are due
@@ -90,36 +82,23 @@ class RaceButton(
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        races = bot_of(interaction).services.races
-        player = player_of(interaction)
+        services, caller = bot_of(interaction).services, caller_of(interaction)
         if self.action == "play":  # deferred privately first: a slow moment stays private
             await interaction.response.defer(ephemeral=True, thinking=True)
-            board = await races.play(self.race_id, player, place_of(interaction))
-            return await send_board(interaction, board)
-        work = (races.join if self.action == "join" else races.start)(self.race_id, player)
-        outcome = await in_time(interaction, work, update=True)
-        if not outcome.ok or outcome.board is None:
-            return await refuse(interaction, outcome.message or "That race is over")
-        message = fitted(interaction, scoreboard(outcome.board))
+            return await send_reply(interaction, await play_race(services, caller, self.race_id))
+        pressed = join_race if self.action == "join" else start_race
+        reply = await in_time(interaction, pressed(services, caller, self.race_id), update=True)
+        if "race" not in reply.extra:
+            return await refuse(interaction, reply.text)
+        message = fitted(interaction, scoreboard(reply.extra["race"]))
         if interaction.response.is_done():
             await interaction.edit_original_response(**message)
         else:
             await interaction.response.edit_message(**message)
         if self.action == "join":  # a private note beside the updated scoreboard
-            await answer(interaction, outcome.message or "You're in", private=True)
+            await answer(interaction, reply.text, private=True)
         else:  # the host's board at once; the others press Play
-            await send_board(interaction, await races.play(self.race_id, player,
-                                                           place_of(interaction)))  # fmt: skip
-
-
-async def send_board(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-    """The player's own race board, privately, or the refusal."""
-    if not outcome.ok or outcome.game is None:
-        return await refuse(interaction, outcome.message or "That race is over")
-    palette = await palette_of(interaction, outcome.game.player_id)
-    message = await board_message(outcome.game, buttons(outcome.game), palette)
-    files = message.pop("attachments")
-    await answer(interaction, files=files, private=True, **message)
+            await send_reply(interaction, await play_race(services, caller, self.race_id))
 
 
 class Races(commands.Cog):
@@ -151,35 +130,24 @@ class Races(commands.Cog):
     @app_commands.describe(game="What to race on", mode="hard: the rule applies to everyone")
     async def race(self, interaction: discord.Interaction[Any], game: GameChoice = "wordle",
                    mode: Literal["normal", "hard"] = "normal") -> None:  # fmt: skip
-        if interaction.guild_id is None or interaction.channel_id is None:
-            return await refuse(interaction, NEED_CHANNEL)
-        races = bot_of(interaction).services.races
-        work = races.create(player_of(interaction), interaction.guild_id,
-                            interaction.channel_id, game, mode)  # fmt: skip
-        outcome = await in_time(interaction, work)
-        if not outcome.ok or outcome.board is None:
-            return await refuse(interaction, outcome.message or NEED_CHANNEL)
-        message = fitted(interaction, scoreboard(outcome.board))
+        reply = await in_time(interaction, command_work(interaction, "race", game=game, mode=mode))
+        if "race" not in reply.extra:
+            return await refuse(interaction, reply.text)
+        board: RaceBoard = reply.extra["race"]
+        message = fitted(interaction, scoreboard(board))
         if interaction.response.is_done():
             message_id = (await interaction.edit_original_response(**message)).id
         else:
             message_id = (await interaction.response.send_message(**message)).message_id
         if message_id is not None:  # the lobby's message: the scoreboard edits it
-            await races.set_message(outcome.board.race.id, message_id)
+            await bot_of(interaction).services.races.set_message(board.race.id, message_id)
 
     @in_servers
     @app_commands.command(name="raceboard", description="This server's racers: wins, podiums, "
                                                          "mean place")  # fmt: skip
     @app_commands.guild_only()
     async def raceboard(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        standings = await bot_of(interaction).services.races.standings(interaction.guild_id)
-        lines = [f"{rank}. <@{s.player_id}>: {s.wins} win{'s' * (s.wins != 1)}, {s.podiums} "
-                 f"podium{'s' * (s.podiums != 1)}, mean place {s.mean_place:.2f} "
-                 f"({s.races} race{'s' * (s.races != 1)})"
-                 for rank, s in enumerate(standings, 1)]  # fmt: skip
-        text = "**Races here**\n" + "\n".join(lines) if lines else "Nobody has raced here: /race"
-        await interaction.response.send_message(text, allowed_mentions=NONE)
+        await perform(interaction, "raceboard")  # names as mentions; the bot pings nobody
 
     # -- finishes, the clock, the messages ---------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -61,14 +62,21 @@ async def perform(
     """Run the command at ``path`` for ``interaction`` and answer with its reply. The work
     is deferred if it runs long (``private_wait``: at once, privately, for work that is
     known to take a moment and whose answer is private, such as a hint)."""
-    services = bot_of(interaction).services
-    work = COMMANDS[path].run(services, caller_of(interaction), **options)
+    work = command_work(interaction, path, **options)
     if private_wait:
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await work
     else:
         reply = await in_time(interaction, work)
     await send_reply(interaction, reply)
+
+
+def command_work(interaction: discord.Interaction[Any], path: str,
+                 **options: Any) -> Awaitable[Reply]:  # fmt: skip
+    """The command at ``path`` run for ``interaction``, to await (under
+    :func:`cogs.common.in_time`) where a cog shows the reply its own way (a message with
+    buttons of its own, from ``Reply.extra``)."""
+    return COMMANDS[path].run(bot_of(interaction).services, caller_of(interaction), **options)
 
 
 async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> None:

@@ -129,12 +129,15 @@ async def test_the_console_sets_and_plays_challenges(services) -> None:
     shown: list[str] = []
     console = Console(services, ANN, shown.append, colour=False)
     for line in ("/as ann", "/challenge cigar 3", "/challenge", "/as bob", "/play 1", "crane",
-                 "cigar", "/play x", "/as ann", "/play 1"):  # fmt: skip
+                 "cigar", "/play x", "/challenge word:10007 game:primel player:ann",
+                 "/as cat", "/play 2", "/as ann", "/play 1"):  # fmt: skip
         await console.handle(line)
     text = "\n".join(shown)
     assert "Challenge 1 made: another player (/as NAME) plays it with /play 1" in text
-    assert "  Usage: /challenge WORD [GUESSES]" in text and "  Usage: /play ID" in text
+    assert "  /challenge: word is needed; /challenge takes word, then guesses" in text
+    assert "  Usage: /play ID" in text
     assert "Wordle custom" in text and "Solved in 2/3!" in text
+    assert "Challenge 2 made" in text and "  This challenge is for someone else" in text
     assert text.rstrip().endswith("bob 2/3  🟩🟨🟨⬛⬛ 🟩🟩🟩🟩🟩")
 
 

@@ -428,8 +428,9 @@ async def test_the_console_plays_coop_with_local_players(database_url, clock, op
 
     services = await opened(database_url, clock)
     shown: list[str] = []
-    lines = iter(["/coop", "/cg crane", "/cg slate", "/as bob", "/coop quordle", "/cg cigar",
-                  "/coop board", "/coop nonsense", "/cg crane", "/coop end", "/quit"])  # fmt: skip
+    lines = iter(["/coop", "/cg crane", "/cg slate", "/as bob", "/coop start game:quordle",
+                  "/cg cigar", "/coop board", "/coop nonsense", "/cg crane", "/coop end",
+                  "/quit"])  # fmt: skip
 
     async def read(_: str) -> str | None:
         return next(lines, None)
@@ -443,5 +444,5 @@ async def test_the_console_plays_coop_with_local_players(database_url, clock, op
     assert f"{RUNNING}\nWordle co-op" in text  # /coop quordle shows the running game
     assert "🟩🟩🟩🟩🟩  CIGAR  bob +13\n  Solved in 2/6!" in text
     assert " 1. bob: 13 points, 1 guess, 1 solve\n 2. ann: 4 points, 1 guess, 0 solves" in text
-    assert "Usage: /coop [wordle|primel|dordle|quordle|octordle]" in text
+    assert "/coop: 'nonsense' is not understood; /coop takes start, board or end" in text
     assert text.count(NO_GAME) == 2  # /cg and /coop end once the game is over

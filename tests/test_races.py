@@ -414,7 +414,8 @@ async def test_a_race_at_the_console(tmp_path, clock, opened) -> None:
     shown: list[str] = []
     console = Console(services, player_named("ann"), shown.append, colour=False)
     lines = ["/race wordle hard", "/start", "/as bob", "/join", "/join", "/start", "/as ann",
-             "/start", "crane", "cigar", "/as bob", "/join", "cigar", "/race absurdle"]  # fmt: skip
+             "/start", "crane", "cigar", "/as bob", "/join", "cigar", "/race absurdle",
+             "/race game:primel mode:easy", "/raceboard"]  # fmt: skip
     try:
         for line in lines:
             if line == "cigar":
@@ -428,4 +429,7 @@ async def test_a_race_at_the_console(tmp_path, clock, opened) -> None:
     assert "Only the host can start the race" in out and "Wordle race (hard mode)" in out
     assert "🥇 ann: 2 guesses, 0:20" in out and "🥈 bob: 1 guess, 0:40" in out
     assert "Wordle race (hard mode) is over! The answer was CIGAR." in out
-    assert out.count("is over!") == 1 and "Usage: /race [wordle|" in out
+    assert out.count("is over!") == 1  # Discord's options, by name or by position:
+    assert "/race: 'absurdle' is not understood; /race takes game (wordle, primel," in out
+    assert "mode takes normal, hard, not 'easy'" in out
+    assert "Races here\n1. ann: 1 win, 1 podium, mean place 1.00 (1 race)\n2. bob: 0 wins" in out

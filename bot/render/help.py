@@ -53,7 +53,7 @@ SECTIONS = (
     )),
     Section("Play with others", (
         Entry("/race", "race everyone here on one word"),
-        _discord("/raceboard", "this server's best racers"),
+        Entry("/raceboard", "this server's best racers"),
         _console("/join, /start", "join the race here; the host starts it"),
         Entry("/coop start", "one shared board for the channel (/coop board, /coop end)"),
         _console("/cg word", "guess on the channel's shared board"),

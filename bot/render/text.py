@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from bot.services.digest import Digest, Member
     from bot.services.races import RaceBoard
     from bot.storage.coop import CoopStanding
-    from bot.storage.races import Racer
+    from bot.storage.races import Racer, RaceStanding
     from engine.solver.coach import Coaching
     from engine.solver.hints import Hint
     from engine.solver.multiboard import MultiHint
@@ -401,5 +401,20 @@ def coop_standings_text(
     return "\n".join(
         f"{rank:>2}. {name(s)}: {s.points} point{'s' * (s.points != 1)}, {s.guesses} "
         f"guess{'es' * (s.guesses != 1)}, {s.solves} solve{'s' * (s.solves != 1)}"
+        for rank, s in enumerate(standings, 1)
+    )
+
+
+def race_standings_text(
+    standings: list[RaceStanding], name: Callable[[RaceStanding], str] = lambda s: s.name
+) -> str:
+    """The server's racers: wins, podiums, mean place. ``name`` shows a player (a mention on
+    Discord)."""
+    if not standings:
+        return "Nobody has raced here: /race"
+    return "**Races here**\n" + "\n".join(
+        f"{rank}. {name(s)}: {s.wins} win{'s' * (s.wins != 1)}, {s.podiums} "
+        f"podium{'s' * (s.podiums != 1)}, mean place {s.mean_place:.2f} "
+        f"({s.races} race{'s' * (s.races != 1)})"
         for rank, s in enumerate(standings, 1)
     )
