@@ -21,16 +21,26 @@ from engine.pattern import (
     winning,
 )
 from engine.rules import Mode, Row, Verdict, check_guess, is_consistent
-from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
-from engine.words import WordList, WordListError, load_wordlist
+from engine.variants import (
+    VARIANT_NAMES,
+    Registry,
+    UnknownVariantError,
+    Variant,
+    get_variant,
+    variant_name,
+    variant_names,
+)
+from engine.words import LookAlikeError, WordList, WordListError, load_wordlist
 
 __all__ = [
     "VARIANT_NAMES",
     "GameStateError",
     "GuessOutcome",
     "HistoryError",
+    "LookAlikeError",
     "Mode",
     "PatternError",
+    "Registry",
     "Row",
     "Status",
     "UnknownVariantError",
@@ -52,5 +62,7 @@ __all__ = [
     "to_digits",
     "to_emoji",
     "to_letters",
+    "variant_name",
+    "variant_names",
     "winning",
 ]

@@ -63,6 +63,11 @@ def upper(letter: str) -> str:
     return shown if len(shown) == 1 else letter
 
 
+def shout(word: str) -> str:
+    """A word in upper case as boards and messages show it (``ß`` stays ``ß``)."""
+    return "".join(map(upper, word))
+
+
 def alphabet_words(alphabet: str) -> str:
     """The alphabet as a message names it: ``A to Z``, ``A to Z and Ñ``, ``A, B and C``."""
     first, last = alphabet[0], alphabet[-1]

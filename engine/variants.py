@@ -263,5 +263,11 @@ VARIANT_NAMES: tuple[str, ...] = REGISTRY.names
 
 
 def get_variant(name: str) -> Variant:
-    """The variant called ``name`` (see :data:`VARIANT_NAMES`)."""
+    """The variant called ``name`` (see :func:`variant_names`)."""
     return REGISTRY.get(name)
+
+
+def variant_names() -> tuple[str, ...]:
+    """Every variant's name, built-in games first (:data:`VARIANT_NAMES` as the process
+    started; this follows a registry installed later, as tests do)."""
+    return REGISTRY.names

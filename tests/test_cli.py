@@ -296,3 +296,67 @@ def test_finishing_time_counts_processes_giving_up_at_once_once() -> None:
 
     assert covered([(0.0, 1.0), (0.5, 2.0), (3.0, 4.0)]) == 3.0  # overlap once, gap not at all
     assert covered([(0.0, 5.0), (1.0, 2.0)]) == 5.0
+
+
+@pytest.fixture
+def languages(tmp_path, monkeypatch):
+    """A word-list directory with one synthetic language (accents, ß) in lengths 4 and 11,
+    installed as the registry every command reads."""
+    import random
+
+    import engine.variants
+
+    alphabet = "abcdeéñß"
+    entry = {"code": "xc", "name": "Xc", "english_name": "Synthetic", "alphabet": alphabet,
+             "fold": {"ê": "e"}, "keyboard": ["abcde", "éñß"], "lengths": [4, 11]}  # fmt: skip
+    (tmp_path / "languages.json").write_text(json.dumps([entry]), "utf-8")
+    rng = random.Random(4)
+    for length in (4, 11):
+        words = sorted({"".join(rng.choices(alphabet, k=length)) for _ in range(300)})
+        (tmp_path / "xc").mkdir(exist_ok=True)
+        (tmp_path / "xc" / f"{length}-allowed.txt").write_text("\n".join(words) + "\n", "utf-8")
+        answers = "\n".join(rng.sample(words, 40)) + "\n"
+        (tmp_path / "xc" / f"{length}-answers.txt").write_text(answers, "utf-8")
+    monkeypatch.setattr(engine.variants, "REGISTRY", engine.variants.Registry(tmp_path))
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def test_variants_lists_every_variant_with_its_lists(capsys, languages) -> None:
+    _, out, _ = run(capsys, "variants", "--json")
+    rows = {row["name"]: row for row in json.loads(out)}
+    assert list(rows) == ["wordle", "wordle-nyt", "wordle-nyt-era", "primel",
+                          "wordle-xc-4", "wordle-xc-11"]  # fmt: skip
+    assert rows["wordle"] == {"name": "wordle", "language": "en", "length": 5,
+                              "answers": 2315, "allowed": 12972, "daily": True,
+                              "exact_tree": False}  # fmt: skip
+    assert rows["wordle-xc-11"]["language"] == "xc" and rows["wordle-xc-11"]["answers"] == 40
+    assert rows["primel"]["language"] == "zxx"
+    _, text, _ = run(capsys, "variants")
+    assert text.splitlines()[0].split() == ["variant", "lang", "length", "answers", "allowed",
+                                            "daily", "tree"]  # fmt: skip
+    assert any(line.split()[:3] == ["wordle-xc-11", "xc", "11"] for line in text.splitlines())
+
+
+def test_every_command_takes_a_listed_variant(capsys, languages) -> None:
+    from engine.variants import get_variant
+
+    variant = get_variant("wordle-xc-11")
+    guess, answer = variant.guesses.words[0], variant.answers.words[0]
+    _, out, _ = run(capsys, "score", guess.upper().replace("SS", "ß"), answer,
+                    "--variant", "wordle-xc-11", "--json")  # fmt: skip
+    assert json.loads(out)["guess"] == guess and len(json.loads(out)["pattern"]) == 11
+    assert run(capsys, "score", "аbcd", "abcd", "--variant", "wordle-xc-4")[0] == 2
+    history = f"{guess}:{json.loads(out)['pattern']}"
+    code, out, _ = run(capsys, "hint", history, "--variant", "wordle-xc-11", "--json")
+    assert code == 0 and answer in json.loads(out)["candidates"]
+    _, out, _ = run(capsys, "bench", "matrix", "--variant", "wordle-xc-11", "--repeat", "1",
+                    "--json")  # fmt: skip
+    figures = json.loads(out)
+    assert figures["shape"] == [len(variant.guesses), 40] and figures["dtype"] == "uint32"
+    assert figures["size_mib"] == round(len(variant.guesses) * 40 * 4 / 2**20, 1)
+    _, out, _ = run(capsys, "bench", "matrix", "--variant", "wordle-xc-11", "--repeat", "1")
+    assert "uint32" in out and "loaded from the cache" in out
+    _, out, _ = run(capsys, "bench", "hints", "--variant", "wordle-xc-4", "--positions", "20",
+                    "--nyt-positions", "0", "--json")  # fmt: skip
+    assert json.loads(out)["positions"] > 0

@@ -27,10 +27,10 @@ from bot.storage.database import MEMORY, DatabaseUrl
 from engine.game import GameStateError
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, score, to_digits, to_emoji
-from engine.rules import Mode, check_guess, shape_problem
+from engine.rules import Mode, check_guess, shape_problem, shout
 from engine.solver.position import InconsistentHistory
 from engine.solver.strategies import STRATEGIES, StrategyError
-from engine.variants import VARIANT_NAMES, UnknownVariantError, Variant, get_variant
+from engine.variants import UnknownVariantError, Variant, get_variant, variant_names
 from engine.words import LookAlikeError, WordListError
 
 USER_ERRORS = (
@@ -41,6 +41,7 @@ USER_ERRORS = (
     StrategyError,
     GameStateError,
     HistoryError,
+    LookAlikeError,
     PatternError,
     UnknownVariantError,
     WordListError,
@@ -69,7 +70,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
     daily = {kind.variant for kind in KINDS.values() if kind.daily}
     rows = []
-    for name in VARIANT_NAMES:
+    for name in variant_names():
         variant = get_variant(name)
         tree = tree_path(variant, Mode.NORMAL, preset(variant, Mode.NORMAL))
         rows.append({"name": name, "language": variant.language, "length": variant.length,
@@ -107,7 +108,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"allowed": verdict.allowed, "message": verdict.message})
     else:
-        print(f"{verdict.word.upper()} is allowed" if verdict.allowed else verdict.message)
+        print(f"{shout(verdict.word)} is allowed" if verdict.allowed else verdict.message)
     return 0
 
 
@@ -186,7 +187,7 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{figures['strategy']} ({figures['mode']}) on {figures['variant']}, "
-        f"opener {figures['opener'].upper()}: {figures['games']} games, total {figures['total']},"
+        f"opener {shout(figures['opener'])}: {figures['games']} games, total {figures['total']},"
         f" mean {figures['mean']:.4f}, max {figures['max']}, failures {figures['failures']},"
         f" {figures['seconds']:.2f} s"
     )
@@ -212,7 +213,7 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
         print(f"{measure}: ranked every guess in {data['seconds']:.3f} s")
         for i, o in enumerate(data["openers"], 1):
             print(
-                f"  {i:>2}. {o['guess'].upper():<6} entropy {o['entropy']:.4f}  expected "
+                f"  {i:>2}. {shout(o['guess']):<6} entropy {o['entropy']:.4f}  expected "
                 f"{o['expected']:8.3f}  worst {o['worst']:4d}  parts {o['parts']:3d}"
             )
     return 0
@@ -536,7 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def variant_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--variant", default="wordle", choices=VARIANT_NAMES)
+        p.add_argument("--variant", default="wordle", choices=variant_names())
 
     def database_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--database", metavar="URL", help="sqlite:///path or postgresql://... "

@@ -13,7 +13,7 @@ from bot.render.text import percent
 from engine.answer_model import nyt_model
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
-from engine.rules import Mode, Row, normalise, shape_problem
+from engine.rules import Mode, Row, shape_problem, shout
 from engine.solver.exact_trees import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import score_patterns
@@ -47,7 +47,7 @@ def format_hint(result: Hint) -> str:
         finish = f"{s.expected_guesses:.3f}" if s.expected_guesses is not None else "-"
         can_win = ("yes" if s.chance is None else percent(s.chance)) if s.possible else "no"
         lines.append(
-            f"{i:>2}. {s.guess.upper():<8} {s.entropy:5.2f}  {s.expected:13.2f}  {s.worst:5d}"
+            f"{i:>2}. {shout(s.guess):<8} {s.entropy:5.2f}  {s.expected:13.2f}  {s.worst:5d}"
             f"  {can_win:>7}  {finish:>17}"
         )
     return "\n".join(lines)
@@ -80,10 +80,10 @@ def cmd_solve(
     while len(history) < variant.max_guesses:
         result = hint(variant, history, mode, top=1, tree=tree)
         if result.remaining == 1:
-            write(f"It is {result.candidates[0].upper()}.")
+            write(f"It is {shout(result.candidates[0])}.")
             return 0
         suggestion = result.suggestions[0].guess
-        write(f"{result.remaining} possible. Try {suggestion.upper()}")
+        write(f"{result.remaining} possible. Try {shout(suggestion)}")
         try:
             line = read("feedback> ").strip()
         except EOFError:
@@ -107,7 +107,7 @@ def cmd_solve(
 def _read_feedback(line: str, suggestion: str, variant: Variant) -> Row:
     parts = line.split()
     if len(parts) == 2:
-        word = normalise(parts[0])
+        word = variant.normalise(parts[0])
         problem = shape_problem(word, variant)
         if problem:
             raise UsageError(problem)
@@ -118,7 +118,7 @@ def _read_feedback(line: str, suggestion: str, variant: Variant) -> Row:
 def cmd_show(args: argparse.Namespace) -> int:
     """One game, turn by turn, as Wordlegames.jl's showgame! prints it."""
     variant = get_variant(args.variant)
-    answer = normalise(args.answer)
+    answer = variant.normalise(args.answer)
     if answer not in variant.answers.index:
         raise UsageError(f"{args.answer[:20]!r} is not an answer of {variant.name}")
     target = variant.answers.index[answer]
@@ -193,12 +193,12 @@ def subtree_text(variant: Variant, start: Position, root: Node, history: str, de
     node, position = root, start
     for guess, pattern in parse_history(history, variant):
         if variant.guesses.words[node.guess] != guess or pattern not in node.children:
-            raise UsageError(f"The tree never plays {guess.upper()} with that feedback there")
+            raise UsageError(f"The tree never plays {shout(guess)} with that feedback there")
         node, position = node.children[pattern], position.play(guess, pattern)
     lines: list[str] = []
 
     def walk(node: Node, position: Position, indent: int, label: str) -> None:
-        word = variant.guesses.words[node.guess].upper()
+        word = shout(variant.guesses.words[node.guess])
         lines.append(f"{'  ' * indent}{label}{word} ({node.size} left)")
         if indent >= depth:
             return
@@ -221,7 +221,7 @@ def cmd_absurdle_solve(args: argparse.Namespace) -> int:
     variant = get_variant("wordle")
     mode = Mode(args.mode)
     if args.target:
-        target = normalise(args.target)
+        target = variant.normalise(args.target)
         if target not in variant.answers.index:
             raise UsageError(f"{args.target[:20]!r} is not a possible answer")
         with progress("absurdle solve: line lengths tried") as shown:
@@ -236,11 +236,11 @@ def cmd_absurdle_solve(args: argparse.Namespace) -> int:
                           "remaining": line.remaining}))  # fmt: skip
         return 0
     if not line.won:
-        goal = f"forces {args.target.upper()}" if args.target else "wins"
+        goal = f"forces {shout(args.target)}" if args.target else "wins"
         print(f"No line that {goal} within {args.max_guesses} guesses (width {args.width}).")
         return 0
     for i, step in enumerate(line.steps, 1):
-        print(f"{i}. {step.guess.upper()}  {to_emoji(step.pattern, variant.length)}  "
+        print(f"{i}. {shout(step.guess)}  {to_emoji(step.pattern, variant.length)}  "
               f"{step.remaining} left")  # fmt: skip
     print(f"Won in {len(line.steps)}.")
     return 0
@@ -260,13 +260,15 @@ def cmd_absurdle_play(
     target = None
     if args.challenge is not None:
         target = (
-            normalise(args.challenge) if args.challenge else random.choice(variant.answers.words)
+            variant.normalise(args.challenge)
+            if args.challenge
+            else random.choice(variant.answers.words)
         )
         if target not in variant.answers.index:
             raise UsageError(f"{args.challenge[:20]!r} is not a possible answer")
     game = AbsurdleGame(variant, Mode(args.mode), target)
     write("Absurdle: the answer changes to dodge you. " + (
-        f"Challenge: force it to {target.upper()}." if target else "Corner it."
+        f"Challenge: force it to {shout(target)}." if target else "Corner it."
     ))  # fmt: skip
     while not game.over:
         try:
@@ -281,7 +283,7 @@ def cmd_absurdle_play(
             continue
         assert outcome.pattern is not None
         write(
-            f"  {to_emoji(outcome.pattern, variant.length)} {outcome.word.upper()}  "
+            f"  {to_emoji(outcome.pattern, variant.length)} {shout(outcome.word)}  "
             f"{len(game.candidates)} word{'s' if len(game.candidates) != 1 else ''} left"
         )
     if game.status.value == "won":
@@ -320,7 +322,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
     from engine.solver.coach import coach
 
     variant = get_variant(args.variant)
-    answer = normalise(args.answer)
+    answer = variant.normalise(args.answer)
     if shape_problem(answer, variant) or answer not in variant.guesses:
         raise UsageError(f"--answer {args.answer[:20]!r} is not a word of {variant.name}")
     text = " ".join(args.history)
@@ -330,7 +332,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
         words = text.replace(",", " ").split()
     history = []
     for word in words:
-        guess = normalise(word)
+        guess = variant.normalise(word)
         problem = shape_problem(guess, variant)
         if problem:
             raise UsageError(f"{word[:20]!r}: {problem}")
@@ -348,7 +350,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
         skill = "-" if t.skill is None else str(t.skill)
         exact = "" if t.exact else "~"
         print(
-            f"{i:>4}  {t.guess.upper():<6} {t.before:>4}->{t.after:<4} {t.best.upper():<6} "
+            f"{i:>4}  {shout(t.guess):<6} {t.before:>4}->{t.after:<4} {shout(t.best):<6} "
             f"{exact}{t.expected:>5.2f} {exact}{t.best_expected:>7.2f} {skill:>5} {t.luck:>4}"
         )
     skill = "-" if result.skill is None else result.skill
