@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.i18n import negotiate, set_locale
 from bot.i18n.translator import CatalogTranslator
 from bot.services import Services, open_services
 from bot.settings import NO_TOKEN, Settings
@@ -29,6 +31,7 @@ from engine.aio import build_trees, warm
 
 log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
+LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a re-read
 DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
 BUSY = "The bot is very busy right now: try again in a moment."
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
@@ -111,12 +114,22 @@ async def answer(
     return await interaction.followup.send(ephemeral=private, wait=True, **message)
 
 
+async def follow_reader(interaction: discord.Interaction[Any]) -> None:
+    """Speak the reader's language for the rest of the task that handles ``interaction``:
+    the language they chose (/settings me language), else the one their Discord shows, where
+    we ship it, else English (bot.i18n keeps it in a context variable)."""
+    chosen = getattr(interaction.client, "chosen_locale", None)
+    mine = await chosen(interaction.user.id) if chosen is not None else None
+    set_locale(negotiate(mine or interaction.locale.value))
+
+
 async def turned_away(interaction: discord.Interaction[Any]) -> bool:
     """Past the bot's capacity, answer a private "busy" at once and say so: a quick no beats
     every player's reply drifting past Discord's window. Commands, buttons and modals alike
     call this first, in the task that handles the interaction: an admitted task is counted
     until it ends (a set, not a scan of every task, which cost a fifth of the event loop
-    under load)."""
+    under load). It sets the reader's language first."""
+    await follow_reader(interaction)
     bot = interaction.client
     in_flight: set[asyncio.Task[Any]] | None = getattr(bot, "in_flight", None)
     task = asyncio.current_task()
@@ -216,6 +229,24 @@ class WordleBot(commands.Bot):
         self.leader_jobs: list[Callable[[], Awaitable[None]]] = []
         self.warm_engine = warm_engine
         self.tree.on_error = self.on_app_command_error
+        self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
+
+    async def chosen_locale(self, player_id: int) -> str | None:
+        """The interface language a player chose, read at most once a minute per player
+        (another process's change shows within that minute; this process's at once)."""
+        now = time.monotonic()
+        known = self.locales.get(player_id)
+        if known is None or known[0] < now - LOCALE_SECONDS:
+            locale = await self.services.storage.player_locale(player_id)
+            if len(self.locales) > 50_000:
+                self.locales.clear()
+            known = self.locales[player_id] = (now, locale)
+        return known[1]
+
+    async def server_locale(self, guild_id: int) -> str:
+        """The language of what the bot posts in a server with nobody asking (a digest, a
+        reminder): the server's setting, else English."""
+        return negotiate((await self.services.storage.guild_settings(guild_id)).language)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())  # before any sync: localised names

@@ -12,9 +12,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands import COMMANDS, ChannelId, RoleId
+from bot.commands.admin import INTERFACE, language_name
 from bot.discord_bot import WordleBot, answer
 from cogs.common import anywhere, bot_of, in_servers, in_time
+from cogs.games import LANGUAGES as WORD_LANGUAGES
+from cogs.games import Length
 from cogs.replies import caller_of, perform
+
+INTERFACE_CHOICES = [
+    app_commands.Choice(name="Auto" if code == "auto" else
+                        language_name(code.split("-")[0]), value=code)
+    for code in INTERFACE
+]  # fmt: skip
 
 # Where the bot may not attach files (a server that never installed it), a long export cannot
 # come as a file, nor whole in one message.
@@ -67,7 +76,10 @@ class Admin(commands.Cog):
                            daily_role_channel="Where the daily role is pinged (default: here)",
                            daily_role_off="Stop pinging the daily role",
                            coop_cooldown="Seconds each player waits between co-op guesses "
-                                         "(default 30)")  # fmt: skip
+                                         "(default 30)",
+                           language="This server's Wordle words, and the digest's language",
+                           length="This server's Wordle length (default 5)")  # fmt: skip
+    @app_commands.choices(language=WORD_LANGUAGES)
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.check(in_a_server)
     async def server_settings(
@@ -78,6 +90,7 @@ class Admin(commands.Cog):
         daily_role: discord.Role | None = None,
         daily_role_channel: discord.TextChannel | None = None, daily_role_off: bool = False,
         coop_cooldown: app_commands.Range[int, 0, 3600] | None = None,
+        language: str | None = None, length: Length | None = None,
     ) -> None:  # fmt: skip
         await perform(
             interaction, "settings server", timezone=timezone, hints_in_daily=hints_in_daily,
@@ -87,17 +100,19 @@ class Admin(commands.Cog):
             else ChannelId(daily_role_channel.id),
             daily_role_off=daily_role_off, coop_cooldown=coop_cooldown,
             role_pings=daily_role is None or daily_role.mentionable
-            or interaction.app_permissions.mention_everyone,
+            or interaction.app_permissions.mention_everyone, language=language, length=length,
         )  # fmt: skip
 
     @settings.command(name="me", description="Your own settings, wherever you play")
     @app_commands.describe(colours="Your boards, images and shares: green/yellow, or high-contrast "
-                                   "orange/blue")  # fmt: skip
+                                   "orange/blue",
+                           language="The bot's language for you (auto: Discord's)")  # fmt: skip
+    @app_commands.choices(language=INTERFACE_CHOICES)
     async def my_settings(
         self, interaction: discord.Interaction[Any],
-        colours: Literal["standard", "high-contrast"] | None = None,
+        colours: Literal["standard", "high-contrast"] | None = None, language: str | None = None,
     ) -> None:  # fmt: skip
-        await perform(interaction, "settings me", colours=colours)
+        await perform(interaction, "settings me", colours=colours, language=language)
 
     @in_servers
     @app_commands.command(name="resetboard", description="Clear this server's leaderboard")

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.commands import ChannelId
 from bot.discord_bot import WordleBot
+from bot.i18n import use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
@@ -65,7 +66,12 @@ class DigestCommands(
         await self.bot.services.digests.run_due(self.post, self.warn)
 
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
-        """Send one digest; Discord's refusals become what the service understands."""
+        """Send one digest, in the server's language; Discord's refusals become what the
+        service understands."""
+        with use_locale(await self.bot.server_locale(channel.guild_id)):
+            return await self._post(channel, digest)
+
+    async def _post(self, channel: DigestChannel, digest: Digest) -> int:
         text = digest_text(digest, name=mention)
         files = []
         if digest.games:  # a podium alone has no grids

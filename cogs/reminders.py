@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import WordleBot
+from bot.i18n import use_locale
 from bot.services.daily import DailyPuzzles
 from bot.services.reminders import DEFAULT_TIME
 from bot.storage.reminders import DailyRole, Reminder
@@ -67,7 +68,11 @@ class Reminders(commands.Cog):
         await self.bot.services.reminders.run_due(self.send_reminder, self.ping_role)
 
     async def send_reminder(self, reminder: Reminder, day: date) -> None:
-        """The player's reminder, pinging that player only."""
+        """The player's reminder, pinging that player only, in the server's language."""
+        with use_locale(await self.bot.server_locale(reminder.guild_id)):
+            await self._remind(reminder, day)
+
+    async def _remind(self, reminder: Reminder, day: date) -> None:
         await self._post(
             reminder.guild_id, reminder.channel_id,
             f"<@{reminder.player_id}> Wordle #{DailyPuzzles.number(day)} is waiting for you: "
@@ -77,7 +82,12 @@ class Reminders(commands.Cog):
         )  # fmt: skip
 
     async def ping_role(self, role: DailyRole, day: date) -> None:
-        """The daily role's ping when the daily opens, pinging that role only."""
+        """The daily role's ping when the daily opens, pinging that role only, in the
+        server's language."""
+        with use_locale(await self.bot.server_locale(role.guild_id)):
+            await self._ping(role, day)
+
+    async def _ping(self, role: DailyRole, day: date) -> None:
         await self._post(
             role.guild_id, role.channel_id,
             f"<@&{role.role_id}> Wordle #{DailyPuzzles.number(day)} is open: /wordle daily",

@@ -11,9 +11,22 @@ import dataclasses
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
+from bot.i18n import LOCALES
 from bot.render.palette import PALETTES, palette_named
 from bot.render.text import squares_of
 from bot.services import Services, deletion, shares
+from bot.services.kinds import LANGUAGES, NotShipped, kind_for
+from engine.variants import REGISTRY
+
+# The interface's languages a player may choose (auto: as Discord shows yours).
+INTERFACE = ("auto", *LOCALES)
+
+
+def language_name(code: str) -> str:
+    """A word list's language by its own name ("Español")."""
+    language = REGISTRY.languages.get(code)
+    return language.name if language is not None else "English"
+
 
 IN_A_SERVER = "That works in a server, not in direct messages."
 MANAGE_SERVER = "You need the Manage Server permission for that."
@@ -50,13 +63,16 @@ def here(caller: Caller) -> int | None:
     Param("daily_role_channel", ChannelId, positional=False),
     Param("daily_role_off", bool, positional=False),
     Param("coop_cooldown", int, positional=False),
+    Param("language", choices=tuple(LANGUAGES), positional=False),
+    Param("length", int, positional=False),
 )
 async def server_settings(
     services: Services, caller: Caller, timezone: str | None = None,
     hints_in_daily: bool | None = None, season_days: int | None = None,
     fail_score: int | None = None, daily_role: RoleId | None = None,
     daily_role_channel: ChannelId | None = None, daily_role_off: bool = False,
-    coop_cooldown: int | None = None, role_pings: bool = True,
+    coop_cooldown: int | None = None, role_pings: bool = True, language: str | None = None,
+    length: int | None = None,
 ) -> Reply:  # fmt: skip
     """``role_pings``: whether a ping of ``daily_role`` reaches anyone (Discord knows: the
     role is mentionable, or the bot may mention every role)."""
@@ -88,9 +104,17 @@ async def server_settings(
         await reminders.set_daily_role(guild, daily_role, where)
     storage = services.storage
     current = await storage.guild_settings(guild)
+    words = language or current.language or "en"
+    kept_length = None if language else current.word_length  # a new language: its default
+    try:  # the language and length the server plays must be a list we ship
+        kind_for("wordle", words, length or kept_length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
     changes = {"timezone": timezone, "hints_in_daily": hints_in_daily,
-               "season_days": season_days, "fail_score": fail_score}  # fmt: skip
+               "season_days": season_days, "fail_score": fail_score,
+               "language": language}  # fmt: skip
     updated = dataclasses.replace(current, **{k: v for k, v in changes.items() if v is not None})
+    updated = dataclasses.replace(updated, word_length=length or kept_length)
     await storage.save_guild_settings(updated)
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)
@@ -101,7 +125,9 @@ async def server_settings(
         f"can play it. Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. "
         f"Seasons of {updated.season_days} days (a new length counts from the next result). "
         f"A lost game counts as {updated.fail_score} on the average board. Co-op: one guess "
-        f"every {cooldown} s per player."
+        f"every {cooldown} s per player. Wordle here: {language_name(updated.language or 'en')}"
+        f", {updated.word_length or 5} letters, unless a player picks another; the digest and "
+        f"reminders are written in {language_name(updated.language or 'en')}."
     )
     text += await _daily_role_note(services, guild, daily_role, role_pings)
     if caller.front == "console":
@@ -134,20 +160,32 @@ async def _daily_role_note(services: Services, guild: int, role: RoleId | None,
     return note
 
 
-@command("settings me", Param("colours", choices=tuple(PALETTES)), console_name="/colours")
-async def my_settings(services: Services, caller: Caller, colours: str | None = None) -> Reply:
-    """The player's colours, wherever they play (``extra["palette"]``: the console's boards
-    follow it at once)."""
+@command(
+    "settings me",
+    Param("colours", choices=tuple(PALETTES)),
+    Param("language", choices=INTERFACE, positional=False),
+    console_name="/colours",
+)
+async def my_settings(services: Services, caller: Caller, colours: str | None = None,
+                      language: str | None = None) -> Reply:  # fmt: skip
+    """The player's colours and the language the bot speaks to them, wherever they play
+    (``extra["palette"]``, ``extra["locale"]``: the console follows them at once)."""
     storage = services.storage
+    player = caller.player
     if colours is not None:
-        await storage.set_palette(caller.player.id, caller.player.name, colours)
-    palette = palette_named(colours or await storage.palette(caller.player.id))
+        await storage.set_palette(player.id, player.name, colours)
+    if language is not None:
+        chosen = None if language == "auto" else language
+        await storage.set_player_locale(player.id, player.name, chosen)
+    palette = palette_named(colours or await storage.palette(player.id))
+    locale = await storage.player_locale(player.id)
     named = ("orange: right place, blue: elsewhere" if palette.high_contrast
              else "green: right place, yellow: elsewhere")  # fmt: skip
+    speaks = f"the bot speaks {locale} to you" if locale else "the bot speaks your Discord language"
     text = (f"Your colours: {palette.name} {squares_of('210', palette)} ({named}). Your "
             "boards, their images and your shares use them; /settings me colours changes "
-            "them.")  # fmt: skip
-    return Reply(text, private=True, extra={"palette": palette.name})
+            f"them. Language: {speaks} (/settings me language).")  # fmt: skip
+    return Reply(text, private=True, extra={"palette": palette.name, "locale": locale})
 
 
 @command("resetboard")
