@@ -18,16 +18,24 @@ takes is refused with one line that says what the command takes.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.commands import COMMANDS, Command, Param
+from bot.commands import COMMANDS, Command, Param, UserId
+from bot.services import Player
 
 YES, NO = "true", "false"
 _YES_WORDS = {"true", "yes", "on", "1"}
 _NO_WORDS = {"false", "no", "off", "0"}
 _NAMED = re.compile(r"([A-Za-z][A-Za-z_]*):(.*)", re.S)
+
+
+def player_named(name: str) -> Player:
+    """A local player: a stable id from the name (``/as`` your login name is you again; a
+    user option, ``player:NAME``, names one)."""
+    return Player(zlib.crc32(name.encode()) + 1, name)
 
 
 class OptionError(ValueError):
@@ -239,6 +247,11 @@ def typed_options(spec: Command, options: Options) -> dict[str, Any]:
             if not re.fullmatch(r"-?[0-9]{1,30}", number):  # the service says what is out
                 raise OptionError(f"{param.name} takes a whole number, not {raw[:20]!r}")
             values[param.name] = int(number)
+        elif param.kind is UserId:
+            name = " ".join(raw.split())[:32]
+            if not name:
+                raise OptionError(f"{param.name} takes a player's name (as /as gives it)")
+            values[param.name] = UserId(player_named(name).id, name)
         elif param.choices:
             if raw.lower() not in param.choices:
                 raise OptionError(f"{param.name} takes {', '.join(param.choices)}, "
@@ -259,5 +272,6 @@ __all__ = [
     "command_path",
     "model_syntax",
     "parse_options",
+    "player_named",
     "typed_options",
 ]

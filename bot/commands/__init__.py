@@ -16,11 +16,12 @@ from bot.commands.model import (
     Picture,
     Reply,
     RoleId,
+    UserId,
     command,
     run_command,
 )
 
-FAMILIES = ("games",)
+FAMILIES = ("games", "stats", "help", "analysis")
 for _family in FAMILIES:
     import_module(f"bot.commands.{_family}")
 
@@ -34,6 +35,7 @@ __all__ = [
     "Picture",
     "Reply",
     "RoleId",
+    "UserId",
     "command",
     "run_command",
 ]

@@ -86,9 +86,21 @@ class RoleId(int):
     """An option naming a role (Discord's role option; the console has none)."""
 
 
-Kind = type[str] | type[int] | type[bool] | type[ChannelId] | type[RoleId]
+class UserId(int):
+    """An option naming a user (Discord's user option; the console names a local player),
+    with the name to call them by."""
+
+    name: str
+
+    def __new__(cls, user_id: int, name: str = "") -> UserId:
+        user = super().__new__(cls, user_id)
+        user.name = name
+        return user
+
+
+Kind = type[str] | type[int] | type[bool] | type[ChannelId] | type[RoleId] | type[UserId]
 # Discord's option type for each kind (its API's ApplicationCommandOptionType).
-OPTION_TYPES: dict[Kind, int] = {str: 3, int: 4, bool: 5, ChannelId: 7, RoleId: 8}
+OPTION_TYPES: dict[Kind, int] = {str: 3, int: 4, bool: 5, UserId: 6, ChannelId: 7, RoleId: 8}
 
 
 @dataclass(frozen=True)
