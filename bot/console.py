@@ -19,6 +19,7 @@ from datetime import date
 from pathlib import Path
 
 from bot.commands import COMMANDS, Caller, Picture, Reply
+from bot.commands.stats import next_pages
 from bot.console_options import (
     Option,
     OptionError,
@@ -31,35 +32,22 @@ from bot.console_options import (
     typed_options,
 )
 from bot.console_together import CONSOLE_PLACE, TogetherCommands
-from bot.render.help import help_text
 from bot.render.palette import STANDARD, palette_named
-from bot.render.study import hard_mode_answer
 from bot.render.text import (
-    analysis_text,
     board_rows,
-    board_text,
-    coaching_text,
     digest_text,
     keyboard,
     plain,
     share_text,
     squares_of,
-    stats_text,
     status_line,
     title,
 )
-from bot.results import DIRECTORY as RESULTS
 from bot.services import DM, GameView, Player, Services, open_services
-from bot.services.analysis import NOTHING_TO_COACH, coach_game
 from bot.services.games import BUSY
-from bot.services.kinds import GAMES, KINDS, results_kind
-from bot.services.shares import record_shares
-from bot.services.skill import coach_dailies
-from bot.services.stats import METRICS, LeaderboardError
-from bot.services.study import hard_mode_study
+from bot.services.stats import METRICS
 from bot.settings import Settings
 from bot.storage import StorageBusy
-from bot.storage.periods import PERIODS
 
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
 ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}
@@ -203,6 +191,8 @@ class Console(TogetherCommands):
             self.palette = palette_named(reply.extra["palette"])
         if reply.extra.get("deleted"):  # the player's games and settings are gone
             self.shown, self.palette = None, STANDARD
+        if "pages" in reply.extra and next_pages(reply.extra["pages"]):  # Discord's buttons
+            self.write(next_pages(reply.extra["pages"]))
         if reply.game is not None:
             await self.raced(reply.game)
 
@@ -210,19 +200,12 @@ class Console(TogetherCommands):
         """The handler of each command in :data:`SYNTAX`, given its options."""
         words = _words(o)
         handlers: dict[str, Callable[[], Awaitable[None]]] = {
-            "/stats": lambda: self.stats(o),
-            "/streak": lambda: self.stats(o, streak_only=True),
-            "/leaderboard": lambda: self.leaderboard(o),
             "/digest": lambda: self.digest(words("day")),
-            "/analyze": lambda: self.analyze(o.get("paste"), o.get("words")),
-            "/coach": self.coach,
-            "/help": self.help,
             "/as": lambda: self.play_as(o.get("name")),
             "/cg": lambda: self.coop_guess(o.get("word")),
             "/join": self.join,
             "/start": self.start_race,
             "/play": lambda: self.play(words("id")),
-            "/hardmode": lambda: self.hard_mode(words("game")),
         }
         handler = handlers.get(command)
         if handler is None and SYNTAX[command].subcommands:  # a group without its subcommand
@@ -232,9 +215,6 @@ class Console(TogetherCommands):
             self.write(f"Unknown command {command[:20]}. Type /help.")
             return
         await handler()
-
-    async def help(self) -> None:
-        self.write(help_text("console"))
 
     async def play_as(self, name: str) -> None:
         """Another local player takes the keyboard (races and co-op at one terminal)."""
@@ -250,59 +230,6 @@ class Console(TogetherCommands):
         """A bare word: a guess in the game shown last."""
         await self.perform("guess", Options({"word": text}))
 
-    async def stats(self, o: Options, *, streak_only: bool = False) -> None:
-        """``/stats [GAME] [daily|practice]`` (``game:``, ``practice:``, ``user:NAME``: a
-        local player's). A game with no daily here shows its practice games."""
-        game = o.get("game", "wordle").lower()
-        if game not in KINDS:
-            self.write(f"Stats are kept for {', '.join(GAMES)}")
-            return
-        player = player_named(o.get("user")[:32]) if o.get("user") else self.player
-        today = self.services.daily.today()
-        kind = results_kind(game, o.flag("practice"))
-        stats = await self.services.stats.stats(player.id, kind, today)
-        if streak_only:
-            self.write(f"Current streak {stats.current_streak}, max streak {stats.max_streak}")
-        else:
-            self.write(stats_text(stats, player.name))
-
-    async def leaderboard(self, o: Options) -> None:
-        """``/leaderboard [METRIC] [PERIOD] [GAME] [PAGE]``, or by name as in Discord
-        (``metric:``, ``period:``, ``game:``, ``season:current|previous``, ``scope:``) and
-        ``page:``. A period is today, week, month, season, previous (the last season) or all.
-        The console is no server: its board is everyone's."""
-        metric, period = o.get("metric", "wins").lower(), o.get("period", "all").lower()
-        game, number = o.get("game", "wordle").lower(), o.get("page", "1")
-        if o.get("season", "current").lower() not in ("current", "previous"):
-            self.write("  season takes current or previous")
-            return
-        if o.get("season").lower() == "previous" and period == "season":
-            period = "previous"
-        if o.get("scope", "global").lower() not in ("server", "global"):
-            self.write("  scope takes server or global")
-            return
-        if game not in KINDS:
-            self.write(f"  Boards are kept for {', '.join(GAMES)}")
-            return
-        if not (number.isascii() and number.isdigit() and len(number) <= 6):
-            self.write(f"  A page is a number from 1 to 999999, not {number[:20]!r}")
-            return
-        if metric == "skill":  # no leader jobs offline: coach what waits, then show
-            while await coach_dailies(self.services.storage):
-                pass
-        try:
-            board = await self.services.stats.leaderboard(
-                results_kind(game), metric, page=int(number), today=self.services.daily.today(),
-                period="season" if period == "previous" else period,
-                previous_season=period == "previous",
-            )  # fmt: skip
-        except LeaderboardError as exc:
-            self.write(str(exc))
-            return
-        if o.get("scope").lower() == "server":
-            self.write("The console is no server: this is everyone's board.")
-        self.write(board_text(board))
-
     async def digest(self, args: list[str]) -> None:
         """The digest the bot would post for a day (the latest one due by default), of the
         games played here."""
@@ -317,35 +244,6 @@ class Console(TogetherCommands):
             self.write(f"  {problem}")
             return
         self.write(digest_text(await digests.digest(DM, day)).replace("**", ""))
-
-    async def analyze(self, text: str, words: str) -> None:
-        """``/analyze SHARE [words: crane moist]`` (``paste:`` by name)."""
-        result = await self.services.analysis.analyze(self.player.id, DM, text, words)
-        if result.refused is not None:
-            self.write(f"  {result.refused}")
-            return
-        self.write(analysis_text(result).replace("**", ""))
-        if result.shares:
-            done = await record_shares(self.services.storage, self.player.id, self.player.name,
-                                       result.shares, scope=DM,
-                                       posted=self.services.daily.today())  # fmt: skip
-            self.write("\n".join(done.notes))
-
-    async def coach(self) -> None:
-        """Your last finished game, any kind: turn by turn, board by board (multi-board) or
-        by worst cases (Absurdle)."""
-        stored = await self.services.storage.last_finished_game(self.player.id)
-        if stored is None:
-            self.write("Finish a game first, then ask for coaching")
-            return
-        report = await coach_game(stored.state)
-        self.write(NOTHING_TO_COACH if report is None else coaching_text(report))
-
-    async def hard_mode(self, args: list[str]) -> None:
-        answer = hard_mode_answer(await hard_mode_study(args[0].lower() if args else "wordle"))
-        self.write(answer.text.replace("**", "").replace("`", ""))
-        if answer.picture is not None:
-            self.write(f"Picture: {RESULTS / answer.filename}")
 
     def show(self, game: GameView) -> None:
         self.shown = game.game_id  # what a bare word, /giveup or /hint now goes to
@@ -463,42 +361,22 @@ def _not(*values: str) -> Callable[[str], bool]:
 
 
 NONE = Syntax()
-_PERIOD_WORDS = (*PERIODS, "previous")
-_GAME_OPTIONS = (Option("game", takes=_not("practice", "daily")),
-                 Option("practice", flag=("practice", "daily")),
-                 Option("user", positional=False))  # fmt: skip
 # Every command's options, by Discord's names where Discord has the command, in the order
 # the positional form takes them. One list for the parser and the handlers.
 _MODEL = model_syntax()
 SYNTAX: dict[str, Syntax] = {
     **_MODEL,
-    "/stats": Syntax(_GAME_OPTIONS),
-    "/streak": Syntax(_GAME_OPTIONS),
-    "/leaderboard": Syntax(
-        (
-            Option("metric", takes=_not(*_PERIOD_WORDS, *GAMES)),
-            Option("period", takes=_not(*GAMES)),
-            Option("game", takes=_not()),
-            Option("page"),
-            Option("scope", positional=False),
-            Option("season", positional=False),
-        )
-    ),
     # Discord's /digest channel and /digest off, and the console's own /digest [DAY].
     "/digest": dataclasses.replace(
         _MODEL["/digest"],
         options=(Option("day"),),
         usage="/digest takes channel or off, or a day (YYYY-MM-DD) to show its digest here",
     ),
-    "/analyze": Syntax((Option("words"), Option("share", flag=("share", None))), text="paste"),
-    "/coach": Syntax((Option("share", flag=("share", None)),)),  # nobody to show it to here
-    "/help": NONE,
     "/as": Syntax(text="name"),
     "/cg": Syntax(text="word"),  # the shared board's Guess
     "/join": NONE,  # a race lobby's Join (Play once it runs)
     "/start": NONE,  # a race lobby's Start
     "/play": Syntax((Option("id"),)),  # a challenge's Play
-    "/hardmode": Syntax((Option("game"), Option("share", flag=("share", None)))),
 }
 
 

@@ -1,4 +1,6 @@
-"""Pasted results and coaching: /analyze, the message menu "Analyze Wordle result", /coach.
+"""Pasted results and coaching: /analyze, the message menu "Analyze Wordle result", /coach,
+/sharechannel and the share channels' listener. What the commands do is in
+:mod:`bot.commands.analysis` (the menu runs /analyze's command on the message).
 
 The message menu works on anyone's message without the message-content intent (Discord
 sends the message with the interaction). Used on one's own message, it also records the
@@ -17,20 +19,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import COMMANDS
 from bot.discord_bot import answer
-from bot.render.text import analysis_text, coaching_text
-from bot.services.analysis import MAX_PASTE, NOTHING_TO_COACH, coach_game
+from bot.services.analysis import MAX_PASTE
 from bot.services.shares import (
     MAX_MESSAGE,
     posting_day,
     record_app_results,
     record_shares,
 )
-from cogs.common import anywhere, bot_of, in_servers, refuse, scope_of, think
+from cogs.common import anywhere, bot_of, in_servers, refuse, think
+from cogs.replies import caller_of, perform, send_reply
 from engine.app_results import WORDLE_APP_ID, parse_app_results
 from engine.shares import parse_shares
-
-INLINE_REPORT = 1900  # a message holds 2,000 characters, the code block's marks among them
 
 log = logging.getLogger(__name__)
 QUERY_LIMIT = 100  # members a name query returns at most: that many, and it may miss some
@@ -79,6 +80,24 @@ async def _members_by_name(guild: discord.Guild, name: str) -> list[discord.Memb
         log.info("could not ask for the members named %r in guild %s", name[:100], guild.id)
         return None
     return None if len(people) >= QUERY_LIMIT else people
+
+
+async def thinking_first(interaction: discord.Interaction[Any], path: str, **options: Any) -> None:
+    """Run a command that says when its slow part begins (see :mod:`bot.commands.analysis`):
+    "thinking...", in public or privately as its answer will be, then the answer (a document
+    as a file beside it)."""
+
+    async def thinking(private: bool) -> None:
+        await think(interaction, public=not private)
+
+    services = bot_of(interaction).services
+    reply = await COMMANDS[path].run(services, caller_of(interaction), thinking=thinking,
+                                     **options)  # fmt: skip
+    if "document" not in reply.extra:
+        return await send_reply(interaction, reply)
+    filename, text = reply.extra["document"]
+    document = discord.File(io.BytesIO(text.encode()), filename=filename)
+    await answer(interaction, reply.text, private=reply.private, files=[document])
 
 
 class Analysis(commands.Cog):
@@ -131,32 +150,16 @@ class Analysis(commands.Cog):
         words: app_commands.Range[str, 1, 200] | None = None,
         share: bool = False,
     ) -> None:
-        result = await bot_of(interaction).services.analysis.analyze(
-            interaction.user.id, scope_of(interaction), paste, words or "",
-            admitted=lambda: think(interaction, public=share),
-        )  # fmt: skip
-        if result.refused is not None:
-            return await refuse(interaction, result.refused)
-        await answer(interaction, analysis_text(result)[:1900], private=not share)
+        await thinking_first(interaction, "analyze", paste=paste, words=words, share=share)
 
     async def analyze_message(self, interaction: discord.Interaction[Any],
                               message: discord.Message) -> None:  # fmt: skip
-        result = await bot_of(interaction).services.analysis.analyze(
-            interaction.user.id, scope_of(interaction), message.content,
-            admitted=lambda: interaction.response.defer(ephemeral=True, thinking=True),
-        )  # fmt: skip
-        if result.refused is not None:
-            return await refuse(interaction, result.refused)
-        text = analysis_text(result)
-        if result.shares and message.author.id == interaction.user.id:
-            services = bot_of(interaction).services
-            done = await record_shares(services.storage, interaction.user.id,
-                                       interaction.user.display_name, result.shares,
-                                       scope=scope_of(interaction),
-                                       posted=posting_day(posted_at(message),
-                                                          services.daily.zone))  # fmt: skip
-            text += "\n" + "\n".join(done.notes)
-        await answer(interaction, text[:1900], private=True)
+        """The same reading as /analyze, privately; on one's own message its shares count
+        for one's stats too, as posted that day."""
+        own = message.author.id == interaction.user.id
+        posted = posting_day(posted_at(message), bot_of(interaction).services.daily.zone)
+        await thinking_first(interaction, "analyze", paste=message.content,
+                             posted=posted if own else None)  # fmt: skip
 
     @in_servers
     @app_commands.command(name="sharechannel", description="Record shares posted in this channel")
@@ -165,21 +168,8 @@ class Analysis(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def share_channel(self, interaction: discord.Interaction[Any], enabled: bool) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        bot = bot_of(interaction)
-        await bot.services.storage.set_share_channel(
-            interaction.guild_id, interaction.channel_id, enabled
-        )
-        needs = ""
-        if not bot.settings.message_content_intent:
-            needs = (
-                " The bot runs without the message-content intent, so it cannot read posts yet:"
-                " set MESSAGE_CONTENT_INTENT=true and enable it in the Developer Portal."
-            )
-        state = "now records" if enabled else "no longer records"
-        await interaction.response.send_message(
-            f"This channel {state} the shares people post.{needs}", ephemeral=True
-        )
+        reads_posts = bot_of(interaction).settings.message_content_intent
+        await perform(interaction, "sharechannel", enabled=enabled, reads_posts=reads_posts)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -227,28 +217,7 @@ class Analysis(commands.Cog):
     )
     @app_commands.describe(share="Show the report to the channel (today's daily stays private)")
     async def coach(self, interaction: discord.Interaction[Any], share: bool = False) -> None:
-        storage = bot_of(interaction).services.storage
-        stored = await storage.last_finished_game(interaction.user.id)
-        if stored is None:
-            return await refuse(interaction, "Finish a game first, then ask for coaching")
-        today = bot_of(interaction).services.daily.today().isoformat()
-        note = ""
-        if share and stored.puzzle is not None and stored.puzzle >= today:
-            # Today's daily: its guesses and answer would spoil it for those still playing.
-            share, note = False, "\n(Today's daily stays private until the day is over.)"
-        await think(interaction, public=share)
-        report = await coach_game(stored.state)
-        if report is None:  # a refusal is private: a public "thinking..." goes first
-            return await refuse(interaction, NOTHING_TO_COACH)
-        text = coaching_text(report)
-        if len(text) + len(note) <= INLINE_REPORT:
-            await answer(interaction, f"```\n{text}\n```{note}", private=not share)
-            return
-        # An Octordle's eight tables pass a message's 2,000 characters: its last line (the
-        # skill) in the message, the whole report as a file beside it.
-        report_file = discord.File(io.BytesIO(text.encode()), filename="coaching.txt")
-        await answer(interaction, f"{text.splitlines()[-1]} (the whole report is attached){note}",
-                     private=not share, files=[report_file])  # fmt: skip
+        await thinking_first(interaction, "coach", share=share)
 
 
 async def setup(bot: commands.Bot) -> None:

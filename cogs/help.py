@@ -9,9 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import answer
-from bot.render.help import help_text
 from cogs.common import anywhere
+from cogs.replies import perform
 
 
 class Help(commands.Cog):
@@ -21,7 +20,7 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What the bot does, by what you want to do")
     @anywhere
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await answer(interaction, help_text("discord"), private=True)
+        await perform(interaction, "help")
 
 
 async def setup(bot: commands.Bot) -> None:

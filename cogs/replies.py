@@ -86,7 +86,7 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
         await _send_board(interaction, reply)
     else:
         picks = choices_view(reply)
-        files = [_file(p) for p in reply.pictures]
+        files = [picture_file(p) for p in reply.pictures]
         extra = {"view": picks} if picks is not None else {}
         await answer(interaction, reply.text or NO_GAME, private=reply.private or picks is not None,
                      files=files, **extra)  # fmt: skip
@@ -130,7 +130,7 @@ def report_over(interaction: discord.Interaction[Any], reply: Reply) -> None:
         bot_of(interaction).dispatch("game_over", reply.game)
 
 
-def _file(picture: Picture) -> discord.File:
+def picture_file(picture: Picture) -> discord.File:
     data = picture.data if picture.data is not None else picture.path.read_bytes()  # type: ignore[union-attr]
     return discord.File(io.BytesIO(data), filename=picture.filename,
                         description=picture.description)  # fmt: skip

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
 import re
 from typing import Any, Literal
 
@@ -11,14 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import WordleBot, fitted
-from bot.render import images
-from bot.render.alt_text import stats_alt_text
-from bot.render.text import METRIC_TITLES, board_text, stats_text
-from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, results_kind
+from bot.commands import COMMANDS, Reply, UserId
+from bot.commands.stats import MAX_PAGE
+from bot.discord_bot import WordleBot, answer, fitted
+from bot.services.kinds import DAILY_GAMES, GAMES, KINDS
 from bot.services.skill import coach_dailies
-from bot.services.stats import LeaderboardError
-from cogs.common import GREEN, answers_failures, anywhere, bot_of, palette_of, refuse
+from cogs.common import GREEN, answers_failures, anywhere, bot_of, in_time, refuse
+from cogs.replies import caller_of, perform, picture_file
 
 # The games come from the one registry (bot.services.kinds), as the console's do.
 GAME_CHOICES = [app_commands.Choice(name=KINDS[g].title, value=g) for g in GAMES]
@@ -27,10 +24,6 @@ Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_
 Scope = Literal["server", "global"]
 Period = Literal["today", "week", "month", "season", "all"]
 Season = Literal["current", "previous"]
-
-
-NO_SERVER_BOARD = ("A server's board lives in its server and counts its members' games; "
-                   "here there is none, so this is everyone's board.")  # fmt: skip
 
 PAGE_ID = (
     rf"wb:board:(?P<game>{'|'.join(GAMES)}):(?P<metric>[a-z_]+)"
@@ -63,41 +56,42 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        message = await board_message(interaction, self.game, self.metric, self.scope,
-                                      self.page, self.period)  # fmt: skip
-        if message is None:
+        if self.scope == "server" and interaction.guild_id is None:
             return await refuse(interaction, "That board is not available here")
-        await interaction.response.edit_message(**fitted(interaction, message))
+        previous = self.period == "previous"  # the last season's final standings
+        work = COMMANDS["leaderboard"].run(
+            bot_of(interaction).services, caller_of(interaction), metric=self.metric,
+            period="season" if previous else self.period, game=self.game, page=self.page,
+            scope=self.scope, season="previous" if previous else "current",
+        )  # fmt: skip
+        reply = await in_time(interaction, work, update=True)
+        if reply.refused:
+            return await refuse(interaction, reply.text)
+        message = fitted(interaction, board_message(reply))
+        if interaction.response.is_done():  # deferred: the board was slow to come
+            await interaction.edit_original_response(**message)
+        else:
+            await interaction.response.edit_message(**message)
 
 
-async def board_message(
-    interaction: discord.Interaction[Any],
-    game: str,
-    metric: str,
-    scope: str,
-    page: int,
-    period: str = "all",
-) -> dict[str, Any] | None:
-    """A board page. ``period`` "previous" is the last season's final standings."""
-    services = bot_of(interaction).services
-    guild_id = interaction.guild_id if scope == "server" else None
-    if scope == "server" and guild_id is None:
-        return None
-    kind = results_kind(game)  # a game with no daily here: its practice games
-    board = await services.stats.leaderboard(
-        kind, metric, guild_id=guild_id, page=page, today=services.daily.today(),
-        period="season" if period == "previous" else period,
-        previous_season=period == "previous",
-    )  # fmt: skip
-    embed = discord.Embed(title=f"{METRIC_TITLES[metric]}: {kind.replace(':', ' ')}, "
-                                f"{board.period}",
-                          description=f"```\n{board_text(board)}\n```", colour=GREEN)  # fmt: skip
+def board_message(reply: Reply) -> dict[str, Any]:
+    """A board page as Discord shows it: the board in an embed, its note above, and a button
+    for each page either side (from the reply's ``extra``)."""
+    extra = reply.extra
+    embed = discord.Embed(title=extra["title"], description=f"```\n{extra['body']}\n```",
+                          colour=GREEN)  # fmt: skip
+    game, metric, scope, page, pages, period = extra["pages"]
     view = discord.ui.View(timeout=None)
-    if board.page > 1:
-        view.add_item(PageButton(game, metric, scope, board.page - 1, "Previous", period))
-    if board.page < board.pages:
-        view.add_item(PageButton(game, metric, scope, board.page + 1, "Next", period))
-    return {"embed": embed, "view": view}
+    if page > 1:
+        view.add_item(PageButton(game, metric, scope, page - 1, "Previous", period))
+    if page < pages:
+        view.add_item(PageButton(game, metric, scope, page + 1, "Next", period))
+    return {"content": extra["note"] or None, "embed": embed, "view": view}
+
+
+async def run(interaction: discord.Interaction[Any], path: str, **options: Any) -> Reply:
+    work = COMMANDS[path].run(bot_of(interaction).services, caller_of(interaction), **options)
+    return await in_time(interaction, work)
 
 
 class Stats(commands.Cog):
@@ -122,38 +116,21 @@ class Stats(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
                     game: str = "wordle", practice: bool = False) -> None:  # fmt: skip
-        services = bot_of(interaction).services
-        who = user or interaction.user
-        if game not in KINDS:
-            return await refuse(interaction, f"Stats are kept for {', '.join(GAMES)}")
-        result = await services.stats.stats(
-            who.id, results_kind(game, practice), services.daily.today()
-        )
-        embed = discord.Embed(description=f"```\n{stats_text(result, who.display_name)}\n```",
-                              colour=GREEN)  # fmt: skip
-        embed.set_image(url="attachment://stats.png")
-        palette = await palette_of(interaction, interaction.user.id)  # who asks sees it
-        png = await asyncio.to_thread(images.stats_png, result, palette)
-        alt = stats_alt_text(result, who.display_name)
-        picture = discord.File(io.BytesIO(png), filename="stats.png", description=alt)
-        await interaction.response.send_message(
-            **fitted(interaction, {"embed": embed, "file": picture})
-        )
+        who = None if user is None else UserId(user.id, user.display_name)
+        reply = await run(interaction, "stats", game=game, practice=practice, user=who)
+        if reply.refused:
+            return await refuse(interaction, reply.text)
+        embed = discord.Embed(description=f"```\n{reply.text}\n```", colour=GREEN)
+        embed.set_image(url=f"attachment://{reply.pictures[0].filename}")
+        await answer(interaction, embed=embed, files=[picture_file(reply.pictures[0])],
+                     private=False)  # fmt: skip
 
     @anywhere
     @app_commands.command(name="streak", description="Your current and best daily streak")
     @app_commands.describe(game="Which daily")
     @app_commands.choices(game=DAILY_CHOICES)
     async def streak(self, interaction: discord.Interaction[Any], game: str = "wordle") -> None:
-        services = bot_of(interaction).services
-        if game not in DAILY_GAMES:
-            return await refuse(interaction, f"Daily streaks are kept for {', '.join(DAILY_GAMES)}")
-        result = await services.stats.stats(interaction.user.id, results_kind(game),
-                                            services.daily.today())  # fmt: skip
-        await interaction.response.send_message(
-            f"{game.title()} daily streak: {result.current_streak} (best {result.max_streak})",
-            ephemeral=True,
-        )
+        await perform(interaction, "streak", game=game)
 
     @anywhere
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
@@ -162,21 +139,19 @@ class Stats(commands.Cog):
         scope="This server or everyone", game="Which game (no daily here: its practice games)",
         period="Today, this week, this month, this season or all time (streaks: all time)",
         season="With period season: the current season, or the last one's final standings",
+        page="Which page (the buttons turn them too)",
     )  # fmt: skip
     @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction[Any], metric: Metric = "wins",
-                          scope: Scope = "server", game: str = "wordle", period: Period = "all",
-                          season: Season = "current") -> None:  # fmt: skip
-        note = None
-        if interaction.guild_id is None and scope == "server":  # DMs and group DMs
-            scope, note = "global", NO_SERVER_BOARD
-        shown = "previous" if period == "season" and season == "previous" else period
-        try:
-            message = await board_message(interaction, game, metric, scope, 1, shown)
-        except LeaderboardError as exc:
-            return await refuse(interaction, str(exc))
-        assert message is not None
-        await interaction.response.send_message(**fitted(interaction, {"content": note, **message}))
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], metric: Metric = "wins",
+        scope: Scope = "server", game: str = "wordle", period: Period = "all",
+        season: Season = "current", page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+    ) -> None:  # fmt: skip
+        reply = await run(interaction, "leaderboard", metric=metric, period=period, game=game,
+                          page=page, scope=scope, season=season)  # fmt: skip
+        if reply.refused:
+            return await refuse(interaction, reply.text)
+        await answer(interaction, private=False, **board_message(reply))
 
 
 async def setup(bot: WordleBot) -> None:

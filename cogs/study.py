@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_bot import fitted
-from bot.render.study import hard_mode_answer
-from bot.services.study import hard_mode_study
+from cogs.replies import perform
 
 GAMES = [app_commands.Choice(name="Wordle", value="wordle"),
          app_commands.Choice(name="Primel", value="primel")]  # fmt: skip
@@ -33,13 +30,7 @@ class Study(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hardmode(self, interaction: discord.Interaction[Any], game: str = "wordle",
                        share: bool = False) -> None:  # fmt: skip
-        answer = hard_mode_answer(await hard_mode_study(game))
-        files = [] if answer.picture is None else [
-            discord.File(io.BytesIO(answer.picture), filename=answer.filename,
-                         description=answer.alt)
-        ]  # fmt: skip
-        message = fitted(interaction, {"content": answer.text[:2000], "files": files})
-        await interaction.response.send_message(ephemeral=not share, **message)
+        await perform(interaction, "hardmode", game=game, share=share)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -26,7 +26,7 @@ async def test_a_scripted_session_plays_a_practice_game_and_shows_stats(tmp_path
     console = Console(services, Player(5, "tess"), shown.append, colour=False)
     await console.run(script(
         "/wordle practice hard", "crane", "zzzzz", "/hint", "slate", "/guess cigar",
-        "/stats wordle practice", "/streak wordle practice", "/leaderboard nonsense", "/quit",
+        "/stats wordle practice", "/streak wordle", "/leaderboard nonsense", "/quit",
         "never read",
     ))  # fmt: skip
     await services.close()
@@ -38,8 +38,8 @@ async def test_a_scripted_session_plays_a_practice_game_and_shows_stats(tmp_path
     assert "Guess must contain" in text or "1st letter must be C" in text  # SLATE in hard mode
     assert "Solved in 2/6!" in text and "Wordle practice 2/6*" in text  # and its share
     assert "Played 1 | Win % 100 | Current streak 1 | Max streak 1" in text
-    assert "Current streak 1, max streak 1" in text
-    assert "Unknown board 'nonsense'" in text
+    assert "Wordle daily streak: 0 (best 0)" in text  # /streak counts dailies, as in Discord
+    assert "metric takes wins, win_rate, average" in text and "not 'nonsense'" in text
 
 
 async def test_the_console_uses_the_same_database_as_the_services(tmp_path) -> None:
@@ -127,7 +127,25 @@ async def test_bad_leaderboard_pages_and_long_lines_are_answered_in_words(tmp_pa
         "/leaderboard wins 3", "x" * 5000,
     )  # fmt: skip
     await services.close()
-    assert text.count("A page is a number") == 2 and "Page 1 of 1" not in text
+    assert "page takes a whole number, not '²'" in text
+    assert text.count("A page is a number") == 1 and "Page 1 of 1" not in text
+
+
+async def test_a_long_board_names_its_other_pages_as_commands(tmp_path) -> None:
+    """Discord's page buttons, at the console: the line that shows the next page (and the
+    one before), and the note that the console's board is everyone's, as in a DM."""
+    settings = load_settings(database_path=str(tmp_path / "p.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    rows = [(p, 900000000000000002, "wordle:daily", "2026-11-20", True, 3) for p in range(1, 16)]
+    await services.storage.bulk_results(rows)
+    await services.close()
+    following = "/leaderboard metric:wins period:all game:wordle scope:global page:"
+    text, services = await scripted(tmp_path, "/leaderboard", f"{following}2", name="p")
+    await services.close()
+    first, second = text.split("Page 1 of 2")
+    assert first.count("this is everyone's board") == 1 and "everyone, all time" in first
+    assert f"{following}2 for the next" in second and "Page 2 of 2" in second
+    assert f"{following}1 for the previous" in second and f"{following}3" not in second
 
 
 async def test_a_share_pasted_over_several_lines_is_read_as_one(tmp_path) -> None:

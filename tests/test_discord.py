@@ -114,6 +114,8 @@ async def test_stats_and_a_leaderboard_page(double):
     posted = json.loads(json.dumps(board.data).replace(next_page, old_button))
     old_board = dataclasses.replace(board, body={**board.body, "data": posted})
     assert "Page 2 of 2" in only(await double.click(old_button, user_id=BOB, on=old_board)).text
+    second = only(await double.command("leaderboard", user_id=ANN, metric="wins", page=2))
+    assert "Page 2 of 2" in second.text and second.custom_ids()[0].endswith(":1:all")
     today = only(await double.command("leaderboard", user_id=ANN, metric="wins", period="today"))
     assert "today" in today.text and "Nobody is on this board yet" in today.text  # 20 Nov
     streak = only(await double.command("leaderboard", user_id=ANN, metric="max_streak",

@@ -116,9 +116,9 @@ CONSOLE = [
     (f"/wordle archive -{BIG}", "The archive starts at"),
     ("/wordle archive 0001-01-01", "The archive starts at"),
     ("/primel archive 9999-12-31", "is not out yet"),
-    (f"/analyze Wordle {BIG} 3/6{SHARE_ROWS}", "not a puzzle number"),
-    (f"/analyze Primel {BIG} 3/6{SHARE_ROWS}", "not a puzzle number"),
-    (f"/analyze Daily Quordle {BIG}\n6️⃣4️⃣\n5️⃣7️⃣", "not a puzzle number"),
+    (f"/analyze Wordle {BIG} 3/6{SHARE_ROWS}", f"Wordle #{BIG}: 3"),  # read, not recorded
+    (f"/analyze Primel {BIG} 3/6{SHARE_ROWS}", f"Primel #{BIG}: 3"),
+    (f"/analyze Daily Quordle {BIG}\n6️⃣4️⃣\n5️⃣7️⃣", f"Quordle #{BIG}: 6, 4, 5, 7"),
     (f"/analyze Wordle 1,234 3/6{SHARE_ROWS} words: {LONG}", ""),
     (f"/leaderboard wins all {BIG}", ""),
     (f"/leaderboard {LONG}", ""),
@@ -145,19 +145,36 @@ CONSOLE = [
 ]
 
 
-@pytest.mark.parametrize(("line", "says"), CONSOLE, ids=[line[:40] for line, _ in CONSOLE])
-def test_the_console_answers_bad_commands_plainly(line: str, says: str) -> None:
+def console_says(*lines: str) -> list[str]:
     async def session() -> list[str]:
         settings = load_settings(database_path=":memory:", daily_seed=SEED)
         services = await open_services(settings)
         try:
             out: list[str] = []
-            await Console(services, Player(5, "tess"), out.append, colour=False).handle(line)
+            console = Console(services, Player(5, "tess"), out.append, colour=False)
+            for line in lines:
+                await console.handle(line)
             return out
         finally:
             await services.close()
 
-    out = asyncio.run(session())
+    return asyncio.run(session())
+
+
+@pytest.mark.parametrize(("line", "says"), CONSOLE, ids=[line[:40] for line, _ in CONSOLE])
+def test_the_console_answers_bad_commands_plainly(line: str, says: str) -> None:
+    out = console_says(line)
     text = "\n".join(out)
     assert out and "Traceback" not in text and says in text
     assert all(len(shown) < 600 for shown in text.splitlines()), text[:300]
+
+
+def test_a_20_digit_puzzle_number_pasted_where_shares_count_is_refused_plainly() -> None:
+    """/analyze records nothing, as in Discord; in the console's channel made a share
+    channel (/sharechannel) a paste counts as a post there, and the share rules answer."""
+    pastes = [line for line, says in CONSOLE if says.endswith(("#" + BIG + ": 3", "5, 7"))]
+    assert len(pastes) == 3
+    for paste in pastes:  # a session each: one analysis every 10 s
+        text = "\n".join(console_says("/sharechannel on", paste))
+        assert "not a puzzle number" in text and f"#{BIG[:18]}" in text, text
+    assert "Traceback" not in text

@@ -140,7 +140,7 @@ async def test_hardmode_at_the_console(tmp_path) -> None:
         assert f"hard - normal {exact['differences']['hard']['mean']:+.3f}" in text
         assert f"Picture: {RESULTS / f'hardmode-{variant}.png'}" in text
     assert "**" not in text
-    assert "The study covers wordle and primel." in text
+    assert "/hardmode takes game (wordle, primel), share" in text  # Discord's choices
 
 
 async def test_hardmode_in_discord_is_private_unless_shared(tmp_path) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from discord_double import DiscordDouble, message, user
 
+from bot.commands.stats import NO_SERVER_BOARD
 from bot.discord_bot import WordleBot
 from bot.settings import load_settings
-from cogs.stats import NO_SERVER_BOARD
 
 ANN, BOB = 111, 222
 GROUP_DM = 930000000000000001  # a group DM of Ann and Bob: the bot is not in it

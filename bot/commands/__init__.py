@@ -21,7 +21,7 @@ from bot.commands.model import (
     run_command,
 )
 
-FAMILIES = ("games", "admin", "digest", "reminders", "together")
+FAMILIES = ("games", "stats", "help", "analysis", "admin", "digest", "reminders", "together")
 for _family in FAMILIES:
     import_module(f"bot.commands.{_family}")
 

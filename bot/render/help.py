@@ -79,7 +79,7 @@ SECTIONS = (
     )),
     Section("Run a server (admins)", (
         Entry("/settings server", "time zone, hints, fail score, seasons, roles"),
-        _discord("/sharechannel enabled:true", "count the shares posted here"),
+        Entry("/sharechannel enabled:true", "count the shares posted here"),
         Entry("/digest channel", "post yesterday's results here daily (/digest off)"),
         Entry("/resetboard", "clear this server's leaderboard"),
         _discord("Apps > Record results", "count the Wordle app's recap"),

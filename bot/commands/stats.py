@@ -1,0 +1,128 @@
+"""How you are doing: /stats, /streak and /leaderboard (its page buttons are Discord's way
+of asking for another ``page``, the console's is the option itself)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
+from bot.render import images
+from bot.render.alt_text import stats_alt_text
+from bot.render.palette import palette_named
+from bot.render.text import METRIC_TITLES, board_text, stats_text
+from bot.services import Services
+from bot.services.kinds import DAILY_GAMES, GAMES, results_kind
+from bot.services.skill import coach_dailies
+from bot.services.stats import METRICS, LeaderboardError
+from bot.storage.periods import PERIODS
+
+NO_SERVER_BOARD = ("A server's board lives in its server and counts its members' games; "
+                   "here there is none, so this is everyone's board.")  # fmt: skip
+SCOPES = ("server", "global")
+SEASONS = ("current", "previous")
+MAX_PAGE = 999999
+
+
+def _not(*values: str) -> Callable[[str], bool]:
+    """A positional word for an option that is none of ``values`` and no number (the
+    console's ``/leaderboard wins today primel 2``; the choices are checked after)."""
+    return lambda word: word.lower() not in values and not word.isdigit()
+
+
+def _game(game: str, kept: tuple[str, ...], what: str) -> Reply | None:
+    return None if game in kept else Reply.refuse(f"{what} are kept for {', '.join(kept)}")
+
+
+@command(
+    "stats",
+    Param("game", choices=GAMES, takes=_not("practice", "daily")),
+    Param("practice", bool, flag=("practice", "daily")),
+    Param("user", UserId, positional=False),
+)
+async def stats(services: Services, caller: Caller, game: str = "wordle",
+                practice: bool = False, user: UserId | None = None) -> Reply:  # fmt: skip
+    """Anyone's statistics (``user``: in the console a local player, by name), with the
+    distribution drawn in the colours of who asks."""
+    refused = _game(game, GAMES, "Stats")
+    if refused is not None:
+        return refused
+    who_id, who = (caller.player.id, caller.player.name) if user is None else (user, user.name)
+    result = await services.stats.stats(who_id, results_kind(game, practice),
+                                        services.daily.today())  # fmt: skip
+    palette = palette_named(await services.storage.palette(caller.player.id))
+    png = await asyncio.to_thread(images.stats_png, result, palette)
+    picture = Picture("stats.png", stats_alt_text(result, who), data=png)
+    return Reply(stats_text(result, who), pictures=(picture,))
+
+
+@command("streak", Param("game", choices=DAILY_GAMES))
+async def streak(services: Services, caller: Caller, game: str = "wordle") -> Reply:
+    refused = _game(game, DAILY_GAMES, "Daily streaks")
+    if refused is not None:
+        return refused
+    result = await services.stats.stats(caller.player.id, results_kind(game),
+                                        services.daily.today())  # fmt: skip
+    return Reply(f"{game.title()} daily streak: {result.current_streak} "
+                 f"(best {result.max_streak})", private=True)  # fmt: skip
+
+
+@command(
+    "leaderboard",
+    Param("metric", choices=METRICS, takes=_not(*PERIODS, *GAMES)),
+    Param("period", choices=PERIODS, takes=_not(*GAMES)),
+    Param("game", choices=GAMES, takes=_not()),
+    Param("page", int, takes=str.isdigit),
+    Param("scope", choices=SCOPES, positional=False),
+    Param("season", choices=SEASONS, positional=False),
+)
+async def leaderboard(
+    services: Services, caller: Caller, metric: str = "wins", period: str = "all",
+    game: str = "wordle", page: int = 1, scope: str = "server", season: str = "current",
+) -> Reply:  # fmt: skip
+    """A page of a board. ``season`` previous with ``period`` season: the last season's
+    final standings. A server's board counts the games played in that server: where games
+    are not kept by a server (a DM; the console, whose games are kept as a DM's), the board
+    is everyone's and the reply says so. ``extra``: the board's title, body and note, and
+    ``pages`` (game, metric, scope, page, pages, period: "previous" for the last season),
+    from which Discord makes its page buttons."""
+    refused = _game(game, GAMES, "Boards")
+    if refused is not None:
+        return refused
+    if not 1 <= page <= MAX_PAGE:
+        return Reply.refuse(f"A page is a number from 1 to {MAX_PAGE}, not {str(page)[:20]!r}")
+    server = caller.guild_id if caller.guild_id == caller.scope else None
+    note = ""
+    if scope == "server" and server is None:
+        scope, note = "global", NO_SERVER_BOARD
+    if metric == "skill" and caller.front == "console":  # no leader jobs offline: coach now
+        while await coach_dailies(services.storage):
+            pass
+    shown = "previous" if period == "season" and season == "previous" else period
+    kind = results_kind(game)  # a game with no daily here: its practice games
+    try:
+        board = await services.stats.leaderboard(
+            kind, metric, guild_id=server if scope == "server" else None, page=page,
+            today=services.daily.today(), period=period, previous_season=shown == "previous",
+        )  # fmt: skip
+    except LeaderboardError as exc:
+        return Reply.refuse(str(exc))
+    title = f"{METRIC_TITLES[metric]}: {kind.replace(':', ' ')}, {board.period}"
+    body = board_text(board)
+    return Reply("\n".join(p for p in (note, body) if p), extra={
+        "title": title, "body": body, "note": note,
+        "pages": (game, metric, scope, board.page, board.pages, shown),
+    })  # fmt: skip
+
+
+def next_pages(pages: tuple[str, str, str, int, int, str]) -> str:
+    """The console's page buttons: the commands that show the pages either side."""
+    game, metric, scope, page, total, period = pages
+    season = " period:season season:previous" if period == "previous" else f" period:{period}"
+    line = f"/leaderboard metric:{metric}{season} game:{game} scope:{scope} page:"
+    steps = [f"{line}{page - 1} for the previous" if page > 1 else "",
+             f"{line}{page + 1} for the next" if page < total else ""]  # fmt: skip
+    return "; ".join(s for s in steps if s)
+
+
+__all__ = ["NO_SERVER_BOARD", "leaderboard", "next_pages", "stats", "streak"]
