@@ -310,7 +310,10 @@ def alphabet(lang: Language, folder: Path) -> str:
         letters.update("abcdefghijklmnopqrstuvwxyz")
     order = "".join(lang.keyboard)
     assert letters <= set(order), f"{lang.code}: letters off the keyboard: {letters - set(order)}"
-    return "".join(sorted(letters, key=lambda c: (unicodedata.normalize("NFD", c)[0], c)))
+    base = {"ł": "l", "ß": "s"}  # letters that do not decompose, filed under their base
+    return "".join(
+        sorted(letters, key=lambda c: (base.get(c, unicodedata.normalize("NFD", c)[0]), c))
+    )
 
 
 def language_entry(lang: Language, folder: Path) -> dict[str, object]:
