@@ -21,6 +21,7 @@ from bot.render.text import challenge_text
 from bot.services import GameView
 from bot.services.challenges import MAX_GUESSES, ChallengeBoard
 from cogs.common import GREY, answers_failures, bot_of, in_servers, in_time, refuse
+from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, command_work, send_reply
 
 log = logging.getLogger("wordlebot.challenges")
@@ -77,16 +78,20 @@ class Challenges(commands.Cog):
     @app_commands.command(name="challenge", description="Set a word of your own for others")
     @app_commands.describe(word="Your word (only you see it)", player="Only this player may play",
                            guesses=f"Guesses allowed, 1 to {MAX_GUESSES} (default 6)",
-                           game="Wordle (a word) or Primel (a 5-digit prime)")  # fmt: skip
+                           game="Wordle (a word) or Primel (a 5-digit prime)",
+                           language=WORDS["language"],
+                           length="Letters a word (default: your word's)")  # fmt: skip
+    @app_commands.choices(language=LANGUAGES)
     async def challenge(
         self, interaction: discord.Interaction[Any], word: str, player: discord.User | None = None,
         guesses: int = 6, game: Literal["wordle", "primel"] = "wordle",
+        language: str | None = None, length: Length | None = None,
     ) -> None:  # fmt: skip
         if player is not None and player.bot:
             return await refuse(interaction, "Bots do not take challenges: name a player")
         target = None if player is None else UserId(player.id, player.display_name)
         work = command_work(interaction, "challenge", word=word, player=target, guesses=guesses,
-                            game=game)  # fmt: skip
+                            game=game, language=language, length=length)  # fmt: skip
         reply = await in_time(interaction, work)
         if "challenge" not in reply.extra:
             return await refuse(interaction, reply.text)

@@ -36,6 +36,7 @@ from cogs.common import (
     player_of,
     refuse,
 )
+from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, command_work, perform
 
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
@@ -168,10 +169,11 @@ class Coop(commands.Cog):
             await interaction.response.edit_message(**message)
 
     @coop.command(name="start", description="Start a shared board in this channel (or show it)")
-    @app_commands.describe(game="Which game (default Wordle)")
-    async def start(self, interaction: discord.Interaction[Any],
-                    game: GameChoice = "wordle") -> None:  # fmt: skip
-        work = command_work(interaction, "coop start", game=game)
+    @app_commands.describe(game="Which game (default Wordle)", **WORDS)
+    @app_commands.choices(language=LANGUAGES)
+    async def start(self, interaction: discord.Interaction[Any], game: GameChoice = "wordle",
+                    language: str | None = None, length: Length | None = None) -> None:  # fmt: skip
+        work = command_work(interaction, "coop start", game=game, language=language, length=length)
         await show(interaction, await in_time(interaction, work))
 
     @coop.command(name="board", description="This server's co-op points")

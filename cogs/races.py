@@ -28,6 +28,7 @@ from bot.render.text import race_text
 from bot.services import GameView
 from bot.services.races import RaceBoard, RaceOutcome
 from cogs.common import answers_failures, bot_of, in_servers, in_time, post_in_channel, refuse
+from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, command_work, perform, send_reply
 
 log = logging.getLogger("wordlebot.races")
@@ -127,10 +128,15 @@ class Races(commands.Cog):
     @in_servers
     @app_commands.command(name="race", description="Race others here on the same word, each "
                                                     "on a private board")  # fmt: skip
-    @app_commands.describe(game="What to race on", mode="hard: the rule applies to everyone")
+    @app_commands.describe(game="What to race on", mode="hard: the rule applies to everyone",
+                           **WORDS)  # fmt: skip
+    @app_commands.choices(language=LANGUAGES)
     async def race(self, interaction: discord.Interaction[Any], game: GameChoice = "wordle",
-                   mode: Literal["normal", "hard"] = "normal") -> None:  # fmt: skip
-        reply = await in_time(interaction, command_work(interaction, "race", game=game, mode=mode))
+                   mode: Literal["normal", "hard"] = "normal", language: str | None = None,
+                   length: Length | None = None) -> None:  # fmt: skip
+        work = command_work(interaction, "race", game=game, mode=mode, language=language,
+                            length=length)  # fmt: skip
+        reply = await in_time(interaction, work)
         if "race" not in reply.extra:
             return await refuse(interaction, reply.text)
         board: RaceBoard = reply.extra["race"]

@@ -15,6 +15,7 @@ from bot.discord_bot import WordleBot, answer, fitted
 from bot.services.kinds import DAILY_GAMES, GAMES, KINDS
 from bot.services.skill import coach_dailies
 from cogs.common import GREEN, answers_failures, anywhere, bot_of, in_time, refuse
+from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, perform, picture_file
 
 # The games come from the one registry (bot.services.kinds), as the console's do.
@@ -26,7 +27,7 @@ Period = Literal["today", "week", "month", "season", "all"]
 Season = Literal["current", "previous"]
 
 PAGE_ID = (
-    rf"wb:board:(?P<game>{'|'.join(GAMES)}):(?P<metric>[a-z_]+)"
+    r"wb:board:(?P<game>[a-z0-9-]{1,24}):(?P<metric>[a-z_]+)"
     r":(?P<scope>server|global):(?P<page>[0-9]+)(?::(?P<period>[a-z]+))?"
 )  # the period came later: a button without one is an all-time board
 
@@ -59,10 +60,15 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         if self.scope == "server" and interaction.guild_id is None:
             return await refuse(interaction, "That board is not available here")
         previous = self.period == "previous"  # the last season's final standings
+        spec = KINDS.get(self.game)
+        if spec is None:
+            return await refuse(interaction, "That board is not available here")
+        words = {"language": spec.language, "length": spec.length} if spec.base else {}
         work = COMMANDS["leaderboard"].run(
             bot_of(interaction).services, caller_of(interaction), metric=self.metric,
-            period="season" if previous else self.period, game=self.game, page=self.page,
-            scope=self.scope, season="previous" if previous else "current",
+            period="season" if previous else self.period, game=spec.base or self.game,
+            page=self.page, scope=self.scope, season="previous" if previous else "current",
+            **words,
         )  # fmt: skip
         reply = await in_time(interaction, work, update=True)
         if reply.refused:
@@ -112,12 +118,14 @@ class Stats(commands.Cog):
     @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
     @app_commands.describe(user="Whose stats (you by default)", game="Which game",
                            practice="Practice games instead of the dailies (a game with no "
-                                    "daily: always)")  # fmt: skip
-    @app_commands.choices(game=GAME_CHOICES)
+                                    "daily: always)", **WORDS)  # fmt: skip
+    @app_commands.choices(game=GAME_CHOICES, language=LANGUAGES)
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
-                    game: str = "wordle", practice: bool = False) -> None:  # fmt: skip
+                    game: str = "wordle", practice: bool = False, language: str | None = None,
+                    length: Length | None = None) -> None:  # fmt: skip
         who = None if user is None else UserId(user.id, user.display_name)
-        reply = await run(interaction, "stats", game=game, practice=practice, user=who)
+        reply = await run(interaction, "stats", game=game, practice=practice, user=who,
+                          language=language, length=length)  # fmt: skip
         if reply.refused:
             return await refuse(interaction, reply.text)
         embed = discord.Embed(description=f"```\n{reply.text}\n```", colour=GREEN)
@@ -127,10 +135,12 @@ class Stats(commands.Cog):
 
     @anywhere
     @app_commands.command(name="streak", description="Your current and best daily streak")
-    @app_commands.describe(game="Which daily")
-    @app_commands.choices(game=DAILY_CHOICES)
-    async def streak(self, interaction: discord.Interaction[Any], game: str = "wordle") -> None:
-        await perform(interaction, "streak", game=game)
+    @app_commands.describe(game="Which daily", **WORDS)
+    @app_commands.choices(game=DAILY_CHOICES, language=LANGUAGES)
+    async def streak(self, interaction: discord.Interaction[Any], game: str = "wordle",
+                     language: str | None = None,
+                     length: Length | None = None) -> None:  # fmt: skip
+        await perform(interaction, "streak", game=game, language=language, length=length)
 
     @anywhere
     @app_commands.command(name="leaderboard", description="Who leads, in this server or everywhere")
@@ -139,16 +149,18 @@ class Stats(commands.Cog):
         scope="This server or everyone", game="Which game (no daily here: its practice games)",
         period="Today, this week, this month, this season or all time (streaks: all time)",
         season="With period season: the current season, or the last one's final standings",
-        page="Which page (the buttons turn them too)",
+        page="Which page (the buttons turn them too)", **WORDS,
     )  # fmt: skip
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, language=LANGUAGES)
     async def leaderboard(
         self, interaction: discord.Interaction[Any], metric: Metric = "wins",
         scope: Scope = "server", game: str = "wordle", period: Period = "all",
         season: Season = "current", page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+        language: str | None = None, length: Length | None = None,
     ) -> None:  # fmt: skip
         reply = await run(interaction, "leaderboard", metric=metric, period=period, game=game,
-                          page=page, scope=scope, season=season)  # fmt: skip
+                          page=page, scope=scope, season=season, language=language,
+                          length=length)  # fmt: skip
         if reply.refused:
             return await refuse(interaction, reply.text)
         await answer(interaction, private=False, **board_message(reply))

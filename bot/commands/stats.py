@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot.commands.games import LANGUAGE, LENGTH, game_in
 from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
 from bot.render import images
 from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import Services
-from bot.services.kinds import DAILY_GAMES, GAMES, results_kind
+from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, NotShipped, results_kind
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.storage.periods import PERIODS
@@ -34,19 +35,35 @@ def _game(game: str, kept: tuple[str, ...], what: str) -> Reply | None:
     return None if game in kept else Reply.refuse(f"{what} are kept for {', '.join(kept)}")
 
 
+async def _kind(services: Services, caller: Caller, game: str, language: str | None,
+                length: int | None) -> str | Reply:  # fmt: skip
+    """The game whose results to show: Wordle in a language and length, as /wordle picks it."""
+    try:
+        return await game_in(services, caller, game, language, length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
+
+
 @command(
     "stats",
     Param("game", choices=GAMES, takes=_not("practice", "daily")),
     Param("practice", bool, flag=("practice", "daily")),
     Param("user", UserId, positional=False),
+    LANGUAGE,
+    LENGTH,
 )
 async def stats(services: Services, caller: Caller, game: str = "wordle",
-                practice: bool = False, user: UserId | None = None) -> Reply:  # fmt: skip
+                practice: bool = False, user: UserId | None = None, language: str | None = None,
+                length: int | None = None) -> Reply:  # fmt: skip
     """Anyone's statistics (``user``: in the console a local player, by name), with the
     distribution drawn in the colours of who asks."""
     refused = _game(game, GAMES, "Stats")
     if refused is not None:
         return refused
+    kind = await _kind(services, caller, game, language, length)
+    if isinstance(kind, Reply):
+        return kind
+    game = kind
     who_id, who = (caller.player.id, caller.player.name) if user is None else (user, user.name)
     result = await services.stats.stats(who_id, results_kind(game, practice),
                                         services.daily.today())  # fmt: skip
@@ -56,14 +73,18 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
     return Reply(stats_text(result, who), pictures=(picture,))
 
 
-@command("streak", Param("game", choices=DAILY_GAMES))
-async def streak(services: Services, caller: Caller, game: str = "wordle") -> Reply:
+@command("streak", Param("game", choices=DAILY_GAMES), LANGUAGE, LENGTH)
+async def streak(services: Services, caller: Caller, game: str = "wordle",
+                 language: str | None = None, length: int | None = None) -> Reply:  # fmt: skip
     refused = _game(game, DAILY_GAMES, "Daily streaks")
     if refused is not None:
         return refused
-    result = await services.stats.stats(caller.player.id, results_kind(game),
+    kind = await _kind(services, caller, game, language, length)
+    if isinstance(kind, Reply):
+        return kind
+    result = await services.stats.stats(caller.player.id, results_kind(kind),
                                         services.daily.today())  # fmt: skip
-    return Reply(f"{game.title()} daily streak: {result.current_streak} "
+    return Reply(f"{KINDS[kind].title} daily streak: {result.current_streak} "
                  f"(best {result.max_streak})", private=True)  # fmt: skip
 
 
@@ -75,10 +96,13 @@ async def streak(services: Services, caller: Caller, game: str = "wordle") -> Re
     Param("page", int, takes=str.isdigit),
     Param("scope", choices=SCOPES, positional=False),
     Param("season", choices=SEASONS, positional=False),
+    LANGUAGE,
+    LENGTH,
 )
 async def leaderboard(
     services: Services, caller: Caller, metric: str = "wins", period: str = "all",
     game: str = "wordle", page: int = 1, scope: str = "server", season: str = "current",
+    language: str | None = None, length: int | None = None,
 ) -> Reply:  # fmt: skip
     """A page of a board. ``season`` previous with ``period`` season: the last season's
     final standings. A server's board counts the games played in that server: where games
@@ -91,6 +115,10 @@ async def leaderboard(
         return refused
     if not 1 <= page <= MAX_PAGE:
         return Reply.refuse(f"A page is a number from 1 to {MAX_PAGE}, not {str(page)[:20]!r}")
+    kind_name = await _kind(services, caller, game, language, length)
+    if isinstance(kind_name, Reply):
+        return kind_name
+    game = kind_name
     server = caller.guild_id if caller.guild_id == caller.scope else None
     note = ""
     if scope == "server" and server is None:

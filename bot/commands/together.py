@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from bot.commands.games import board_reply
+from bot.commands.games import LANGUAGE, LENGTH, board_reply, game_in
 from bot.commands.model import Caller, Param, Reply, UserId, command
 from bot.render.text import coop_standings_text, race_standings_text
 from bot.services import Outcome, Player, Services
@@ -28,6 +28,7 @@ from bot.services.challenges import MAX_GUESSES, NOT_FOUND
 from bot.services.coop import GAMES as COOP_GAMES
 from bot.services.coop import NO_GAME as NO_COOP
 from bot.services.coop import CoopOutcome
+from bot.services.kinds import NotShipped
 from bot.services.races import NEED_CHANNEL, RACE_GAMES, RaceOutcome
 
 RACE_OVER = "That race is over"
@@ -75,14 +76,19 @@ def _race_reply(outcome: RaceOutcome, refusal: str, note: str = "") -> Reply:
     return Reply(note or outcome.message or "", extra={"race": outcome.board})
 
 
-@command("race", Param("game", choices=RACE_GAMES), Param("mode", choices=("normal", "hard")))
-async def race(services: Services, caller: Caller, game: str = "wordle",
-               mode: str = "normal") -> Reply:  # fmt: skip
+@command("race", Param("game", choices=RACE_GAMES), Param("mode", choices=("normal", "hard")),
+         LANGUAGE, LENGTH)  # fmt: skip
+async def race(services: Services, caller: Caller, game: str = "wordle", mode: str = "normal",
+               language: str | None = None, length: int | None = None) -> Reply:  # fmt: skip
     """A race's lobby in this channel, its host in it (Discord: the lobby's message, with
     Join and Start)."""
     here = _channel(caller)
     if here is None:
         return Reply.refuse(NEED_CHANNEL)
+    try:
+        game = await game_in(services, caller, game, language, length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
     outcome = await services.races.create(caller.player, *here, game, mode)
     note = ("Other players: /as NAME, then /join; the host (you) /start"
             if caller.front == "console" else "")  # fmt: skip
@@ -124,13 +130,18 @@ def _coop_reply(outcome: CoopOutcome) -> Reply:
     return Reply(outcome.message or "", extra={"coop": outcome.coop})
 
 
-@command("coop start", Param("game", choices=COOP_GAMES))
-async def coop_start(services: Services, caller: Caller, game: str = "wordle") -> Reply:
+@command("coop start", Param("game", choices=COOP_GAMES), LANGUAGE, LENGTH)
+async def coop_start(services: Services, caller: Caller, game: str = "wordle",
+                     language: str | None = None, length: int | None = None) -> Reply:  # fmt: skip
     """The channel's shared board: a new one, or the one going (Discord: the board's message,
     with its Guess button)."""
     here = _channel(caller)
     if here is None:
         return Reply.refuse(COOP_NEEDS_CHANNEL)
+    try:
+        game = await game_in(services, caller, game, language, length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
     return _coop_reply(await services.coop.start(*here, game))
 
 
@@ -174,17 +185,27 @@ async def coop_guess_here(services: Services, caller: Caller, word: str) -> Repl
     Param("player", UserId, positional=False),
     Param("guesses", int),
     Param("game", choices=CHALLENGE_GAMES),
+    LANGUAGE,
+    LENGTH,
     usage=f"/challenge takes word, then guesses (1 to {MAX_GUESSES}), game "
     f"({', '.join(CHALLENGE_GAMES)}) and player:NAME (one player only), e.g. /challenge "
     "cigar 4; another player (/as NAME) plays it with /play ID",
 )
 async def challenge(services: Services, caller: Caller, word: str, player: UserId | None = None,
-                    guesses: int = 6, game: str = "wordle") -> Reply:  # fmt: skip
+                    guesses: int = 6, game: str = "wordle", language: str | None = None,
+                    length: int | None = None) -> Reply:  # fmt: skip
     """A word of the caller's for others to play privately (Discord: the challenge's
-    message, with its Play button, pinging ``player`` if named)."""
+    message, with its Play button, pinging ``player`` if named). Its language is the one
+    asked for, else the server's or the setter's; its length, the word's own."""
     here = _channel(caller)
     if here is None:
         return Reply.refuse(CHALLENGE_NEEDS_CHANNEL)
+    if game == "wordle" and length is None:
+        length = len(word.strip()) if 4 <= len(word.strip()) <= 11 else None
+    try:
+        game = await game_in(services, caller, game, language, length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
     target = None if player is None else Player(int(player), player.name)
     created = await services.challenges.create(caller.player, *here, word, game=game,
                                                guesses=guesses, target=target)  # fmt: skip

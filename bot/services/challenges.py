@@ -17,7 +17,7 @@ from functools import cache
 
 from bot.services.cooldowns import CHALLENGES_PER_SETTER, CHALLENGES_PER_TARGET, wait_text, within
 from bot.services.games import BUSY, GameService, Outcome, Player
-from bot.services.kinds import parse
+from bot.services.kinds import one_of, parse
 from bot.storage import Storage, StorageBusy
 from bot.storage.challenges import Challenge
 from bot.storage.cooldowns import Wait
@@ -36,8 +36,13 @@ NOT_FOUND = "This challenge no longer exists"
 
 
 @cache
-def profane() -> frozenset[str]:
-    return frozenset((DIRECTORY / "profanity-en.txt").read_text().split())
+def profane(language: str = "en") -> frozenset[str]:
+    """Words no challenge may hide: English's list, and the word list's own language's."""
+    english = frozenset((DIRECTORY / "profanity-en.txt").read_text().split())
+    own = DIRECTORY / language / "profanity.txt"
+    return (
+        english | frozenset(own.read_text(encoding="utf-8").split()) if own.is_file() else english
+    )
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ def word_problem(game: str, word: str) -> str | None:
     verdict = check_guess(variant, word, [], Mode.NORMAL)
     if verdict.message is not None:
         return f"{verdict.message}: a challenge's word must be one {variant.title} accepts"
-    if verdict.word in profane():
+    if verdict.word in profane(variant.language):
         return "That word is not allowed in a challenge: choose another"
     return None
 
@@ -91,7 +96,7 @@ class ChallengeService:
         """A challenge with ``setter``'s word, for ``target`` alone or anyone. A refusal
         stores nothing. Cooldowns (:mod:`bot.services.cooldowns`): per setter, and per
         target (each challenge for one player pings them)."""
-        if game not in GAMES:
+        if not one_of(game, GAMES):
             return Created(message=f"Challenges are for {' and '.join(GAMES)}")
         if not 1 <= guesses <= MAX_GUESSES:
             return Created(message=f"Guesses must be from 1 to {MAX_GUESSES}")

@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from bot.services.closing import coop_closed_message, coop_day_over
 from bot.services.daily import DailyPuzzles
 from bot.services.games import GAME_OVER, MAX_INPUT, GameView, Player
-from bot.services.kinds import KINDS, EngineGame, answer_text, new_game, parse
+from bot.services.kinds import KINDS, EngineGame, answer_text, new_game, one_of, parse
 from bot.storage import Storage
 from bot.storage.coop import CoopGame, CoopRow, CoopStanding
 from engine.game import Status
@@ -126,7 +126,7 @@ class CoopService:
     async def start(self, guild_id: int, channel_id: int, game: str = "wordle") -> CoopOutcome:
         """Start the channel's co-op game, or show the one already going there."""
         spec = KINDS.get(game)
-        if spec is None or game not in GAMES:
+        if spec is None or not one_of(game, GAMES):
             return CoopOutcome.refuse(f"Co-op plays {', '.join(GAMES)}, not {game[:20]!r}")
         running = await self._playing(channel_id)
         if running is None:

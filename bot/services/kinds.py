@@ -59,8 +59,10 @@ def _languages() -> dict[str, GameKind]:
         for length in language.lengths:
             name = variant_name(code, length)
             if name not in KINDS and name in REGISTRY.names:
-                kinds[name] = GameKind(name, f"Wordle {code.upper()} {length}", name,
-                                       language=code, length=length, base="wordle")  # fmt: skip
+                where = "" if code == "en" else f"{language.english_name}, "
+                title = f"Wordle ({where}{length} letters)"  # as the variant names itself
+                kinds[name] = GameKind(name, title, name, language=code, length=length,
+                                       base="wordle")  # fmt: skip
     return kinds
 
 
@@ -107,10 +109,24 @@ def kind_for(game: str, language: str | None = None, length: int | None = None) 
     return variant_name(code, size)
 
 
+def one_of(game: str, games: tuple[str, ...]) -> bool:
+    """Whether ``game`` is one of ``games``, or Wordle in another language or length where
+    ``games`` has Wordle (races, co-op and challenges play every shipped list)."""
+    spec = KINDS.get(game)
+    return spec is not None and (game in games or spec.base in games)
+
+
 def word_language(locale: str) -> str | None:
     """The shipped language of a Discord locale (``es-ES``, ``pt-BR``), if we have it."""
     code = locale.replace("_", "-").split("-")[0].lower()
     return code if code in LANGUAGES else None
+
+
+def kind_title(kind: str) -> str:
+    """A kind for people: "Wordle daily", "Wordle (Spanish, 6 letters) practice"."""
+    name, _, flavour = kind.partition(":")
+    spec = KINDS.get(name)
+    return f"{spec.title if spec else name} {flavour}".strip()
 
 
 def kind_name(kind: str) -> GameKind:

@@ -24,7 +24,7 @@ from bot.services.closing import closed_message, day_of, day_start
 from bot.services.cooldowns import RACES_PER_HOST, wait_text, within
 from bot.services.daily import DailyPuzzles
 from bot.services.games import DM, GameService, GameView, Outcome, Player
-from bot.services.kinds import KINDS
+from bot.services.kinds import KINDS, one_of
 from bot.storage import Storage
 from bot.storage.cooldowns import Wait
 from bot.storage.races import LOBBY, OVER, RUNNING, Race, Racer, RaceStanding
@@ -80,7 +80,7 @@ class RaceService:
         :data:`RACES_PER_HOST` (saying when the next is allowed)."""
         if not guild_id or guild_id == DM:
             return RaceOutcome.refuse(NEED_CHANNEL)
-        if game not in RACE_GAMES:
+        if not one_of(game, RACE_GAMES):
             return RaceOutcome.refuse(f"Races are for {', '.join(RACE_GAMES)}")
         spec = KINDS[game]
         if spec.boards > 1:
