@@ -125,6 +125,7 @@ class DiscordDouble:
         self.bot = bot
         self.recorder = Recorder()
         self.app_permissions = EVERYTHING  # what the bot may do where interactions come from
+        self.locale = "en-US"  # the language each player's Discord shows (a test may change it)
         async_context.set(self.recorder)
         # What READY would have told the bot: who it is and its application.
         state = bot._connection
@@ -151,7 +152,7 @@ class DiscordDouble:
     def _base(self, kind: int, user_id: int, permissions: str, guild: bool) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "id": snowflake(), "application_id": str(APP_ID), "type": kind, "token": "tkn",
-            "version": 1, "channel_id": str(CHANNEL_ID), "locale": "en-US",
+            "version": 1, "channel_id": str(CHANNEL_ID), "locale": self.locale,
             "app_permissions": self.app_permissions, "entitlements": [],
             "attachment_size_limit": 8388608,
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0 if guild else 1,

@@ -12,7 +12,7 @@ from datetime import date
 
 from bot.services.daily import EPOCH
 from bot.services.games import BUSY, GameService, Outcome, Player, kind_of
-from bot.services.kinds import KINDS
+from bot.services.kinds import KINDS, daily_command
 from bot.storage import StorageBusy
 from engine.game import Status
 from engine.rules import Mode
@@ -44,7 +44,7 @@ def pick_day(today: date, number: int | None, day: str | None, variant: str) -> 
         return f"The archive starts at {title} #1 ({date.fromordinal(EPOCH.toordinal() + 1)})"
     latest = (today - EPOCH).days
     if number == latest:
-        return f"{title} #{number} is today's puzzle: play it with /{variant} daily"
+        return f"{title} #{number} is today's puzzle: play it with {daily_command(variant)}"
     if number > latest:
         return f"{title} #{number} is not out yet: today's is #{latest}"
     return date.fromordinal(EPOCH.toordinal() + number)

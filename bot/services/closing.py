@@ -21,7 +21,7 @@ import logging
 from datetime import date, datetime, time
 
 from bot.services.daily import DailyPuzzles
-from bot.services.kinds import DAILY_KINDS, guesses_used, kind_name, parse
+from bot.services.kinds import DAILY_KINDS, daily_command, guesses_used, kind_name, parse
 from bot.storage import Result, Storage, StoredGame
 from bot.storage.coop import CoopGame
 from engine.game import Status
@@ -58,7 +58,8 @@ def closed_message(daily: DailyPuzzles, kind: str, day: date) -> str:
     if kind.endswith(":race"):
         return f"{closed_note(daily, kind, day)}: /race starts a new one"
     today = daily.number(daily.today())
-    return f"{closed_note(daily, kind, day)}; today's is #{today}: /{kind_name(kind).name} daily"
+    again = daily_command(kind_name(kind).name)
+    return f"{closed_note(daily, kind, day)}; today's is #{today}: {again}"
 
 
 def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
@@ -71,7 +72,7 @@ def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
         return None
     today = daily.number(daily.today())
     title = f"wordlebot {spec.title} #{daily.number(day)}"
-    return f"{title} is over; today's is #{today}: /{spec.name} daily"
+    return f"{title} is over; today's is #{today}: {daily_command(spec.name)}"
 
 
 def coop_closed_message(daily: DailyPuzzles) -> str:

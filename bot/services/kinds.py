@@ -122,6 +122,14 @@ def word_language(locale: str) -> str | None:
     return code if code in LANGUAGES else None
 
 
+def daily_command(game: str) -> str:
+    """The command that plays ``game``'s daily, as a player types it."""
+    spec = KINDS[game]
+    if spec.base:
+        return f"/{spec.base} daily language:{spec.language} length:{spec.length}"
+    return f"/{game} daily"
+
+
 def kind_title(kind: str) -> str:
     """A kind for people: "Wordle daily", "Wordle (Spanish, 6 letters) practice"."""
     name, _, flavour = kind.partition(":")
