@@ -25,7 +25,8 @@ DAY = date(2026, 3, 1)
 NEXT = DAY + timedelta(days=1)
 ANN, BOB, CAT, DAN = (Player(i, n) for i, n in enumerate(("ann", "bob", "cat", "dan"), 1))
 WRONG = {"wordle": "aahed", "primel": "10007"}  # a guess that is never the answer here
-DAILY_GAMES = [name for name, spec in KINDS.items() if spec.daily]
+# The games named in commands (each language's Wordle is tested in tests/test_languages.py).
+DAILY_GAMES = [name for name, spec in KINDS.items() if spec.daily and not spec.base]
 
 
 def noon(day: date) -> datetime:

@@ -33,7 +33,7 @@ CLI = [
     (["hint", "crane", "01002", "--top", "-" + BIG], "--top: takes a whole number"),
     (["hint", "crane", "01002", "--top", "0"], "--top: takes a whole number"),
     (["hint", LONG], ""),
-    (["hint", "crane", "01002", "--variant", LONG], "invalid choice: 'aaaaaaaaaaaaaaaaaaaa...'"),
+    (["hint", "crane", "01002", "--variant", LONG], "unknown variant 'aaaaaaaaaaaaaaaaaaaa'"),
     (["score", LONG, "crane"], "guess"),
     (["score", "", "crane"], "guess"),
     (["score", BIG, "12347", "--variant", "primel"], "guess"),

@@ -200,7 +200,7 @@ async def test_shares_leave_the_global_boards_when_a_database_migrates(database_
                 "win_guesses) VALUES (?, 'wordle:daily', ?, 1, 1, 1, 3)",
                 (where, key),
             )
-    assert await storage.migrate() == [13, 14, 15, 16]
+    assert await storage.migrate() == [13, 14, 15, 16, 17]
     for where, expected in ((scope, 1), (-1, 0)):
         for period in (None, period_key("today", day, 28), period_key("season", day, 28)):
             rows, total = await storage.leaderboard(where, "wordle:daily", "wins", period=period,

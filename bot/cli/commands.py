@@ -531,13 +531,22 @@ def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
 
+def known_variant(name: str) -> str:
+    """A --variant value: a listed name, else one line saying where the list is."""
+    if name not in variant_names():
+        raise argparse.ArgumentTypeError(f"unknown variant {name[:20]!r}: wordlebot variants "
+                                         "lists them")  # fmt: skip
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="wordlebot", description="Play, check and benchmark Wordle-family games.")
     parser.add_argument("--version", action="version", version=f"wordlebot {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def variant_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--variant", default="wordle", choices=variant_names())
+        p.add_argument("--variant", default="wordle", type=known_variant, metavar="NAME",
+                       help="a game's word list (wordlebot variants lists them)")  # fmt: skip
 
     def database_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--database", metavar="URL", help="sqlite:///path or postgresql://... "

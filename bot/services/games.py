@@ -31,6 +31,7 @@ from bot.services.deletion import CHALLENGE, LASTING, played_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
 from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
 from bot.services.kinds import (
+    GAMES,
     KINDS,
     EngineGame,
     answer_text,
@@ -59,7 +60,7 @@ from engine.solver.position import InconsistentHistory
 from engine.solver.weighted import model_hint
 from engine.variants import get_variant
 
-PLAYABLE = tuple(KINDS)
+PLAYABLE = GAMES  # the games a player names (each language's Wordle: by its options)
 DM = 0  # the scope of games played in direct messages
 
 NO_GAME = "No game in progress"
