@@ -141,3 +141,12 @@ def test_every_language_kind_is_a_wordle_of_its_variant() -> None:
         if spec.base:
             variant = get_variant(spec.variant)
             assert (variant.language, variant.length) == (spec.language, spec.length), name
+
+
+async def test_a_portuguese_board_shows_the_accents_the_player_typed_without(make_double) -> None:
+    """Termo's rule: ACIDO is typed, ÁCIDO is shown; the keyboard has no Á key, its A counts."""
+    double = await make_double(answers={"wordle-pt-5": "acido"})
+    await double.command("wordle", "practice", user_id=ANN, language="pt")
+    won = await double.command("guess", user_id=ANN, word="acido")
+    board = next(s for s in won if "Solved" in s.text)
+    assert "ÁCIDO" in board.text and "ACIDO" not in board.text

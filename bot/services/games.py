@@ -684,8 +684,8 @@ class GameService:
             rows = [(g, "") for g in game.guesses]
             boards = [[(g, to_digits(p, variant.length)) for g, p in game.rows(b)]
                       for b in range(len(game.answers))]  # fmt: skip
-        else:
-            rows = [(g, to_digits(p, variant.length)) for g, p in game.rows]
+        else:  # each word as the board spells it (Termo's accents)
+            rows = [(variant.shown(g), to_digits(p, variant.length)) for g, p in game.rows]
         if isinstance(game, AbsurdleGame):
             remaining, target = len(game.candidates), game.target
         return GameView(
@@ -694,7 +694,7 @@ class GameService:
             None if day is None else day.isoformat(), number, rows, status,
             guess_limit_of(game, spec),
             variant.length,
-            answer_text(game) if over else None, boards, remaining, target,
+            variant.shown(answer_text(game)) if over else None, boards, remaining, target,
         )  # fmt: skip
 
 
