@@ -12,7 +12,8 @@ from engine.solver.measures import Measure, Scores, entropies, rank, score_patte
 from engine.solver.position import Position, answer_rows, by_answer, patterns_of, tie_order
 from engine.variants import Variant
 
-_PRUNE_FROM = 3  # candidates: below this, the first candidate is best by every measure
+_PRUNE_FROM = 64  # candidates: from here, or where pairs of them are many (below), the
+_PRUNE_PAIRS = 1 << 24  # candidates^2 x guesses: few candidates score every guess fast
 _PRUNE_POOL = 4096  # guesses: a small pool (strict mode) is cheaper to score whole
 _SEED = 128  # guesses scored in the first round, by best bound: their top-th sets the bar
 _SLACK = 1e-9  # added to a bound so that rounding in its sum never puts it below the entropy
@@ -51,7 +52,9 @@ def _ordered(
     """The pool best first by one measure (``top`` of it, when given): its guess rows, their
     ``(candidates, guesses)`` patterns and whether each can still be the answer."""
     pool = position.pool
-    large = len(position.candidates) >= _PRUNE_FROM and len(pool) >= _PRUNE_POOL
+    n = len(position.candidates)
+    many = n >= _PRUNE_FROM or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
+    large = many and len(pool) >= _PRUNE_POOL
     if measure is Measure.ENTROPY and top is not None and large:
         return _entropy_top(position, pool, top)
     patterns = patterns_of(position.variant, pool, position.candidates)
