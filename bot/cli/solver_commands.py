@@ -14,6 +14,7 @@ from engine.answer_model import nyt_model
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, shape_problem, shout
+from engine.solver.exact import SearchTimeout
 from engine.solver.exact_trees import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import score_patterns
@@ -145,8 +146,11 @@ def cmd_tree(args: argparse.Namespace) -> int:
     if args.out_cache:
         return _tree_to_cache(variant, args)
     with progress(f"{args.strategy} tree: first guesses") as shown:
-        start, root = strategy_tree(variant, args.strategy, Mode(args.mode), width=args.width,
-                                    progress=shown)  # fmt: skip
+        try:
+            start, root = strategy_tree(variant, args.strategy, Mode(args.mode),
+                                        width=args.width, progress=shown)  # fmt: skip
+        except SearchTimeout as exc:
+            raise UsageError(f"No exact tree for {variant.name}: {exc}") from None
     if args.from_history is not None:
         text = subtree_text(variant, start, root, args.from_history, args.depth)
     else:
@@ -161,7 +165,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
 def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
     """Search (or find) the exact tree the bot reads, in the cache directory the bot's
     processes share (WORDLEBOT_CACHE_DIR): built once before a deployment, read by all."""
-    from engine.solver.exact import preset
+    from engine.solver.exact import SearchTimeout, preset
     from engine.solver.exact_trees import optimal_tree, tree_path
 
     if args.strategy != "optimal" or args.width is not None:
@@ -171,7 +175,12 @@ def _tree_to_cache(variant: Variant, args: argparse.Namespace) -> int:
     path = tree_path(variant, mode, preset(variant, mode))
     had = path.exists()
     with progress(f"exact search ({mode.value}): first guesses") as shown:
-        total, _ = optimal_tree(variant, mode, progress=shown)
+        try:
+            total, _ = optimal_tree(variant, mode, progress=shown)
+        except SearchTimeout as exc:
+            print(f"{variant.name} {mode.value}: no exact tree ({exc}); hints use the greedy "
+                  "strategies")  # fmt: skip
+            return 1
     answers = len(variant.answers.words)
     print(f"{variant.name} {mode.value}: {total} guesses for {answers} answers "
           f"({total / answers:.4f} each), {'already' if had else 'now'} in {path}")  # fmt: skip

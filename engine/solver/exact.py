@@ -26,6 +26,8 @@ search as it was) tries every one of the ``root_width`` in the order of the boun
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -90,9 +92,23 @@ VARIANT_PRESETS = {  # where a variant needs its own to reach the best known tot
 }
 
 
+TIME_LIMIT = 600.0  # seconds: a list whose search takes longer has no exact tree
+UNLIMITED = frozenset({"wordle", "wordle-nyt", "wordle-nyt-era", "primel"})  # no limit
+
+
+def search_time_limit(variant: Variant) -> float | None:
+    """How long the exact search of ``variant`` may run before it gives up (None: as long
+    as it takes, for the built-in games, which finish in seconds)."""
+    return None if variant.name in UNLIMITED else TIME_LIMIT
+
+
 def preset(variant: Variant, mode: Mode) -> SearchSettings:
     """The search settings the exact tree of ``variant`` in ``mode`` is searched with."""
     return VARIANT_PRESETS.get((variant.name, mode), PRESETS[mode])
+
+
+class SearchTimeout(Exception):
+    """The search passed its time limit before it finished: no tree."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +143,7 @@ class ExactSearch:
     progress: Callable[[int, int], None] | None = None  # (first guesses tried, to try)
     opener_scan: OpenerScan = "pruned"
     openers: list[OpenerTried] = field(default_factory=list)  # the last solve's root scan
+    time_limit: float | None = None  # seconds for each solve; past it, SearchTimeout
 
     def __post_init__(self) -> None:
         self._matrix = by_answer(self.variant)
@@ -141,6 +158,7 @@ class ExactSearch:
         self._all = np.arange(len(self.variant.guesses), dtype=np.intp)
         self._root = (0, 0)  # (candidates, depth) of the position being solved
         self._first: Sequence[int] | None = None
+        self._deadline = math.inf
 
     # -- public ------------------------------------------------------------------------
 
@@ -154,10 +172,12 @@ class ExactSearch:
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         self._root = (len(position.candidates), depth)
         self._first, self.openers = first, []
+        if self.time_limit is not None:
+            self._deadline = time.monotonic() + self.time_limit
         try:
             total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
         finally:
-            self._first = None
+            self._first, self._deadline = None, math.inf
         if total >= INF:
             raise ValueError("no tree solves every answer within the guess limit")
         return total, self._tree(position.candidates, depth, hard)
@@ -201,6 +221,8 @@ class ExactSearch:
     def _search(
         self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int, beta: int
     ) -> tuple[int, int]:
+        if time.monotonic() > self._deadline:
+            raise SearchTimeout(f"the exact search passed its {self.time_limit} s")
         n = len(s)
         parts_in, first_in = self._best_inside(s)
         if parts_in == n:  # an answer that splits the rest into singletons

@@ -8,12 +8,15 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.solver.bounds import entropy_upper_bounds
-from engine.solver.measures import Measure, Scores, rank, score_patterns, sort_key
+from engine.solver.measures import Measure, Scores, entropies, rank, score_patterns, sort_key
 from engine.solver.position import Position, answer_rows, by_answer, patterns_of, tie_order
+from engine.variants import Variant
 
-_PRUNE_FROM = 64  # candidates: below this, scoring every guess is already cheap
+_PRUNE_FROM = 64  # candidates: from here, or where pairs of them are many (below), the
+_PRUNE_PAIRS = 1 << 24  # candidates^2 x guesses: few candidates score every guess fast
 _PRUNE_POOL = 4096  # guesses: a small pool (strict mode) is cheaper to score whole
-_SHORTLIST_CHUNK = 128
+_SEED = 128  # guesses scored in the first round, by best bound: their top-th sets the bar
+_SLACK = 1e-9  # added to a bound so that rounding in its sum never puts it below the entropy
 
 
 @dataclass(frozen=True)
@@ -27,8 +30,9 @@ class Ranking:
 
 def possible_mask(position: Position, guesses: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
     """Which of ``guesses`` could still be the answer."""
-    rows = answer_rows(position.variant)[position.candidates]
-    return np.isin(guesses, rows)
+    mask = np.zeros(len(position.variant.guesses), dtype=bool)
+    mask[answer_rows(position.variant)[position.candidates]] = True
+    return mask[guesses]
 
 
 def rank_guesses(position: Position, measure: Measure, top: int | None = None) -> Ranking:
@@ -37,52 +41,96 @@ def rank_guesses(position: Position, measure: Measure, top: int | None = None) -
     For the ``top`` few by entropy in a large pool, only guesses whose entropy bound can
     reach the top are scored exactly; the result is the same as scoring them all.
     """
-    pool, patterns, order, possible = _ordered(position, measure, top)
-    scores = score_patterns(patterns[:, order], 3**position.variant.length)  # for the few
-    return Ranking(pool[order], scores, possible[order])
+    guesses, patterns, possible = _ordered(position, measure, top)
+    scores = score_patterns(patterns, 3**position.variant.length)  # for the few
+    return Ranking(guesses, scores, possible)
 
 
 def _ordered(
     position: Position, measure: Measure, top: int | None
-) -> tuple[
-    npt.NDArray[np.intp],
-    npt.NDArray[np.unsignedinteger],
-    npt.NDArray[np.intp],
-    npt.NDArray[np.bool_],
-]:
-    """The pool scored by one measure: (pool, its patterns, best-first order, possible)."""
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.unsignedinteger], npt.NDArray[np.bool_]]:
+    """The pool best first by one measure (``top`` of it, when given): its guess rows, their
+    ``(candidates, guesses)`` patterns and whether each can still be the answer."""
     pool = position.pool
-    large = len(position.candidates) >= _PRUNE_FROM and len(pool) >= _PRUNE_POOL
+    n = len(position.candidates)
+    many = n >= _PRUNE_FROM or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
+    large = many and len(pool) >= _PRUNE_POOL
     if measure is Measure.ENTROPY and top is not None and large:
-        pool = _entropy_shortlist(position, pool, top)
+        return _entropy_top(position, pool, top)
     patterns = patterns_of(position.variant, pool, position.candidates)
     key = sort_key(patterns, measure, 3**position.variant.length)
     possible = possible_mask(position, pool)
     order = rank(key, possible, tie_order(position.variant)[pool], top)
-    return pool, patterns, order, possible
+    return pool[order], patterns[:, order], possible[order]
 
 
-def _entropy_shortlist(
+def _entropy_top(
     position: Position, pool: npt.NDArray[np.intp], top: int
-) -> npt.NDArray[np.intp]:
-    """The guesses of ``pool`` that may be among the ``top`` by entropy: scored exactly in
-    order of their upper bound until the next bound falls below the top-th exact entropy."""
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.unsignedinteger], npt.NDArray[np.bool_]]:
+    """The ``top`` of ``pool`` by entropy, as :func:`_ordered` gives them, scoring exactly
+    only the guesses that can reach them.
+
+    A ranking sorts by a key: entropy rounded to 9 places, then whether the guess can win,
+    then the tie order. A guess's bound gives the best key it could have: its entropy bound
+    capped at log2(n) (no guess splits n candidates better) with its own tie-breaks. The
+    guesses whose best key beats the top-th key found so far are scored in rounds, best
+    bounds first, each round four times the last, until none is left: ties included, the
+    top is the one scoring every guess would give. (Where many guesses split the candidates
+    perfectly, the cap makes their bounds equal and the tie order decides at once.)
+    """
     variant = position.variant
-    bounds = entropy_upper_bounds(variant, position.candidates)[pool]
-    order = np.argsort(-bounds, kind="stable")
-    rows = by_answer(variant)[position.candidates]
-    exact: list[npt.NDArray[np.float64]] = []
-    taken = 0
-    while taken < len(order):
-        chunk = pool[order[taken : taken + _SHORTLIST_CHUNK]]
-        exact.append(score_patterns(rows[:, chunk], 3**variant.length).entropy)
-        taken += len(chunk)
-        found = np.concatenate(exact)
-        if len(found) >= top and taken < len(order):
-            threshold = np.partition(found, len(found) - top)[len(found) - top]
-            if bounds[order[taken]] < threshold - 1e-9:
-                break
-    return np.sort(pool[order[:taken]])
+    n = len(position.candidates)
+    bound = entropy_upper_bounds(variant, position.candidates)[pool] + _SLACK
+    bound_key = -np.round(np.minimum(bound, np.log2(n)), 9)
+    possible = possible_mask(position, pool)
+    ties = np.where(possible, 0, len(variant.guesses)) + tie_order(variant)[pool]  # smaller wins
+    columns = _Columns(variant, position.candidates)
+    best = np.zeros(0, dtype=np.intp)  # the top so far (indices into pool), and their keys
+    best_keys = np.zeros(0)
+    unseen = np.ones(len(pool), dtype=bool)
+    size = _SEED
+    while True:
+        if len(best) < top:
+            left = np.flatnonzero(unseen)
+        else:
+            bar, bar_tie = best_keys[-1], ties[best[-1]]
+            beats = (bound_key < bar) | ((bound_key == bar) & (ties < bar_tie))
+            left = np.flatnonzero(unseen & beats)
+            columns.expect(len(left))
+        if len(left) == 0:
+            break
+        if len(left) > size:
+            left = np.sort(left[np.argpartition(bound_key[left], size)[:size]])
+        unseen[left] = False
+        keys = -np.round(entropies(columns(pool[left]), 3**variant.length), 9)
+        every, every_keys = np.concatenate([best, left]), np.concatenate([best_keys, keys])
+        order = np.lexsort((ties[every], every_keys))[:top]
+        best, best_keys = every[order], every_keys[order]
+        size *= 4
+    return pool[best], columns(pool[best]), possible[best]
+
+
+class _Columns:
+    """Some guesses' patterns over the candidates, ``(candidates, guesses)``, read the
+    cheaper way: whole guess rows of the matrix (a few guesses, or many candidates), or the
+    candidates' rows of its answers-major copy, taken once, when many guesses will be read.
+    Guesses are read fastest in increasing order."""
+
+    def __init__(self, variant: Variant, candidates: npt.NDArray[np.intp]) -> None:
+        self.variant, self.candidates = variant, candidates
+        self.rows: npt.NDArray[np.unsignedinteger] | None = None
+
+    def expect(self, guesses: int) -> None:
+        """About this many guesses will be read: take the candidates' rows if that is cheaper."""
+        n, answers = len(self.candidates), len(self.variant.answers)
+        if self.rows is None and (answers - n) * guesses > n * len(self.variant.guesses):
+            self.rows = by_answer(self.variant)[self.candidates]
+
+    def __call__(self, guesses: npt.NDArray[np.intp]) -> npt.NDArray[np.unsignedinteger]:
+        if self.rows is not None:  # fast while the guesses are in increasing order
+            return np.take(self.rows, guesses, axis=1)
+        whole = np.take(np.asarray(self.variant.matrix), guesses, axis=0)
+        return np.take(whole, self.candidates, axis=1).T
 
 
 def best_guess(position: Position, measure: Measure) -> int:
@@ -91,5 +139,5 @@ def best_guess(position: Position, measure: Measure) -> int:
         # One or two left: guessing a candidate is best by every measure, and the tie-break
         # (possible first, then list order) picks the earlier one.
         return int(answer_rows(position.variant)[position.candidates].min())
-    pool, _, order, _ = _ordered(position, measure, top=1)
-    return int(pool[order[0]])
+    guesses, _, _ = _ordered(position, measure, top=1)
+    return int(guesses[0])

@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from engine.rules import Mode, Row
-from engine.solver.greedy import rank_guesses
-from engine.solver.measures import Measure
-from engine.solver.position import Position
+from engine.solver.greedy import possible_mask, rank_guesses
+from engine.solver.measures import Measure, score_patterns
+from engine.solver.position import Position, by_answer
 from engine.solver.tree import Node, guesses_needed
 from engine.variants import Variant
 
@@ -68,7 +70,7 @@ def hint(
     ]
     node = _follow(tree, position) if tree is not None else None
     if node is not None:
-        suggestions = _lead_with_tree(node, position, suggestions, measure)[:top]
+        suggestions = _lead_with_tree(node, position, suggestions)[:top]
     return Hint(len(position.candidates), position.words, suggestions)
 
 
@@ -84,7 +86,7 @@ def _follow(tree: Node, position: Position) -> Node | None:
 
 
 def _lead_with_tree(
-    node: Node, position: Position, suggestions: list[Suggestion], measure: Measure
+    node: Node, position: Position, suggestions: list[Suggestion]
 ) -> list[Suggestion]:
     needed = guesses_needed(node, position)
     lost = len(position.candidates) - len(needed)  # strict mode: one past the limit each
@@ -93,16 +95,16 @@ def _lead_with_tree(
     word = position.variant.guesses.words[node.guess]
     rest = [s for s in suggestions if s.guess != word]
     mine = next((s for s in suggestions if s.guess == word), None)
-    if mine is None:
-        one = Position(position.variant, position.mode, position.history, position.candidates)
-        ranking = rank_guesses(one, measure)
-        i = int((ranking.guesses == node.guess).nonzero()[0][0])
+    if mine is None:  # score the tree's guess alone
+        variant = position.variant
+        patterns = by_answer(variant)[position.candidates][:, [node.guess]]
+        scores = score_patterns(patterns, 3**variant.length)
         mine = Suggestion(
             word,
-            round(float(ranking.scores.entropy[i]), 4),
-            round(float(ranking.scores.expected[i]), 4),
-            int(ranking.scores.worst[i]),
-            bool(ranking.possible[i]),
+            round(float(scores.entropy[0]), 4),
+            round(float(scores.expected[0]), 4),
+            int(scores.worst[0]),
+            bool(possible_mask(position, np.array([node.guess]))[0]),
             None,
         )
     return [Suggestion(**{**asdict(mine), "expected_guesses": expected}), *rest]
