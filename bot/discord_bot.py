@@ -25,9 +25,11 @@ from discord.gateway import DiscordWebSocket
 from bot.i18n import negotiate, set_locale
 from bot.i18n.translator import CatalogTranslator
 from bot.services import Services, open_services
+from bot.services.kinds import KINDS
 from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
 from engine.aio import build_trees, warm
+from engine.rules import Mode
 
 log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
@@ -231,6 +233,10 @@ class WordleBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
         self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
 
+    async def _build_trees(self, languages: list[str]) -> None:
+        await build_trees(("wordle",))
+        await build_trees(languages, (Mode.NORMAL,))
+
     async def chosen_locale(self, player_id: int) -> str | None:
         """The interface language a player chose, read at most once a minute per player
         (another process's change shows within that minute; this process's at once)."""
@@ -288,7 +294,10 @@ class WordleBot(commands.Bot):
             await asyncio.sleep(LEADER_RETRY_SECONDS)
         log.info("this process runs the deployment's background jobs")
         if self.warm_engine and self.settings.build_trees:
-            self._trees_task = asyncio.create_task(build_trees(("wordle",)))
+            # English in every mode first (most hints), then every language's list in normal
+            # mode (seconds each: docs/performance.md), in the background.
+            words = [name for name, spec in KINDS.items() if spec.base]
+            self._trees_task = asyncio.create_task(self._build_trees(words))
         await self.wait_until_ready()
         while True:
             if await db.lead():

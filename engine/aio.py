@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
+from engine.solver.exact import SearchTimeout
 from engine.solver.exact_trees import cached_optimal_tree, optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import Measure
@@ -63,15 +64,18 @@ async def warm(variant_names: Sequence[str]) -> None:
     await asyncio.to_thread(work)
 
 
-async def build_trees(variant_names: Sequence[str]) -> None:
+async def build_trees(variant_names: Sequence[str], modes: Sequence[Mode] = TREE_MODES) -> None:
     """Search the exact trees that are not on disk yet (seconds each, in a worker thread),
     so later hints can say how many guesses remain."""
 
     def work() -> None:
         for name in variant_names:
-            for mode in TREE_MODES:
+            for mode in modes:
                 if tree(name, mode) is None:
-                    optimal_tree(get_variant(name), mode)
+                    try:
+                        optimal_tree(get_variant(name), mode)
+                    except SearchTimeout:  # noted beside its cache: hints stay greedy there
+                        continue
         _tree.cache_clear()
 
     await asyncio.to_thread(work)
