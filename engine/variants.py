@@ -267,6 +267,12 @@ def get_variant(name: str) -> Variant:
     return REGISTRY.get(name)
 
 
+def is_language_list(name: str) -> bool:
+    """Whether ``name`` is one of the word lists of ``languages.json`` (``wordle-es-6``), not
+    a built-in game."""
+    return name in REGISTRY.names and name not in _BUILT_IN
+
+
 def variant_names() -> tuple[str, ...]:
     """Every variant's name, built-in games first (:data:`VARIANT_NAMES` as the process
     started; this follows a registry installed later, as tests do)."""
