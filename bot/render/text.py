@@ -116,6 +116,14 @@ FLAVOUR_TITLES = {
 MODE_TITLES = {"hard": N_("{name} (hard mode)"), "strict": N_("{name} (strict mode)")}
 
 
+def kind_text(kind: str) -> str:
+    """A kind of game as a heading names it, in the current locale: "wordle daily"."""
+    game, _colon, flavour = kind.partition(":")
+    if not flavour:
+        return game
+    return _(FLAVOUR_TITLES.get(flavour, f"{{game}} {flavour}")).format(game=game)
+
+
 def share_title(game: GameView) -> str:
     """The game's name as its share's header writes it, in English whatever the reader's
     language: other bots read it ("wordlebot Wordle #1982", "Wordle practice")."""
@@ -195,7 +203,7 @@ def share_text(game: GameView, palette: Palette = STANDARD) -> str:
 def stats_text(stats: Stats, who: str) -> str:
     most = max(stats.distribution.values(), default=0) or 1
     lines = [
-        f"{who}: {stats.kind.replace(':', ' ')}",
+        f"{who}: {kind_text(stats.kind)}",
         _("Played {played} | Win % {percent} | Current streak {current} | Max streak {longest}")
         .format(played=stats.played, percent=stats.win_percent, current=stats.current_streak,
                 longest=stats.max_streak),
@@ -226,7 +234,7 @@ def board_value(metric: str, value: float) -> str:
 
 def board_text(board: Board) -> str:
     scope = _("this server") if board.scope is not None else _("everyone")
-    heading = (f"{_(METRIC_TITLES[board.metric])}, {board.kind.replace(':', ' ')}, {scope}, "
+    heading = (f"{_(METRIC_TITLES[board.metric])}, {kind_text(board.kind)}, {scope}, "
                f"{board.period}")  # fmt: skip
     if not board.entries:
         return f"{heading}\n" + _("Nobody is on this board yet.")
