@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
-from bot.i18n import negotiate, set_locale
+from bot.i18n import N_, _, negotiate, set_locale, use_locale
 from bot.i18n.translator import CatalogTranslator
 from bot.services import Services, open_services
 from bot.services.kinds import KINDS
@@ -35,7 +35,7 @@ log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
 LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a re-read
 DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
-BUSY = "The bot is very busy right now: try again in a moment."
+BUSY = N_("The bot is very busy right now: try again in a moment.")
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
 # (cogs.common.think): a refusal that follows deletes it, so that refusals stay private.
 PUBLIC_THINKING = "wordlebot-public-thinking"
@@ -130,19 +130,20 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
     every player's reply drifting past Discord's window. Commands, buttons and modals alike
     call this first, in the task that handles the interaction: an admitted task is counted
     until it ends (a set, not a scan of every task, which cost a fifth of the event loop
-    under load). It sets the reader's language first."""
-    await follow_reader(interaction)
+    under load). An admitted interaction speaks its reader's language from here on."""
     bot = interaction.client
     in_flight: set[asyncio.Task[Any]] | None = getattr(bot, "in_flight", None)
     task = asyncio.current_task()
-    if in_flight is None or task is None or task in in_flight:
-        return False
-    if len(in_flight) < getattr(bot, "capacity", CAPACITY):
+    if in_flight is not None and task is not None and task not in in_flight:
+        if len(in_flight) >= getattr(bot, "capacity", CAPACITY):
+            with use_locale(str(interaction.locale)):  # the client's: nothing is read now
+                busy = _(BUSY)
+            await answer(interaction, busy, private=True)
+            return True
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
-        return False
-    await answer(interaction, BUSY, private=True)
-    return True
+    await follow_reader(interaction)
+    return False
 
 
 class Tree(app_commands.CommandTree["WordleBot"]):
@@ -191,8 +192,9 @@ EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.anal
               "cogs.challenges", "cogs.study", "cogs.help")  # fmt: skip
 LEADER_RETRY_SECONDS = 60
 JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
-DATABASE_BUSY = "The game's database is busy; nothing was changed, try again in a moment."
-APOLOGY = "Sorry, something went wrong on our side. It has been logged; please try again."
+# Marked for the catalogs, translated where answered (the reader's locale, set for the task).
+DATABASE_BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
+APOLOGY = N_("Sorry, something went wrong on our side. It has been logged; please try again.")
 
 
 def needed_intents(settings: Settings) -> discord.Intents:
@@ -353,19 +355,21 @@ class WordleBot(commands.Bot):
         privately: after a public deferral ("thinking..." in the channel) that goes first."""
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CommandOnCooldown):
-            message = f"Slow down: try again in {error.retry_after:.0f} s."
+            message = _("Slow down: try again in {seconds} s.").format(
+                seconds=f"{error.retry_after:.0f}"
+            )
         elif isinstance(error, app_commands.MissingPermissions):
-            message = "You need the Manage Server permission for that."
+            message = _("You need the Manage Server permission for that.")
         elif isinstance(error, app_commands.NoPrivateMessage):
-            message = "That works in a server, not in direct messages."
+            message = _("That works in a server, not in direct messages.")
         elif isinstance(error, app_commands.CheckFailure):
-            message = "You can't use that here."
+            message = _("You can't use that here.")
         elif isinstance(original, StorageBusy):
             log.warning("interaction %s refused: the database did not answer", interaction.id)
-            message = DATABASE_BUSY
+            message = _(DATABASE_BUSY)
         else:
             log.error("interaction %s failed", interaction.id, exc_info=error)
-            message = APOLOGY
+            message = _(APOLOGY)
         try:
             await answer(interaction, message, private=True)
         except discord.HTTPException:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.game import GameStateError, GuessOutcome, Status, replayed
+from engine.game import GAME_OVER_REASON, GameStateError, GuessOutcome, Status, replayed
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.position import pattern_row
@@ -82,10 +82,11 @@ class AbsurdleGame:
 
     def guess(self, text: str) -> GuessOutcome:
         if self.over:
-            return GuessOutcome(text.strip().lower()[:20], message="This game is over")
+            return GuessOutcome(text.strip().lower()[:20], message=GAME_OVER_REASON.message,
+                                reason=GAME_OVER_REASON)  # fmt: skip
         verdict = check_guess(self.variant, text, self.rows, self.mode)
         if not verdict.allowed:
-            return GuessOutcome(verdict.word, message=verdict.message)
+            return GuessOutcome(verdict.word, message=verdict.message, reason=verdict.reason)
         patterns = pattern_row(self.variant, verdict.word)[self.candidates]
         pattern, keep = adversary_choice(patterns, self.variant.length)
         self.candidates = self.candidates[keep]

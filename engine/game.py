@@ -13,12 +13,13 @@ from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from engine.pattern import score, to_digits, winning
-from engine.rules import Mode, Row, check_guess
+from engine.rules import Mode, Reason, Row, check_guess
 from engine.variants import Variant, get_variant
 
 FORMAT_VERSION = 1
 MAX_GUESSES = 20  # the most a game may allow (a board of more rows fits no message)
 GAME_OVER = "This game is over"
+GAME_OVER_REASON = Reason(GAME_OVER)
 
 
 class Status(StrEnum):
@@ -60,6 +61,7 @@ class GuessOutcome:
     word: str
     pattern: int | None = None
     message: str | None = None
+    reason: Reason | None = None  # the message as data, for a front end to translate
 
     @property
     def accepted(self) -> bool:
@@ -101,9 +103,10 @@ class WordleGame:
     def check(self, text: str) -> GuessOutcome:
         """Whether ``text`` would be accepted now, without playing it."""
         if self.over:
-            return GuessOutcome(text.strip().lower()[:20], message=GAME_OVER)
+            return GuessOutcome(text.strip().lower()[:20], message=GAME_OVER_REASON.message,
+                                reason=GAME_OVER_REASON)  # fmt: skip
         verdict = check_guess(self.variant, text, self.rows, self.mode)
-        return GuessOutcome(verdict.word, message=verdict.message)
+        return GuessOutcome(verdict.word, message=verdict.message, reason=verdict.reason)
 
     def guess(self, text: str) -> GuessOutcome:
         """Play ``text``. A refused guess leaves the game exactly as it was."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import GameStateError, Status, replayed
+from engine.game import GAME_OVER_REASON, GameStateError, Status, replayed
 from engine.pattern import score
-from engine.rules import Mode, Row, check_guess, normalise
+from engine.rules import ON_BOARD, Mode, Reason, Row, check_guess, normalise
 from engine.variants import Variant, get_variant
 
 BOARDS = {"dordle": 2, "quordle": 4, "octordle": 8, "sedecordle": 16}
@@ -28,6 +28,7 @@ class MultiOutcome:
     word: str
     patterns: list[int | None] = field(default_factory=list)  # None: that board was solved
     message: str | None = None
+    reason: Reason | None = None  # the message as data, for a front end to translate
 
     @property
     def accepted(self) -> bool:
@@ -78,18 +79,19 @@ class MultiGame:
 
     def guess(self, text: str) -> MultiOutcome:
         if self.over:
-            return MultiOutcome(normalise(text)[:20], message="This game is over")
+            return MultiOutcome(normalise(text)[:20], message=GAME_OVER_REASON.message,
+                                reason=GAME_OVER_REASON)  # fmt: skip
         verdict = check_guess(self.variant, text, (), Mode.NORMAL)
         if not verdict.allowed:
-            return MultiOutcome(verdict.word, message=verdict.message)
+            return MultiOutcome(verdict.word, message=verdict.message, reason=verdict.reason)
         if self.mode is not Mode.NORMAL:
             for board in range(len(self.answers)):
                 if not self.solved(board):
                     rule = check_guess(self.variant, verdict.word, self.rows(board), self.mode)
                     if not rule.allowed:
-                        return MultiOutcome(
-                            verdict.word, message=f"Board {board + 1}: {rule.message}"
-                        )
+                        assert rule.reason is not None
+                        why = Reason(ON_BOARD, {"board": board + 1, "reason": rule.reason})
+                        return MultiOutcome(verdict.word, message=why.message, reason=why)
         unsolved = [not self.solved(b) for b in range(len(self.answers))]
         self.guesses.append(verdict.word)
         patterns = [score(verdict.word, a) if u else None

@@ -116,9 +116,24 @@ def encode(words: Iterable[str], alphabet: str, length: int) -> npt.NDArray[np.u
     return codes
 
 
+# The refusal of a look-alike character, by what the game's own characters are (English,
+# with named fields: a front end translates it, see engine.rules.Reason).
+LOOK_ALIKE = {
+    "digit": "{character} ({script}) looks like a digit; type it with your keyboard's digits",
+    "Latin letter": "{character} ({script}) looks like a Latin letter; type it with your "
+    "keyboard's Latin letters",
+}
+
+
 class LookAlikeError(ValueError):
     """Typed text holds a character of another script that looks like one of the game's
-    (a Cyrillic or Greek letter, a fullwidth one); the message names it, for the player."""
+    (a Cyrillic or Greek letter, a fullwidth one); the message names it, for the player.
+    ``template`` and ``params`` are the message as data, for a front end to translate."""
+
+    def __init__(self, template: str, **params: str) -> None:
+        super().__init__(template.format(**params))
+        self.template = template
+        self.params = params
 
 
 _SCRIPTS_OF_OWN_KIND = {"LATIN", "DIGIT"}  # the game's own kinds: refused by shape, not here
@@ -148,9 +163,7 @@ def normalise(text: str, alphabet: str, fold: Mapping[str, str] | None = None) -
             kind = _look_alike_kind(ch)
             if kind is not None:
                 own = "digit" if alphabet[:1].isdigit() else "Latin letter"
-                raise LookAlikeError(
-                    f"{ch!r} ({kind}) looks like a {own}; type it with your keyboard's {own}s"
-                )
+                raise LookAlikeError(LOOK_ALIKE[own], character=repr(ch), script=kind)
     return result
 
 

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from decimal import Decimal
 from pathlib import Path
 
 from babel import Locale
@@ -162,7 +163,7 @@ def format_number(value: float, digits: int = 0) -> str:
     grouping: 12345.678 with 2 digits is "12,345.68" in English, "12.345,68" in German."""
     locale = _babel_locale(_current.get())
     pattern = _with_digits(locale.decimal_formats[None].pattern, digits)
-    return format_decimal(value, format=pattern, locale=locale)
+    return format_decimal(_exact(value), format=pattern, locale=locale)
 
 
 def format_percent(fraction: float, digits: int = 0) -> str:
@@ -170,4 +171,38 @@ def format_percent(fraction: float, digits: int = 0) -> str:
     (a no-break space) in French and German."""
     locale = _babel_locale(_current.get())
     pattern = _with_digits(locale.percent_formats[None].pattern, digits)
-    return _format_percent(fraction, format=pattern, locale=locale)
+    return _format_percent(_exact(fraction), format=pattern, locale=locale)
+
+
+def _exact(value: float) -> Decimal | float:
+    """A float as the exact number it holds, so it rounds as Python's own formatting does
+    (``f"{2.305:.2f}"`` is "2.31": the float is a hair above 2.305; Babel would read its
+    shortest text, "2.305", and round half to even, to "2.30")."""
+    return Decimal(value) if isinstance(value, float) else value
+
+
+# How each language writes a tile's place ("2nd letter"), by the gender its word for the unit
+# has there: Spanish "2.ª letra" but "2.º dígito", French "1re lettre" but "1er chiffre".
+_ORDINALS: dict[str, dict[str, str]] = {
+    "es": {"letter": "{n}.ª", "digit": "{n}.º"},
+    "pt-BR": {"letter": "{n}ª", "digit": "{n}º"},
+    "it": {"letter": "{n}ª", "digit": "{n}ª"},  # la lettera, la cifra
+    "fr": {"letter": "{n}e", "digit": "{n}e"},
+    "de": {"letter": "{n}.", "digit": "{n}."},
+    "pl": {"letter": "{n}.", "digit": "{n}."},
+}
+_FRENCH_FIRST = {"letter": "1re", "digit": "1er"}  # la lettre, le chiffre
+
+
+def ordinal(n: int, unit: str = "letter") -> str:
+    """``n`` as an ordinal number in the current locale, agreeing with ``unit`` ("letter",
+    "digit") where the language asks: 2nd in English, 2.ª (letra) in Spanish, 2e in French,
+    2. in German and Polish."""
+    locale = _current.get()
+    if locale == "fr" and n == 1:
+        return _FRENCH_FIRST.get(unit, "1er")
+    forms = _ORDINALS.get(locale)
+    if forms is None:
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    return forms.get(unit, forms["letter"]).format(n=n)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain, groupby
 from typing import Any
 
+from bot.i18n import N_, _, format_number, ngettext
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital, capitals
 from bot.services import GameView, Stats
@@ -22,41 +23,53 @@ from bot.services.digest import Digest
 
 LIMIT = 1024  # characters Discord keeps of an attachment's description
 
-# Every sentence of the alt text, in one place, for the message catalog to translate (issue
-# 30). A plural is a (one, other) pair, chosen by :func:`plural` as ngettext chooses.
-STATE = {"2": "correct", "1": "present elsewhere", "0": "absent"}
-STATE_HIDDEN = {"2": "correct", "1": "present", "0": "absent"}
-TILE = "{letter} {state}"  # also a run of tiles in one state: "N G Ü present elsewhere"
-ROW = "Row {number} {word}: {tiles}"
-ROW_HIDDEN = "Row {number}: {tiles}"
-BOARD = "{title} board"
-BOARDS = "{title}, {count} boards"
-BOARDS_LATEST = "{title}, {count} boards, latest rows"
-BOARD_ROWS = "Board {number}: {rows}"
-NO_ROWS = "no rows yet"
-SOLVED_BOARD = "solved in {count}"
-SOLVED = "Solved in {played}"
-SOLVED_OF = "Solved in {played} of {limit}"
-NOT_SOLVED = "Not solved"
-SO_FAR = ("{count} guess so far", "{count} guesses so far")
-LEFT = ("{count} guess left", "{count} guesses left")
-KEYBOARD = "Keyboard: {groups}"
-KEY_GROUP = "{state} {keys}"
-KEY_STATE = {CORRECT: "right place", PRESENT: "elsewhere", ABSENT: "not in the word",
-             UNUSED: "not tried"}  # fmt: skip
-STATS = "Guess distribution of {who}'s wins, {played} played: {bars}."
-BAR = ("{guesses} guess: {count}", "{guesses} guesses: {count}")
-DIGEST_GAME = "{title} grids, colours only: {scores}"
-NO_GRIDS = "No grids."
-STUDY = ("{title}: each player's share of games by guesses in each mode, {answers} answers; "
-         "mean guesses")  # fmt: skip
-STUDY_LOST = "({count} lost)"
+# Every sentence of the alt text, in one place, marked for the message catalogs (issue 30)
+# and translated where used: _(ROW). A plural is a function of its count, through ngettext.
+STATE = {"2": N_("correct"), "1": N_("present elsewhere"), "0": N_("absent")}
+STATE_HIDDEN = {"2": N_("correct"), "1": N_("present"), "0": N_("absent")}
+# Translators: a tile, or a run of tiles in one state: "N G Ü present elsewhere".
+TILE = N_("{letter} {state}")
+ROW = N_("Row {number} {word}: {tiles}")
+ROW_HIDDEN = N_("Row {number}: {tiles}")
+BOARD = N_("{title} board")
+BOARDS = N_("{title}, {count} boards")
+BOARDS_LATEST = N_("{title}, {count} boards, latest rows")
+BOARD_ROWS = N_("Board {number}: {rows}")
+NO_ROWS = N_("no rows yet")
+SOLVED_BOARD = N_("solved in {count}")
+SOLVED = N_("Solved in {played}")
+SOLVED_OF = N_("Solved in {played} of {limit}")
+NOT_SOLVED = N_("Not solved")
+
+
+def so_far(count: int) -> str:
+    return ngettext("{count} guess so far", "{count} guesses so far", count).format(count=count)
+
+
+def left(count: int) -> str:
+    return ngettext("{count} guess left", "{count} guesses left", count).format(count=count)
+
+
+KEYBOARD = N_("Keyboard: {groups}")
+# Translators: a group of keys: "right place C, A".
+KEY_GROUP = N_("{state} {keys}")
+KEY_STATE = {CORRECT: N_("right place"), PRESENT: N_("elsewhere"), ABSENT: N_("not in the word"),
+             UNUSED: N_("not tried")}  # fmt: skip
+STATS = N_("Guess distribution of {who}'s wins, {played} played: {bars}.")
+
+
+def bar(guesses: int, count: int) -> str:
+    return ngettext("{guesses} guess: {count}", "{guesses} guesses: {count}", guesses).format(
+        guesses=guesses, count=count
+    )
+
+
+DIGEST_GAME = N_("{title} grids, colours only: {scores}")
+NO_GRIDS = N_("No grids.")
+STUDY = N_("{title}: each player's share of games by guesses in each mode, {answers} answers; "
+           "mean guesses")  # fmt: skip
+STUDY_LOST = N_("({count} lost)")
 CUT = "…"
-
-
-def plural(forms: tuple[str, str], count: int) -> str:
-    """The form of ``forms`` (one, other) for ``count``, as English chooses."""
-    return forms[0] if count == 1 else forms[1]
 
 
 def row_text(number: int, guess: str, digits: str, *, letters: bool = True,
@@ -64,13 +77,14 @@ def row_text(number: int, guess: str, digits: str, *, letters: bool = True,
     """One row in words. ``runs`` says tiles side by side in one state together ("P I
     absent, N G present elsewhere"): shorter for long words, in the same order."""
     if not letters:
-        tiles = ", ".join(STATE_HIDDEN[d] for d in digits)
-        return ROW_HIDDEN.format(number=number, tiles=tiles)
+        tiles = ", ".join(_(STATE_HIDDEN[d]) for d in digits)
+        return _(ROW_HIDDEN).format(number=number, tiles=tiles)
     pairs = list(zip(guess, digits, strict=True))
     groups = groupby(pairs, lambda pair: pair[1]) if runs else ((d, [(ch, d)]) for ch, d in pairs)
-    said = [TILE.format(letter=" ".join(capital(ch) for ch, _ in run), state=STATE[digit])
+    said = [_(TILE).format(letter=" ".join(capital(ch) for ch, _digit in run),
+                           state=_(STATE[digit]))
             for digit, run in groups]  # fmt: skip
-    return ROW.format(number=number, word=capitals(guess), tiles=", ".join(said))
+    return _(ROW).format(number=number, word=capitals(guess), tiles=", ".join(said))
 
 
 def board_alt_text(game: GameView, *, letters: bool = True) -> str:
@@ -78,17 +92,17 @@ def board_alt_text(game: GameView, *, letters: bool = True) -> str:
     fit, tiles side by side in one state are said together; a multi-board game that still
     does not fit says each board's latest row; past that the text is cut."""
     if game.boards is None:
-        return _first_fitting(_sentences([BOARD.format(title=game.title), *(
+        return _first_fitting(_sentences([_(BOARD).format(title=game.title), *(
             row_text(i, g, d, letters=letters, runs=runs) for i, (g, d) in enumerate(game.rows, 1)),
             _progress(game)]) for runs in (False, True))  # fmt: skip
     count = len(game.boards)
-    full = _sentences([BOARDS.format(title=game.title, count=count), *(
-        BOARD_ROWS.format(number=b, rows=NO_ROWS if not rows else "; ".join(
+    full = _sentences([_(BOARDS).format(title=game.title, count=count), *(
+        _(BOARD_ROWS).format(number=b, rows=_(NO_ROWS) if not rows else "; ".join(
             row_text(i, g, d, letters=letters) for i, (g, d) in enumerate(rows, 1)))
         for b, rows in enumerate(game.boards, 1)), _progress(game)])  # fmt: skip
     latest = (
-        _sentences([BOARDS_LATEST.format(title=game.title, count=count), *(
-            BOARD_ROWS.format(number=b, rows=_latest(rows, game.length, letters, runs))
+        _sentences([_(BOARDS_LATEST).format(title=game.title, count=count), *(
+            _(BOARD_ROWS).format(number=b, rows=_latest(rows, game.length, letters, runs))
             for b, rows in enumerate(game.boards, 1)), _progress(game)])
         for runs in (False, True)
     )  # fmt: skip
@@ -97,10 +111,10 @@ def board_alt_text(game: GameView, *, letters: bool = True) -> str:
 
 def _latest(rows: list[tuple[str, str]], length: int, letters: bool, runs: bool) -> str:
     if not rows:
-        return NO_ROWS
+        return _(NO_ROWS)
     guess, digits = rows[-1]
     if digits == "2" * length:
-        return SOLVED_BOARD.format(count=len(rows))
+        return _(SOLVED_BOARD).format(count=len(rows))
     return row_text(len(rows), guess, digits, letters=letters, runs=runs)
 
 
@@ -117,14 +131,13 @@ def _progress(game: GameView) -> str:
     played = len(game.rows)
     if game.status == "won":
         if game.max_guesses:
-            return SOLVED_OF.format(played=played, limit=game.max_guesses)
-        return SOLVED.format(played=played)
+            return _(SOLVED_OF).format(played=played, limit=game.max_guesses)
+        return _(SOLVED).format(played=played)
     if game.status == "lost":
-        return NOT_SOLVED
+        return _(NOT_SOLVED)
     if not game.max_guesses:
-        return plural(SO_FAR, played).format(count=played)
-    left = game.max_guesses - played
-    return plural(LEFT, left).format(count=left)
+        return so_far(played)
+    return left(game.max_guesses - played)
 
 
 def keyboard_alt_text(game: GameView, rows: Sequence[str] | None = None) -> str:
@@ -134,23 +147,22 @@ def keyboard_alt_text(game: GameView, rows: Sequence[str] | None = None) -> str:
     for state in (CORRECT, PRESENT, ABSENT, UNUSED):
         letters = [capital(key) for key, known in keys if known == state]
         if letters:
-            groups.append(KEY_GROUP.format(state=KEY_STATE[state], keys=", ".join(letters)))
-    return _fit(KEYBOARD.format(groups="; ".join(groups)) + ".")
+            groups.append(_(KEY_GROUP).format(state=_(KEY_STATE[state]), keys=", ".join(letters)))
+    return _fit(_(KEYBOARD).format(groups="; ".join(groups)) + ".")
 
 
 def stats_alt_text(stats: Stats, who: str) -> str:
     """The guess distribution chart in words."""
-    bars = ", ".join(plural(BAR, guesses).format(guesses=guesses, count=count)
-                     for guesses, count in stats.distribution.items())  # fmt: skip
-    return _fit(STATS.format(who=who, played=stats.played, bars=bars))
+    bars = ", ".join(bar(guesses, count) for guesses, count in stats.distribution.items())
+    return _fit(_(STATS).format(who=who, played=stats.played, bars=bars))
 
 
 def digest_alt_text(digest: Digest) -> str:
     """The digest's grids in words: who finished each game, and in how many guesses."""
-    games = [DIGEST_GAME.format(title=game.title, scores="; ".join(
+    games = [_(DIGEST_GAME).format(title=game.title, scores="; ".join(
         f"{score} {', '.join(m.name for m in members)}" for score, members in game.scores))
         for game in digest.games]  # fmt: skip
-    return _fit(_sentences(games) or NO_GRIDS)
+    return _fit(_sentences(games) or _(NO_GRIDS))
 
 
 def study_alt_text(result: dict[str, Any]) -> str:
@@ -163,14 +175,14 @@ def study_alt_text(result: dict[str, Any]) -> str:
         )  # a mode the player could not play: no bars
         players.append(f"{entry['label']}: {modes}")
     title = result.get("title", result["variant"])
-    head = STUDY.format(title=title, answers=f"{result['answers']:,}")
+    head = _(STUDY).format(title=title, answers=format_number(result["answers"]))
     return _fit(_sentences([head, *players]))
 
 
 def _mode(mode: str, figures: dict[str, Any]) -> str:
-    said = f"{mode} {figures['mean']:.2f}"
+    said = f"{mode} {format_number(figures['mean'], 2)}"
     if figures["failures"]:
-        said += " " + STUDY_LOST.format(count=f"{figures['failures']:,}")
+        said += " " + _(STUDY_LOST).format(count=format_number(figures["failures"]))
     return said
 
 

@@ -1,5 +1,6 @@
 """The hard-mode study as text and as a picture: pure functions of its JSON result
-(``wordlebot study hard-mode --json``)."""
+(``wordlebot study hard-mode --json``). /hardmode's words are in the reader's language; the
+table and the picture are the command line's (English)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, _, format_number
 from bot.render.alt_text import study_alt_text
 from bot.render.images import font
 from bot.services.study import HardModeStudy
@@ -19,7 +21,8 @@ PANEL_W, PANEL_H, COLUMNS, HEADER = 420, 260, 3, 70
 
 
 def signed(value: float) -> str:
-    return f"{value:+.3f}"
+    """ "+0.123", "-0.045" with the current locale's decimal mark."""
+    return f"{value:+.3f}"[0] + format_number(abs(value), 3)
 
 
 def interval(diff: dict[str, Any]) -> str:
@@ -51,21 +54,29 @@ def table_lines(result: dict[str, Any]) -> list[str]:
 
 def hard_mode_text(result: dict[str, Any], answer: str = "") -> str:
     """The short message the bot sends: the answer, then each agent's means and difference."""
-    lines = [f"**Is hard mode harder? ({result['title']})**"] if "title" in result else []
+    lines = []
+    if "title" in result:
+        # Translators: keep the Markdown marks (**).
+        lines.append(_("**Is hard mode harder? ({game})**").format(game=result["title"]))
     if answer:
         lines.append(answer)
     for entry in result["agents"].values():
         modes = entry["modes"]
         means = ", ".join(
-            f"{m} {c['mean']:.3f}" + (f" ({c['failures']} lost)" if c["failures"] else "")
+            f"{m} {format_number(c['mean'], 3)}"
+            + (" " + _("({count} lost)").format(count=c["failures"]) if c["failures"] else "")
             for m, c in modes.items() if "mean" in c
         )  # fmt: skip
         hard = entry["differences"].get("hard")
-        diff = f"; hard - normal {interval(hard)}" if hard else ""
+        diff = ""
+        if hard:
+            diff = "; " + _("hard - normal {difference}").format(difference=interval(hard))
         lines.append(f"- {entry['label']}: {means}{diff}")
-    answers = result["answers"]
-    lines.append(f"Every one of the {answers:,} answers, a lost game counted as "
-                 f"{result['limit'] + 1} (`wordlebot study hard-mode`).")  # fmt: skip
+    # Translators: {command} is a command line: keep it as it is.
+    lines.append(_("Every one of the {count} answers, a lost game counted as {guesses} "
+                   "({command}).").format(count=format_number(result["answers"]),
+                                         guesses=result["limit"] + 1,
+                                         command="`wordlebot study hard-mode`"))  # fmt: skip
     return "\n".join(lines)
 
 
@@ -131,28 +142,55 @@ def answer_sentences(result: dict[str, Any]) -> str:
         return ""
     d, modes = agents[best]["differences"]["hard"], agents[best]["modes"]
     if d.get("low") is not None and d["low"] > 0:
-        verdict = "Yes, slightly" if d["mean"] < 0.2 else "Yes"
+        verdict = _("Yes, slightly") if d["mean"] < 0.2 else _("Yes")
     elif d.get("high") is not None and d["high"] < 0:
-        verdict = "No, it is easier"
+        verdict = _("No, it is easier")
     else:
-        verdict = "Not measurably"
-    every = f" (one guess more every {1 / d['mean']:.0f} games)" if d["mean"] > 0 else ""
+        verdict = _("Not measurably")
     lost = (modes["hard"]["failures"], modes["normal"]["failures"])
-    losses = (", losing no game in either mode" if lost == (0, 0) else
-              f", losing {lost[0]} games against {lost[1]} in normal mode")  # fmt: skip
-    first = (f"{verdict}: played as well as the engine can ({agents[best]['label']}), hard mode "
-             f"costs {interval(d)} guesses a game{every}{losses}.")  # fmt: skip
+    template = FIRST[(d["mean"] > 0, lost == (0, 0))]
+    first = _(template).format(
+        verdict=verdict, agent=agents[best]["label"], difference=interval(d),
+        count=f"{1 / d['mean']:.0f}" if d["mean"] > 0 else "", hard=lost[0],
+        normal=lost[1],
+    )  # fmt: skip
     greedy = [
-        f"{interval(agents[a]['differences']['hard'])} ({agents[a]['label']}, "
-        f"{agents[a]['modes']['hard']['failures']} lost in hard mode)"
+        _("{difference} ({agent}, {count} lost in hard mode)").format(
+            difference=interval(agents[a]["differences"]["hard"]), agent=agents[a]["label"],
+            count=agents[a]["modes"]["hard"]["failures"])
         for a in ("entropy", "parts") if "hard" in agents.get(a, {}).get("differences", {})
     ]  # fmt: skip
-    second = "For greedy players it costs " + " and ".join(greedy) if greedy else ""
-    if "hard" in agents.get("random", {}).get("differences", {}):
-        second += (", while random" if second else "Random") + (
-            " consistent play, whose every guess could be the answer and so obeys hard mode "
-            "anyway, is unaffected")  # fmt: skip
-    return f"{first} {second}." if second else first
+    costs = greedy[0] if len(greedy) == 1 else _("{items} and {last}").format(
+        items=", ".join(greedy[:-1]), last=greedy[-1]) if greedy else ""  # fmt: skip
+    random = "hard" in agents.get("random", {}).get("differences", {})
+    if greedy and random:
+        second = _("For greedy players it costs {costs}, while random consistent play, whose "
+                   "every guess could be the answer and so obeys hard mode anyway, is "
+                   "unaffected.").format(costs=costs)  # fmt: skip
+    elif greedy:
+        second = _("For greedy players it costs {costs}.").format(costs=costs)
+    elif random:
+        second = _("Random consistent play, whose every guess could be the answer and so obeys "
+                   "hard mode anyway, is unaffected.")  # fmt: skip
+    else:
+        return first
+    return f"{first} {second}"
+
+
+# The study's first sentence, by (hard mode costs more, no game lost in either mode).
+FIRST = {
+    (True, True): N_("{verdict}: played as well as the engine can ({agent}), hard mode costs "
+                     "{difference} guesses a game (one guess more every {count} games), losing "
+                     "no game in either mode."),
+    (True, False): N_("{verdict}: played as well as the engine can ({agent}), hard mode costs "
+                      "{difference} guesses a game (one guess more every {count} games), losing "
+                      "{hard} games against {normal} in normal mode."),
+    (False, True): N_("{verdict}: played as well as the engine can ({agent}), hard mode costs "
+                      "{difference} guesses a game, losing no game in either mode."),
+    (False, False): N_("{verdict}: played as well as the engine can ({agent}), hard mode costs "
+                       "{difference} guesses a game, losing {hard} games against {normal} in "
+                       "normal mode."),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -168,6 +206,6 @@ class HardModeAnswer:
 def hard_mode_answer(study: HardModeStudy) -> HardModeAnswer:
     """The reply for a stored study (:func:`bot.services.study.hard_mode_study`)."""
     if study.result is None:
-        return HardModeAnswer(study.message or "", None, "")
+        return HardModeAnswer(study.message or "", None, "")  # already in the reader's language
     text = hard_mode_text(study.result, answer_sentences(study.result))
     return HardModeAnswer(text, study.picture, study.filename, study_alt_text(study.result))

@@ -1,4 +1,9 @@
-"""Boards, keyboards, stats and leaderboards as text (Discord markdown or plain terminal)."""
+"""Boards, keyboards, stats and leaderboards as text (Discord markdown or plain terminal).
+
+Every sentence is looked up in the current locale's catalog (:mod:`bot.i18n`) when it is
+written; the share (its header and squares, which other bots read) stays as the game writes
+it, and so do game names and the words of the game.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.i18n import N_, _, format_number, format_percent, ngettext, pgettext
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital
 from bot.render.palette import STANDARD, Palette
@@ -25,13 +31,14 @@ if TYPE_CHECKING:
 from engine.pattern import to_emoji
 from engine.solver.coach import BoardsCoaching, WorstCaseCoaching
 
+# Marked for the catalogs: translate where shown, _(METRIC_TITLES[metric]).
 METRIC_TITLES = {
-    "wins": "Wins",
-    "win_rate": "Win rate",
-    "average": "Average guesses",
-    "skill": "Skill (the coach's, 0-99)",
-    "current_streak": "Current streak",
-    "max_streak": "Max streak",
+    "wins": N_("Wins"),
+    "win_rate": N_("Win rate"),
+    "average": N_("Average guesses"),
+    "skill": N_("Skill (the coach's, 0-99)"),
+    "current_streak": N_("Current streak"),
+    "max_streak": N_("Max streak"),
 }
 
 
@@ -58,7 +65,7 @@ def squares_of(digits: str, palette: Palette = STANDARD) -> str:
 def multi_rows(game: GameView, palette: Palette = STANDARD) -> list[str]:
     assert game.boards is not None
     lines = []
-    for i, (guess, _) in enumerate(game.rows):
+    for i, (guess, _digits) in enumerate(game.rows):
         cells = [squares_of(b[i][1], palette) if i < len(b) else "·" * game.length
                  for b in game.boards]  # fmt: skip
         lines.append(f"`{guess.upper()}` " + " ".join(cells))
@@ -82,7 +89,8 @@ def keyboard(game: GameView, rows: Sequence[str] | None = None) -> list[list[tup
     return key_states(game, rows)
 
 
-KEY_LEGEND = "**bold**: right place, __underlined__: elsewhere, ~~struck~~: not in it"
+# Translators: keep the Markdown marks (** __ ~~) around the words they style.
+KEY_LEGEND = N_("**bold**: right place, __underlined__: elsewhere, ~~struck~~: not in it")
 
 
 def keyboard_markdown(game: GameView, rows: Sequence[str] | None = None) -> str:
@@ -92,19 +100,50 @@ def keyboard_markdown(game: GameView, rows: Sequence[str] | None = None) -> str:
     style = {UNUSED: "{}", ABSENT: "~~{}~~", PRESENT: "__{}__", CORRECT: "**{}**"}
     lines = [" ".join(style[status].format(capital(key)) for key, status in row)
              for row in keyboard(game, rows)]  # fmt: skip
-    return "\n".join([*lines, KEY_LEGEND])
+    return "\n".join([*lines, _(KEY_LEGEND)])
+
+
+# A game's name by its flavour (a kind's part after the colon), when it has no number.
+FLAVOUR_TITLES = {
+    "practice": N_("{game} practice"),
+    "challenge": N_("{game} challenge"),
+    "race": N_("{game} race"),
+    "custom": N_("{game} custom"),
+    "coop": N_("{game} coop"),
+    "daily": N_("{game} daily"),
+    "archive": N_("{game} archive"),
+}
+MODE_TITLES = {"hard": N_("{name} (hard mode)"), "strict": N_("{name} (strict mode)")}
+
+
+def kind_text(kind: str) -> str:
+    """A kind of game as a heading names it, in the current locale: "wordle daily"."""
+    game, _colon, flavour = kind.partition(":")
+    if not flavour:
+        return game
+    return _(FLAVOUR_TITLES.get(flavour, f"{{game}} {flavour}")).format(game=game)
+
+
+def share_title(game: GameView) -> str:
+    """The game's name as its share's header writes it, in English whatever the reader's
+    language: other bots read it ("wordlebot Wordle #1982", "Wordle practice")."""
+    if game.number is not None:
+        return f"wordlebot {game.title} #{game.number}"
+    return f"{game.title} {game.kind.split(':')[1]}"
 
 
 def title(game: GameView) -> str:
-    """The game's name. The bot's dailies are "wordlebot Wordle #N": the number counts days
-    as the NYT's does, but the answer is ours, so the name keeps the two apart."""
+    """The game's name, in the current locale. The bot's dailies are "wordlebot Wordle #N":
+    the number counts days as the NYT's does, but the answer is ours, so the name keeps the
+    two apart."""
     kind = game.kind.split(":")[1]
     if game.number is not None:
         name = f"wordlebot {game.title} #{game.number}"
     else:
-        name = f"{game.title} {kind}"
-    mode = "" if game.mode == "normal" else f" ({game.mode} mode)"
-    return f"{name}{mode}"
+        name = _(FLAVOUR_TITLES.get(kind, f"{{game}} {kind}")).format(game=game.title)
+    if game.mode == "normal":
+        return name
+    return _(MODE_TITLES.get(game.mode, f"{{name}} ({game.mode} mode)")).format(name=name)
 
 
 def status_line(game: GameView, *, spoiler: bool) -> str:
@@ -112,24 +151,41 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
     if game.boards is not None:
         solved = sum(1 for b in game.boards if b and b[-1][1] == "2" * game.length)
         if game.status == "won":
-            return f"All {len(game.boards)} boards solved in {count}/{game.max_guesses}!"
+            return _("All {boards} boards solved in {count}/{limit}!").format(
+                boards=len(game.boards), count=count, limit=game.max_guesses
+            )
         if game.status == "lost":
-            return f"X/{game.max_guesses}. The answers were {(game.answer or '').upper()}."
-        return f"{solved}/{len(game.boards)} boards solved. Guess {count + 1} of {game.max_guesses}"
+            return _("X/{limit}. The answers were {answers}.").format(
+                limit=game.max_guesses, answers=(game.answer or "").upper()
+            )
+        return _("{solved}/{boards} boards solved. Guess {number} of {limit}").format(
+            solved=solved, boards=len(game.boards), number=count + 1, limit=game.max_guesses
+        )
     if game.remaining is not None:  # Absurdle
-        goal = f" Target: {game.target.upper()}." if game.target else ""
+        target = (game.target or "").upper()
         if game.status == "won":
-            return f"Cornered in {count} guesses!{goal}"
+            if game.target:
+                return _("Cornered in {count} guesses! Target: {target}.").format(
+                    count=count, target=target
+                )
+            return _("Cornered in {count} guesses!").format(count=count)
         if game.status == "lost":
-            return f"The target {(game.target or '').upper()} is gone: the adversary dodged it."
-        return f"{game.remaining} word{'s' if game.remaining != 1 else ''} left.{goal}"
+            return _("The target {target} is gone: the adversary dodged it.").format(target=target)
+        if game.target:
+            return ngettext("{count} word left. Target: {target}.",
+                            "{count} words left. Target: {target}.", game.remaining
+                            ).format(count=game.remaining, target=target)  # fmt: skip
+        return ngettext("{count} word left.", "{count} words left.", game.remaining).format(
+            count=game.remaining
+        )
     if game.status == "won":
-        return f"Solved in {count}/{game.max_guesses}!"
+        return _("Solved in {count}/{limit}!").format(count=count, limit=game.max_guesses)
     if game.status == "lost":
         answer = (game.answer or "").upper()
         shown = f"||{answer}||" if spoiler else answer
-        return f"X/{game.max_guesses}. The answer was {shown}."
-    return f"Guess {count + 1} of {game.max_guesses}"
+        return _("X/{limit}. The answer was {answer}.").format(limit=game.max_guesses,
+                                                              answer=shown)  # fmt: skip
+    return _("Guess {number} of {limit}").format(number=count + 1, limit=game.max_guesses)
 
 
 def share_text(game: GameView, palette: Palette = STANDARD) -> str:
@@ -138,44 +194,56 @@ def share_text(game: GameView, palette: Palette = STANDARD) -> str:
     score = len(game.rows) if game.status == "won" else "X"
     hard = "*" if game.mode != "normal" else ""
     limit = f"/{game.max_guesses}" if game.max_guesses else ""
-    header = f"{title(game).split(' (')[0]} {score}{limit}{hard}"
+    header = f"{share_title(game)} {score}{limit}{hard}"
     if game.boards is not None:  # colours only: the guessed words would give the answers away
         return "\n".join([header, "", *multi_squares(game, palette)])
-    return "\n".join([header, "", *(squares_of(d, palette) for _, d in game.rows)])
+    return "\n".join([header, "", *(squares_of(d, palette) for _guess, d in game.rows)])
 
 
 def stats_text(stats: Stats, who: str) -> str:
     most = max(stats.distribution.values(), default=0) or 1
     lines = [
-        f"{who}: {stats.kind.replace(':', ' ')}",
-        f"Played {stats.played} | Win % {stats.win_percent} | Current streak "
-        f"{stats.current_streak} | Max streak {stats.max_streak}",
-        "Guess distribution:",
-    ]
+        f"{who}: {kind_text(stats.kind)}",
+        _("Played {played} | Win % {percent} | Current streak {current} | Max streak {longest}")
+        .format(played=stats.played, percent=stats.win_percent, current=stats.current_streak,
+                longest=stats.max_streak),
+        _("Guess distribution:"),
+    ]  # fmt: skip
     for guesses, count in stats.distribution.items():
         bar = "█" * max(1, round(20 * count / most)) if count else ""
         lines.append(f"{guesses} {bar} {count}")
     for line in (stats.shared, stats.archive):  # results kept apart from the streak
         if line is not None:
-            average = "" if line.average is None else f" | Average {line.average:.2f}"
-            lines.append(f"{line.label}: Played {line.played} | Won {line.wins}{average}")
+            if line.average is None:
+                said = _("{label}: Played {played} | Won {wins}")
+            else:
+                said = _("{label}: Played {played} | Won {wins} | Average {average}")
+            lines.append(said.format(label=line.label, played=line.played, wins=line.wins,
+                                     average=format_number(line.average or 0, 2)))  # fmt: skip
     return "\n".join(lines)
 
 
-VALUE_FORMATS = {"win_rate": "{:.0%}", "average": "{:.2f}"}
+def board_value(metric: str, value: float) -> str:
+    """A board's value as a person reads it, in the current locale: 46%, 3.52, 12."""
+    if metric == "win_rate":
+        return format_percent(value)
+    if metric == "average":
+        return format_number(value, 2)
+    return f"{value:.0f}"
 
 
 def board_text(board: Board) -> str:
-    scope = "this server" if board.scope is not None else "everyone"
-    heading = (f"{METRIC_TITLES[board.metric]}, {board.kind.replace(':', ' ')}, {scope}, "
+    scope = _("this server") if board.scope is not None else _("everyone")
+    heading = (f"{_(METRIC_TITLES[board.metric])}, {kind_text(board.kind)}, {scope}, "
                f"{board.period}")  # fmt: skip
     if not board.entries:
-        return f"{heading}\nNobody is on this board yet."
+        return f"{heading}\n" + _("Nobody is on this board yet.")
     lines = [heading]
     for entry in board.entries:
-        value = VALUE_FORMATS.get(board.metric, "{:.0f}").format(entry.value)
-        lines.append(f"{entry.rank:>3}. {entry.name} - {value} ({entry.played} played)")
-    lines.append(f"Page {board.page} of {board.pages}")
+        value = board_value(board.metric, entry.value)
+        lines.append(f"{entry.rank:>3}. " + _("{player} - {value} ({count} played)").format(
+            player=entry.name, value=value, count=entry.played))  # fmt: skip
+    lines.append(_("Page {page} of {pages}").format(page=board.page, pages=board.pages))
     return "\n".join(lines)
 
 
@@ -184,24 +252,40 @@ def analysis_text(analysis: Analysis) -> str:
     lines: list[str] = []
     for share, reading in zip(analysis.shares, analysis.readings, strict=True):
         number = f" #{share.puzzle}" if share.puzzle is not None else ""
-        mode = " (hard mode)" if share.hard else ""
         results = ", ".join(f"{b.guesses}" if b.solved else "X" for b in share.boards)
-        lines.append(f"**{share.game.title()}{number}**{mode}: {results}")
+        name = f"**{share.game.title()}{number}**"
+        if share.hard:
+            # Translators: {share} is the share's name in bold ("**Wordle #1982**").
+            lines.append(_("{share} (hard mode): {results}").format(share=name, results=results))
+        else:
+            lines.append(f"{name}: {results}")
         if reading is not None:
             likely = ", ".join(w.upper() for w in reading.likely[:6])
-            lines.append(f"The grid alone fits {reading.count} answers; most likely: {likely}")
+            lines.append(
+                ngettext(
+                    "The grid alone fits {count} answer; most likely: {words}",
+                    "The grid alone fits {count} answers; most likely: {words}",
+                    reading.count,
+                ).format(count=reading.count, words=likely)
+            )
             if not reading.complete:
-                lines.append("(The hard-mode check ran out of time, so the count may be high: "
-                             "add the words you played for an exact reading.)")  # fmt: skip
+                lines.append(_("(The hard-mode check ran out of time, so the count may be high: "
+                               "add the words you played for an exact reading.)"))  # fmt: skip
     if analysis.hint is not None:
         result = analysis.hint
-        lines.append(f"{result.remaining} possible: {candidates_text(result, 12)}")
+        lines.append(
+            _("{count} possible: {words}").format(
+                count=result.remaining, words=candidates_text(result, 12)
+            )
+        )
         if result.suggestions:
-            lines.append(f"Best next guess: {result.suggestions[0].guess.upper()}")
+            lines.append(
+                _("Best next guess: {guess}").format(guess=result.suggestions[0].guess.upper())
+            )
     if analysis.coaching is not None:
         lines.append(f"```\n{coaching_text(analysis.coaching)}\n```")
-    lines.extend(f"Note: {p}" for p in analysis.problems)
-    return "\n".join(lines) or "Nothing to analyse."
+    lines.extend(_("Note: {problem}").format(problem=p) for p in analysis.problems)
+    return "\n".join(lines) or _("Nothing to analyse.")
 
 
 def candidates_text(result: Hint, shown: int) -> str:
@@ -213,24 +297,36 @@ def candidates_text(result: Hint, shown: int) -> str:
 
 
 def percent(p: float) -> str:
-    """A chance for people: 12%, 0.4%, <0.1%."""
-    return f"{p:.0%}" if p >= 0.01 else f"{p:.1%}" if p >= 0.001 else "<0.1%"
+    """A chance for people, in the current locale: 12%, 0.4%, <0.1%."""
+    return format_percent(p) if p >= 0.01 else format_percent(p, 1) if p >= 0.001 else (
+        "<" + format_percent(0.001, 1))  # fmt: skip
 
 
 def hint_text(result: Hint, shown: int = 15) -> str:
     """A hint for one board: what is left, then the best guesses, each marked when it
     could be the answer (with its chance under an answer model)."""
-    more = f" and {result.remaining - shown} more" if result.remaining > shown else ""
-    lines = [f"**{result.remaining}** possible: {candidates_text(result, shown)}{more}",
-             "Best guesses:"]  # fmt: skip
-    for s in result.suggestions:
-        finish = f", {s.expected_guesses:.2f} guesses to finish" if s.expected_guesses else ""
-        chance = f": {percent(s.chance)}" if s.chance else ""
-        mark = f" (could be it{chance})" if s.possible else ""
-        lines.append(
-            f"`{s.guess.upper()}` {s.entropy:.2f} bits, {s.expected:.1f} left on average,"
-            f" worst {s.worst}{mark}{finish}"
+    words = candidates_text(result, shown)
+    count = f"**{result.remaining}**"
+    if result.remaining > shown:
+        head = _("{count} possible: {words} and {more} more").format(
+            count=count, words=words, more=result.remaining - shown
         )
+    else:
+        head = _("{count} possible: {words}").format(count=count, words=words)
+    lines = [head, _("Best guesses:")]
+    for s in result.suggestions:
+        said = _("{guess} {bits} bits, {left} left on average, worst {worst}").format(
+            guess=f"`{s.guess.upper()}`", bits=format_number(s.entropy, 2),
+            left=format_number(s.expected, 1), worst=s.worst)  # fmt: skip
+        if s.possible and s.chance:
+            said += " " + _("(could be it: {chance})").format(chance=percent(s.chance))
+        elif s.possible:
+            said += " " + _("(could be it)")
+        if s.expected_guesses:
+            said += ", " + _("{count} guesses to finish").format(
+                count=format_number(s.expected_guesses, 2)
+            )
+        lines.append(said)
     return "\n".join(lines)
 
 
@@ -239,12 +335,22 @@ def multi_hint_text(result: MultiHint) -> str:
     lines = []
     for board, words in enumerate(result.candidates, 1):
         if not words:
-            lines.append(f"Board {board}: solved")
+            lines.append(_("Board {board}: solved").format(board=board))
             continue
         shown = ", ".join(w.upper() for w in words[:8])
-        more = f" and {len(words) - 8} more" if len(words) > 8 else ""
-        lines.append(f"Board {board}: {len(words)} possible: {shown}{more}")
-    lines.append(f"Best guess for all boards: `{result.guess.upper()}`")
+        if len(words) > 8:
+            lines.append(
+                _("Board {board}: {count} possible: {words} and {more} more").format(
+                    board=board, count=len(words), words=shown, more=len(words) - 8
+                )
+            )
+        else:
+            lines.append(
+                _("Board {board}: {count} possible: {words}").format(
+                    board=board, count=len(words), words=shown
+                )
+            )
+    lines.append(_("Best guess for all boards: {guess}").format(guess=f"`{result.guess.upper()}`"))
     return "\n".join(lines)
 
 
@@ -261,29 +367,40 @@ def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
         for board, (answer, coaching, solved) in enumerate(
             zip(report.answers, report.boards, report.solved_at, strict=True), 1
         ):
-            done = f"solved in {solved}" if solved is not None else "not solved"
-            blocks.append(f"Board {board}: {answer.upper()}, {done}\n{coaching_text(coaching)}")
+            if solved is not None:
+                done = _("Board {board}: {answer}, solved in {count}").format(
+                    board=board, answer=answer.upper(), count=solved
+                )
+            else:
+                done = _("Board {board}: {answer}, not solved").format(
+                    board=board, answer=answer.upper()
+                )
+            blocks.append(f"{done}\n{coaching_text(coaching)}")
         skill = "-" if report.skill is None else report.skill
-        return "\n\n".join([*blocks, f"Skill over the boards {skill}/99"])
+        return "\n\n".join([*blocks, _("Skill over the boards {skill}/99").format(skill=skill)])
     if isinstance(report, WorstCaseCoaching):
-        lines = ["Turn  guess   left        best (leaves)  skill"]
+        # Translators: a table's header: keep each column's word within its spaces.
+        lines = [_("Turn  guess   left        best (leaves)  skill")]
         for i, t in enumerate(report.turns, 1):
             skill = "-" if t.skill is None else f"{t.skill:>2}"
-            left = "won" if t.after == 0 else f"{t.after}"
+            left = pgettext("a coaching table's cell", "won") if t.after == 0 else f"{t.after}"
             best = "-" if t.after == 0 else f"{t.best.upper()} ({t.best_after})"
             lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {left:<4} "
                          f"{best:<14} {skill:>5}")  # fmt: skip
         skill = "-" if report.skill is None else report.skill
-        lines.append(f"Skill {skill}/99 (the adversary keeps the largest group: no luck)")
+        lines.append(_("Skill {skill}/99 (the adversary keeps the largest group: no luck)")
+                     .format(skill=skill))  # fmt: skip
         return "\n".join(lines)
-    lines = ["Turn  guess   left        best    skill luck"]
+    # Translators: a table's header: keep each column's word within its spaces.
+    lines = [_("Turn  guess   left        best    skill luck")]
     for i, t in enumerate(report.turns, 1):
         skill = "-" if t.skill is None else f"{t.skill:>2}"
-        rollout = f"  (rollout: {t.rollout.upper()})" if t.rollout else ""
+        rollout = ("  " + _("(rollout: {guess})").format(guess=t.rollout.upper())
+                   if t.rollout else "")  # fmt: skip
         lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {t.after:<4} "
                      f"{t.best.upper():<6} {skill:>5} {t.luck:>4}{rollout}")  # fmt: skip
     skill = "-" if report.skill is None else report.skill
-    lines.append(f"Skill {skill}/99, luck {report.luck}/99")
+    lines.append(_("Skill {skill}/99, luck {luck}/99").format(skill=skill, luck=report.luck))
     return "\n".join(lines)
 
 
@@ -293,16 +410,29 @@ def challenge_text(board: ChallengeBoard, name: Callable[[int], str] = lambda p:
     result in colours only (never a letter: others may still play the word). ``name``
     shows a player (a mention on Discord); the first ``shown`` finishers are listed."""
     c = board.challenge
-    who = "anyone but the setter" if c.target_id is None else f"{name(c.target_id)} only"
-    lines = [f"**Challenge #{c.id}**: {c.game.title()}, {c.max_guesses} guesses, set by "
-             f"{name(c.setter_id)}, for {who}.",
-             "Press Play: you play privately; your result shows here in colours only."]  # fmt: skip
+    # Translators: keep the Markdown marks (**).
+    if c.target_id is None:
+        head = _(
+            "**Challenge #{number}**: {game}, {count} guesses, set by {setter}, for anyone "
+            "but the setter."
+        ).format(number=c.id, game=c.game.title(), count=c.max_guesses, setter=name(c.setter_id))
+    else:
+        head = _(
+            "**Challenge #{number}**: {game}, {count} guesses, set by {setter}, for {player} only."
+        ).format(
+            number=c.id,
+            game=c.game.title(),
+            count=c.max_guesses,
+            setter=name(c.setter_id),
+            player=name(c.target_id),
+        )
+    lines = [head, _("Press Play: you play privately; your result shows here in colours only.")]
     for f in board.finishes[:shown]:
         score = f.guesses if f.won else "X"
         grid = " ".join(to_emoji(int(d, 3), len(d)) for d in f.patterns)
         lines.append(f"{name(f.player_id)} {score}/{c.max_guesses}  {grid}".rstrip())
     if len(board.finishes) > shown:
-        lines.append(f"... and {len(board.finishes) - shown} more")
+        lines.append(_("... and {count} more").format(count=len(board.finishes) - shown))
     return "\n".join(lines)
 
 
@@ -313,27 +443,45 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
     mention on Discord)."""
     blocks = []
     for game in digest.games:
-        days = f"{game.streak} day{'s' if game.streak != 1 else ''}"
         lines = [f"**{game.title}** ({digest.day.isoformat()})",
-                 f"Your group is on a {days} streak! Here are the results:"]  # fmt: skip
+                 ngettext("Your group is on a {count} day streak! Here are the results:",
+                          "Your group is on a {count} days streak! Here are the results:",
+                          game.streak).format(count=game.streak)]  # fmt: skip
         for i, (score, members) in enumerate(game.scores):
             crown = "👑 " if i == 0 and game.crowned else ""
             lines.append(f"{crown}{score}: {' '.join(name(m) for m in members)}")
         if game.unfinished:
-            lines.append(f"Started, not finished: {' '.join(name(m) for m in game.unfinished)}")
-        for label, shown, measure in (("Most skilful guess", game.skilful, "skill"),
-                                      ("Luckiest guess", game.luckiest, "luck")):  # fmt: skip
+            lines.append(
+                _("Started, not finished: {players}").format(
+                    players=" ".join(name(m) for m in game.unfinished)
+                )
+            )
+        highlights = (
+            (_("Most skilful guess: {player}, guess {turn} {word} (skill {value})"), game.skilful),
+            (_("Luckiest guess: {player}, guess {turn} {word} (luck {value})"), game.luckiest),
+        )
+        for said, shown in highlights:
             if shown is not None:
-                lines.append(f"{label}: {name(shown.member)}, guess {shown.turn} "
-                             f"||{shown.guess.upper()}|| ({measure} {shown.value})")  # fmt: skip
+                lines.append(
+                    said.format(
+                        player=name(shown.member),
+                        turn=shown.turn,
+                        word=f"||{shown.guess.upper()}||",
+                        value=shown.value,
+                    )
+                )
         blocks.append("\n".join(lines))
     if digest.podium is not None:
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-        places = [f"{medals.get(rank, f'{rank}.')} {name(member)} ({wins} win{'s' * (wins != 1)})"
+        places = [f"{medals.get(rank, f'{rank}.')} {name(member)} "
+                  + ngettext("({count} win)", "({count} wins)", wins).format(count=wins)
                   for rank, member, wins in digest.podium.places]  # fmt: skip
-        blocks.append(f"**{digest.podium.title} is over!** Wordle daily podium:\n"
-                      + "\n".join(places))  # fmt: skip
-    return "\n\n".join(blocks) if blocks else f"No daily was finished on {digest.day}."
+        # Translators: keep the Markdown marks (**); {season} is "Season 61 (... to ...)".
+        heading = _("**{season} is over!** Wordle daily podium:").format(season=digest.podium.title)
+        blocks.append(heading + "\n" + "\n".join(places))
+    if blocks:
+        return "\n\n".join(blocks)
+    return _("No daily was finished on {day}.").format(day=digest.day)
 
 
 def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
@@ -343,21 +491,31 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
     is over, when the answers are shown. ``name`` shows a player (a mention on Discord),
     ``when`` a time (a Discord timestamp)."""
     race = board.race
-    spec = f"{race.game.title()} race" + ("" if race.mode == "normal" else f" ({race.mode} mode)")
+    spec = _("{game} race").format(game=race.game.title())
+    if race.mode != "normal":
+        spec = _(MODE_TITLES.get(race.mode, f"{{name}} ({race.mode} mode)")).format(name=spec)
+    # Translators: keep the Markdown marks (**); {race} is "Wordle race (hard mode)".
     if race.status == "lobby":
         return "\n".join([
-            f"**{spec}**: press Join to race ({len(board.players)}/25 in)",
+            _("**{race}**: press Join to race ({count}/25 in)").format(
+                race=spec, count=len(board.players)),
             ", ".join(name(r) for r in board.players),
-            f"The host starts it; it starts by itself {when(race.start_by)}.",
+            # Translators: {when} is a time (a Discord timestamp: "in 1 minute").
+            _("The host starts it; it starts by itself {when}.").format(when=when(race.start_by)),
         ])  # fmt: skip
     if race.started_at is None:
-        return f"**{spec}**: called off, fewer than 2 players joined."
+        return _("**{race}**: called off, fewer than 2 players joined.").format(race=spec)
     if race.status == "over":
-        answers = "answers were" if len(race.answers) > 1 else "answer was"
-        head = f"**{spec} is over!** The {answers} {', '.join(race.answers).upper()}."
+        words = ", ".join(race.answers).upper()
+        if len(race.answers) > 1:
+            head = _("**{race} is over!** The answers were {words}.").format(race=spec, words=words)
+        else:
+            head = _("**{race} is over!** The answer was {words}.").format(race=spec, words=words)
     else:
         assert race.end_by is not None
-        head = f"**{spec}**: press Play for your board. It ends {when(race.end_by)}."
+        head = _("**{race}**: press Play for your board. It ends {when}.").format(
+            race=spec, when=when(race.end_by)
+        )
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = [head]
     for racer in board.players:
@@ -365,15 +523,15 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
         if racer.won and racer.place is not None and racer.finished_at is not None:
             took = int((racer.finished_at - race.started_at).total_seconds())
             line = (f"{medals.get(racer.place, f'{racer.place}.')} {name(racer)}: "
-                    f"{racer.guesses} guess{'es' * (racer.guesses != 1)}, "
-                    f"{took // 60}:{took % 60:02d}")  # fmt: skip
+                    + ngettext("{count} guess, {time}", "{count} guesses, {time}", racer.guesses)
+                    .format(count=racer.guesses, time=f"{took // 60}:{took % 60:02d}"))  # fmt: skip
         elif racer.finished_at is not None or race.status == "over":
             place = f"{racer.place}. " if race.status == "over" else ""
-            line = f"{place}{name(racer)}: did not solve it"
+            line = place + _("{player}: did not solve it").format(player=name(racer))
         else:
-            line = f"{name(racer)}: playing"
+            line = _("{player}: playing").format(player=name(racer))
         if grids and game is not None and game.boards is None and game.rows:
-            line += "  " + " ".join(to_emoji(int(d, 3), game.length) for _, d in game.rows)
+            line += "  " + " ".join(to_emoji(int(d, 3), game.length) for _guess, d in game.rows)
         lines.append(line)
     return "\n".join(lines)
 
@@ -381,15 +539,18 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
 def coop_rows(view: CoopView, name: Callable[[Turn], str] = lambda t: t.name) -> list[str]:
     """The shared board's rows (letters shown: the whole channel plays it), each with who
     played it and its points. ``name`` shows a player (a mention on Discord)."""
-    return [f"{line}  {'(deleted)' if turn.player_id is None else f'{name(turn)} +{turn.points}'}"
+    deleted = _("(deleted)")
+    return [f"{line}  {deleted if turn.player_id is None else f'{name(turn)} +{turn.points}'}"
             for line, turn in zip(board_rows(view.game), view.turns, strict=True)]  # fmt: skip
 
 
 def coop_status(view: CoopView) -> str:
     if view.status != "ended":
         return status_line(view.game, spoiler=False)
-    answers = "answers were" if view.game.boards is not None else "answer was"
-    return f"Ended by a moderator. The {answers} {(view.game.answer or '').upper()}."
+    words = (view.game.answer or "").upper()
+    if view.game.boards is not None:
+        return _("Ended by a moderator. The answers were {words}.").format(words=words)
+    return _("Ended by a moderator. The answer was {words}.").format(words=words)
 
 
 def coop_standings_text(
@@ -397,12 +558,16 @@ def coop_standings_text(
 ) -> str:
     """The server's co-op board: points, then guesses and solves."""
     if not standings:
-        return "Nobody has scored in a co-op game here yet: /coop start"
+        return _("Nobody has scored in a co-op game here yet: /coop start")
     return "\n".join(
-        f"{rank:>2}. {name(s)}: {s.points} point{'s' * (s.points != 1)}, {s.guesses} "
-        f"guess{'es' * (s.guesses != 1)}, {s.solves} solve{'s' * (s.solves != 1)}"
+        f"{rank:>2}. {name(s)}: "
+        + ", ".join([
+            ngettext("{count} point", "{count} points", s.points).format(count=s.points),
+            ngettext("{count} guess", "{count} guesses", s.guesses).format(count=s.guesses),
+            ngettext("{count} solve", "{count} solves", s.solves).format(count=s.solves),
+        ])
         for rank, s in enumerate(standings, 1)
-    )
+    )  # fmt: skip
 
 
 def race_standings_text(
@@ -411,10 +576,14 @@ def race_standings_text(
     """The server's racers: wins, podiums, mean place. ``name`` shows a player (a mention on
     Discord)."""
     if not standings:
-        return "Nobody has raced here: /race"
-    return "**Races here**\n" + "\n".join(
-        f"{rank}. {name(s)}: {s.wins} win{'s' * (s.wins != 1)}, {s.podiums} "
-        f"podium{'s' * (s.podiums != 1)}, mean place {s.mean_place:.2f} "
-        f"({s.races} race{'s' * (s.races != 1)})"
+        return _("Nobody has raced here: /race")
+    return "**" + _("Races here") + "**\n" + "\n".join(
+        f"{rank}. {name(s)}: "
+        + ", ".join([
+            ngettext("{count} win", "{count} wins", s.wins).format(count=s.wins),
+            ngettext("{count} podium", "{count} podiums", s.podiums).format(count=s.podiums),
+            _("mean place {place}").format(place=format_number(s.mean_place, 2)),
+        ])
+        + " " + ngettext("({count} race)", "({count} races)", s.races).format(count=s.races)
         for rank, s in enumerate(standings, 1)
-    )
+    )  # fmt: skip

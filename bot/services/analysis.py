@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
+from bot.i18n import N_, _, ngettext
+from bot.i18n.reasons import reason_text
 from bot.services.daily import DailyPuzzles
 from bot.services.hint_rules import (
     HINTS_OFF_HERE,
@@ -41,7 +43,7 @@ from engine.answer_model import allowed_model, nyt_model
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError
-from engine.rules import Mode, shape_problem
+from engine.rules import Mode, shape_reason
 from engine.shares import Share, parse_shares
 from engine.solver.coach import (
     BoardsCoaching,
@@ -62,8 +64,8 @@ MAX_PASTE = 4000
 MAX_GRIDS = 3  # grids read per paste; the rest are listed, not read
 BUDGET = 5.0  # seconds one paste's grid readings may take, all together (a setting)
 QUEUE_LIMIT = 8  # analyses admitted at once (running or waiting for the worker), everywhere
-STILL_WORKING = "Still working on your last one: its answer comes first"
-QUEUE_FULL = "The analyser is busy with others: try again in a minute"
+STILL_WORKING = N_("Still working on your last one: its answer comes first")
+QUEUE_FULL = N_("The analyser is busy with others: try again in a minute")
 T = TypeVar("T")
 # One worker: analyses queue behind each other, never in front of a player's guess.
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wordlebot-analysis")
@@ -95,18 +97,20 @@ class AnalysisGate:
         self._working: set[int] = set()  # players with an analysis admitted
 
     def admit(self, player_id: int, server_id: int) -> str | None:
-        """None, with a slot taken (give it back with :meth:`release`), or why not."""
+        """None, with a slot taken (give it back with :meth:`release`), or why not (in the
+        current locale)."""
         if player_id in self._working:
-            return STILL_WORKING
+            return _(STILL_WORKING)
         now = self.clock()
         last = self._last.get(player_id)
         if last is not None and now - last < self.cooldown:
-            return f"One analysis every {self.cooldown:.0f} s: try again in " \
-                   f"{self.cooldown - (now - last):.0f} s"  # fmt: skip
+            return _("One analysis every {cooldown} s: try again in {wait} s").format(
+                cooldown=f"{self.cooldown:.0f}", wait=f"{self.cooldown - (now - last):.0f}"
+            )
         if len(self._working) >= self.limit:
-            return QUEUE_FULL
+            return _(QUEUE_FULL)
         if self._running[server_id] >= self.per_server:
-            return "Analyses are busy in this server: try again in a moment"
+            return _("Analyses are busy in this server: try again in a moment")
         self._last[player_id] = now
         self._last.move_to_end(player_id)
         while len(self._last) > 10_000:  # only recent players matter for a cooldown
@@ -183,7 +187,7 @@ async def analyze(
     if parsed.shares and words.strip():
         if closed:  # hints are off here: a grid's words could be today's, whatever its number
             return Analysis(parsed.shares, [None] * len(parsed.shares),
-                            problems=[*parsed.problems, HINTS_OFF_HERE])  # fmt: skip
+                            problems=[*parsed.problems, _(HINTS_OFF_HERE)])  # fmt: skip
         return await _with_words(parsed.shares, words, parsed.problems)
     if parsed.shares:
         readings: list[GridReading | None] = []
@@ -204,18 +208,22 @@ async def analyze(
                     spent += took
             readings.append(reading)
         if skipped:
-            problems.append(f"{skipped} more grid{'s' * (skipped > 1)} not read: at most "
-                            f"{MAX_GRIDS} are read per paste")  # fmt: skip
+            problems.append(ngettext(
+                "{count} more grid not read: at most {most} are read per paste",
+                "{count} more grids not read: at most {most} are read per paste", skipped,
+            ).format(count=skipped, most=MAX_GRIDS))  # fmt: skip
         return Analysis(parsed.shares, readings, problems=problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
         if rows and closed:
-            return Analysis(problems=[HINTS_OFF_HERE])
+            return Analysis(problems=[_(HINTS_OFF_HERE)])
         if rows:
             result = await _off_loop(model_hint, nyt_model(), rows, Mode.NORMAL)
             return Analysis(hint=result)
     except (HistoryError, PatternError, InconsistentHistory) as exc:
-        return Analysis(problems=[*parsed.problems, f"As a typed history: {exc}"])
+        return Analysis(
+            problems=[*parsed.problems, _("As a typed history: {problem}").format(problem=exc)]
+        )
     return Analysis(problems=parsed.problems)
 
 
@@ -237,19 +245,24 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
     share = next((s for s in shares if s.game in READ_GAMES), None)
     if share is None:
         return Analysis(
-            shares, [None] * len(shares), problems=[*problems, "No Wordle grid to pair"]
+            shares, [None] * len(shares), problems=[*problems, _("No Wordle grid to pair")]
         )
     variant = get_variant(share.game)
     guesses = words.replace(",", " ").lower().split()
     rows = share.boards[0].rows
     if len(guesses) > len(rows):
-        note = f"{len(guesses)} words for {len(rows)} rows: the extra words were ignored"
+        note = _("{words} words for {rows} rows: the extra words were ignored").format(
+            words=len(guesses), rows=len(rows)
+        )
         problems = [*problems, note]
     history = list(zip(guesses, rows, strict=False))
     mode = Mode.HARD if share.hard else Mode.NORMAL
-    bad = next(((i, g) for i, (g, _) in enumerate(history, 1) if shape_problem(g, variant)), None)
+    bad = next(((i, g, problem) for i, (g, _row) in enumerate(history, 1)
+                if (problem := shape_reason(g, variant)) is not None), None)  # fmt: skip
     if bad is not None:
-        why = f"Word {bad[0]} ({bad[1][:20]!r}): {shape_problem(bad[1], variant)}"
+        why = _("Word {number} ({word}): {problem}").format(
+            number=bad[0], word=repr(bad[1][:20]), problem=reason_text(bad[2])
+        )
         return Analysis(shares, [None] * len(shares), problems=[*problems, why])
     nyt = share.game == "wordle"
     try:
@@ -264,13 +277,13 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
         try:
             coaching = await _off_loop(model_coach, nyt_model(), history, mode)
         except ValueError as exc:  # a word the NYT does not accept: the hint still stands
-            problems = [*problems, f"No coaching: {exc}"]
+            problems = [*problems, _("No coaching: {problem}").format(problem=exc)]
     return Analysis(shares, [None] * len(shares), hint=result, coaching=coaching,
                     problems=problems)  # fmt: skip
 
 
 Report = Coaching | BoardsCoaching | WorstCaseCoaching
-NOTHING_TO_COACH = "Your last game ended before its first guess: there is nothing to coach"
+NOTHING_TO_COACH = N_("Your last game ended before its first guess: there is nothing to coach")
 
 
 async def coach_game(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from bot.i18n import N_, _
 from bot.services.daily import EPOCH
 from bot.services.games import BUSY, GameService, Outcome, Player, kind_of
 from bot.services.kinds import KINDS, daily_command
@@ -18,6 +19,7 @@ from engine.game import Status
 from engine.rules import Mode
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+PLAYED_FROM_ARCHIVE = N_("You have already played {game} from the archive")
 
 
 def archive_kind(variant: str) -> str:
@@ -25,12 +27,12 @@ def archive_kind(variant: str) -> str:
 
 
 def pick_day(today: date, number: int | None, day: str | None, variant: str) -> date | str:
-    """The puzzle day a number or a date names, or why it cannot be played from the archive.
-    The archive starts at #1: #0 (2021-06-19) is where the numbering counts from, and a
-    "number 0" is more often a slip than a wish."""
-    title = f"wordlebot {KINDS[variant].title}"
+    """The puzzle day a number or a date names, or why it cannot be played from the archive
+    (in the current locale). The archive starts at #1: #0 (2021-06-19) is where the
+    numbering counts from, and a "number 0" is more often a slip than a wish."""
+    title = KINDS[variant].title
     if (number is None) == (day is None):
-        return "Give a puzzle number or a date (YYYY-MM-DD), one of the two"
+        return _("Give a puzzle number or a date (YYYY-MM-DD), one of the two")
     if day is not None:
         text = day.strip()
         try:
@@ -38,15 +40,24 @@ def pick_day(today: date, number: int | None, day: str | None, variant: str) -> 
                 raise ValueError(text)
             number = (date.fromisoformat(text) - EPOCH).days
         except ValueError:
-            return f"Not a date: {text[:20]!r}. Give it as YYYY-MM-DD, e.g. 2024-02-29"
+            return _("Not a date: {text}. Give it as YYYY-MM-DD, e.g. 2024-02-29").format(
+                text=repr(text[:20])
+            )
     assert number is not None
     if number < 1:
-        return f"The archive starts at {title} #1 ({date.fromordinal(EPOCH.toordinal() + 1)})"
+        return _("The archive starts at wordlebot {title} #1 ({day})").format(
+            title=title, day=date.fromordinal(EPOCH.toordinal() + 1)
+        )
     latest = (today - EPOCH).days
     if number == latest:
-        return f"{title} #{number} is today's puzzle: play it with {daily_command(variant)}"
+        # Translators: {command} is a command as typed ("/wordle daily"): keep it as it is.
+        return _("wordlebot {title} #{number} is today's puzzle: play it with {command}").format(
+            title=title, number=number, command=daily_command(variant)
+        )
     if number > latest:
-        return f"{title} #{number} is not out yet: today's is #{latest}"
+        return _("wordlebot {title} #{number} is not out yet: today's is #{latest}").format(
+            title=title, number=number, latest=latest
+        )
     return date.fromordinal(EPOCH.toordinal() + number)
 
 
@@ -58,7 +69,7 @@ async def play_archive(
     not yet past, one the player played as the daily, or from the archive before."""
     if variant not in KINDS or not KINDS[variant].daily:
         dailies = ", ".join(name for name, spec in KINDS.items() if spec.daily)
-        return Outcome.refuse(f"The archive holds the dailies of {dailies}")
+        return Outcome.refuse(_("The archive holds the dailies of {games}").format(games=dailies))
     picked = pick_day(games.daily.today(), number, day, variant)
     if isinstance(picked, str):
         return Outcome.refuse(picked)
@@ -71,14 +82,14 @@ async def play_archive(
         # so (read after the games: see GameService.marked).
         gone = as_daily is None and before is None
         if as_daily is not None or (gone and await games.marked(player.id, daily, puzzle)):
-            return Outcome.refuse(f"You played {label} as the daily")
+            return Outcome.refuse(_("You played {game} as the daily").format(game=label))
         if gone and await games.marked(player.id, kind, puzzle):
-            return Outcome.refuse(f"You have already played {label} from the archive")
+            return Outcome.refuse(_(PLAYED_FROM_ARCHIVE).format(game=label))
     except StorageBusy:
-        return Outcome.refuse(BUSY)
+        return Outcome.refuse(_(BUSY))
     # Won, lost or given up: over is over (only a game still going comes back).
     if before is not None and before.status != Status.PLAYING.value:
-        return Outcome.refuse(f"You have already played {label} from the archive")
+        return Outcome.refuse(_(PLAYED_FROM_ARCHIVE).format(game=label))
     answer = games.daily.answer(variant, picked)
     return await games.start_set(player, scope, kind, puzzle, [answer],
                                  mode=mode, place=place)  # fmt: skip

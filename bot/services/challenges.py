@@ -15,6 +15,8 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
+from bot.i18n import N_, _
+from bot.i18n.reasons import reason_text
 from bot.services.cooldowns import CHALLENGES_PER_SETTER, CHALLENGES_PER_TARGET, wait_text, within
 from bot.services.games import BUSY, GameService, Outcome, Player
 from bot.services.kinds import one_of, parse
@@ -23,7 +25,7 @@ from bot.storage.challenges import Challenge
 from bot.storage.cooldowns import Wait
 from engine.game import Status, WordleGame
 from engine.pattern import to_digits
-from engine.rules import Mode, check_guess
+from engine.rules import Mode, check_guess, too_many
 from engine.variants import get_variant
 from wordlists import DIRECTORY
 
@@ -32,7 +34,7 @@ log = logging.getLogger("wordlebot.challenges")
 GAMES = ("wordle", "primel")
 MAX_GUESSES = 10
 MAX_WORD = 50  # characters read of a proposed word; a longer one is refused unread
-NOT_FOUND = "This challenge no longer exists"
+NOT_FOUND = N_("This challenge no longer exists")
 
 
 @cache
@@ -72,15 +74,20 @@ class ChallengeBoard:
 
 def word_problem(game: str, word: str) -> str | None:
     """Why ``word`` cannot be a challenge's word in ``game``, in words for the setter (who
-    alone sees it; the word is never repeated back)."""
+    alone sees it; the word is never repeated back), in the current locale."""
     variant = get_variant(game)
     if len(word) > MAX_WORD:
-        return f"Too many {variant.unit}s: a {variant.title} word has {variant.length}"
+        return _("{refusal}: a {game} word has {length}").format(
+            refusal=reason_text(too_many(variant.unit)), game=variant.title,
+            length=variant.length)  # fmt: skip
     verdict = check_guess(variant, word, [], Mode.NORMAL)
     if verdict.message is not None:
-        return f"{verdict.message}: a challenge's word must be one {variant.title} accepts"
+        assert verdict.reason is not None
+        return _("{refusal}: a challenge's word must be one {game} accepts").format(
+            refusal=reason_text(verdict.reason), game=variant.title
+        )
     if verdict.word in profane(variant.language):
-        return "That word is not allowed in a challenge: choose another"
+        return _("That word is not allowed in a challenge: choose another")
     return None
 
 
@@ -97,11 +104,12 @@ class ChallengeService:
         stores nothing. Cooldowns (:mod:`bot.services.cooldowns`): per setter, and per
         target (each challenge for one player pings them)."""
         if not one_of(game, GAMES):
-            return Created(message=f"Challenges are for {' and '.join(GAMES)}")
+            return Created(message=_("Challenges are for {game} and {other}").format(
+                game=GAMES[0], other=GAMES[1]))  # fmt: skip
         if not 1 <= guesses <= MAX_GUESSES:
-            return Created(message=f"Guesses must be from 1 to {MAX_GUESSES}")
+            return Created(message=_("Guesses must be from 1 to {most}").format(most=MAX_GUESSES))
         if target is not None and target.id == setter.id:
-            return Created(message="Challenge someone else: you know the word")
+            return Created(message=_("Challenge someone else: you know the word"))
         problem = word_problem(game, word)
         if problem is not None:
             return Created(message=problem)
@@ -115,16 +123,18 @@ class ChallengeService:
                 per_target=CHALLENGES_PER_TARGET,
             )  # fmt: skip
         except StorageBusy:
-            return Created(message=BUSY)
+            return Created(message=_(BUSY))
         if isinstance(challenge, Wait):
             when = wait_text(challenge.until, now)
             if challenge.limit == "target" and target is not None:
-                return Created(message=f"{target.name or 'That player'} has been challenged "
-                                       f"enough for now: challenge them again {when} (at most "
-                                       f"{within(CHALLENGES_PER_TARGET)}), or set one for "
-                                       "anyone")  # fmt: skip
-            return Created(message=f"You can set another challenge {when} (at most "
-                                   f"{within(CHALLENGES_PER_SETTER)})")  # fmt: skip
+                # Translators: {when} is "in 45 s", {most} "2 in 10 minutes".
+                return Created(message=_(
+                    "{player} has been challenged enough for now: challenge them again {when} "
+                    "(at most {most}), or set one for anyone"
+                ).format(player=target.name or _("That player"), when=when,
+                         most=within(CHALLENGES_PER_TARGET)))  # fmt: skip
+            return Created(message=_("You can set another challenge {when} (at most {most})")
+                           .format(when=when, most=within(CHALLENGES_PER_SETTER)))  # fmt: skip
         log.info("challenge %d set in guild %d", challenge.id, guild_id)
         return Created(challenge)
 
@@ -141,13 +151,13 @@ class ChallengeService:
         try:
             challenge = await self.storage.challenges.get(challenge_id)
         except StorageBusy:
-            return Outcome.refuse(BUSY)
+            return Outcome.refuse(_(BUSY))
         if challenge is None:
-            return Outcome.refuse(NOT_FOUND)
+            return Outcome.refuse(_(NOT_FOUND))
         if player.id == challenge.setter_id:
-            return Outcome.refuse("This is your own challenge: you know the word")
+            return Outcome.refuse(_("This is your own challenge: you know the word"))
         if challenge.target_id is not None and player.id != challenge.target_id:
-            return Outcome.refuse("This challenge is for someone else")
+            return Outcome.refuse(_("This challenge is for someone else"))
         return await self.games.start_set(
             player, challenge.guild_id, challenge.kind, challenge.puzzle, [challenge.answer],
             place=place, max_guesses=challenge.max_guesses,
@@ -159,7 +169,7 @@ class ChallengeService:
         for name, stored in await self.storage.challenges.finished(challenge):
             game = parse(stored.state)
             assert isinstance(game, WordleGame)  # a challenge is Wordle or Primel
-            patterns = [to_digits(p, game.variant.length) for _, p in game.rows]
+            patterns = [to_digits(p, game.variant.length) for _guess, p in game.rows]
             finishes.append(Finish(stored.player_id, name, game.status is Status.WON,
                                    len(game.rows), patterns))  # fmt: skip
         return ChallengeBoard(challenge, finishes)

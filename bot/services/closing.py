@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from datetime import date, datetime, time
 
+from bot.i18n import _
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import DAILY_KINDS, daily_command, guesses_used, kind_name, parse
 from bot.storage import Result, Storage, StoredGame
@@ -41,25 +42,27 @@ def day_of(daily: DailyPuzzles, moment: datetime) -> date:
     return moment.astimezone(daily.zone).date()
 
 
-def midnight(daily: DailyPuzzles) -> str:
-    return f"at midnight ({daily.zone.key})"
-
-
 def closed_note(daily: DailyPuzzles, kind: str, day: date) -> str:
-    """That a game of ``day`` closed because its day ended."""
+    """That a game of ``day`` closed because its day ended (in the current locale)."""
     if kind.endswith(":race"):
-        return f"This race closed {midnight(daily)}, unfinished (a loss)"
-    title = kind_name(kind).title
-    return f"wordlebot {title} #{daily.number(day)} closed {midnight(daily)}, unfinished (a loss)"
+        # Translators: {zone} is a time zone's name (Europe/Paris).
+        return _("This race closed at midnight ({zone}), unfinished (a loss)").format(
+            zone=daily.zone.key
+        )
+    return _("wordlebot {title} #{number} closed at midnight ({zone}), unfinished (a loss)"
+             ).format(title=kind_name(kind).title, number=daily.number(day),
+                      zone=daily.zone.key)  # fmt: skip
 
 
 def closed_message(daily: DailyPuzzles, kind: str, day: date) -> str:
     """What a player is told when a move in a game of ``day`` is refused: the day ended."""
     if kind.endswith(":race"):
-        return f"{closed_note(daily, kind, day)}: /race starts a new one"
+        return _("{closed}: /race starts a new one").format(closed=closed_note(daily, kind, day))
     today = daily.number(daily.today())
-    again = daily_command(kind_name(kind).name)
-    return f"{closed_note(daily, kind, day)}; today's is #{today}: {again}"
+    # Translators: {command} is a command as typed ("/wordle daily"): keep it as it is.
+    return _("{closed}; today's is #{number}: {command}").format(
+        closed=closed_note(daily, kind, day), number=today,
+        command=daily_command(kind_name(kind).name))  # fmt: skip
 
 
 def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
@@ -71,12 +74,15 @@ def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
     if day >= daily.today():
         return None
     today = daily.number(daily.today())
-    title = f"wordlebot {spec.title} #{daily.number(day)}"
-    return f"{title} is over; today's is #{today}: {daily_command(spec.name)}"
+    return _("wordlebot {title} #{number} is over; today's is #{today}: {command}").format(
+        title=spec.title, number=daily.number(day), today=today,
+        command=daily_command(spec.name))  # fmt: skip
 
 
 def coop_closed_message(daily: DailyPuzzles) -> str:
-    return f"This co-op game closed {midnight(daily)}: /coop start begins today's"
+    return _("This co-op game closed at midnight ({zone}): /coop start begins today's").format(
+        zone=daily.zone.key
+    )
 
 
 async def game_day(storage: Storage, daily: DailyPuzzles, stored: StoredGame) -> date | None:
@@ -98,7 +104,7 @@ async def close_game(
     """Close a game of ``day`` that is still going as a loss on that day. Returns the game as
     stored afterwards (None if it is gone or kept changing under every attempt) and whether
     this call closed it (not: closed elsewhere, or finished meanwhile)."""
-    for _ in range(ATTEMPTS):
+    for _attempt in range(ATTEMPTS):
         if stored.status != Status.PLAYING.value:
             return stored, False
         game = parse(stored.state)

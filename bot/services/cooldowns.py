@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
+from bot.i18n import _, ngettext
 from bot.storage.cooldowns import Rate
 
 # A setter makes at most 3 challenges in any 10 minutes; a player is named (pinged) by at
@@ -23,7 +24,10 @@ RACES_PER_HOST = Rate(5, timedelta(minutes=10))
 def within(rate: Rate) -> str:
     """ "3 in 10 minutes"."""
     minutes = rate.per.total_seconds() / 60
-    return f"{rate.count} in {minutes:g} minute{'s' * (minutes != 1)}"
+    whole = int(minutes) if minutes == int(minutes) else 2  # the plural form of a fraction
+    return ngettext("{count} in {minutes} minute", "{count} in {minutes} minutes", whole).format(
+        count=rate.count, minutes=f"{minutes:g}"
+    )
 
 
 def wait_text(until: datetime, now: datetime) -> str:
@@ -31,5 +35,7 @@ def wait_text(until: datetime, now: datetime) -> str:
     seconds = max(1, math.ceil((until - now).total_seconds()))
     minutes, seconds = divmod(seconds, 60)
     if not minutes:
-        return f"in {seconds} s"
-    return f"in {minutes} min" + (f" {seconds} s" if seconds else "")
+        return _("in {seconds} s").format(seconds=seconds)
+    if not seconds:
+        return _("in {minutes} min").format(minutes=minutes)
+    return _("in {minutes} min {seconds} s").format(minutes=minutes, seconds=seconds)

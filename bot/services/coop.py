@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.i18n import N_, _
+from bot.i18n.reasons import reason_text, refusal_text
 from bot.services.closing import coop_closed_message, coop_day_over
 from bot.services.daily import DailyPuzzles
 from bot.services.games import GAME_OVER, MAX_INPUT, GameView, Player
@@ -44,15 +46,16 @@ from bot.storage.coop import CoopGame, CoopRow, CoopStanding
 from engine.game import Status
 from engine.multiboard import MultiGame
 from engine.pattern import to_digits
-from engine.rules import Mode
+from engine.rules import Mode, too_many
 from engine.variants import get_variant
 
 GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")
 GREEN, YELLOW, SOLVE = 2, 1, 5
 ENDED = "ended"
-NO_GAME = "No co-op game is going in this channel: start one with /coop start"
-RUNNING = "A co-op game is going here already: here it is"
-BOARD_CHANGED = "The board changed: look and guess again"
+# Marked for the catalogs; the outcomes carry them translated.
+NO_GAME = N_("No co-op game is going in this channel: start one with /coop start")
+RUNNING = N_("A co-op game is going here already: here it is")
+BOARD_CHANGED = N_("The board changed: look and guess again")
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ class CoopOutcome:
 def discovery_points(before: list[tuple[str, str]], row: tuple[str, str]) -> int:
     """The points of ``row`` (guess, pattern digits) on a board after the rows ``before``."""
     guess, digits = row
-    greens = {i for _, d in before for i, tile in enumerate(d) if tile == "2"}
+    greens = {i for _guess, d in before for i, tile in enumerate(d) if tile == "2"}
     shown = {g[i] for g, d in before for i, tile in enumerate(d) if tile != "0"}
     new_greens = sum(1 for i, tile in enumerate(digits) if tile == "2" and i not in greens)
     new_yellows = {guess[i] for i, tile in enumerate(digits) if tile == "1"} - shown
@@ -127,7 +130,8 @@ class CoopService:
         """Start the channel's co-op game, or show the one already going there."""
         spec = KINDS.get(game)
         if spec is None or not one_of(game, GAMES):
-            return CoopOutcome.refuse(f"Co-op plays {', '.join(GAMES)}, not {game[:20]!r}")
+            return CoopOutcome.refuse(_("Co-op plays {games}, not {game}").format(
+                games=", ".join(GAMES), game=repr(game[:20])))  # fmt: skip
         running = await self._playing(channel_id)
         if running is None:
             engine = new_game(spec, self.deal(spec.variant, spec.boards), Mode.NORMAL)
@@ -137,25 +141,25 @@ class CoopService:
                 return CoopOutcome(await self._view(running))
             running = await self.storage.coop.playing(channel_id)  # started meanwhile
             if running is None:  # and already over: let the player try again
-                return CoopOutcome.refuse(BOARD_CHANGED)
-        return CoopOutcome(await self._view(running), RUNNING)
+                return CoopOutcome.refuse(_(BOARD_CHANGED))
+        return CoopOutcome(await self._view(running), _(RUNNING))
 
     async def current(self, channel_id: int) -> CoopOutcome:
         running = await self._playing(channel_id)
         if running is None:
-            return CoopOutcome.refuse(NO_GAME)
+            return CoopOutcome.refuse(_(NO_GAME))
         return CoopOutcome(await self._view(running))
 
     async def ready(self, player: Player, coop_id: int) -> CoopOutcome:
         """Whether ``player`` may guess in the game now (before asking them for a word)."""
         coop = await self.storage.coop.game(coop_id)
         if coop is None:
-            return CoopOutcome.refuse(NO_GAME)
+            return CoopOutcome.refuse(_(NO_GAME))
         if coop_day_over(self.daily, coop):
             return await self._closed(coop)
         view = await self._view(coop)
         if coop.status != Status.PLAYING.value:
-            return CoopOutcome.refuse(GAME_OVER, view)
+            return CoopOutcome.refuse(_(GAME_OVER), view)
         wait = await self._wait(coop, player.id)
         return CoopOutcome.refuse(wait, view) if wait else CoopOutcome(view)
 
@@ -165,9 +169,9 @@ class CoopService:
         (another player's guess came first)."""
         coop = await self.storage.coop.game(coop_id)
         if coop is None:
-            return CoopOutcome.refuse(NO_GAME)
+            return CoopOutcome.refuse(_(NO_GAME))
         if coop.status != Status.PLAYING.value:
-            return CoopOutcome.refuse(GAME_OVER, await self._view(coop))
+            return CoopOutcome.refuse(_(GAME_OVER), await self._view(coop))
         if coop_day_over(self.daily, coop):
             return await self._closed(coop)
         wait = await self._wait(coop, player.id)  # read after the game (module docstring)
@@ -175,11 +179,13 @@ class CoopService:
             return CoopOutcome.refuse(wait, await self._view(coop))
         game = parse(coop.state)
         if len(text) > MAX_INPUT:
-            return CoopOutcome.refuse(f"Too many {game.variant.unit}s", await self._view(coop))
+            return CoopOutcome.refuse(reason_text(too_many(game.variant.unit)),
+                                      await self._view(coop))  # fmt: skip
         played = game.guess(text)
         if not played.accepted:
             assert played.message is not None
-            return CoopOutcome.refuse(played.message, await self._view(coop))
+            return CoopOutcome.refuse(refusal_text(played.message, played.reason),
+                                      await self._view(coop))  # fmt: skip
         board = _game_view(coop, game, game.status.value)
         index = len(board.rows) - 1
         await self.storage.ensure_player(player.id, player.name)
@@ -190,14 +196,14 @@ class CoopService:
         if saved is None:
             latest = await self.storage.coop.game(coop_id)
             shown = None if latest is None else await self._view(latest)
-            return CoopOutcome.refuse(BOARD_CHANGED, shown)
+            return CoopOutcome.refuse(_(BOARD_CHANGED), shown)
         return CoopOutcome(await self._view(saved))
 
     async def end(self, channel_id: int) -> CoopOutcome:
         """End the channel's game (a moderator's call): its answer is shown, nobody scores."""
         running = await self.storage.coop.playing(channel_id)
         if running is None or not await self.storage.coop.end(running.id, self._now()):
-            return CoopOutcome.refuse(NO_GAME)
+            return CoopOutcome.refuse(_(NO_GAME))
         ended = await self.storage.coop.game(running.id)
         assert ended is not None
         return CoopOutcome(await self._view(ended))
@@ -235,8 +241,8 @@ class CoopService:
         left = datetime.fromisoformat(last) + timedelta(seconds=seconds) - self.daily.clock()
         if left <= timedelta(0):
             return None
-        return (f"Wait {math.ceil(left.total_seconds())} s before your next co-op guess "
-                f"(one guess every {seconds} s each)")  # fmt: skip
+        return _("Wait {wait} s before your next co-op guess (one guess every {seconds} s each)"
+                 ).format(wait=math.ceil(left.total_seconds()), seconds=seconds)  # fmt: skip
 
     async def _view(self, coop: CoopGame) -> CoopView:
         status = coop.status

@@ -16,15 +16,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from bot.i18n import N_
+
 CHALLENGE = ":custom"  # the kinds of challenge games ("wordle:custom")
 LASTING = "9999-12-31"  # the day a challenge's mark holds until: it outlives every day
 CONFIRM = "DELETE"
-NOT_CONFIRMED = "Nothing deleted: type DELETE to confirm"
-DELETED = (
+# Marked for the catalogs: translate where shown, _(DELETED).
+NOT_CONFIRMED = N_("Nothing deleted: type DELETE to confirm")
+DELETED = N_(
     "Deleted your games, results and stats. Until the puzzle day ends, what you played today "
     "stays played: an anonymous mark for each, gone at the day's end."
 )
-NOTHING = "There was nothing to delete."
+NOTHING = N_("There was nothing to delete.")
 
 
 def played_mark(key: bytes, player_id: int, kind: str, puzzle: str) -> str:

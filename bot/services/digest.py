@@ -29,6 +29,7 @@ from datetime import date, datetime, timedelta
 from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.i18n import _
 from bot.services.analysis import coach_game
 from bot.services.closing import close_dailies
 from bot.services.daily import EPOCH, DailyPuzzles
@@ -92,8 +93,17 @@ class GameDigest:
 class Podium:
     """A season's final top three by wins (tied players share a place)."""
 
-    title: str  # "Season 61 (2026-02-21 to 2026-03-20)"
+    season: int
+    first: date
+    last: date
     places: list[tuple[int, Member, int]]  # rank, player, wins
+
+    @property
+    def title(self) -> str:
+        """ "Season 61 (2026-02-21 to 2026-03-20)", in the current locale (where shown)."""
+        return _("Season {number} ({first} to {last})").format(
+            number=self.season, first=self.first, last=self.last
+        )
 
 
 @dataclass(frozen=True)
@@ -147,7 +157,9 @@ class DigestService:
         latest = self.due_day(timezone)
         if EPOCH <= day <= latest:
             return None
-        return f"No digest for {day}: give a day from {EPOCH} (puzzle #0) to {latest}"
+        return _("No digest for {day}: give a day from {first} (puzzle #0) to {last}").format(
+            day=day, first=EPOCH, last=latest
+        )
 
     async def digest(self, guild_id: int, day: date) -> Digest:
         """The digest of ``day`` in a server (0: direct messages), for every daily game
@@ -172,14 +184,14 @@ class DigestService:
         season = season_of(day, length)
         if day != season.last:
             return None
-        rows, _ = await self.storage.leaderboard(
+        rows, _total = await self.storage.leaderboard(
             guild_id, DIGEST_KINDS[0], "wins", period=season.key, per_page=10, today=day
         )
         places = [(r.rank, Member(r.row["player_id"], r.row["name"]), int(r.value))
                   for r in rows if r.rank <= 3]  # fmt: skip
         if not places:
             return None
-        return Podium(f"Season {season.number} ({season.first} to {season.last})", places)
+        return Podium(season.number, season.first, season.last, places)
 
     async def _game(self, kind: str, day: date, finished: list[DayResult],
                     started: list[DayStart], days: list[str]) -> GameDigest:  # fmt: skip
@@ -194,7 +206,7 @@ class DigestService:
         ordered = sorted(finished, key=lambda r: (score(r)[0], r.player_id))
         scores = [
             (label, [Member(r.player_id, r.name) for r in group])
-            for (_, label), group in groupby(ordered, key=score)
+            for (_rank, label), group in groupby(ordered, key=score)
         ]
         grids = [(Member(r.player_id, r.name), _digits(r)) for r in ordered]
         played_here = [r for r in ordered if r.state]
@@ -202,7 +214,7 @@ class DigestService:
         return GameDigest(
             kind, _title(spec.title, day, finished), streak, scores,
             [Member(s.player_id, s.name) for s in started], grids,
-            max((len(d) for _, rows in grids for d in rows), default=5), spec.limit, skilful,
+            max((len(d) for _member, rows in grids for d in rows), default=5), spec.limit, skilful,
             luckiest,
         )  # fmt: skip
 
@@ -265,8 +277,9 @@ class DigestService:
                 message_id = await post(channel, digest)
             except ChannelGone as gone:
                 await digests.set_channel(channel.guild_id, None, None)
-                await warn(channel, f"The daily digest is off: {gone}. Choose a channel again "
-                                    "with /digest channel.")  # fmt: skip
+                why = _(str(gone))  # cogs mark the reasons they raise ChannelGone with
+                await warn(channel, _("The daily digest is off: {why}. Choose a channel again "
+                                      "with /digest channel.").format(why=why))  # fmt: skip
                 continue
             except NotSent:
                 await digests.release(channel.guild_id, day)
@@ -305,4 +318,4 @@ def _digits(result: DayResult) -> list[str]:
     game = parse(result.state)
     if not isinstance(game, WordleGame):
         return []
-    return [to_digits(pattern, game.variant.length) for _, pattern in game.rows]
+    return [to_digits(pattern, game.variant.length) for _guess, pattern in game.rows]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-HIDDEN = "hidden until the game ends"
+from bot.i18n import N_, _
+
+HIDDEN = N_("hidden until the game ends")
 # What each stored game keeps secret while it is being played (see the engine's to_dict).
 SECRETS = ("answer", "answers", "target")
 
@@ -18,7 +20,8 @@ def public_game(game: dict[str, Any]) -> dict[str, Any]:
     """An exported game row, its secrets replaced while the game is in progress."""
     if game.get("status") != "playing" or not isinstance(game.get("state"), dict):
         return game
-    state = {key: HIDDEN if key in SECRETS and value is not None else value
+    hidden = _(HIDDEN)
+    state = {key: hidden if key in SECRETS and value is not None else value
              for key, value in game["state"].items()}  # fmt: skip
     return {**game, "state": state}
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from bot.i18n import N_, _
+from bot.i18n.reasons import reason_text, refusal_text
 from bot.services.closing import (
     close_game,
     closed_message,
@@ -51,7 +53,7 @@ from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError, score, to_digits
-from engine.rules import Mode
+from engine.rules import Mode, too_many
 from engine.solver.absurdle import challenge_hint
 from engine.solver.hints import Hint
 from engine.solver.measures import Measure
@@ -63,17 +65,22 @@ from engine.variants import get_variant
 PLAYABLE = GAMES  # the games a player names (each language's Wordle: by its options)
 DM = 0  # the scope of games played in direct messages
 
-NO_GAME = "No game in progress"
-NOT_YOURS = "This is someone else's game: start your own"
-BUSY = "The game's database is busy; nothing was changed, try again in a moment"
-GAME_OVER = "This game is over"
-CHANGED = "Your game changed somewhere else; try again"
+# Marked for the catalogs; the outcomes carry them translated (the reader's locale is set
+# for the whole interaction): compare an outcome with ``_(CONSTANT)``, or by its flags.
+NO_GAME = N_("No game in progress")
+NOT_YOURS = N_("This is someone else's game: start your own")
+BUSY = N_("The game's database is busy; nothing was changed, try again in a moment")
+GAME_OVER = N_("This game is over")
+CHANGED = N_("Your game changed somewhere else; try again")
 # The database holds an older version of the game than its player was shown (a crash undid
 # moves, a backup was restored): nothing is played on it until the player has seen it.
-ROLLED_BACK = "This game changed: here it is as stored. Nothing was played; guess again"
-WHICH = "You have several games going: which one?"
-HINTS_OFF = "Hints are off for daily games in this server"
-NO_HINTS_IN_RACES = "No hints in a race: everyone plays on their own"
+ROLLED_BACK = N_("This game changed: here it is as stored. Nothing was played; guess again")
+WHICH = N_("You have several games going: which one?")
+HINTS_OFF = N_("Hints are off for daily games in this server")
+NO_HINTS_IN_RACES = N_("No hints in a race: everyone plays on their own")
+ALREADY_GOING = N_("You already have a game going: here it is")
+IN_PROGRESS = N_("Here is your game in progress")
+PLAYED_THIS = N_("You have already played this one")
 MARKS = "played-marks"  # the purpose of the key deletion marks are made with
 # A challenge's word may be any word the game accepts (TARES as well as CIGAR): its hints
 # read every allowed word, whatever the word, so they never tell an answer-list word apart.
@@ -131,12 +138,17 @@ class Outcome:
     # Several games could be meant and none was named: the front end asks which (the action
     # was not taken).
     choices: tuple[GameView, ...] = ()
+    # Refused because the game is older than its player was shown (ROLLED_BACK): the front
+    # end shows the game as stored, with the message, to its player alone.
+    rolled_back: bool = False
 
     @classmethod
     def refuse(
-        cls, message: str, game: GameView | None = None, choices: tuple[GameView, ...] = ()
-    ) -> Outcome:
-        return cls(game, message, ok=False, choices=choices)
+        cls, message: str, game: GameView | None = None, choices: tuple[GameView, ...] = (),
+        *, rolled_back: bool = False,
+    ) -> Outcome:  # fmt: skip
+        """A refusal; ``message`` as the player reads it (already translated)."""
+        return cls(game, message, ok=False, choices=choices, rolled_back=rolled_back)
 
 
 @dataclass(frozen=True)
@@ -157,8 +169,23 @@ def kind_of(variant: str, daily: bool, challenge: bool = False) -> str:
 def game_label(view: GameView) -> str:
     """How a message names a game: "your Primel practice game", "your Wordle #1982 daily"."""
     if view.number is not None:
-        return f"your wordlebot {view.title} #{view.number}"
-    return f"your {view.title} {view.kind.split(':')[1]} game"
+        return _("your wordlebot {title} #{number}").format(title=view.title, number=view.number)
+    flavour = view.kind.split(":")[1]
+    return _(FLAVOURED.get(flavour, "your {title} {flavour} game")).format(
+        title=view.title, flavour=flavour
+    )
+
+
+# How a message names a game of each flavour (a kind's part after the colon).
+FLAVOURED = {
+    "daily": N_("your {title} daily game"),
+    "practice": N_("your {title} practice game"),
+    "challenge": N_("your {title} challenge game"),
+    "archive": N_("your {title} archive game"),
+    "race": N_("your {title} race game"),
+    "custom": N_("your {title} custom game"),
+    "coop": N_("your {title} coop game"),
+}
 
 
 class PlayerLocks:
@@ -218,9 +245,12 @@ class GameService:
     ) -> Outcome:  # fmt: skip
         spec = KINDS.get(variant)
         if spec is None:
-            return Outcome.refuse(f"Unknown game {variant[:20]!r}; play {', '.join(PLAYABLE)}")
+            return Outcome.refuse(_("Unknown game {game}; play {games}").format(
+                game=repr(variant[:20]), games=", ".join(PLAYABLE)))  # fmt: skip
         if daily and not spec.daily:
-            return Outcome.refuse(f"{spec.title} has no daily puzzle: play practice")
+            return Outcome.refuse(
+                _("{game} has no daily puzzle: play practice").format(game=spec.title)
+            )
         kind = kind_of(variant, daily, challenge)
         async with self._locks.hold(player.id):
             await self.storage.ensure_player(player.id, player.name)
@@ -228,23 +258,26 @@ class GameService:
             note = None  # yesterday's game, closed now that its day is over
             if active is not None:
                 if await self._closed(active) is None:
-                    return self._shown(place, active, "You already have a game going: here it is")
+                    return self._shown(place, active, _(ALREADY_GOING))
                 ended = date.fromisoformat(active.puzzle or "")
-                note = f"{closed_note(self.daily, active.kind, ended)}. Here is today's"
+                note = _("{closed}. Here is today's").format(
+                    closed=closed_note(self.daily, active.kind, ended)
+                )
             day = None
             if daily:
                 today = zone_day or self.daily.today()
                 day = today.isoformat()
                 played = await self.storage.daily_game(player.id, kind, day)
                 if played is not None and played.status == Status.PLAYING.value:
-                    return self._shown(place, played, "Here is your game in progress")
+                    return self._shown(place, played, _(IN_PROGRESS))
                 if played is not None or await self.marked(player.id, kind, day):
                     number = self.daily.number(today)
                     return Outcome.refuse(
-                        f"You have already played today's wordlebot "
-                        f"{get_variant(variant).title} #{number}. A new one comes tomorrow.",
+                        _("You have already played today's wordlebot {title} #{number}. A new "
+                          "one comes tomorrow.").format(title=get_variant(variant).title,
+                                                        number=number),
                         None if played is None else self._view(played),
-                    )
+                    )  # fmt: skip
                 answer = self.daily.answer(variant, today)
                 await self.storage.record_daily(variant, day, self.daily.number(today), answer)
             elif spec.boards > 1:
@@ -257,8 +290,8 @@ class GameService:
             if stored is None:  # created meanwhile by another process on the same database
                 again = await self._find(player, scope, kind, fresh=True)
                 if again is None:
-                    return Outcome.refuse(CHANGED)
-                return self._shown(place, again, "You already have a game going: here it is")
+                    return Outcome.refuse(_(CHANGED))
+                return self._shown(place, again, _(ALREADY_GOING))
             self._remember(stored)
             return self._shown(place, stored, note)
 
@@ -285,13 +318,12 @@ class GameService:
                 played = await self.storage.daily_game(player.id, kind, puzzle)
                 if played is not None:
                     if played.status == Status.PLAYING.value:
-                        return self._shown(place, played, "Here is your game in progress")
-                    return Outcome.refuse("You have already played this one",
-                                          self._view(played))  # fmt: skip
+                        return self._shown(place, played, _(IN_PROGRESS))
+                    return Outcome.refuse(_(PLAYED_THIS), self._view(played))
                 if await self.marked(player.id, kind, puzzle):
-                    return Outcome.refuse("You have already played this one")
+                    return Outcome.refuse(_(PLAYED_THIS))
                 if attempt:
-                    return Outcome.refuse(CHANGED)
+                    return Outcome.refuse(_(CHANGED))
                 game = new_game(spec, answers, mode, max_guesses=max_guesses)
                 stored = await self.storage.insert_game(player.id, scope, kind, puzzle,
                                                         game.to_dict())  # fmt: skip
@@ -302,9 +334,9 @@ class GameService:
                 # (another process): show it if it is this one, else say which is in the way.
                 active = await self._find(player, scope, kind, fresh=True)
                 if active is not None and active.puzzle != puzzle:
-                    return Outcome.refuse(f"Finish {game_label(self._view(active))} first",
-                                          self._view(active))  # fmt: skip
-            return Outcome.refuse(CHANGED)
+                    return Outcome.refuse(_("Finish {game} first").format(
+                        game=game_label(self._view(active))), self._view(active))  # fmt: skip
+            return Outcome.refuse(_(CHANGED))
 
     async def _guess(
         self, player: Player, scope: int, text: str, kind: str | None, game_id: int | None,
@@ -317,21 +349,24 @@ class GameService:
             if (older := self._rolled_back(stored)) is not None:
                 return older
             if stored.status != Status.PLAYING.value:
-                over = over_message(self.daily, stored) or GAME_OVER
+                over = over_message(self.daily, stored) or _(GAME_OVER)
                 return Outcome.refuse(over, self._view(stored))
             if (closed := await self._closed(stored)) is not None:
                 return closed
             game = self._game(stored)
             if len(text) > MAX_INPUT:
-                return Outcome.refuse(f"Too many {game.variant.unit}s", self._view(stored))
+                return Outcome.refuse(reason_text(too_many(game.variant.unit)),
+                                      self._view(stored))  # fmt: skip
             outcome = game.guess(text)
             if not outcome.accepted:
                 assert outcome.message is not None
                 view = self._view(stored)  # the game as it was: nothing was played
+                said = refusal_text(outcome.message, outcome.reason)
                 if game_id is None and _foreign(text, game.variant.alphabet):
                     # Letters sent to a Primel game (or digits to a Wordle): say which game.
-                    return Outcome.refuse(f"{outcome.message} (in {game_label(view)})", view)
-                return Outcome.refuse(outcome.message, view)
+                    return Outcome.refuse(_("{refusal} (in {game})").format(
+                        refusal=said, game=game_label(view)), view)  # fmt: skip
+                return Outcome.refuse(said, view)
             result = _result(game, stored, self.daily.today()) if game.over else None
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
             if saved is None:
@@ -350,7 +385,7 @@ class GameService:
             if (older := self._rolled_back(stored)) is not None:
                 return older
             if stored.status != Status.PLAYING.value:
-                return Outcome.refuse(GAME_OVER, self._view(stored))
+                return Outcome.refuse(_(GAME_OVER), self._view(stored))
             if (closed := await self._closed(stored)) is not None:
                 return closed
             game = self._game(stored)
@@ -359,7 +394,8 @@ class GameService:
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved)
-            return self._shown(place, saved, f"The answer was {answer_text(game).upper()}")
+            return self._shown(place, saved, _("The answer was {answer}").format(
+                answer=answer_text(game).upper()))  # fmt: skip
 
     async def start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
@@ -403,7 +439,7 @@ class GameService:
     ) -> Outcome:
         stored = await self._find(player, scope, kind, fresh=True)
         if stored is None:
-            return Outcome.refuse(NO_GAME)
+            return Outcome.refuse(_(NO_GAME))
         return await self._closed(stored) or self._shown(place, stored)
 
     async def game(self, game_id: int) -> GameView | None:
@@ -428,16 +464,16 @@ class GameService:
         if stored is None:
             return HintOutcome(message=refusal.message)
         if stored.status != Status.PLAYING.value:
-            return HintOutcome(message=GAME_OVER)
+            return HintOutcome(message=_(GAME_OVER))
         if (closed := await self._closed(stored)) is not None:
             return HintOutcome(message=closed.message)
         if stored.kind.endswith(":race"):
-            return HintOutcome(message=NO_HINTS_IN_RACES)
+            return HintOutcome(message=_(NO_HINTS_IN_RACES))
         if stored.puzzle is not None:
             if daily_hints is None:
                 daily_hints = await self._hints_allowed(stored.scope)
             if not daily_hints:
-                return HintOutcome(message=HINTS_OFF)
+                return HintOutcome(message=_(HINTS_OFF))
         game = self._game(stored)
         if isinstance(game, MultiGame):
             rows = [_multi_patterns(game, i) for i in range(len(game.guesses))]
@@ -474,7 +510,7 @@ class GameService:
         if refusal is not None:
             return HintOutcome(message=refusal)
         if not await hints_allowed(self.storage, scope):
-            return HintOutcome(message=HINTS_OFF_HERE)
+            return HintOutcome(message=_(HINTS_OFF_HERE))
         edition = "wordle-nyt" if variant == "wordle" else variant  # every word people play
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
@@ -498,10 +534,10 @@ class GameService:
         ended, closed_here = await close_game(self.storage, stored, day)
         if ended is None:
             self._forget(stored)
-            return Outcome.refuse(CHANGED, self._view(stored))
+            return Outcome.refuse(_(CHANGED), self._view(stored))
         self._remember(ended)
         if not closed_here and ended.status != Status.LOST.value:  # finished elsewhere first
-            return Outcome.refuse(GAME_OVER, self._view(ended))
+            return Outcome.refuse(_(GAME_OVER), self._view(ended))
         return Outcome.refuse(closed_message(self.daily, stored.kind, day), self._view(ended))
 
     async def _target(
@@ -510,24 +546,25 @@ class GameService:
     ) -> tuple[StoredGame | None, Outcome]:  # fmt: skip
         """The game an action is about, or the refusal to give (with the games to choose
         from when several could be meant)."""
+        no_game = Outcome.refuse(_(NO_GAME))
         if game_id is not None:
             stored = await self.storage.game(game_id)
             if stored is None:
-                return None, Outcome.refuse(NO_GAME)
+                return None, no_game
             if stored.player_id != player.id:
-                return None, Outcome.refuse(NOT_YOURS)
-            return stored, Outcome.refuse(NO_GAME)
+                return None, Outcome.refuse(_(NOT_YOURS))
+            return stored, no_game
         if kind is not None:
-            return await self._find(player, scope, kind), Outcome.refuse(NO_GAME)
+            return await self._find(player, scope, kind), no_game
         games = await self._here(player, scope)
         if len(games) <= 1:
-            return next(iter(games.values()), None), Outcome.refuse(NO_GAME)
+            return next(iter(games.values()), None), no_game
         focused = None if place is None else self._focus.get((player.id, place))
         for stored in games.values():
             if stored.id == focused:
-                return stored, Outcome.refuse(NO_GAME)
+                return stored, no_game
         choices = tuple(self._view(g) for g in sorted(games.values(), key=lambda g: g.id))
-        return None, Outcome.refuse(WHICH, choices=choices)
+        return None, Outcome.refuse(_(WHICH), choices=choices)
 
     async def _here(
         self, player: Player, scope: int, *, fresh: bool = False
@@ -579,7 +616,7 @@ class GameService:
         for key in [k for k in self._parsed if k[1] == stored.id]:
             del self._parsed[key]
         self._note_version(stored)
-        return Outcome.refuse(ROLLED_BACK, self._view(stored))
+        return Outcome.refuse(_(ROLLED_BACK), self._view(stored), rolled_back=True)
 
     async def _not_saved(self, stored: StoredGame) -> Outcome:
         """``stored`` was not saved: the database holds another version. A newer one came
@@ -588,7 +625,7 @@ class GameService:
         now = await self.storage.game(stored.id)
         if now is not None and now.version < stored.version:
             return self._show_older(now)
-        return Outcome.refuse(CHANGED, self._view(stored))
+        return Outcome.refuse(_(CHANGED), self._view(stored))
 
     def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
         self._parsed.pop((stored.player_id, stored.id, stored.version - 1), None)
@@ -703,7 +740,7 @@ async def _unless_busy(action: Coroutine[Any, Any, Outcome]) -> Outcome:
     try:
         return await action
     except StorageBusy:
-        return Outcome.refuse(BUSY)
+        return Outcome.refuse(_(BUSY))
 
 
 def _foreign(text: str, alphabet: str) -> bool:

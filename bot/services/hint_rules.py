@@ -18,33 +18,43 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.i18n import N_, _
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import kind_name
 from bot.storage import Storage
 
 DM = 0  # the scope of games played in direct messages (as in bot.services.games)
-HINTS_OFF_TYPED = (
+# Marked for the catalogs, translated where they are given (typed_refusal: translated).
+HINTS_OFF_TYPED = N_(
     "Hints are off for daily games in the server where your daily is in progress: finish it first"
 )
-HINTS_OFF_HERE = "Hints are off in this server: typed words are not read here"
-NO_HINTS_WHILE_RACING = "No hints while your race is on, typed or pasted: finish it first"
+HINTS_OFF_HERE = N_("Hints are off in this server: typed words are not read here")
+NO_HINTS_WHILE_RACING = N_("No hints while your race is on, typed or pasted: finish it first")
 READ_GAMES = ("wordle", "primel")  # the games whose grids are read
-_WHAT = {"archive": "archive game", "custom": "challenge"}
+# The game in progress that keeps hints off, by its flavour.
+_WHAT = {
+    "archive": N_("Hints are off in the server where your {game} archive game is in progress: "
+                  "finish it first"),
+    "custom": N_("Hints are off in the server where your {game} challenge is in progress: "
+                 "finish it first"),
+}  # fmt: skip
 
 
 async def typed_refusal(storage: Storage, player_id: int) -> str | None:
-    """Why typed words or a pasted grid get no help for this player now (rule 1), or None."""
+    """Why typed words or a pasted grid get no help for this player now (rule 1), or None;
+    in the current locale."""
     games = await storage.hint_free_games(player_id)
     if not games:
         return None
     kinds = [g.kind for g in games]
     if any(k.endswith(":race") for k in kinds):
-        return NO_HINTS_WHILE_RACING
+        return _(NO_HINTS_WHILE_RACING)
     if any(k.endswith(":daily") for k in kinds):
-        return HINTS_OFF_TYPED
+        return _(HINTS_OFF_TYPED)
     flavour = kinds[0].partition(":")[2]
-    what = f"{kind_name(kinds[0]).title} {_WHAT.get(flavour, flavour)}"
-    return f"Hints are off in the server where your {what} is in progress: finish it first"
+    template = _WHAT.get(flavour, f"Hints are off in the server where your {{game}} {flavour} "
+                                  "is in progress: finish it first")  # fmt: skip
+    return _(template).format(game=kind_name(kinds[0]).title)
 
 
 async def hints_allowed(storage: Storage, scope: int) -> bool:
@@ -62,5 +72,5 @@ async def closed_puzzles(storage: Storage, daily: DailyPuzzles, scope: int) -> f
 
 
 def closed_note(game: str, puzzle: int) -> str:
-    return (f"{game.title()} #{puzzle} is today's puzzle and hints are off in this server: "
-            "its grid was not read")  # fmt: skip
+    return _("{game} #{number} is today's puzzle and hints are off in this server: its grid "
+             "was not read").format(game=game.title(), number=puzzle)  # fmt: skip

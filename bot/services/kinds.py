@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import _
 from engine.absurdle import AbsurdleGame
 from engine.game import WordleGame
 from engine.multiboard import BOARDS, MultiGame, guess_limit
@@ -97,15 +98,22 @@ def kind_for(game: str, language: str | None = None, length: int | None = None) 
     if game != "wordle":
         if (language or DEFAULT_LANGUAGE, length or DEFAULT_LENGTH) == ("en", 5):
             return game
-        raise NotShipped(f"{KINDS[game].title} is played in English, five letters")
+        raise NotShipped(
+            _("{game} is played in English, five letters").format(game=KINDS[game].title)
+        )
     code = language or DEFAULT_LANGUAGE
     if code not in LANGUAGES:
-        raise NotShipped(f"Wordle is played in {', '.join(LANGUAGES)}, not {code[:12]!r}")
+        raise NotShipped(
+            _("Wordle is played in {languages}, not {language}").format(
+                languages=", ".join(LANGUAGES), language=repr(code[:12])
+            )
+        )
     lengths = LANGUAGES[code]
     size = length or (DEFAULT_LENGTH if DEFAULT_LENGTH in lengths else lengths[0])
     if size not in lengths:
         shown = ", ".join(map(str, lengths))
-        raise NotShipped(f"Wordle in {code} has words of {shown} letters, not {size}")
+        raise NotShipped(_("Wordle in {language} has words of {lengths} letters, not {length}")
+                         .format(language=code, lengths=shown, length=size))  # fmt: skip
     return variant_name(code, size)
 
 

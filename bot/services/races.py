@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.i18n import N_, _
 from bot.services.closing import closed_message, day_of, day_start
 from bot.services.cooldowns import RACES_PER_HOST, wait_text, within
 from bot.services.daily import DailyPuzzles
@@ -36,8 +37,12 @@ RACE_GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")
 MIN_PLAYERS, MAX_PLAYERS = 2, 25
 LOBBY_TIME = timedelta(seconds=60)
 TIME_LIMIT = timedelta(minutes=10)
-NEED_CHANNEL = "Races need a channel"
-NO_RACE = "That race is not here any more"
+# Marked for the catalogs; the outcomes carry them translated (translate NEED_CHANNEL where
+# it is shown: _(NEED_CHANNEL)).
+NEED_CHANNEL = N_("Races need a channel")
+NO_RACE = N_("That race is not here any more")
+STARTED = N_("This race has started")
+OVER_NOW = N_("This race is over")
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,10 @@ class RaceService:
         while another lobby here waits for players, and once the host opened
         :data:`RACES_PER_HOST` (saying when the next is allowed)."""
         if not guild_id or guild_id == DM:
-            return RaceOutcome.refuse(NEED_CHANNEL)
+            return RaceOutcome.refuse(_(NEED_CHANNEL))
         if not one_of(game, RACE_GAMES):
-            return RaceOutcome.refuse(f"Races are for {', '.join(RACE_GAMES)}")
+            games = ", ".join(RACE_GAMES)
+            return RaceOutcome.refuse(_("Races are for {games}").format(games=games))
         spec = KINDS[game]
         if spec.boards > 1:
             answers = self.games.deal(spec.variant, spec.boards)
@@ -95,10 +101,12 @@ class RaceService:
         if isinstance(race, Wait):
             when = wait_text(race.until, now)
             if race.limit == "channel":
-                return RaceOutcome.refuse(f"A race is waiting for players here: join it, or "
-                                          f"start another {when}")  # fmt: skip
-            return RaceOutcome.refuse(f"You can start another race {when} (at most "
-                                      f"{within(RACES_PER_HOST)})")  # fmt: skip
+                # Translators: {when} is "in 45 s".
+                return RaceOutcome.refuse(_("A race is waiting for players here: join it, or "
+                                            "start another {when}").format(when=when))  # fmt: skip
+            # Translators: {when} is "in 45 s", {most} "5 in 10 minutes".
+            return RaceOutcome.refuse(_("You can start another race {when} (at most {most})")
+                                      .format(when=when, most=within(RACES_PER_HOST)))  # fmt: skip
         log.info("race %d created in guild %d", race.id, guild_id)
         return RaceOutcome(await self.board(race), changed=True)
 
@@ -108,35 +116,37 @@ class RaceService:
     async def join(self, race_id: int, player: Player) -> RaceOutcome:
         race = await self.storage.races.get(race_id)
         if race is None:
-            return RaceOutcome.refuse(NO_RACE)
+            return RaceOutcome.refuse(_(NO_RACE))
         await self.storage.ensure_player(player.id, player.name)
         joined = await self.storage.races.join(race_id, player.id, self.daily.clock(),
                                                MAX_PLAYERS)  # fmt: skip
         board = await self.board(race_id)
         if joined == "joined":
-            return RaceOutcome(board, "You're in: your board comes when the race starts",
+            return RaceOutcome(board, _("You're in: your board comes when the race starts"),
                                changed=True)  # fmt: skip
-        return RaceOutcome.refuse({
-            "already": "You're already in this race",
-            "full": f"This race is full ({MAX_PLAYERS} players)",
-            "closed": "This race has started" if race.status != OVER else "This race is over",
-        }[joined], board)  # fmt: skip
+        if joined == "already":
+            return RaceOutcome.refuse(_("You're already in this race"), board)
+        if joined == "full":
+            return RaceOutcome.refuse(
+                _("This race is full ({count} players)").format(count=MAX_PLAYERS), board
+            )
+        return RaceOutcome.refuse(_(STARTED) if race.status != OVER else _(OVER_NOW), board)
 
     async def start(self, race_id: int, player: Player) -> RaceOutcome:
         """The host starts the lobby (at least two players)."""
         race = await self.storage.races.get(race_id)
         if race is None:
-            return RaceOutcome.refuse(NO_RACE)
+            return RaceOutcome.refuse(_(NO_RACE))
         if race.host_id != player.id:
-            return RaceOutcome.refuse("Only the host can start the race")
+            return RaceOutcome.refuse(_("Only the host can start the race"))
         if race.status != LOBBY:
-            return RaceOutcome.refuse("This race has started" if race.status == RUNNING
-                                      else "This race is over")  # fmt: skip
+            return RaceOutcome.refuse(_(STARTED) if race.status == RUNNING else _(OVER_NOW))
         if not await self._start(race):
             board = await self.board(race_id)
             if board.race.status == LOBBY:
-                return RaceOutcome.refuse(f"A race needs at least {MIN_PLAYERS} players", board)
-            return RaceOutcome.refuse("This race has started", board)
+                return RaceOutcome.refuse(_("A race needs at least {count} players").format(
+                    count=MIN_PLAYERS), board)  # fmt: skip
+            return RaceOutcome.refuse(_(STARTED), board)
         return RaceOutcome(await self.board(race_id), changed=True)
 
     async def _start(self, race: Race) -> bool:
@@ -151,13 +161,13 @@ class RaceService:
         """The player's board in a running race (started on first ask, the same one after)."""
         race = await self.storage.races.get(race_id)
         if race is None:
-            return Outcome.refuse(NO_RACE)
+            return Outcome.refuse(_(NO_RACE))
         if not any(r.player_id == player.id for r in await self.storage.races.players(race_id)):
-            return Outcome.refuse("You're not in this race")
+            return Outcome.refuse(_("You're not in this race"))
         if race.status == LOBBY:
-            return Outcome.refuse("The race has not started yet")
+            return Outcome.refuse(_("The race has not started yet"))
         if race.status == OVER:
-            return Outcome.refuse("This race is over")
+            return Outcome.refuse(_(OVER_NOW))
         if race.started_at is not None:
             day = day_of(self.daily, race.started_at)
             if day < self.daily.today():  # its day is over: the job ends it (or has)
@@ -172,14 +182,14 @@ class RaceService:
         game still going, changes nothing); the race ends once everyone has finished."""
         race = await self.storage.races.get(race_id)
         if race is None or race.status != RUNNING:
-            return RaceOutcome.refuse(NO_RACE)
+            return RaceOutcome.refuse(_(NO_RACE))
         game_id = (await self.storage.races.game_ids(race)).get(player_id)
         game = None if game_id is None else await self.games.game(game_id)
         if game is None or not game.over:
-            return RaceOutcome.refuse("Still playing")
+            return RaceOutcome.refuse(_("Still playing"))
         if not await self.storage.races.finish(race_id, player_id, game.status == "won",
                                                len(game.rows), self.daily.clock()):  # fmt: skip
-            return RaceOutcome.refuse("Already finished")
+            return RaceOutcome.refuse(_("Already finished"))
         board = await self.board(race_id)
         if all(r.finished_at is not None for r in board.players):
             return await self._end(board.race) or RaceOutcome(board, changed=True)
@@ -189,7 +199,7 @@ class RaceService:
         """A game ended: if it is a race's, record its player's finish (:meth:`finished`)."""
         stored = await self.storage.game(game_id)
         if stored is None or not (stored.puzzle or "").startswith("race:"):
-            return RaceOutcome.refuse(NO_RACE)
+            return RaceOutcome.refuse(_(NO_RACE))
         return await self.finished(int(stored.puzzle.removeprefix("race:")), stored.player_id)
 
     async def _end(self, race: Race) -> RaceOutcome | None:

@@ -22,6 +22,7 @@ from datetime import date, datetime, time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
+from bot.i18n import N_, _
 from bot.services.daily import DailyPuzzles
 from bot.services.digest import ChannelGone, NotSent, zone_of  # as the digest's sends
 from bot.services.games import Player
@@ -31,7 +32,7 @@ from bot.storage.reminders import DailyRole, Missing, Reminder
 log = logging.getLogger("wordlebot.reminders")
 
 DEFAULT_TIME = "18:00"
-BAD_TIME = "Give the time as HH:MM, 24-hour, in the server's time zone (e.g. 18:30)."
+BAD_TIME = N_("Give the time as HH:MM, 24-hour, in the server's time zone (e.g. 18:30).")
 _TIME = re.compile(r"(\d{1,2})(?::(\d{2}))?")
 _T = TypeVar("_T", Reminder, DailyRole)
 
@@ -48,10 +49,10 @@ def parse_time(text: str) -> int:
     """The minute of the day ``text`` names ("18:30", "7:05", "18"), or :class:`BadTime`."""
     match = _TIME.fullmatch(text.strip())
     if match is None:
-        raise BadTime(BAD_TIME)
+        raise BadTime(_(BAD_TIME))
     hour, minute = int(match[1]), int(match[2] or 0)
     if hour > 23 or minute > 59:
-        raise BadTime(BAD_TIME)
+        raise BadTime(_(BAD_TIME))
     return hour * 60 + minute
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
+from bot.i18n import N_, _, format_number, ngettext
 from bot.storage import Storage
 from bot.storage.shares import REFUSED, current_numbers, newest_number
 from engine.app_results import parse_app_results
@@ -29,6 +30,12 @@ MAX_SHARES_PER_MESSAGE = 3  # a message's first shares are read, the rest are no
 MAX_MESSAGE = 4000  # a Discord message's length
 NAMES_FRESH = timedelta(days=1)  # a recap's plain @names are matched only this long
 MAX_USER_ID = 2**63 - 1  # a Discord id is a 64-bit snowflake, stored signed
+# What recording a share did, by the storage's outcome.
+RECORDED = {
+    "new": N_("{game} #{number}: recorded (see /stats)"),
+    "same": N_("{game} #{number}: already recorded (see /stats)"),
+    "replaced": N_("{game} #{number}: updated (see /stats)"),
+}
 
 
 def posting_day(posted_at: datetime, zone: tzinfo) -> date:
@@ -51,21 +58,25 @@ class Recording:
 
 
 def refusal(game: str, puzzle: int, outcome: str, posted: date) -> str:
-    """The plain line that says why a share of ``game`` #``puzzle`` was not recorded."""
-    shown = f"{puzzle:,}" if abs(puzzle) < 10**12 else f"{str(puzzle)[:11]}…"
+    """The plain line that says why a share of ``game`` #``puzzle`` was not recorded (in the
+    current locale)."""
+    shown = format_number(puzzle) if abs(puzzle) < 10**12 else f"{str(puzzle)[:11]}…"
     name = f"{game.title()} #{shown}"
     if outcome == "implausible":
-        return f"{name}: not a puzzle number (0 to {newest_number(posted):,} on {posted}), " \
-               "not recorded"  # fmt: skip
+        return _("{share}: not a puzzle number (0 to {newest} on {day}), not recorded").format(
+            share=name, newest=format_number(newest_number(posted)), day=posted
+        )
     if outcome == "not current":
         numbers = current_numbers(game, posted) or range(0)
-        return f"{name}: only the current puzzle counts (#{numbers[0]:,} to #{numbers[-1]:,} " \
-               f"for a message of {posted}), not recorded"  # fmt: skip
+        first, last = format_number(numbers[0]), format_number(numbers[-1])
+        return _("{share}: only the current puzzle counts (#{first} to #{last} for a message of "
+                 "{day}), not recorded").format(share=name, first=first, last=last,
+                                                day=posted)  # fmt: skip
     if outcome == "one a day":
-        return f"{name}: you already have a {game.title()} result for {posted}; one a day " \
-               "counts, not recorded"  # fmt: skip
-    return f"{name}: already recorded on an earlier day, which only a share posted that day " \
-           "could correct; not changed"  # fmt: skip
+        return _("{share}: you already have a {game} result for {day}; one a day counts, not "
+                 "recorded").format(share=name, game=game.title(), day=posted)  # fmt: skip
+    return _("{share}: already recorded on an earlier day, which only a share posted that day "
+             "could correct; not changed").format(share=name)  # fmt: skip
 
 
 async def record_shares(
@@ -78,11 +89,12 @@ async def record_shares(
     for share in shares[:MAX_SHARES_PER_MESSAGE]:
         title = share.game.title()
         if share.puzzle is None:
-            done.refuse(f"{title}: no puzzle number, not recorded")
+            done.refuse(_("{game}: no puzzle number, not recorded").format(game=title))
             continue
         if not share.recordable:
-            done.refuse(f"{title} #{share.puzzle}: not recorded (only the daily puzzle, with "
-                        "a grid that backs up the header, is recorded)")  # fmt: skip
+            done.refuse(_("{game} #{number}: not recorded (only the daily puzzle, with a grid "
+                          "that backs up the header, is recorded)").format(
+                game=title, number=share.puzzle))  # fmt: skip
             continue
         solved = all(b.solved for b in share.boards)
         guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
@@ -93,12 +105,11 @@ async def record_shares(
         if outcome in REFUSED:
             done.refuse(refusal(share.game, share.puzzle, outcome, posted))
             continue
-        label = {"new": "recorded", "same": "already recorded", "replaced": "updated"}[outcome]
-        done.notes.append(f"{title} #{share.puzzle}: {label} (see /stats)")
+        done.notes.append(_(RECORDED[outcome]).format(game=title, number=share.puzzle))
     if len(shares) > MAX_SHARES_PER_MESSAGE:
         skipped = len(shares) - MAX_SHARES_PER_MESSAGE
-        done.refuse(f"Only a message's first {MAX_SHARES_PER_MESSAGE} shares are read: "
-                    f"{skipped} more not recorded")  # fmt: skip
+        done.refuse(_("Only a message's first {most} shares are read: {count} more not recorded")
+                    .format(most=MAX_SHARES_PER_MESSAGE, count=skipped))  # fmt: skip
     return done
 
 
@@ -107,12 +118,12 @@ async def unshare(storage: Storage, player_id: int, game: str, puzzle: str | int
     tell them."""
     number = str(puzzle).strip().lstrip("#").replace(",", "")
     if not number.isdigit() or len(number) > 9:
-        return f"Not a puzzle number: {str(puzzle)[:20]!r}"
+        return _("Not a puzzle number: {text}").format(text=repr(str(puzzle)[:20]))
     removed = await storage.remove_share(player_id, game.lower()[:20], int(number))
-    return "Removed." if removed else "No such recorded result."
+    return _("Removed.") if removed else _("No such recorded result.")
 
 
-APP_NOT_RECAP = "This is not a results message from the Wordle app: nothing recorded."
+APP_NOT_RECAP = N_("This is not a results message from the Wordle app: nothing recorded.")
 
 
 async def record_app_results(
@@ -128,35 +139,56 @@ async def record_app_results(
     row however it arrived."""
     parsed = parse_app_results(text[:MAX_MESSAGE])
     if parsed.kind != "recap":
-        return [APP_NOT_RECAP]
+        return [_(APP_NOT_RECAP)]
     puzzle = parsed.puzzle_for(posted)
     if puzzle is None:
-        return ["This recap does not say which day it is about: nothing recorded."]
+        return [_("This recap does not say which day it is about: nothing recorded.")]
     named = {member_id: name for member_id, name in members}
     notes, counts = list(parsed.problems), {"new": 0, "same": 0, "replaced": 0}
     for result in parsed.results:
         if result.user_id is not None:
             player, name = result.user_id, named.get(result.user_id, "")
             if not 0 < player <= MAX_USER_ID:
-                notes.append(f"<@{player}>"[:30] + ": not a Discord user, not recorded")
+                notes.append(_("{user}: not a Discord user, not recorded").format(
+                    user=f"<@{player}>"[:30]))  # fmt: skip
                 continue
         else:
             wanted = (result.name or "").casefold()
             fits = {i for i, n in members if n.casefold() == wanted}
             if age > NAMES_FRESH or len(fits) != 1:
-                why = ("is matched only within a day of the recap" if age > NAMES_FRESH
-                       else "fits several members" if fits else "fits no member")  # fmt: skip
-                notes.append(f"@{result.name} {why}: not recorded (they can record their "
-                             "own share with the Analyze menu)")  # fmt: skip
+                why = (UNMATCHED["late"] if age > NAMES_FRESH
+                       else UNMATCHED["several"] if fits else UNMATCHED["none"])  # fmt: skip
+                notes.append(_(why).format(name=f"@{result.name}"))
                 continue
             player, name = fits.pop(), result.name or ""
         outcome = await storage.record_share(player, "wordle", puzzle, result.won,
                                              result.guesses, False, "app", scope=guild_id,
                                              today=posted, name=name)  # fmt: skip
         if outcome in REFUSED:
-            notes.append(f"<@{player}>: " + refusal("wordle", puzzle, outcome, posted))
+            notes.append(
+                _("{user}: {refusal}").format(
+                    user=f"<@{player}>", refusal=refusal("wordle", puzzle, outcome, posted)
+                )
+            )
             continue
         counts[outcome] += 1
-    notes.insert(0, f"Wordle #{puzzle}: {counts['new'] + counts['replaced']} results recorded, "
-                    f"{counts['same']} already recorded (see /stats)")  # fmt: skip
+    recorded = counts["new"] + counts["replaced"]
+    # Translators: English keeps "results" for every count (tests read it so); give each
+    # plural form of your language.
+    notes.insert(0, ngettext(
+        "Wordle #{number}: {count} results recorded, {same} already recorded (see /stats)",
+        "Wordle #{number}: {count} results recorded, {same} already recorded (see /stats)",
+        recorded,
+    ).format(number=puzzle, count=recorded, same=counts["same"]))  # fmt: skip
     return notes
+
+
+# Why a plain @name in a recap credits nobody.
+UNMATCHED = {
+    "late": N_("{name} is matched only within a day of the recap: not recorded (they can "
+               "record their own share with the Analyze menu)"),
+    "several": N_("{name} fits several members: not recorded (they can record their own "
+                  "share with the Analyze menu)"),
+    "none": N_("{name} fits no member: not recorded (they can record their own share with "
+               "the Analyze menu)"),
+}  # fmt: skip

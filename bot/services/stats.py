@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from bot.i18n import N_, _
 from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
 from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
@@ -13,6 +14,9 @@ METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
 MIN_GAMES = 5  # for win rate and skill, so one lucky game does not top the board
 PERIOD_MIN_GAMES = {"today": 1, "week": 3}  # one daily a day: fewer games in a short period
+# A board's period as a person reads it (in a heading: "Wins, wordle daily, everyone, today").
+PERIOD_LABELS = {"today": N_("today"), "week": N_("this week"), "month": N_("this month"),
+                 "all": N_("all time")}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,10 @@ class SharedResults:
 
     @property
     def label(self) -> str:
-        return f"{self.game.title()} ({'NYT ' if self.game == 'wordle' else ''}shares)"
+        """ "Wordle (NYT shares)", in the current locale."""
+        if self.game == "wordle":
+            return _("{game} (NYT shares)").format(game=self.game.title())
+        return _("{game} (shares)").format(game=self.game.title())
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,12 @@ class ArchiveResults:
 
     @property
     def label(self) -> str:
-        return f"{self.game.title()} {self.flavour}"
+        """ "Wordle archive", in the current locale."""
+        template = FLAVOUR_LABELS.get(self.flavour, f"{{game}} {self.flavour}")
+        return _(template).format(game=self.game.title())
+
+
+FLAVOUR_LABELS = {"archive": N_("{game} archive"), "challenge": N_("{game} challenge")}
 
 
 @dataclass(frozen=True)
@@ -75,7 +87,7 @@ class Board:
     pages: int
     total: int
     entries: list[BoardEntry]
-    period: str = "all time"  # as a person reads it: "this week", "season 31 (...)"
+    period: str = "all time"  # as a person reads it (translated): "this week", "season 31 (...)"
 
 
 class LeaderboardError(ValueError):
@@ -117,7 +129,7 @@ class StatsService:
     async def archive_results(self, player_id: int, kind: str) -> ArchiveResults | None:
         """For a daily's stats: the same game's past dailies played from the archive; for
         Absurdle's practice games: its challenges."""
-        game, _, flavour = kind.partition(":")
+        game, _colon, flavour = kind.partition(":")
         other = {"daily": "archive", "practice": "challenge" if game == "absurdle" else None}
         beside = other.get(flavour)
         if beside is None:
@@ -138,32 +150,36 @@ class StatsService:
         board counts only games played in that guild and follows its season length and fail
         score."""
         if metric not in LEADERBOARD_METRICS:
-            shown = metric[:20]
-            raise LeaderboardError(f"Unknown board {shown!r}; choose one of {', '.join(METRICS)}")
+            raise LeaderboardError(_("Unknown board {board}; choose one of {boards}").format(
+                board=repr(metric[:20]), boards=", ".join(METRICS)))  # fmt: skip
         if period not in PERIODS:
-            raise LeaderboardError(f"Unknown period {period[:20]!r}; choose one of "
-                                   f"{', '.join(PERIODS)}")  # fmt: skip
+            raise LeaderboardError(_("Unknown period {period}; choose one of {periods}").format(
+                period=repr(period[:20]), periods=", ".join(PERIODS)))  # fmt: skip
         if period != "all" and metric in STREAK_METRICS:
-            raise LeaderboardError("Streak boards count all time: choose period all")
-        game, _, flavour = kind.partition(":")
+            raise LeaderboardError(_("Streak boards count all time: choose period all"))
+        game, _colon, flavour = kind.partition(":")
         if game not in KINDS:
-            raise LeaderboardError(f"Unknown game {game[:20]!r}; choose one of {', '.join(GAMES)}")
+            raise LeaderboardError(_("Unknown game {game}; choose one of {games}").format(
+                game=repr(game[:20]), games=", ".join(GAMES)))  # fmt: skip
         if metric == "skill" and flavour != "daily":
             others = ", ".join(m for m in METRICS if m != "skill")
-            raise LeaderboardError(f"The skill board ranks the coach's scores of dailies, and "
-                                   f"{KINDS[game].title} {flavour} games are not coached for "
-                                   f"it: choose one of {others}")  # fmt: skip
+            # Translators: {flavour} is the kind of game as typed (practice, archive, race).
+            raise LeaderboardError(_(
+                "The skill board ranks the coach's scores of dailies, and {game} {flavour} "
+                "games are not coached for it: choose one of {boards}"
+            ).format(game=KINDS[game].title, flavour=flavour, boards=others))  # fmt: skip
         scope = GLOBAL if guild_id is None else guild_id
         settings = (GuildSettings(GLOBAL) if guild_id is None
                     else await self.storage.guild_settings(guild_id))  # fmt: skip
-        day, label = today, {"today": "today", "week": "this week", "month": "this month",
-                             "all": "all time"}.get(period, "")  # fmt: skip
+        day, label = today, _(PERIOD_LABELS[period]) if period in PERIOD_LABELS else ""
         if period == "season":
             season = season_of(today, settings.season_days)
             if previous_season:
                 season = season_of(season.first - timedelta(days=1), settings.season_days)
             day = season.first
-            label = f"season {season.number} ({season.first} to {season.last})"
+            label = _("season {number} ({first} to {last})").format(
+                number=season.number, first=season.first, last=season.last
+            )
         rows, total = await self.storage.leaderboard(
             scope, kind, metric, period=period_key(period, day, settings.season_days),
             page=page, per_page=PER_PAGE,

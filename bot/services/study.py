@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from bot.i18n import _
 from bot.results import DIRECTORY
 
 STUDIED = ("wordle", "primel")
@@ -34,8 +35,7 @@ def _load(variant: str) -> HardModeStudy:
     try:
         result = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return HardModeStudy(None, None, "", f"No stored study for {variant} yet (`wordlebot "
-                             f"study hard-mode --variant {variant} --json`).")  # fmt: skip
+        return HardModeStudy(None, None, "")  # said in the reader's language: hard_mode_study
     picture_path = DIRECTORY / f"hardmode-{variant}.png"
     picture = picture_path.read_bytes() if picture_path.exists() else None
     return HardModeStudy(result, picture, picture_path.name)
@@ -44,5 +44,18 @@ def _load(variant: str) -> HardModeStudy:
 async def hard_mode_study(variant: str = "wordle") -> HardModeStudy:
     """The stored study for ``variant`` (Wordle or Primel), with its picture."""
     if variant not in STUDIED:
-        return HardModeStudy(None, None, "", f"The study covers {' and '.join(STUDIED)}.")
-    return await asyncio.to_thread(_load, variant)
+        return HardModeStudy(
+            None,
+            None,
+            "",
+            _("The study covers {game} and {other}.").format(game=STUDIED[0], other=STUDIED[1]),
+        )
+    study = await asyncio.to_thread(_load, variant)
+    if study.result is None:
+        return replace(
+            study,
+            message=_("No stored study for {game} yet ({command}).").format(
+                game=variant, command=f"`wordlebot study hard-mode --variant {variant} --json`"
+            ),
+        )
+    return study
