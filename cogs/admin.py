@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.commands import COMMANDS, ChannelId, RoleId
 from bot.commands.admin import INTERFACE, language_name
 from bot.discord_bot import WordleBot, answer
+from bot.i18n import N_, _
 from cogs.common import anywhere, bot_of, in_servers, in_time
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
@@ -27,7 +28,7 @@ INTERFACE_CHOICES = [
 
 # Where the bot may not attach files (a server that never installed it), a long export cannot
 # come as a file, nor whole in one message.
-NO_FILES_HERE = (
+NO_FILES_HERE = N_(
     "The bot cannot attach files here, and your data is too long for one message: "
     "use /mydata export in a direct message with the bot"
 )
@@ -134,7 +135,7 @@ class Admin(commands.Cog):
             await answer(interaction, reply.text, private=True, files=[file])
         else:
             inline = f"{reply.text}\n```json\n{text}\n```"
-            await answer(interaction, inline if len(inline) <= 2000 else NO_FILES_HERE,
+            await answer(interaction, inline if len(inline) <= 2000 else _(NO_FILES_HERE),
                          private=True)  # fmt: skip
 
     @data.command(name="delete", description="Delete everything the bot stores about you")
