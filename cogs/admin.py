@@ -18,7 +18,7 @@ from bot.i18n import N_, _
 from cogs.common import anywhere, bot_of, in_servers, in_time
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
-from cogs.replies import caller_of, perform
+from cogs.replies import caller_of, command_work, perform, send_reply
 
 INTERFACE_CHOICES = [
     app_commands.Choice(name="Auto" if code == "auto" else
@@ -113,7 +113,12 @@ class Admin(commands.Cog):
         self, interaction: discord.Interaction[Any],
         colours: Literal["standard", "high-contrast"] | None = None, language: str | None = None,
     ) -> None:  # fmt: skip
-        await perform(interaction, "settings me", colours=colours, language=language)
+        reply = await in_time(interaction, command_work(interaction, "settings me", colours=colours,
+                                                        language=language))  # fmt: skip
+        known = getattr(interaction.client, "locales", None)
+        if language is not None and isinstance(known, dict):  # this process follows at once
+            known.pop(interaction.user.id, None)
+        await send_reply(interaction, reply)
 
     @in_servers
     @app_commands.command(name="resetboard", description="Clear this server's leaderboard")

@@ -345,3 +345,25 @@ async def test_buttons_and_forms_take_their_words_from_the_catalog(marked) -> No
         assert field.text.startswith("⟦en:Your 5-"), field.text  # type: ignore[attr-defined]
     assert slow_down(3.2) == "⟦en:Slow down: try again in {seconds} s.⟧".replace("{seconds}", "3")
     assert marked == []
+
+
+async def test_a_discord_player_is_answered_in_the_language_they_choose_at_once(
+    double, marked
+) -> None:
+    """The reply of /settings me language: speaks the new language, and so does the next
+    interaction (the bot's memory of players' choices forgets the old one); Discord's own
+    locale (en-US here) speaks for the others, and for the player who goes back to auto."""
+    from discord_double import only
+
+    assert only(await double.command("streak", user_id=7)).text.startswith("⟦en:")
+    chosen = only(await double.command("settings", "me", user_id=7, language="pl"))
+    assert chosen.ephemeral and chosen.text.startswith("⟦pl:Your colours"), chosen.text
+    streak = only(await double.command("streak", user_id=7)).text
+    assert streak == "⟦pl:{game} daily streak: {current} (best {best})⟧".format(
+        game="Wordle", current=0, best=0
+    )
+    assert only(await double.command("streak", user_id=8)).text.startswith("⟦en:")
+    auto = only(await double.command("settings", "me", user_id=7, language="auto"))
+    assert auto.text.startswith("⟦en:Your colours"), auto.text
+    assert only(await double.command("streak", user_id=7)).text.startswith("⟦en:")
+    assert marked == []
