@@ -230,7 +230,7 @@ def model_syntax() -> dict[str, Syntax]:
     syntax: dict[str, Syntax] = {}
     groups: dict[str, dict[str, Syntax]] = {}
     for path, spec in COMMANDS.items():
-        name, _, sub = path.partition(" ")
+        name, _space, sub = path.partition(" ")
         if sub:
             groups.setdefault(f"/{name}", {})[sub] = syntax_of(spec)
         else:
