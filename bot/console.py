@@ -32,6 +32,7 @@ from bot.console_options import (
     typed_options,
 )
 from bot.console_together import CONSOLE_PLACE, TogetherCommands
+from bot.i18n import N_, _, current_locale, negotiate, set_locale, use_locale
 from bot.render.palette import STANDARD, palette_named
 from bot.render.text import (
     board_rows,
@@ -55,7 +56,7 @@ RESET = "\x1b[0m"
 KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
 
 Reader = Callable[[str], Awaitable[str | None]]
-SAVED = "Your games are saved: come back with wordlebot console."
+SAVED = N_("Your games are saved: come back with wordlebot console.")
 SQUARES = set("🟩🟨⬛⬜🟧🟦🟥🟫") | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}
 _NOTHING_YET = "\x00"  # no line arrived in time (a line never holds NUL: it is stripped)
 MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
@@ -67,9 +68,13 @@ def console_player() -> Player:
 
 
 class Console(TogetherCommands):
+    """``locale``: the language asked for at the start (``--locale``); a player's own choice
+    (/settings me language) wins while that player is at the keyboard."""
+
     def __init__(self, services: Services, player: Player, write: Callable[[str], None],
-                 colour: bool) -> None:  # fmt: skip
+                 colour: bool, locale: str | None = None) -> None:  # fmt: skip
         self.services, self.player, self.write, self.colour = services, player, write, colour
+        self.locale = negotiate(locale)  # the console's language when a player has none
         self.shown: int | None = None  # the game whose board was printed last
         self.palette = STANDARD  # the player's colours (/colours), read when they sit down
         self.race_id: int | None = None  # the race made here last
@@ -77,13 +82,15 @@ class Console(TogetherCommands):
         self._pending: asyncio.Task[str | None] | None = None
 
     async def run(self, read: Reader) -> None:
-        self.write("wordlebot console. Type /help for commands, /quit to leave.")
-        self.palette = palette_named(await self.services.storage.palette(self.player.id))
+        """Take commands until /quit or the end of input, in the player's language (set for
+        this task: :func:`run_console` gives it its own context)."""
+        await self.sit_down()
+        self.write(_("wordlebot console. Type /help for commands, /quit to leave."))
         while True:
             line = await self._next(read, "> ")
             if line is None:
                 self.write("")  # Ctrl-D: end the prompt's line
-                self.write(SAVED)
+                self.write(_(SAVED))
                 return
             line = line.replace("\x00", "").strip()[:MAX_LINE]
             if not line:
@@ -102,7 +109,7 @@ class Console(TogetherCommands):
         if self._pending is None:
             self._pending = asyncio.ensure_future(read(prompt))
         if wait is not None:
-            done, _ = await asyncio.wait({self._pending}, timeout=wait)
+            done, _pending = await asyncio.wait({self._pending}, timeout=wait)
             if not done:
                 return _NOTHING_YET
         line, self._pending = await self._pending, None
@@ -136,7 +143,7 @@ class Console(TogetherCommands):
         command = command.lower()
         syntax = SYNTAX.get(command)
         if syntax is None:
-            self.write(f"Unknown command {command[:20]}. Type /help.")
+            self.write(_("Unknown command {command}. Type /help.").format(command=command[:20]))
             return
         try:
             options = parse_options(command, syntax, rest)
@@ -152,7 +159,7 @@ class Console(TogetherCommands):
         except OptionError as exc:
             self.write(f"  {exc}")
         except StorageBusy:  # the database did not answer in time: nothing was changed
-            self.write(BUSY)
+            self.write(_(BUSY))
 
     async def perform(self, path: str, options: Options) -> None:
         """Run a command of the shared model (:mod:`bot.commands`) and show its reply."""
@@ -164,8 +171,15 @@ class Console(TogetherCommands):
         """The player at the keyboard, in the console's one server and channel, where they
         hold every permission (they run it)."""
         return Caller(self.player, DM, place=CONSOLE_PLACE, front="console", shown=self.shown,
-                      guild_id=CONSOLE_PLACE, manages_server=True,
-                      manages_messages=True)  # fmt: skip
+                      guild_id=CONSOLE_PLACE, manages_server=True, manages_messages=True,
+                      locale=current_locale())  # fmt: skip
+
+    async def sit_down(self) -> None:
+        """The player at the keyboard (at the start, after /as): their colours, and their
+        language (their /settings me language, else the console's)."""
+        storage = self.services.storage
+        self.palette = palette_named(await storage.palette(self.player.id))
+        set_locale(await storage.player_locale(self.player.id) or self.locale)
 
     async def reply(self, reply: Reply) -> None:
         """A command's reply as lines of text: its words, its board, its pictures (written
@@ -174,7 +188,8 @@ class Console(TogetherCommands):
             self.write(("  " if reply.refused else "") + plain(reply.text))
         if reply.picks:  # several games, none shown yet: say how to show the one meant
             commands = ", ".join(f"{title(g)}: {_start_command(g)}" for g in reply.picks)
-            self.write(f"  Show the game you mean first. {commands}")
+            self.write("  " + _("Show the game you mean first. {commands}")
+                       .format(commands=commands))  # fmt: skip
         if "race" in reply.extra:  # a race's message (Discord's, with its buttons)
             self.write_race(reply.extra["race"])
         if "coop" in reply.extra:  # the shared board (Discord's message, with Guess)
@@ -182,13 +197,15 @@ class Console(TogetherCommands):
         if reply.game is not None:
             self.show(reply.game)
         for picture in reply.pictures:
-            self.write(f"Picture: {saved(picture)}")
+            self.write(_("Picture: {path}").format(path=saved(picture)))
         if reply.secret:
             self.write(plain(reply.secret))
         if "document" in reply.extra:  # a file in Discord: printed whole, as it is
             self.write(reply.extra["document"][1])
         if "palette" in reply.extra:  # the player's colours, from the next board on
             self.palette = palette_named(reply.extra["palette"])
+        if "locale" in reply.extra:  # the player's language (none: the console's), from now
+            set_locale(reply.extra["locale"] or self.locale)
         if reply.extra.get("deleted"):  # the player's games and settings are gone
             self.shown, self.palette = None, STANDARD
         if "pages" in reply.extra and next_pages(reply.extra["pages"]):  # Discord's buttons
@@ -208,11 +225,12 @@ class Console(TogetherCommands):
             "/play": lambda: self.play(words("id")),
         }
         handler = handlers.get(command)
-        if handler is None and SYNTAX[command].subcommands:  # a group without its subcommand
-            self.write(f"  {SYNTAX[command].usage}")
+        usage = SYNTAX[command].usage
+        if handler is None and SYNTAX[command].subcommands and usage is not None:
+            self.write(f"  {usage()}")  # a group without its subcommand
             return
         if handler is None:  # a command whose options are known but not its handler here
-            self.write(f"Unknown command {command[:20]}. Type /help.")
+            self.write(_("Unknown command {command}. Type /help.").format(command=command[:20]))
             return
         await handler()
 
@@ -220,11 +238,11 @@ class Console(TogetherCommands):
         """Another local player takes the keyboard (races and co-op at one terminal)."""
         name = " ".join(name.split())[:32]
         if not name:
-            self.write("Usage: /as NAME")
+            self.write(_("Usage: /as NAME"))
             return
         self.player, self.shown = player_named(name), None
-        self.palette = palette_named(await self.services.storage.palette(self.player.id))
-        self.write(f"You are {name} now.")
+        await self.sit_down()
+        self.write(_("You are {name} now.").format(name=name))
 
     async def guess(self, text: str) -> None:
         """A bare word: a guess in the game shown last."""
@@ -237,7 +255,9 @@ class Console(TogetherCommands):
         try:
             day = date.fromisoformat(args[0]) if args else digests.due_day(None)
         except ValueError:
-            self.write(f"Not a date: {args[0][:20]!r}. Use /digest YYYY-MM-DD.")
+            self.write(
+                _("Not a date: {day}. Use /digest YYYY-MM-DD.").format(day=repr(args[0][:20]))
+            )
             return
         problem = digests.day_problem(day, None)
         if problem is not None:
@@ -281,23 +301,27 @@ class Console(TogetherCommands):
 
 
 async def run_console(settings: Settings, read: Reader | None = None,
-                      write: Callable[[str], None] = print) -> None:  # fmt: skip
-    """Open the database from the settings and take commands until /quit or end of input.
-    Ctrl-C leaves at once: every accepted guess is already stored."""
+                      write: Callable[[str], None] = print, locale: str | None = None
+                      ) -> None:  # fmt: skip
+    """Open the database from the settings and take commands until /quit or end of input,
+    in ``locale`` (``--locale``: a shipped language's tag, nearest match; English by default)
+    unless the player chose theirs. Ctrl-C leaves at once: every accepted guess is already
+    stored."""
     interactive = read is None and sys.stdin.isatty()
     reader = read or (_prompt if interactive else _lines)
     services = await open_services(settings)
-    try:
-        console = Console(
-            services, console_player(), write, colour=interactive and sys.stdout.isatty()
-        )
-        await console.run(reader)
-    except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels us, then raises it
-        write("")
-        write(SAVED)
-        raise
-    finally:
-        await services.close()
+    with use_locale(locale):  # the language goes back as it was when the console ends
+        try:
+            console = Console(services, console_player(), write,
+                              colour=interactive and sys.stdout.isatty(),
+                              locale=locale)  # fmt: skip
+            await console.run(reader)
+        except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels us, then raises it
+            write("")
+            write(_(SAVED))
+            raise
+        finally:
+            await services.close()
 
 
 def _in_daemon_thread(function: Callable[[], str | None]) -> Awaitable[str | None]:
@@ -334,7 +358,7 @@ async def _prompt(prompt: str) -> str | None:
     return await _in_daemon_thread(lambda: input(prompt))
 
 
-async def _lines(_: str) -> str | None:
+async def _lines(prompt: str) -> str | None:
     line = await _in_daemon_thread(sys.stdin.readline)
     return line if line else None
 
@@ -370,7 +394,9 @@ SYNTAX: dict[str, Syntax] = {
     "/digest": dataclasses.replace(
         _MODEL["/digest"],
         options=(Option("day"),),
-        usage="/digest takes channel or off, or a day (YYYY-MM-DD) to show its digest here",
+        usage=lambda: _(
+            "/digest takes channel or off, or a day (YYYY-MM-DD) to show its digest here"
+        ),
     ),
     "/as": Syntax(text="name"),
     "/cg": Syntax(text="word"),  # the shared board's Guess

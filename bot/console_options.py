@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.commands import COMMANDS, ChannelId, Command, Param, RoleId, UserId
+from bot.commands.model import Usage
 from bot.console_together import CONSOLE_PLACE
+from bot.i18n import _, pgettext
 from bot.services import Player
 
 YES, NO = "true", "false"
@@ -43,7 +45,7 @@ class OptionError(ValueError):
     """A line the command cannot read, said in one line."""
 
 
-def _any(_: str) -> bool:
+def _any(word: str) -> bool:
     return True
 
 
@@ -70,7 +72,8 @@ class Option:
             return YES
         if lowered in _NO_WORDS or lowered == self.flag[1]:
             return NO
-        raise OptionError(f"{self.name} takes true or false, not {value[:20]!r}")
+        raise OptionError(_("{option} takes true or false, not {value}")
+                          .format(option=self.name, value=repr(value[:20])))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Syntax:
     options: tuple[Option, ...] = ()
     text: str | None = None  # the option that takes the rest of the line as typed
     subcommands: Mapping[str, Syntax] = field(default_factory=dict)
-    usage: str = ""  # said with a refusal (empty: the option names)
+    usage: Usage | None = None  # said with a refusal (None: the option names)
 
     def names(self) -> list[str]:
         return [*([self.text] if self.text else []), *(o.name for o in self.options)]
@@ -128,12 +131,16 @@ def _values(command: str, syntax: Syntax, text: str) -> Options:
             if not value and i < len(words) and not _NAMED.fullmatch(words[i]):
                 value, i = words[i], i + 1  # "metric: wins", with a space
             if name in values:
-                raise OptionError(f"{command}: {name} is given twice")
+                raise OptionError(_("{command}: {option} is given twice")
+                                  .format(command=command, option=name))  # fmt: skip
             values[name] = options[name].named_value(value)
             continue
         if named is not None and named[2] and not named[2].startswith("//"):
-            raise OptionError(f"{command}: there is no option {named[1][:20]!r}; "
-                              f"{_takes(command, syntax)}")  # fmt: skip
+            raise OptionError(
+                _("{command}: there is no option {option}; {usage}").format(
+                    command=command, option=repr(named[1][:20]), usage=_takes(command, syntax)
+                )
+            )
         for option in syntax.options:
             value = None if option.name in values or not option.positional else (
                 option.positional_value(word))  # fmt: skip
@@ -141,8 +148,11 @@ def _values(command: str, syntax: Syntax, text: str) -> Options:
                 values[option.name] = value
                 break
         else:
-            raise OptionError(f"{command}: {word[:20]!r} is not understood; "
-                              f"{_takes(command, syntax)}")  # fmt: skip
+            raise OptionError(
+                _("{command}: {word} is not understood; {usage}").format(
+                    command=command, word=repr(word[:20]), usage=_takes(command, syntax)
+                )
+            )
     return Options(values)
 
 
@@ -161,18 +171,31 @@ def _text_values(syntax: Syntax, text: str) -> dict[str, str]:
         value = text[mark.end() : after.start() if after is not None else len(text)].strip()
         option = next((o for o in syntax.options if o.name == name), None)
         if name in values:
-            raise OptionError(f"{name} is given twice")
+            raise OptionError(_("{option} is given twice").format(option=name))
         values[name] = option.named_value(value) if option is not None else value
     return values
 
 
 def _takes(command: str, syntax: Syntax) -> str:
-    if syntax.usage:
-        return syntax.usage
+    if syntax.usage is not None:
+        return syntax.usage()
     names = syntax.names()
     if syntax.subcommands:
-        return f"{command} takes {' or '.join(syntax.subcommands)}"
-    return f"{command} takes {', '.join(names)}" if names else f"{command} takes no options"
+        return _("{command} takes {options}").format(
+            command=command, options=_or(list(syntax.subcommands))
+        )
+    if not names:
+        return _("{command} takes no options").format(command=command)
+    return _("{command} takes {options}").format(command=command, options=", ".join(names))
+
+
+def _or(words: list[str]) -> str:
+    """``a, b or c``: the last two joined by the reader's word for "or"."""
+    *first, last = words
+    if not first:
+        return last
+    # Translators: joins the last two of a list of choices: "daily, practice or archive".
+    return pgettext("list", "{first} or {last}").format(first=", ".join(first), last=last)
 
 
 def option_of(param: Param) -> Option:
@@ -189,15 +212,16 @@ def option_of(param: Param) -> Option:
 def syntax_of(spec: Command) -> Syntax:
     text = next((p.name for p in spec.params if p.text), None)
     options = tuple(option_of(p) for p in spec.params if not p.text)
-    return Syntax(options, text=text, usage=spec.usage or usage_of(spec))
+    return Syntax(options, text=text, usage=spec.usage or (lambda: usage_of(spec)))
 
 
 def usage_of(spec: Command) -> str:
     """What a command takes, by Discord's option names (with their choices)."""
     if not spec.params:
-        return f"/{spec.path} takes no options"
+        return _("{command} takes no options").format(command=f"/{spec.path}")
     names = [f"{p.name} ({', '.join(p.choices)})" if p.choices else p.name for p in spec.params]
-    return f"/{spec.path} takes {', '.join(names)}"
+    return _("{command} takes {options}").format(command=f"/{spec.path}",
+                                                 options=", ".join(names))  # fmt: skip
 
 
 def model_syntax() -> dict[str, Syntax]:
@@ -206,7 +230,7 @@ def model_syntax() -> dict[str, Syntax]:
     syntax: dict[str, Syntax] = {}
     groups: dict[str, dict[str, Syntax]] = {}
     for path, spec in COMMANDS.items():
-        name, _, sub = path.partition(" ")
+        name, _space, sub = path.partition(" ")
         if sub:
             groups.setdefault(f"/{name}", {})[sub] = syntax_of(spec)
         else:
@@ -214,10 +238,14 @@ def model_syntax() -> dict[str, Syntax]:
         if spec.console_name:
             syntax[spec.console_name] = syntax_of(spec)
     for name, subcommands in groups.items():
-        *first, last = subcommands
-        usage = f"{name} takes {', '.join(first)} or {last}" if first else f"{name} takes {last}"
-        syntax[name] = Syntax(subcommands=subcommands, usage=usage)
+        syntax[name] = Syntax(subcommands=subcommands, usage=_group_usage(name, subcommands))
     return syntax
+
+
+def _group_usage(name: str, subcommands: Mapping[str, Syntax]) -> Usage:
+    return lambda: _("{command} takes {options}").format(
+        command=name, options=_or(list(subcommands))
+    )
 
 
 def command_path(command: str, options: Options) -> str:
@@ -238,9 +266,18 @@ def typed_options(spec: Command, options: Options) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for param in spec.params:
         if param.name not in options:
+            if param.required and spec.usage is not None:
+                raise OptionError(
+                    _("{command}: {option} is needed; {usage}").format(
+                        command=f"/{spec.path}", option=param.name, usage=spec.usage()
+                    )
+                )
             if param.required:
-                raise OptionError(f"/{spec.path}: {param.name} is needed"
-                                  f"{'; ' + spec.usage if spec.usage else ''}")  # fmt: skip
+                raise OptionError(
+                    _("{command}: {option} is needed").format(
+                        command=f"/{spec.path}", option=param.name
+                    )
+                )
             continue
         raw = options.get(param.name)
         if param.kind is bool:
@@ -248,23 +285,38 @@ def typed_options(spec: Command, options: Options) -> dict[str, Any]:
         elif param.kind is int:
             number = raw.removeprefix("#")
             if not re.fullmatch(r"-?[0-9]{1,30}", number):  # the service says what is out
-                raise OptionError(f"{param.name} takes a whole number, not {raw[:20]!r}")
+                raise OptionError(
+                    _("{option} takes a whole number, not {value}").format(
+                        option=param.name, value=repr(raw[:20])
+                    )
+                )
             values[param.name] = int(number)
         elif param.kind is ChannelId:  # the console has one channel: its server's
             if raw.lower() != "here" and not raw.startswith("#") and not raw.isdigit():
-                raise OptionError(f"{param.name} takes here: the console has one channel")
+                raise OptionError(
+                    _("{option} takes here: the console has one channel").format(option=param.name)
+                )
             values[param.name] = ChannelId(CONSOLE_PLACE)
         elif param.kind is RoleId:
-            raise OptionError(f"{param.name}: the console has no roles; a Discord server has")
+            raise OptionError(
+                _("{option}: the console has no roles; a Discord server has").format(
+                    option=param.name
+                )
+            )
         elif param.kind is UserId:
             name = " ".join(raw.split())[:32]
             if not name:
-                raise OptionError(f"{param.name} takes a player's name (as /as gives it)")
+                raise OptionError(
+                    _("{option} takes a player's name (as /as gives it)").format(option=param.name)
+                )
             values[param.name] = UserId(player_named(name).id, name)
         elif param.choices:
             if raw.lower() not in param.choices:
-                raise OptionError(f"{param.name} takes {', '.join(param.choices)}, "
-                                  f"not {raw[:20]!r}")  # fmt: skip
+                raise OptionError(
+                    _("{option} takes {choices}, not {value}").format(
+                        option=param.name, choices=", ".join(param.choices), value=repr(raw[:20])
+                    )
+                )
             values[param.name] = raw.lower()
         else:
             values[param.name] = raw

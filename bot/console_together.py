@@ -20,13 +20,14 @@ from bot.commands.together import (
     play_race,
     start_race,
 )
+from bot.i18n import N_, _
 from bot.render.text import challenge_text, coop_rows, coop_status, plain, race_text
 from bot.services import GameView, Services
 from bot.services.coop import CoopView
 from bot.services.races import RaceBoard
 
 CONSOLE_PLACE = 1  # the console's server and channel (races, co-op and challenges need one)
-NO_RACE_HERE = "  No race here: /race starts one"
+NO_RACE_HERE = N_("No race here: /race starts one")
 
 
 class TogetherCommands:
@@ -45,7 +46,7 @@ class TogetherCommands:
         await self.reply(await coop_guess_here(self.services, self.caller(), text))
 
     def show_coop(self, view: CoopView) -> None:
-        self.write(f"{view.game.title} co-op")
+        self.write(_("{game} co-op").format(game=view.game.title))
         for line in coop_rows(view):
             self.write("  " + line.replace("`", ""))
         self.write("  " + coop_status(view))
@@ -58,15 +59,16 @@ class TogetherCommands:
         """``/play ID``: play a challenge. Its setter sees its message instead (who played
         it, in colours only): the console has no channel to show it in."""
         if len(args) != 1 or not re.fullmatch(r"[0-9]{1,12}", args[0]):
-            self.write("  Usage: /play ID (the number /challenge gave)")
+            self.write("  " + _("Usage: /play ID (the number /challenge gave)"))
             return
         caller = self.caller()
         challenge = await self.services.challenges.get(int(args[0]))
         if challenge is not None and challenge.setter_id == caller.player.id:
             board = await self.services.challenges.board(challenge)
-            names = {f.player_id: f.name for f in board.finishes} | {caller.player.id: "you"}
-            shown = plain(challenge_text(board, lambda p: names.get(p, str(p))))
-            self.write("\n".join(x for x in shown.splitlines() if not x.startswith("Press")))
+            names = {f.player_id: f.name for f in board.finishes} | {caller.player.id: _("you")}
+            shown = plain(challenge_text(board, lambda p: names.get(p, str(p)))).splitlines()
+            del shown[1:2]  # its second line says to press Play: the setter does not
+            self.write("\n".join(shown))
             return
         await self.reply(await play_challenge(self.services, caller, int(args[0])))
 
@@ -75,7 +77,7 @@ class TogetherCommands:
     async def join(self) -> None:
         """``/join``: the lobby's Join; once the race runs, its Play (your board)."""
         if self.race_id is None:
-            self.write(NO_RACE_HERE)
+            self.write("  " + _(NO_RACE_HERE))
             return
         await self.race_clock()
         race = await self.services.storage.races.get(self.race_id)
@@ -86,7 +88,7 @@ class TogetherCommands:
     async def start_race(self) -> None:
         """``/start``: the lobby's Start (the host's), then the host's board."""
         if self.race_id is None:
-            self.write(NO_RACE_HERE)
+            self.write("  " + _(NO_RACE_HERE))
             return
         started = await start_race(self.services, self.caller(), self.race_id)
         await self.reply(started)

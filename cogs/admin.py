@@ -14,10 +14,11 @@ from discord.ext import commands
 from bot.commands import COMMANDS, ChannelId, RoleId
 from bot.commands.admin import INTERFACE, language_name
 from bot.discord_bot import WordleBot, answer
+from bot.i18n import N_, _
 from cogs.common import anywhere, bot_of, in_servers, in_time
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
-from cogs.replies import caller_of, perform
+from cogs.replies import caller_of, command_work, perform, send_reply
 
 INTERFACE_CHOICES = [
     app_commands.Choice(name="Auto" if code == "auto" else
@@ -27,7 +28,7 @@ INTERFACE_CHOICES = [
 
 # Where the bot may not attach files (a server that never installed it), a long export cannot
 # come as a file, nor whole in one message.
-NO_FILES_HERE = (
+NO_FILES_HERE = N_(
     "The bot cannot attach files here, and your data is too long for one message: "
     "use /mydata export in a direct message with the bot"
 )
@@ -112,7 +113,12 @@ class Admin(commands.Cog):
         self, interaction: discord.Interaction[Any],
         colours: Literal["standard", "high-contrast"] | None = None, language: str | None = None,
     ) -> None:  # fmt: skip
-        await perform(interaction, "settings me", colours=colours, language=language)
+        reply = await in_time(interaction, command_work(interaction, "settings me", colours=colours,
+                                                        language=language))  # fmt: skip
+        known = getattr(interaction.client, "locales", None)
+        if language is not None and isinstance(known, dict):  # this process follows at once
+            known.pop(interaction.user.id, None)
+        await send_reply(interaction, reply)
 
     @in_servers
     @app_commands.command(name="resetboard", description="Clear this server's leaderboard")
@@ -134,7 +140,7 @@ class Admin(commands.Cog):
             await answer(interaction, reply.text, private=True, files=[file])
         else:
             inline = f"{reply.text}\n```json\n{text}\n```"
-            await answer(interaction, inline if len(inline) <= 2000 else NO_FILES_HERE,
+            await answer(interaction, inline if len(inline) <= 2000 else _(NO_FILES_HERE),
                          private=True)  # fmt: skip
 
     @data.command(name="delete", description="Delete everything the bot stores about you")

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.commands import COMMANDS
 from bot.discord_bot import answer
+from bot.i18n import _, use_locale
 from bot.services.analysis import MAX_PASTE
 from bot.services.shares import (
     MAX_MESSAGE,
@@ -124,8 +125,13 @@ class Analysis(commands.Cog):
         """Record everyone's results from the official Wordle app's recap (Discord sends the
         message with the interaction: no message-content intent needed)."""
         if message.author.id != WORDLE_APP_ID:
-            return await refuse(interaction, "Only the Wordle app's own results messages "
-                                             "can be recorded: anyone could type one.")  # fmt: skip
+            return await refuse(
+                interaction,
+                _(
+                    "Only the Wordle app's own results messages "
+                    "can be recorded: anyone could type one."
+                ),
+            )
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)  # members are asked
         daily = bot_of(interaction).services.daily
@@ -196,16 +202,26 @@ class Analysis(commands.Cog):
                                      age=services.daily.clock() - posted_at(message))  # fmt: skip
             return
         shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
-        if shares:
+        if not shares:
+            return
+        # No interaction says the poster's language: theirs if they chose one, else the
+        # server's (what is said back to them comes in it).
+        with use_locale(await self.poster_locale(message.author.id, message.guild.id)):
             done = await record_shares(storage, message.author.id, message.author.display_name,
                                        shares, scope=message.guild.id, posted=posted)  # fmt: skip
             if done.refused:
                 await self.tell(message, done.refused)
 
+    async def poster_locale(self, player_id: int, guild_id: int) -> str | None:
+        chosen = getattr(self.bot, "chosen_locale", None)
+        server = getattr(self.bot, "server_locale", None)
+        mine = await chosen(player_id) if chosen is not None else None
+        return mine or (await server(guild_id) if server is not None else None)
+
     async def tell(self, message: discord.Message, lines: list[str]) -> None:
         """Tell a share's poster, privately, what of their message was not recorded."""
-        where = getattr(message.channel, "mention", "a share channel")
-        text = f"From your message in {where}:\n" + "\n".join(lines)
+        where = getattr(message.channel, "mention", None) or _("a share channel")
+        text = _("From your message in {channel}:").format(channel=where) + "\n" + "\n".join(lines)
         try:
             await message.author.send(text[:1900])
         except discord.HTTPException:  # direct messages closed: nobody else is told

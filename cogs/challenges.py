@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.commands import UserId
 from bot.commands.together import play_challenge
 from bot.discord_bot import WordleBot, fitted, turned_away
+from bot.i18n import _, pgettext
 from bot.render.text import challenge_text
 from bot.services import GameView
 from bot.services.challenges import MAX_GUESSES, ChallengeBoard
@@ -37,7 +38,7 @@ class PlayButton(
 
     def __init__(self, challenge_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Play", style=discord.ButtonStyle.success,
+            label=pgettext("button", "Play"), style=discord.ButtonStyle.success,
             custom_id=f"wb:challenge:play:{challenge_id}",
         ))  # fmt: skip
         self.challenge_id = challenge_id
@@ -88,7 +89,7 @@ class Challenges(commands.Cog):
         language: str | None = None, length: Length | None = None,
     ) -> None:  # fmt: skip
         if player is not None and player.bot:
-            return await refuse(interaction, "Bots do not take challenges: name a player")
+            return await refuse(interaction, _("Bots do not take challenges: name a player"))
         target = None if player is None else UserId(player.id, player.display_name)
         work = command_work(interaction, "challenge", word=word, player=target, guesses=guesses,
                             game=game, language=language, length=length)  # fmt: skip

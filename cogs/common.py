@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_bot import PUBLIC_THINKING, answer
+from bot.i18n import N_
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
@@ -35,6 +36,10 @@ DEFER_AFTER = 1.0
 # A form (the guess modal) that was dismissed is never submitted: discord.py forgets it after
 # this long. A late submit is still played: the cogs' on_interaction answers every form.
 FORM_SECONDS = 900.0
+# Why a background post was refused for good (ChannelGone's message: English, as logged; the
+# warning that tells a server's admin translates it, ``_(str(gone))``).
+CHANNEL_DELETED = N_("its channel no longer exists")
+CHANNEL_CLOSED = N_("the bot may not post in its channel")
 
 
 def guess_form_field(label: str) -> tuple[discord.ui.Label[Any], discord.ui.TextInput[Any]]:
@@ -256,8 +261,8 @@ async def post_in_channel(
     try:
         return await target.send(text, **options)
     except discord.NotFound:
-        raise ChannelGone("its channel no longer exists") from None
+        raise ChannelGone(CHANNEL_DELETED) from None
     except discord.Forbidden:
-        raise ChannelGone("the bot may not post in its channel") from None
+        raise ChannelGone(CHANNEL_CLOSED) from None
     except aiohttp.ClientConnectorError as exc:
         raise NotSent(str(exc)) from exc

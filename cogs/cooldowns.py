@@ -16,6 +16,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import _, format_number
+
 
 class Limit:
     """At most ``rate`` actions per ``per`` seconds for each key (a player's id)."""
@@ -38,7 +40,7 @@ class Limit:
 
 
 def slow_down(wait: float) -> str:
-    return f"Slow down: try again in {wait:.0f} s."
+    return _("Slow down: try again in {seconds} s.").format(seconds=format_number(wait))
 
 
 def play_limit(interaction: discord.Interaction[Any]) -> Limit:

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.commands import Reply
 from bot.commands.together import coop_guess
 from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.i18n import _, pgettext
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.text import coop_rows, coop_status, keyboard_markdown
@@ -37,7 +38,7 @@ from cogs.common import (
     refuse,
 )
 from cogs.games import LANGUAGES, WORDS, Length
-from cogs.replies import caller_of, command_work, perform
+from cogs.replies import caller_of, command_work, guess_field_label, perform
 
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 # Every submitted co-op form is played by Coop.on_interaction (as the game forms are, see
@@ -51,7 +52,8 @@ class CoopButton(
     """The shared board's Guess button: anyone in the channel may press it."""
 
     def __init__(self, coop_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Guess", style=discord.ButtonStyle.success,
+        super().__init__(discord.ui.Button(label=pgettext("button", "Guess"),
+                                           style=discord.ButtonStyle.success,
                                            custom_id=f"wb:coop:guess:{coop_id}"))  # fmt: skip
         self.coop_id = coop_id
 
@@ -71,19 +73,20 @@ class CoopButton(
         coop = bot_of(interaction).services.coop
         outcome = await coop.ready(player_of(interaction), self.coop_id)
         if not outcome.ok or outcome.coop is None:
-            return await refuse(interaction, outcome.message or NO_GAME)
+            return await refuse(interaction, outcome.message or _(NO_GAME))
         await interaction.response.send_modal(CoopModal(outcome.coop))
 
 
 class CoopModal(discord.ui.Modal):
     def __init__(self, view: CoopView) -> None:
         game = view.game
-        super().__init__(title=f"Co-op guess {len(game.rows) + 1} of {game.max_guesses}",
-                         custom_id=f"wb:modal:coop:{view.coop_id}",
+        heading = _("Co-op guess {number} of {limit}").format(
+            number=len(game.rows) + 1, limit=game.max_guesses
+        )
+        super().__init__(title=heading, custom_id=f"wb:modal:coop:{view.coop_id}",
                          timeout=FORM_SECONDS)  # fmt: skip
-        unit = "digit" if game.variant == "primel" else "letter"
-        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
-        self.add_item(label)
+        field, self.word = guess_form_field(guess_field_label(game))
+        self.add_item(field)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`Coop.on_interaction` plays every submitted form."""
@@ -105,7 +108,8 @@ async def coop_message(view: CoopView, *, edit: bool = False) -> dict[str, Any]:
     lines.append(coop_status(view))
     if not view.over:
         lines += ["", keyboard_markdown(view.game)]
-    embed = discord.Embed(title=f"{view.game.title} co-op", description="\n".join(lines),
+    embed = discord.Embed(title=_("{game} co-op").format(game=view.game.title),
+                          description="\n".join(lines),
                           colour=GREEN if view.status == "won" else GREY)  # fmt: skip
     embed.set_image(url="attachment://board.png")
     png = await asyncio.to_thread(images.board_png, view.game, letters=True)

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.commands import ChannelId
 from bot.discord_bot import WordleBot
-from bot.i18n import use_locale
+from bot.i18n import _, use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
@@ -80,7 +80,9 @@ class DigestCommands(
                                       description=digest_alt_text(digest)))  # fmt: skip
         if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
-            text = text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n(the whole digest is attached)"
+            text = (
+                text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n" + _("(the whole digest is attached)")
+            )
         message = await post_in_channel(
             self.bot, channel.guild_id, channel.channel_id, text, files=files,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -93,7 +95,11 @@ class DigestCommands(
             return
         try:
             user = await self.bot.fetch_user(channel.admin_id)
-            await user.send(f"{text} (server {channel.guild_id})")
+            with use_locale(await self.bot.server_locale(channel.guild_id)):
+                said = _("{warning} (server {server})").format(
+                    warning=text, server=channel.guild_id
+                )
+            await user.send(said)
         except discord.HTTPException:
             log.warning("could not tell the admin of guild %s that the digest is off",
                         channel.guild_id)  # fmt: skip

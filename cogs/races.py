@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.commands.together import join_race, play_race, start_race
 from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.i18n import pgettext
 from bot.render.text import race_text
 from bot.services import GameView
 from bot.services.races import RaceBoard, RaceOutcome
@@ -36,9 +37,15 @@ TICK = 5.0  # seconds between looks at lobbies and time limits that are due
 LIMIT = 2000  # characters in one Discord message
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 NONE = discord.AllowedMentions.none()  # the scoreboard names players, pinging nobody
-LABELS = {"join": ("Join", discord.ButtonStyle.success),
-          "start": ("Start", discord.ButtonStyle.primary),
-          "play": ("Play", discord.ButtonStyle.success)}  # fmt: skip
+STYLES = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
+          "play": discord.ButtonStyle.success}  # fmt: skip
+
+
+def label(action: str) -> str:
+    """A race button's label, in the language of whoever the message is drawn for."""
+    labels = {"join": pgettext("button", "Join"), "start": pgettext("button", "Start"),
+              "play": pgettext("button", "Play")}  # fmt: skip
+    return labels[action]
 
 
 def _when(moment: datetime) -> str:
@@ -66,8 +73,7 @@ class RaceButton(
     """A race message's button; its custom id carries the race only."""
 
     def __init__(self, action: str, race_id: int) -> None:
-        label, style = LABELS[action]
-        super().__init__(discord.ui.Button(label=label, style=style,
+        super().__init__(discord.ui.Button(label=label(action), style=STYLES[action],
                                            custom_id=f"wb:race:{action}:{race_id}"))  # fmt: skip
         self.action, self.race_id = action, race_id
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_bot import WordleBot
-from bot.i18n import use_locale
+from bot.i18n import _, use_locale
 from bot.services.daily import DailyPuzzles
 from bot.services.reminders import DEFAULT_TIME
 from bot.storage.reminders import DailyRole, Reminder
@@ -75,8 +75,9 @@ class Reminders(commands.Cog):
     async def _remind(self, reminder: Reminder, day: date) -> None:
         await self._post(
             reminder.guild_id, reminder.channel_id,
-            f"<@{reminder.player_id}> Wordle #{DailyPuzzles.number(day)} is waiting for you: "
-            "/wordle daily (/remind off stops these reminders)",
+            f"<@{reminder.player_id}> "
+            + _("Wordle #{number} is waiting for you: /wordle daily (/remind off stops these "
+                "reminders)").format(number=DailyPuzzles.number(day)),
             discord.AllowedMentions(users=[discord.Object(reminder.player_id)], roles=False,
                                     everyone=False, replied_user=False),
         )  # fmt: skip
@@ -90,7 +91,8 @@ class Reminders(commands.Cog):
     async def _ping(self, role: DailyRole, day: date) -> None:
         await self._post(
             role.guild_id, role.channel_id,
-            f"<@&{role.role_id}> Wordle #{DailyPuzzles.number(day)} is open: /wordle daily",
+            f"<@&{role.role_id}> "
+            + _("Wordle #{number} is open: /wordle daily").format(number=DailyPuzzles.number(day)),
             discord.AllowedMentions(roles=[discord.Object(role.role_id)], users=False,
                                     everyone=False, replied_user=False),
         )  # fmt: skip

@@ -17,9 +17,10 @@ import discord
 
 from bot.commands import COMMANDS, Caller, Picture, Reply
 from bot.discord_bot import answer, fitted, turned_away
+from bot.i18n import _, ngettext, pgettext
 from bot.render.text import share_text, title
 from bot.services import GameView
-from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS, ROLLED_BACK
+from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
 from cogs.common import (
     FORM_SECONDS,
     answers_failures,
@@ -36,11 +37,19 @@ from cogs.common import (
 )
 from cogs.cooldowns import play_wait, slow_down
 
-BUTTONS = {
-    "guess": ("Guess", discord.ButtonStyle.success),
-    "hint": ("Hint", discord.ButtonStyle.secondary),
-    "giveup": ("Give up", discord.ButtonStyle.danger),
+STYLES = {
+    "guess": discord.ButtonStyle.success,
+    "hint": discord.ButtonStyle.secondary,
+    "giveup": discord.ButtonStyle.danger,
 }
+
+
+def label(action: str) -> str:
+    """A board button's label, in the language of whoever the board is drawn for (a button
+    rebuilt from its custom id takes the presser's: Discord never shows that one)."""
+    labels = {"guess": pgettext("button", "Guess"), "hint": pgettext("button", "Hint"),
+              "giveup": pgettext("button", "Give up")}  # fmt: skip
+    return labels[action]
 
 
 def caller_of(interaction: discord.Interaction[Any], *, game_id: int | None = None) -> Caller:
@@ -88,7 +97,8 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
         picks = choices_view(reply)
         files = [picture_file(p) for p in reply.pictures]
         extra = {"view": picks} if picks is not None else {}
-        await answer(interaction, reply.text or NO_GAME, private=reply.private or picks is not None,
+        await answer(interaction, reply.text or _(NO_GAME),
+                     private=reply.private or picks is not None,
                      files=files, **extra)  # fmt: skip
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
@@ -110,14 +120,14 @@ async def edit_board(interaction: discord.Interaction[Any], reply: Reply) -> Non
     """Answer a button or the guess form by editing the board in place, or refuse privately
     (a game found older than the board showed: the board shows it, and the player is told)."""
     if reply.game is None:
-        return await refuse(interaction, reply.text or NO_GAME)
+        return await refuse(interaction, reply.text or _(NO_GAME))
     message = fitted(interaction, await drawn_board(interaction, reply.game, update=True))
     if interaction.response.is_done():  # deferred: the service or the drawing was slow
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.edit_message(**message)
-    if reply.text == ROLLED_BACK:
-        await answer(interaction, ROLLED_BACK, private=True)
+    if reply.extra.get("rolled_back") and reply.text:  # the board shows it as stored: why
+        await answer(interaction, reply.text, private=True)
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
     report_over(interaction, reply)
@@ -143,10 +153,8 @@ class GameButton(
     """A board button; its custom id carries the game, so it works after a restart."""
 
     def __init__(self, action: str, game_id: int) -> None:
-        label, style = BUTTONS[action]
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"wb:game:{action}:{game_id}")
-        )
+        super().__init__(discord.ui.Button(label=label(action), style=STYLES[action],
+                                           custom_id=f"wb:game:{action}:{game_id}"))  # fmt: skip
         self.action, self.game_id = action, game_id
 
     @classmethod
@@ -167,11 +175,11 @@ class GameButton(
         player = player_of(interaction)
         game = await services.games.game(self.game_id)
         if game is None:
-            return await refuse(interaction, NO_GAME)
+            return await refuse(interaction, _(NO_GAME))
         if game.player_id != player.id:
-            return await refuse(interaction, NOT_YOURS)
+            return await refuse(interaction, _(NOT_YOURS))
         if game.over:
-            return await refuse(interaction, GAME_OVER)
+            return await refuse(interaction, _(GAME_OVER))
         services.games.shown(player.id, place_of(interaction), self.game_id)
         caller = caller_of(interaction, game_id=self.game_id)
         if self.action == "guess":
@@ -194,7 +202,8 @@ class ShareButton(
     player's colours). Its custom id carries the game, so it works after a restart."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Share", style=discord.ButtonStyle.primary,
+        super().__init__(discord.ui.Button(label=pgettext("button", "Share"),
+                                           style=discord.ButtonStyle.primary,
                                            custom_id=f"wb:share:{game_id}"))  # fmt: skip
         self.game_id = game_id
 
@@ -214,11 +223,11 @@ class ShareButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         game = await bot_of(interaction).services.games.game(self.game_id)
         if game is None:
-            return await refuse(interaction, NO_GAME)
+            return await refuse(interaction, _(NO_GAME))
         if game.player_id != interaction.user.id:
-            return await refuse(interaction, "Only its player can share a game: share your own")
+            return await refuse(interaction, _("Only its player can share a game: share your own"))
         if not game.over:
-            return await refuse(interaction, "Finish the game first, then share it")
+            return await refuse(interaction, _("Finish the game first, then share it"))
         palette = await palette_of(interaction, game.player_id)
         await interaction.response.send_message(share_text(game, palette), ephemeral=True)
 
@@ -276,15 +285,28 @@ def choices_view(reply: Reply) -> discord.ui.View | None:
 MODAL_ID = re.compile(r"wb:modal:guess:(?P<game>[0-9]+)(?::[0-9a-f]+)?")
 
 
+def guess_field_label(game: GameView) -> str:
+    """The guess form's one field, by the game's unit (Primel's are digits)."""
+    if game.variant == "primel":
+        return ngettext("Your {length}-digit guess", "Your {length}-digit guess",
+                        game.length).format(length=game.length)  # fmt: skip
+    return ngettext("Your {length}-letter guess", "Your {length}-letter guess",
+                    game.length).format(length=game.length)  # fmt: skip
+
+
 class GuessModal(discord.ui.Modal):
     def __init__(self, game_id: int, game: GameView) -> None:
-        limit = f" of {game.max_guesses}" if game.max_guesses else ""
-        super().__init__(title=f"Guess {len(game.rows) + 1}{limit}", timeout=FORM_SECONDS,
+        number = len(game.rows) + 1
+        heading = (
+            _("Guess {number} of {limit}").format(number=number, limit=game.max_guesses)
+            if game.max_guesses
+            else _("Guess {number}").format(number=number)
+        )
+        super().__init__(title=heading, timeout=FORM_SECONDS,
                          custom_id=f"wb:modal:guess:{game_id}")  # fmt: skip
         self.game_id = game_id
-        unit = "digit" if game.variant == "primel" else "letter"
-        label, self.word = guess_form_field(f"Your {game.length}-{unit} guess")
-        self.add_item(label)
+        field, self.word = guess_form_field(guess_field_label(game))
+        self.add_item(field)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Never run here: :meth:`cogs.games.Games.on_interaction` plays every submitted

@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot.commands import COMMANDS, Reply, UserId
 from bot.commands.stats import MAX_PAGE
-from bot.discord_bot import WordleBot, answer, fitted
+from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.i18n import _, pgettext
 from bot.services.kinds import DAILY_GAMES, GAMES, KINDS
 from bot.services.skill import coach_dailies
 from cogs.common import GREEN, answers_failures, anywhere, bot_of, in_time, refuse
@@ -55,10 +56,13 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         return cls(match["game"], match["metric"], match["scope"], page, str(page),
                    match["period"] or "all")  # fmt: skip
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)  # and the page speaks the presser's language
+
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.scope == "server" and interaction.guild_id is None:
-            return await refuse(interaction, "That board is not available here")
+            return await refuse(interaction, _("That board is not available here"))
         previous = self.period == "previous"  # the last season's final standings
         spec = KINDS.get(self.game)
         if spec is None:
@@ -89,9 +93,11 @@ def board_message(reply: Reply) -> dict[str, Any]:
     game, metric, scope, page, pages, period = extra["pages"]
     view = discord.ui.View(timeout=None)
     if page > 1:
-        view.add_item(PageButton(game, metric, scope, page - 1, "Previous", period))
+        view.add_item(PageButton(game, metric, scope, page - 1, pgettext("button", "Previous"),
+                                 period))  # fmt: skip
     if page < pages:
-        view.add_item(PageButton(game, metric, scope, page + 1, "Next", period))
+        view.add_item(PageButton(game, metric, scope, page + 1, pgettext("button", "Next"),
+                                 period))  # fmt: skip
     return {"content": extra["note"] or None, "embed": embed, "view": view}
 
 

@@ -144,7 +144,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     from bot.settings import load_settings
 
-    asyncio.run(console.run_console(load_settings()))
+    asyncio.run(console.run_console(load_settings(), locale=args.locale))
     return 0
 
 
@@ -566,6 +566,11 @@ def build_parser() -> argparse.ArgumentParser:
         "console", help="the bot's commands at a terminal, on the same database (no Discord)"
     )
     database_option(p)
+    p.add_argument(
+        "--locale",
+        help="the language the console speaks: es, pt-BR, fr, de, it, pl or en (the nearest "
+        "shipped one; default English); a player's /settings me language wins",
+    )
     p.set_defaults(run=cmd_console)
     p = commands.add_parser("digest", help="a server's daily digest, as the bot posts it")
     p.add_argument(

@@ -8,10 +8,11 @@ what a server's setting changes at a terminal and what it does not."""
 from __future__ import annotations
 
 import dataclasses
+from contextlib import nullcontext
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, N_, _, ngettext, use_locale
 from bot.render.palette import PALETTES, palette_named
 from bot.render.text import squares_of
 from bot.services import Services, deletion, shares
@@ -28,10 +29,10 @@ def language_name(code: str) -> str:
     return language.name if language is not None else "English"
 
 
-IN_A_SERVER = "That works in a server, not in direct messages."
-MANAGE_SERVER = "You need the Manage Server permission for that."
-AT_THE_CONSOLE = (
-    " At the console these are its own server's settings; its games are played in "
+IN_A_SERVER = N_("That works in a server, not in direct messages.")
+MANAGE_SERVER = N_("You need the Manage Server permission for that.")
+AT_THE_CONSOLE = N_(
+    "At the console these are its own server's settings; its games are played in "
     "direct-message scope, where daily hints are always allowed and the boards are everyone's."
 )
 # What Discord's option ranges allow (the cog declares the same); the console obeys them too.
@@ -42,9 +43,9 @@ def server_refusal(caller: Caller, *, manage: bool = False) -> Reply | None:
     """Why a server's command cannot run for ``caller`` (``manage``: an admin's), or None.
     Discord checks the same first; the console and Discord obey this one rule."""
     if caller.guild_id is None:
-        return Reply.refuse(IN_A_SERVER)
+        return Reply.refuse(_(IN_A_SERVER))
     if manage and not caller.manages_server:
-        return Reply.refuse(MANAGE_SERVER)
+        return Reply.refuse(_(MANAGE_SERVER))
     return None
 
 
@@ -85,14 +86,15 @@ async def server_settings(
         try:
             ZoneInfo(timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            return Reply.refuse(f"Unknown time zone {timezone[:40]!r}: use a name like "
-                                "Europe/Paris")  # fmt: skip
+            return Reply.refuse(_("Unknown time zone {zone}: use a name like Europe/Paris")
+                                .format(zone=repr(timezone[:40])))  # fmt: skip
     numbers = {"season_days": season_days, "fail_score": fail_score,
                "coop_cooldown": coop_cooldown}  # fmt: skip
     for name, value in numbers.items():
         low, high = RANGES[name]
         if value is not None and not low <= value <= high:
-            return Reply.refuse(f"{name} takes a number from {low} to {high}")
+            return Reply.refuse(_("{option} takes a number from {low} to {high}")
+                                .format(option=name, low=low, high=high))  # fmt: skip
     role_refusal = _daily_role_refusal(guild, daily_role, daily_role_channel, daily_role_off)
     if role_refusal is not None:
         return Reply.refuse(role_refusal)
@@ -119,44 +121,59 @@ async def server_settings(
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)
     cooldown = await services.coop.cooldown(guild)
-    text = (
-        f"Server time zone: {updated.timezone or 'not set'}. The daily changes at midnight "
-        f"{services.daily.zone.key} for everyone, so nobody can learn an answer before others "
-        f"can play it. Hints in daily games: {'on' if updated.hints_in_daily else 'off'}. "
-        f"Seasons of {updated.season_days} days (a new length counts from the next result). "
-        f"A lost game counts as {updated.fail_score} on the average board. Co-op: one guess "
-        f"every {cooldown} s per player. Wordle here: {language_name(updated.language or 'en')}"
-        f", {updated.word_length or 5} letters, unless a player picks another; the digest and "
-        f"reminders are written in {language_name(updated.language or 'en')}."
-    )
-    text += await _daily_role_note(services, guild, daily_role, role_pings)
+    words_in = language_name(updated.language or "en")
+    letters = updated.word_length or 5
+    sentences = [
+        _("Server time zone: {zone}.").format(zone=updated.timezone) if updated.timezone
+        else _("Server time zone: not set."),
+        _("The daily changes at midnight {zone} for everyone, so nobody can learn an answer "
+          "before others can play it.").format(zone=services.daily.zone.key),
+        _("Hints in daily games: on.") if updated.hints_in_daily
+        else _("Hints in daily games: off."),
+        ngettext("Seasons of {count} days (a new length counts from the next result).",
+                 "Seasons of {count} days (a new length counts from the next result).",
+                 updated.season_days).format(count=updated.season_days),
+        _("A lost game counts as {score} on the average board.").format(
+            score=updated.fail_score),
+        _("Co-op: one guess every {seconds} s per player.").format(seconds=cooldown),
+        ngettext("Wordle here: {language}, {count} letters, unless a player picks another; "
+                 "the digest and reminders are written in {language}.",
+                 "Wordle here: {language}, {count} letters, unless a player picks another; "
+                 "the digest and reminders are written in {language}.",
+                 letters).format(language=words_in, count=letters),
+        *await _daily_role_note(services, guild, daily_role, role_pings),
+    ]  # fmt: skip
     if caller.front == "console":
-        text += AT_THE_CONSOLE
-    return Reply(text, private=True)
+        sentences.append(_(AT_THE_CONSOLE))
+    return Reply(" ".join(sentences), private=True)
 
 
 def _daily_role_refusal(guild: int, role: RoleId | None, channel: ChannelId | None,
                         off: bool) -> str | None:  # fmt: skip
     if off and role is not None:
-        return "Choose daily_role or daily_role_off, not both."
+        return _("Choose daily_role or daily_role_off, not both.")
     if channel is not None and role is None:
-        return "daily_role_channel goes with a daily_role."
+        return _("daily_role_channel goes with a daily_role.")
     if role is not None and role == guild:  # Discord's @everyone has the server's id
-        return "@everyone cannot be the daily role: pick a role people can join."
+        return _("@everyone cannot be the daily role: pick a role people can join.")
     return None
 
 
 async def _daily_role_note(services: Services, guild: int, role: RoleId | None,
-                           role_pings: bool) -> str:  # fmt: skip
-    """The sentence the settings reply ends with: the daily role as it now is."""
+                           role_pings: bool) -> list[str]:  # fmt: skip
+    """The sentences the settings reply ends with: the daily role as it now is."""
     current = await services.reminders.daily_role(guild)
     if current is None:
-        return " No daily role is pinged."
-    note = (f" Daily role: <@&{current.role_id}>, pinged in <#{current.channel_id}> when each "
-            f"daily opens{', from tomorrow' if role is not None else ''}.")  # fmt: skip
-    if role is not None and not role_pings:
-        note += (" It will not ping anyone until the role allows anyone to mention it or the "
-                 "bot has Mention All Roles.")  # fmt: skip
+        return [_("No daily role is pinged.")]
+    where = {"role": f"<@&{current.role_id}>", "channel": f"<#{current.channel_id}>"}
+    if role is None:
+        return [_("Daily role: {role}, pinged in {channel} when each daily opens.")
+                .format(**where)]  # fmt: skip
+    note = [_("Daily role: {role}, pinged in {channel} when each daily opens, from tomorrow.")
+            .format(**where)]  # fmt: skip
+    if not role_pings:
+        note.append(_("It will not ping anyone until the role allows anyone to mention it or "
+                      "the bot has Mention All Roles."))  # fmt: skip
     return note
 
 
@@ -179,13 +196,30 @@ async def my_settings(services: Services, caller: Caller, colours: str | None = 
         await storage.set_player_locale(player.id, player.name, chosen)
     palette = palette_named(colours or await storage.palette(player.id))
     locale = await storage.player_locale(player.id)
-    named = ("orange: right place, blue: elsewhere" if palette.high_contrast
-             else "green: right place, yellow: elsewhere")  # fmt: skip
-    speaks = f"the bot speaks {locale} to you" if locale else "the bot speaks your Discord language"
-    text = (f"Your colours: {palette.name} {squares_of('210', palette)} ({named}). Your "
-            "boards, their images and your shares use them; /settings me colours changes "
-            f"them. Language: {speaks} (/settings me language).")  # fmt: skip
+    # A new language answers in that language (auto: the one Discord shows, or the console's).
+    speaking = use_locale(locale or caller.locale) if language is not None else nullcontext()
+    with speaking:
+        text = _my_settings_text(palette.name, squares_of("210", palette),
+                                 palette.high_contrast, locale)  # fmt: skip
     return Reply(text, private=True, extra={"palette": palette.name, "locale": locale})
+
+
+def _my_settings_text(palette: str, squares: str, high_contrast: bool,
+                      locale: str | None) -> str:  # fmt: skip
+    named = (_("orange: right place, blue: elsewhere") if high_contrast
+             else _("green: right place, yellow: elsewhere"))  # fmt: skip
+    speaks = (
+        _("Language: the bot speaks {locale} to you (/settings me language).").format(locale=locale)
+        if locale
+        else _("Language: the bot speaks your Discord language (/settings me language).")
+    )
+    return " ".join([
+        _("Your colours: {palette} {squares} ({legend}).").format(
+            palette=palette, squares=squares, legend=named),
+        _("Your boards, their images and your shares use them; /settings me colours changes "
+          "them."),
+        speaks,
+    ])  # fmt: skip
 
 
 @command("resetboard")
@@ -195,10 +229,14 @@ async def reset_board(services: Services, caller: Caller) -> Reply:
         return refusal
     assert caller.guild_id is not None
     removed = await services.reset_guild_board(caller.guild_id)
-    text = f"Leaderboard cleared ({removed} entries). Players keep their own stats."
+    text = ngettext("Leaderboard cleared ({count} entries). Players keep their own stats.",
+                    "Leaderboard cleared ({count} entries). Players keep their own stats.",
+                    removed).format(count=removed)  # fmt: skip
     if caller.front == "console":
-        text += (" At the console this is its own server's board; its games are played in "
-                 "direct-message scope and count on everyone's board, which stays.")  # fmt: skip
+        text += " " + _(
+            "At the console this is its own server's board; its games are played "
+            "in direct-message scope and count on everyone's board, which stays."
+        )
     return Reply(text, private=True)
 
 
@@ -207,7 +245,7 @@ async def export(services: Services, caller: Caller) -> Reply:
     """Everything stored about the player, as a JSON document (``extra["document"]``: its
     file name and text; Discord attaches it, the console prints it)."""
     text = await services.export_player(caller.player.id)
-    return Reply("Your data:", private=True, extra={"document": ("wordlebot.json", text)})
+    return Reply(_("Your data:"), private=True, extra={"document": ("wordlebot.json", text)})
 
 
 @command("mydata delete", Param("confirm", required=True))
@@ -215,9 +253,9 @@ async def delete(services: Services, caller: Caller, confirm: str) -> Reply:
     """Deletion keeps, for the rest of the puzzle day, what the player played that day
     (bot/services/deletion.py): no way to play a daily again with its answer known."""
     if confirm != deletion.CONFIRM:
-        return Reply.refuse(deletion.NOT_CONFIRMED)
+        return Reply.refuse(_(deletion.NOT_CONFIRMED))
     deleted = await services.delete_player(caller.player.id)
-    return Reply(deletion.DELETED if deleted else deletion.NOTHING, private=True,
+    return Reply(_(deletion.DELETED if deleted else deletion.NOTHING), private=True,
                  extra={"deleted": deleted})  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 
 from bot.commands.model import Caller, Param, Picture, Reply, command
+from bot.i18n import N_, _
 from bot.render.study import hard_mode_answer
 from bot.render.text import analysis_text, coaching_text
 from bot.results import DIRECTORY as RESULTS
@@ -22,8 +23,8 @@ from bot.services.study import hard_mode_study
 
 Thinking = Callable[[bool], Awaitable[object]]  # (private) -> None
 MESSAGE = 1900  # an answer's characters at most: a message holds 2,000
-NEEDS_SERVER = "That works in a server, not in direct messages."
-NEEDS_MANAGE_SERVER = "You need the Manage Server permission for that."
+NEEDS_SERVER = N_("That works in a server, not in direct messages.")
+NEEDS_MANAGE_SERVER = N_("You need the Manage Server permission for that.")
 STUDY_GAMES = ("wordle", "primel")
 SHARE = Param("share", bool, flag=("share", None))
 
@@ -75,20 +76,21 @@ async def coach(services: Services, caller: Caller, share: bool = False, *,
     (``extra["document"]``: its file name and text) with its last line, the skill, said."""
     stored = await services.storage.last_finished_game(caller.player.id)
     if stored is None:
-        return Reply.refuse("Finish a game first, then ask for coaching")
+        return Reply.refuse(_("Finish a game first, then ask for coaching"))
     note = ""
     if share and stored.puzzle is not None and stored.puzzle >= services.daily.today().isoformat():
-        share, note = False, "\n(Today's daily stays private until the day is over.)"
+        share, note = False, "\n" + _("(Today's daily stays private until the day is over.)")
     if thinking is not None:
         await thinking(not share)
     report = await coach_game(stored.state)
     if report is None:
-        return Reply.refuse(NOTHING_TO_COACH)
+        return Reply.refuse(_(NOTHING_TO_COACH))
     text = coaching_text(report)
     if len(text) + len(note) <= MESSAGE:
         return Reply(f"```\n{text}\n```{note}", private=not share)
     # An Octordle's eight tables pass a message's 2,000 characters.
-    return Reply(f"{text.splitlines()[-1]} (the whole report is attached){note}",
+    summary = _("{skill} (the whole report is attached)").format(skill=text.splitlines()[-1])
+    return Reply(f"{summary}{note}",
                  private=not share, extra={"document": ("coaching.txt", text)})  # fmt: skip
 
 
@@ -99,21 +101,23 @@ async def share_channel(services: Services, caller: Caller, enabled: bool, *,
     whether the bot may read posts (Discord's message-content intent). The console's one
     channel has no posts but its pastes: there it is /analyze that records, or not."""
     if caller.guild_id is None or caller.place is None:
-        return Reply.refuse(NEEDS_SERVER)
+        return Reply.refuse(_(NEEDS_SERVER))
     if not caller.manages_server:
-        return Reply.refuse(NEEDS_MANAGE_SERVER)
+        return Reply.refuse(_(NEEDS_MANAGE_SERVER))
     await services.storage.set_share_channel(caller.guild_id, caller.place, enabled)
     if caller.front == "console":
-        state = ("now counts the shares pasted to /analyze for whoever pastes them, as a "
-                 "share channel counts the shares posted there" if enabled else
-                 "no longer counts the shares pasted to /analyze: it reads them only")  # fmt: skip
-        return Reply(f"The console's channel {state}.", private=True)
-    needs = "" if reads_posts else (
-        " The bot runs without the message-content intent, so it cannot read posts yet:"
-        " set MESSAGE_CONTENT_INTENT=true and enable it in the Developer Portal."
-    )  # fmt: skip
-    state = "now records" if enabled else "no longer records"
-    return Reply(f"This channel {state} the shares people post.{needs}", private=True)
+        said = (_("The console's channel now counts the shares pasted to /analyze for whoever "
+                  "pastes them, as a share channel counts the shares posted there.") if enabled
+                else _("The console's channel no longer counts the shares pasted to /analyze: "
+                       "it reads them only."))  # fmt: skip
+        return Reply(said, private=True)
+    said = (_("This channel now records the shares people post.") if enabled
+            else _("This channel no longer records the shares people post."))  # fmt: skip
+    if not reads_posts:
+        said += " " + _("The bot runs without the message-content intent, so it cannot read "
+                        "posts yet: set MESSAGE_CONTENT_INTENT=true and enable it in the "
+                        "Developer Portal.")  # fmt: skip
+    return Reply(said, private=True)
 
 
 @command("hardmode", Param("game", choices=STUDY_GAMES), SHARE)

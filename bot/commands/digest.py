@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.commands.admin import here, server_refusal
 from bot.commands.model import Caller, ChannelId, Param, Reply, command
+from bot.i18n import _
 from bot.services import Services
 
 
@@ -18,18 +19,25 @@ async def channel(services: Services, caller: Caller, channel: ChannelId | None 
     assert caller.guild_id is not None
     target = channel if channel is not None else here(caller)
     if target is None:
-        return Reply.refuse("Choose a text channel for the digest.")
+        return Reply.refuse(_("Choose a text channel for the digest."))
     await services.storage.digests.set_channel(caller.guild_id, target, caller.player.id)
     zone = (await services.storage.guild_settings(caller.guild_id)).timezone
-    when = (f"a few minutes after midnight ({zone or services.daily.zone.key}; change it with "
-            "/settings server timezone), once that day's puzzle is over everywhere")  # fmt: skip
+    zone = zone or services.daily.zone.key
     if caller.front == "console":
-        text = (f"The console's server has its digest on: due each day {when}. A terminal "
-                "gets no posts: /digest DAY shows a day's digest here. /digest off stops "
-                "it.")  # fmt: skip
+        sentences = [
+            _("The console's server has its digest on: due each day a few minutes after "
+              "midnight ({zone}; change it with /settings server timezone), once that day's "
+              "puzzle is over everywhere.").format(zone=zone),
+            _("A terminal gets no posts: /digest DAY shows a day's digest here."),
+        ]  # fmt: skip
     else:
-        text = f"Each day's digest will be posted in <#{target}> {when}. /digest off stops it."
-    return Reply(text, private=True)
+        sentences = [
+            _("Each day's digest will be posted in {channel} a few minutes after midnight "
+              "({zone}; change it with /settings server timezone), once that day's puzzle is "
+              "over everywhere.").format(channel=f"<#{target}>", zone=zone),
+        ]  # fmt: skip
+    sentences.append(_("/digest off stops it."))
+    return Reply(" ".join(sentences), private=True)
 
 
 @command("digest off")
@@ -39,4 +47,4 @@ async def off(services: Services, caller: Caller) -> Reply:
         return refusal
     assert caller.guild_id is not None
     await services.storage.digests.set_channel(caller.guild_id, None, None)
-    return Reply("The daily digest is off.", private=True)
+    return Reply(_("The daily digest is off."), private=True)

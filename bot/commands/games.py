@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from bot.commands.model import Caller, Param, Reply, command
+from bot.i18n import _
 from bot.render.text import hint_text, multi_hint_text
 from bot.services import Outcome, Services
 from bot.services.archive import play_archive
@@ -32,15 +33,25 @@ def board_reply(outcome: Outcome, *, answer_privately: bool = False,
     """A game's outcome as a reply: its board, or a refusal (with the games the player
     may have meant). A note that reveals an answer (giving up) never goes on the board:
     with ``answer_privately`` it is said to the player alone."""
-    rolled_back = outcome.message == ROLLED_BACK  # refused, with the game as stored: shown
+    rolled_back = _rolled_back(outcome)  # refused, with the game as stored: shown
     game = outcome.game
     if game is None or (not outcome.ok and outcome.message and not rolled_back):
-        return Reply.refuse(outcome.message or NO_GAME, outcome.choices, pick)
+        return Reply.refuse(outcome.message or _(NO_GAME), outcome.choices, pick)
     note = outcome.message if outcome.message and not game.over else ""
     secret = outcome.message if answer_privately and outcome.ok and game.over else ""
     return Reply(note or "", private=game.kind.endswith(PRIVATE_KINDS), game=game,
-                 secret=secret or "", ended=outcome.ok and game.over,
-                 refused=not outcome.ok)  # fmt: skip
+                 secret=secret or "", ended=outcome.ok and game.over, refused=not outcome.ok,
+                 extra={"rolled_back": True} if rolled_back else {})  # fmt: skip
+
+
+def _rolled_back(outcome: Outcome) -> bool:
+    """Whether the service refused a play because the game had changed under it (the board
+    then shows the game as stored). The one place that reads it from the message, in English
+    or in the reader's language, whichever the service wrote; the reply carries it as a flag
+    (``extra["rolled_back"]``)."""
+    if outcome.ok or outcome.game is None or not outcome.message:
+        return False
+    return outcome.message in (ROLLED_BACK, _(ROLLED_BACK))
 
 
 async def start(services: Services, caller: Caller, variant: str, *, daily: bool = False,
@@ -112,8 +123,10 @@ def _daily_family(game: str) -> None:
         Param("date", takes=lambda w: w.lower() not in MODES),
         MODE,
         *words,
-        usage=f"/{game} archive takes a puzzle number or a date (YYYY-MM-DD), then a "
-        f"mode: {', '.join(MODES)} (e.g. /{game} archive 1000)",
+        usage=lambda: _(
+            "/{game} archive takes a puzzle number or a date (YYYY-MM-DD), then a mode: "
+            "{modes} (e.g. /{game} archive 1000)"
+        ).format(game=game, modes=", ".join(MODES)),
     )
     async def past(services: Services, caller: Caller, number: int | None = None,
                    date: str | None = None, mode: str = "normal", language: str | None = None,
@@ -171,5 +184,5 @@ async def hint(services: Services, caller: Caller, history: str | None = None) -
     if outcome.multi is not None:
         return Reply(multi_hint_text(outcome.multi), private=True)
     if outcome.hint is None:
-        return Reply.refuse(outcome.message or NO_GAME)
+        return Reply.refuse(outcome.message or _(NO_GAME))
     return Reply(hint_text(outcome.hint), private=True)

@@ -70,7 +70,9 @@ class Reply:
     pictures: tuple[Picture, ...] = ()
     ended: bool = False  # this command ended ``game`` (a race's scoreboard follows that)
     refused: bool = False  # ``text`` says why nothing was done
-    extra: dict[str, Any] = field(default_factory=dict)  # data one front end knows how to show
+    # Data one front end knows how to show. "rolled_back": refused, the game shown as stored
+    # (a board's button edits the board, then says ``text`` privately).
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def refuse(cls, text: str, picks: tuple[GameView, ...] = (),
@@ -121,6 +123,8 @@ class Param:
 
 
 Handler = Callable[..., Awaitable[Reply]]
+# A usage line, written when it is said (in the reader's language): ``lambda: _("...")``.
+Usage = Callable[[], str]
 
 
 @dataclass(frozen=True)
@@ -130,14 +134,14 @@ class Command:
     path: str
     run: Handler  # (services, caller, **options) -> Reply
     params: tuple[Param, ...] = ()
-    usage: str = ""  # said when the console cannot read a line of it
+    usage: Usage | None = None  # said when the console cannot read a line of it
     console_name: str = ""  # another name the console knows it by (e.g. "/export")
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(path: str, *params: Param, usage: str = "", console_name: str = ""
+def command(path: str, *params: Param, usage: Usage | None = None, console_name: str = ""
             ) -> Callable[[Handler], Handler]:  # fmt: skip
     """Register the decorated handler as the command at ``path``."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.commands.admin import here, server_refusal
 from bot.commands.model import Caller, Param, Reply, command
+from bot.i18n import _
 from bot.services import Services
 from bot.services.daily import DailyPuzzles
 from bot.services.reminders import DEFAULT_TIME, BadTime, clock_time, parse_time
@@ -27,17 +28,27 @@ async def remind_on(services: Services, caller: Caller, time: str = DEFAULT_TIME
         return Reply.refuse(str(exc))
     where = here(caller)
     if where is None:
-        return Reply.refuse("Use /remind on in the channel to be reminded in.")
+        return Reply.refuse(_("Use /remind on in the channel to be reminded in."))
     zone, today_too = await services.reminders.remind(caller.player, caller.guild_id, where,
                                                       minute)  # fmt: skip
-    days = (f"at {clock_time(minute)} ({zone.key}) on days you have not played the Wordle "
-            f"daily by then, from {'today' if today_too else 'tomorrow'}")  # fmt: skip
+    when = {"time": clock_time(minute), "zone": zone.key}
     if caller.front == "console":
-        text = (f"Reminder kept for the console's server, {days}. A terminal cannot remind "
-                "you: /missing lists who has not played. /remind off stops it.")  # fmt: skip
+        kept = (_("Reminder kept for the console's server, at {time} ({zone}) on days you have "
+                  "not played the Wordle daily by then, from today.") if today_too else
+                _("Reminder kept for the console's server, at {time} ({zone}) on days you have "
+                  "not played the Wordle daily by then, from tomorrow."))  # fmt: skip
+        sentences = [
+            kept.format(**when),
+            _("A terminal cannot remind you: /missing lists who has not played."),
+        ]
     else:
-        text = f"I will mention you here {days}. /remind off stops it."
-    return Reply(text, private=True)
+        kept = (_("I will mention you here at {time} ({zone}) on days you have not played the "
+                  "Wordle daily by then, from today.") if today_too else
+                _("I will mention you here at {time} ({zone}) on days you have not played the "
+                  "Wordle daily by then, from tomorrow."))  # fmt: skip
+        sentences = [kept.format(**when)]
+    sentences.append(_("/remind off stops it."))
+    return Reply(" ".join(sentences), private=True)
 
 
 @command("remind off")
@@ -47,7 +58,8 @@ async def remind_off(services: Services, caller: Caller) -> Reply:
         return refusal
     assert caller.guild_id is not None
     stopped = await services.reminders.stop(caller.player.id, caller.guild_id)
-    return Reply("Reminders are off." if stopped else "You had no reminder here.", private=True)
+    return Reply(_("Reminders are off.") if stopped else _("You had no reminder here."),
+                 private=True)  # fmt: skip
 
 
 @command("missing")
@@ -61,9 +73,12 @@ async def missing(services: Services, caller: Caller) -> Reply:
     players = await services.reminders.missing(caller.guild_id)
     number = DailyPuzzles.number(services.daily.today())
     if not players:
-        return Reply(f"Everyone here with a reminder (/remind on) has played Wordle #{number}.")
+        return Reply(_("Everyone here with a reminder (/remind on) has played Wordle #{number}.")
+                     .format(number=number))  # fmt: skip
     names = (p.name if caller.front == "console" else f"<@{p.player_id}>" for p in players)
-    text = f"Not played Wordle #{number} yet: " + ", ".join(names)
+    text = _("Not played Wordle #{number} yet: {players}").format(
+        number=number, players=", ".join(names)
+    )
     if len(text) > LIMIT:
-        text = text[: LIMIT - 20].rsplit(",", 1)[0] + ", and more"
+        text = text[: LIMIT - 20].rsplit(",", 1)[0] + ", " + _("and more")
     return Reply(text)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from bot.commands.games import LANGUAGE, LENGTH, game_in
 from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
+from bot.i18n import N_, _
 from bot.render import images
 from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
@@ -18,8 +19,12 @@ from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.storage.periods import PERIODS
 
-NO_SERVER_BOARD = ("A server's board lives in its server and counts its members' games; "
-                   "here there is none, so this is everyone's board.")  # fmt: skip
+NO_SERVER_BOARD = N_("A server's board lives in its server and counts its members' games; "
+                     "here there is none, so this is everyone's board.")  # fmt: skip
+# What each command keeps, and for which games (``{games}``).
+KEPT = {"stats": N_("Stats are kept for {games}"),
+        "streak": N_("Daily streaks are kept for {games}"),
+        "leaderboard": N_("Boards are kept for {games}")}  # fmt: skip
 SCOPES = ("server", "global")
 SEASONS = ("current", "previous")
 MAX_PAGE = 999999
@@ -31,8 +36,8 @@ def _not(*values: str) -> Callable[[str], bool]:
     return lambda word: word.lower() not in values and not word.isdigit()
 
 
-def _game(game: str, kept: tuple[str, ...], what: str) -> Reply | None:
-    return None if game in kept else Reply.refuse(f"{what} are kept for {', '.join(kept)}")
+def _game(game: str, kept: tuple[str, ...], command: str) -> Reply | None:
+    return None if game in kept else Reply.refuse(_(KEPT[command]).format(games=", ".join(kept)))
 
 
 async def _kind(services: Services, caller: Caller, game: str, language: str | None,
@@ -57,7 +62,7 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
                 length: int | None = None) -> Reply:  # fmt: skip
     """Anyone's statistics (``user``: in the console a local player, by name), with the
     distribution drawn in the colours of who asks."""
-    refused = _game(game, GAMES, "Stats")
+    refused = _game(game, GAMES, "stats")
     if refused is not None:
         return refused
     kind = await _kind(services, caller, game, language, length)
@@ -76,7 +81,7 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
 @command("streak", Param("game", choices=DAILY_GAMES), LANGUAGE, LENGTH)
 async def streak(services: Services, caller: Caller, game: str = "wordle",
                  language: str | None = None, length: int | None = None) -> Reply:  # fmt: skip
-    refused = _game(game, DAILY_GAMES, "Daily streaks")
+    refused = _game(game, DAILY_GAMES, "streak")
     if refused is not None:
         return refused
     kind = await _kind(services, caller, game, language, length)
@@ -84,8 +89,9 @@ async def streak(services: Services, caller: Caller, game: str = "wordle",
         return kind
     result = await services.stats.stats(caller.player.id, results_kind(kind),
                                         services.daily.today())  # fmt: skip
-    return Reply(f"{KINDS[kind].title} daily streak: {result.current_streak} "
-                 f"(best {result.max_streak})", private=True)  # fmt: skip
+    return Reply(_("{game} daily streak: {current} (best {best})").format(
+        game=KINDS[kind].title, current=result.current_streak, best=result.max_streak),
+        private=True)  # fmt: skip
 
 
 @command(
@@ -110,11 +116,12 @@ async def leaderboard(
     is everyone's and the reply says so. ``extra``: the board's title, body and note, and
     ``pages`` (game, metric, scope, page, pages, period: "previous" for the last season),
     from which Discord makes its page buttons."""
-    refused = _game(game, GAMES, "Boards")
+    refused = _game(game, GAMES, "leaderboard")
     if refused is not None:
         return refused
     if not 1 <= page <= MAX_PAGE:
-        return Reply.refuse(f"A page is a number from 1 to {MAX_PAGE}, not {str(page)[:20]!r}")
+        return Reply.refuse(_("A page is a number from 1 to {most}, not {page}")
+                            .format(most=MAX_PAGE, page=repr(str(page)[:20])))  # fmt: skip
     kind_name = await _kind(services, caller, game, language, length)
     if isinstance(kind_name, Reply):
         return kind_name
@@ -122,7 +129,7 @@ async def leaderboard(
     server = caller.guild_id if caller.guild_id == caller.scope else None
     note = ""
     if scope == "server" and server is None:
-        scope, note = "global", NO_SERVER_BOARD
+        scope, note = "global", _(NO_SERVER_BOARD)
     if metric == "skill" and caller.front == "console":  # no leader jobs offline: coach now
         while await coach_dailies(services.storage):
             pass
@@ -135,7 +142,9 @@ async def leaderboard(
         )  # fmt: skip
     except LeaderboardError as exc:
         return Reply.refuse(str(exc))
-    title = f"{METRIC_TITLES[metric]}: {kind.replace(':', ' ')}, {board.period}"
+    title = _("{metric}: {game}, {period}").format(
+        metric=_(METRIC_TITLES[metric]), game=kind.replace(":", " "), period=board.period
+    )
     body = board_text(board)
     return Reply("\n".join(p for p in (note, body) if p), extra={
         "title": title, "body": body, "note": note,
@@ -148,8 +157,10 @@ def next_pages(pages: tuple[str, str, str, int, int, str]) -> str:
     game, metric, scope, page, total, period = pages
     season = " period:season season:previous" if period == "previous" else f" period:{period}"
     line = f"/leaderboard metric:{metric}{season} game:{game} scope:{scope} page:"
-    steps = [f"{line}{page - 1} for the previous" if page > 1 else "",
-             f"{line}{page + 1} for the next" if page < total else ""]  # fmt: skip
+    steps = [_("{command} for the previous").format(command=f"{line}{page - 1}")
+             if page > 1 else "",
+             _("{command} for the next").format(command=f"{line}{page + 1}")
+             if page < total else ""]  # fmt: skip
     return "; ".join(s for s in steps if s)
 
 

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from bot.commands.games import LANGUAGE, LENGTH, board_reply, game_in
 from bot.commands.model import Caller, Param, Reply, UserId, command
+from bot.i18n import N_, _
 from bot.render.text import coop_standings_text, race_standings_text
 from bot.services import Outcome, Player, Services
 from bot.services.challenges import GAMES as CHALLENGE_GAMES
@@ -31,10 +32,10 @@ from bot.services.coop import CoopOutcome
 from bot.services.kinds import NotShipped
 from bot.services.races import NEED_CHANNEL, RACE_GAMES, RaceOutcome
 
-RACE_OVER = "That race is over"
-NO_MANAGE = "You need the Manage Messages permission to end a co-op game."
-COOP_NEEDS_CHANNEL = "Co-op games are a channel's: use /coop in a server"
-CHALLENGE_NEEDS_CHANNEL = "Challenges need a channel: use /challenge in a server"
+RACE_OVER = N_("That race is over")
+NO_MANAGE = N_("You need the Manage Messages permission to end a co-op game.")
+COOP_NEEDS_CHANNEL = N_("Co-op games are a channel's: use /coop in a server")
+CHALLENGE_NEEDS_CHANNEL = N_("Challenges need a channel: use /challenge in a server")
 
 
 class _Named(Protocol):
@@ -71,8 +72,10 @@ def _private_board(outcome: Outcome) -> Reply:
 
 
 def _race_reply(outcome: RaceOutcome, refusal: str, note: str = "") -> Reply:
+    """The race's message (``extra["race"]``) and a note, or the refusal (``refusal``: a
+    marked message, said when the service gave none)."""
     if not outcome.ok or outcome.board is None:
-        return Reply.refuse(outcome.message or refusal)
+        return Reply.refuse(outcome.message or _(refusal))
     return Reply(note or outcome.message or "", extra={"race": outcome.board})
 
 
@@ -84,13 +87,13 @@ async def race(services: Services, caller: Caller, game: str = "wordle", mode: s
     Join and Start)."""
     here = _channel(caller)
     if here is None:
-        return Reply.refuse(NEED_CHANNEL)
+        return Reply.refuse(_(NEED_CHANNEL))
     try:
         game = await game_in(services, caller, game, language, length)
     except NotShipped as exc:
         return Reply.refuse(str(exc))
     outcome = await services.races.create(caller.player, *here, game, mode)
-    note = ("Other players: /as NAME, then /join; the host (you) /start"
+    note = (_("Other players: /as NAME, then /join; the host (you) /start")
             if caller.front == "console" else "")  # fmt: skip
     return _race_reply(outcome, NEED_CHANNEL, note)
 
@@ -98,7 +101,7 @@ async def race(services: Services, caller: Caller, game: str = "wordle", mode: s
 async def join_race(services: Services, caller: Caller, race_id: int) -> Reply:
     """A lobby's Join: the player is in (a private note), the lobby shows them."""
     outcome = await services.races.join(race_id, caller.player)
-    return _race_reply(outcome, RACE_OVER, outcome.message or "You're in")
+    return _race_reply(outcome, RACE_OVER, outcome.message or _("You're in"))
 
 
 async def start_race(services: Services, caller: Caller, race_id: int) -> Reply:
@@ -115,7 +118,7 @@ async def play_race(services: Services, caller: Caller, race_id: int) -> Reply:
 @command("raceboard")
 async def raceboard(services: Services, caller: Caller) -> Reply:
     if caller.guild_id is None:
-        return Reply.refuse("Races are kept by server: use /raceboard in one")
+        return Reply.refuse(_("Races are kept by server: use /raceboard in one"))
     standings = await services.races.standings(caller.guild_id)
     return Reply(race_standings_text(standings, _names(caller)))
 
@@ -126,7 +129,7 @@ async def raceboard(services: Services, caller: Caller) -> Reply:
 def _coop_reply(outcome: CoopOutcome) -> Reply:
     """The shared board (``extra["coop"]``), a note above it, or the refusal."""
     if not outcome.ok or outcome.coop is None:
-        return Reply.refuse(outcome.message or NO_COOP)
+        return Reply.refuse(outcome.message or _(NO_COOP))
     return Reply(outcome.message or "", extra={"coop": outcome.coop})
 
 
@@ -137,7 +140,7 @@ async def coop_start(services: Services, caller: Caller, game: str = "wordle",
     with its Guess button)."""
     here = _channel(caller)
     if here is None:
-        return Reply.refuse(COOP_NEEDS_CHANNEL)
+        return Reply.refuse(_(COOP_NEEDS_CHANNEL))
     try:
         game = await game_in(services, caller, game, language, length)
     except NotShipped as exc:
@@ -148,18 +151,19 @@ async def coop_start(services: Services, caller: Caller, game: str = "wordle",
 @command("coop board")
 async def coop_board(services: Services, caller: Caller) -> Reply:
     if caller.guild_id is None:
-        return Reply.refuse(COOP_NEEDS_CHANNEL)
+        return Reply.refuse(_(COOP_NEEDS_CHANNEL))
     standings = await services.coop.standings(caller.guild_id)
-    return Reply(f"**Co-op points**\n{coop_standings_text(standings, _names(caller))}")
+    heading = _("Co-op points")
+    return Reply(f"**{heading}**\n{coop_standings_text(standings, _names(caller))}")
 
 
 @command("coop end")
 async def coop_end(services: Services, caller: Caller) -> Reply:
     """A moderator ends the channel's game: its answer is shown, nobody scores."""
     if caller.place is None:
-        return Reply.refuse(COOP_NEEDS_CHANNEL)
+        return Reply.refuse(_(COOP_NEEDS_CHANNEL))
     if not caller.manages_messages:
-        return Reply.refuse(NO_MANAGE)
+        return Reply.refuse(_(NO_MANAGE))
     return _coop_reply(await services.coop.end(caller.place))
 
 
@@ -172,7 +176,7 @@ async def coop_guess_here(services: Services, caller: Caller, word: str) -> Repl
     """A guess on the shared board of the caller's channel (the console's ``/cg``)."""
     current = None if caller.place is None else await services.coop.current(caller.place)
     if current is None or current.coop is None:
-        return Reply.refuse(NO_COOP)
+        return Reply.refuse(_(NO_COOP))
     return await coop_guess(services, caller, current.coop.coop_id, word)
 
 
@@ -187,9 +191,11 @@ async def coop_guess_here(services: Services, caller: Caller, word: str) -> Repl
     Param("game", choices=CHALLENGE_GAMES),
     LANGUAGE,
     LENGTH,
-    usage=f"/challenge takes word, then guesses (1 to {MAX_GUESSES}), game "
-    f"({', '.join(CHALLENGE_GAMES)}) and player:NAME (one player only), e.g. /challenge "
-    "cigar 4; another player (/as NAME) plays it with /play ID",
+    usage=lambda: _(
+        "/challenge takes word, then guesses (1 to {most}), game ({games}) and player:NAME "
+        "(one player only), e.g. /challenge cigar 4; another player (/as NAME) plays it with "
+        "/play ID"
+    ).format(most=MAX_GUESSES, games=", ".join(CHALLENGE_GAMES)),
 )
 async def challenge(services: Services, caller: Caller, word: str, player: UserId | None = None,
                     guesses: int = 6, game: str = "wordle", language: str | None = None,
@@ -199,7 +205,7 @@ async def challenge(services: Services, caller: Caller, word: str, player: UserI
     asked for, else the server's or the setter's; its length, the word's own."""
     here = _channel(caller)
     if here is None:
-        return Reply.refuse(CHALLENGE_NEEDS_CHANNEL)
+        return Reply.refuse(_(CHALLENGE_NEEDS_CHANNEL))
     if game == "wordle" and length is None:
         length = len(word.strip()) if 4 <= len(word.strip()) <= 11 else None
     try:
@@ -210,13 +216,13 @@ async def challenge(services: Services, caller: Caller, word: str, player: UserI
     created = await services.challenges.create(caller.player, *here, word, game=game,
                                                guesses=guesses, target=target)  # fmt: skip
     if created.challenge is None:
-        return Reply.refuse(created.message or "No challenge was made")
+        return Reply.refuse(created.message or _("No challenge was made"))
     board = await services.challenges.board(created.challenge)
     number = created.challenge.id
     if caller.front != "console":
         return Reply(extra={"challenge": board})
-    return Reply(f"Challenge {number} made: another player (/as NAME) plays it with /play "
-                 f"{number}; /play {number} shows you their results",
+    return Reply(_("Challenge {number} made: another player (/as NAME) plays it with /play "
+                   "{number}; /play {number} shows you their results").format(number=number),
                  extra={"challenge": board})  # fmt: skip
 
 
@@ -224,5 +230,5 @@ async def play_challenge(services: Services, caller: Caller, challenge_id: int) 
     """A challenge's Play: the player's own board, privately."""
     outcome = await services.challenges.play(caller.player, challenge_id, caller.place)
     if not outcome.ok and not outcome.message:
-        return Reply.refuse(NOT_FOUND)
+        return Reply.refuse(_(NOT_FOUND))
     return _private_board(outcome)
