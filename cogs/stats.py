@@ -66,7 +66,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         previous = self.period == "previous"  # the last season's final standings
         spec = KINDS.get(self.game)
         if spec is None:
-            return await refuse(interaction, "That board is not available here")
+            return await refuse(interaction, _("That board is not available here"))
         words = {"language": spec.language, "length": spec.length} if spec.base else {}
         work = COMMANDS["leaderboard"].run(
             bot_of(interaction).services, caller_of(interaction), metric=self.metric,

@@ -47,7 +47,7 @@ def test_what_is_not_shipped_is_refused_in_words() -> None:
 async def test_a_spanish_discord_plays_spanish_and_hints_from_the_spanish_list(double) -> None:
     double.locale = "es-ES"
     board = only(await double.command("wordle", "practice", user_id=ANN, length=6))
-    assert "Spanish, 6 letters" in board.text
+    assert "Wordle (español, 6 " in board.text  # its language named in the player's
     assert "Ñ" in board.text  # the Spanish keyboard
     sent = await double.command("guess", user_id=ANN, word="señora")
     assert any("SEÑORA" in s.text for s in sent)
@@ -78,7 +78,7 @@ async def test_the_servers_language_comes_before_the_players(double) -> None:
     assert set_up.ephemeral and "Français" in set_up.text
     double.locale = "es-ES"
     board = only(await double.command("wordle", "practice", user_id=BOB))
-    assert "French, 5 letters" in board.text
+    assert "Wordle (francés, 5 " in board.text  # French words, named in Spanish
     board = only(await double.command("wordle", "practice", user_id=ANN, language="en"))
     assert "Wordle practice" in board.text  # an option beats every default
 
@@ -107,7 +107,7 @@ async def test_each_language_and_length_has_its_own_daily_and_streak(double, clo
     theirs = await services.stats.stats(ANN, "wordle:daily", today)
     assert (mine.current_streak, theirs.current_streak) == (1, 0)
     streak = only(await double.command("streak", user_id=ANN, language="es", length=6))
-    assert "Spanish, 6 letters" in streak.text and "daily streak: 1" in streak.text
+    assert "Wordle (Spanish, 6 letters) daily streak: 1" in streak.text
     # Played once a day: the same Spanish daily again is refused.
     again = only(await double.command("wordle", "daily", user_id=ANN, language="es", length=6))
     assert again.ephemeral and "already played" in again.text

@@ -14,7 +14,7 @@ from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import Services
-from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, NotShipped, results_kind
+from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, NotShipped, results_kind, shown_title
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.storage.periods import PERIODS
@@ -90,7 +90,7 @@ async def streak(services: Services, caller: Caller, game: str = "wordle",
     result = await services.stats.stats(caller.player.id, results_kind(kind),
                                         services.daily.today())  # fmt: skip
     return Reply(_("{game} daily streak: {current} (best {best})").format(
-        game=KINDS[kind].title, current=result.current_streak, best=result.max_streak),
+        game=shown_title(KINDS[kind]), current=result.current_streak, best=result.max_streak),
         private=True)  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from datetime import date
 from bot.i18n import N_, _
 from bot.services.daily import EPOCH
 from bot.services.games import BUSY, GameService, Outcome, Player, kind_of
-from bot.services.kinds import KINDS, daily_command
+from bot.services.kinds import KINDS, daily_command, shown_title
 from bot.storage import StorageBusy
 from engine.game import Status
 from engine.rules import Mode
@@ -30,7 +30,7 @@ def pick_day(today: date, number: int | None, day: str | None, variant: str) -> 
     """The puzzle day a number or a date names, or why it cannot be played from the archive
     (in the current locale). The archive starts at #1: #0 (2021-06-19) is where the
     numbering counts from, and a "number 0" is more often a slip than a wish."""
-    title = KINDS[variant].title
+    title = shown_title(KINDS[variant])
     if (number is None) == (day is None):
         return _("Give a puzzle number or a date (YYYY-MM-DD), one of the two")
     if day is not None:
@@ -73,7 +73,10 @@ async def play_archive(
     picked = pick_day(games.daily.today(), number, day, variant)
     if isinstance(picked, str):
         return Outcome.refuse(picked)
-    puzzle, label = picked.isoformat(), f"wordlebot {KINDS[variant].title} #{(picked - EPOCH).days}"
+    puzzle, label = (
+        picked.isoformat(),
+        f"wordlebot {shown_title(KINDS[variant])} #{(picked - EPOCH).days}",
+    )
     daily, kind = kind_of(variant, True), archive_kind(variant)
     try:
         as_daily = await games.storage.daily_game(player.id, daily, puzzle)

@@ -22,7 +22,14 @@ from datetime import date, datetime, time
 
 from bot.i18n import _
 from bot.services.daily import DailyPuzzles
-from bot.services.kinds import DAILY_KINDS, daily_command, guesses_used, kind_name, parse
+from bot.services.kinds import (
+    DAILY_KINDS,
+    daily_command,
+    guesses_used,
+    kind_name,
+    parse,
+    shown_title,
+)
 from bot.storage import Result, Storage, StoredGame
 from bot.storage.coop import CoopGame
 from engine.game import Status
@@ -50,7 +57,7 @@ def closed_note(daily: DailyPuzzles, kind: str, day: date) -> str:
             zone=daily.zone.key
         )
     return _("wordlebot {title} #{number} closed at midnight ({zone}), unfinished (a loss)"
-             ).format(title=kind_name(kind).title, number=daily.number(day),
+             ).format(title=shown_title(kind_name(kind)), number=daily.number(day),
                       zone=daily.zone.key)  # fmt: skip
 
 
@@ -75,7 +82,7 @@ def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
         return None
     today = daily.number(daily.today())
     return _("wordlebot {title} #{number} is over; today's is #{today}: {command}").format(
-        title=spec.title, number=daily.number(day), today=today,
+        title=shown_title(spec), number=daily.number(day), today=today,
         command=daily_command(spec.name))  # fmt: skip
 
 

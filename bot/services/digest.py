@@ -33,7 +33,7 @@ from bot.i18n import _
 from bot.services.analysis import coach_game
 from bot.services.closing import close_dailies
 from bot.services.daily import EPOCH, DailyPuzzles
-from bot.services.kinds import DAILY_KINDS, kind_name, parse
+from bot.services.kinds import DAILY_KINDS, kind_name, parse, shown_title
 from bot.services.skill import COACH_POOL
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
@@ -212,7 +212,7 @@ class DigestService:
         played_here = [r for r in ordered if r.state]
         skilful, luckiest = await self._highlights(played_here[:COACHED_GAMES])
         return GameDigest(
-            kind, _title(spec.title, day, finished), streak, scores,
+            kind, _title(shown_title(spec), day, finished), streak, scores,
             [Member(s.player_id, s.name) for s in started], grids,
             max((len(d) for _member, rows in grids for d in rows), default=5), spec.limit, skilful,
             luckiest,

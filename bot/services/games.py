@@ -43,6 +43,7 @@ from bot.services.kinds import (
     kind_name,
     new_game,
     parse,
+    shown_title,
 )
 from bot.storage import Result, Storage, StorageBusy, StoredGame
 from bot.storage.cooldowns import stamp
@@ -727,7 +728,7 @@ class GameService:
             remaining, target = len(game.candidates), game.target
         return GameView(
             stored.id, stored.player_id, stored.kind, variant.name,
-            spec.title if spec.name != "wordle" else variant.title, game.mode.value,
+            shown_title(spec) if spec.name != "wordle" else variant.title, game.mode.value,
             None if day is None else day.isoformat(), number, rows, status,
             guess_limit_of(game, spec),
             variant.length,

@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from bot.i18n import N_, _
 from bot.services.daily import DailyPuzzles
-from bot.services.kinds import kind_name
+from bot.services.kinds import kind_name, shown_title
 from bot.storage import Storage
 
 DM = 0  # the scope of games played in direct messages (as in bot.services.games)
@@ -54,7 +54,7 @@ async def typed_refusal(storage: Storage, player_id: int) -> str | None:
     flavour = kinds[0].partition(":")[2]
     template = _WHAT.get(flavour, f"Hints are off in the server where your {{game}} {flavour} "
                                   "is in progress: finish it first")  # fmt: skip
-    return _(template).format(game=kind_name(kinds[0]).title)
+    return _(template).format(game=shown_title(kind_name(kinds[0])))
 
 
 async def hints_allowed(storage: Storage, scope: int) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import _
+from bot.i18n import _, language_name
 from engine.absurdle import AbsurdleGame
 from engine.game import WordleGame
 from engine.multiboard import BOARDS, MultiGame, guess_limit
@@ -138,11 +138,23 @@ def daily_command(game: str) -> str:
     return f"/{game} daily"
 
 
+def shown_title(spec: GameKind) -> str:
+    """A game's name in the reader's language: each language's Wordle names its language
+    and length there ("Wordle (español, 6 letras)"); the other games keep their names."""
+    if not spec.base:
+        return spec.title
+    if spec.language == "en":
+        return _("Wordle ({length} letters)").format(length=spec.length)
+    return _("Wordle ({language}, {length} letters)").format(
+        language=language_name(spec.language), length=spec.length
+    )
+
+
 def kind_title(kind: str) -> str:
     """A kind for people: "Wordle daily", "Wordle (Spanish, 6 letters) practice"."""
     name, _, flavour = kind.partition(":")
     spec = KINDS.get(name)
-    return f"{spec.title if spec else name} {flavour}".strip()
+    return f"{shown_title(spec) if spec else name} {flavour}".strip()
 
 
 def kind_name(kind: str) -> GameKind:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from bot.i18n import N_, _
-from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name
+from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name, shown_title
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
 from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
 
@@ -167,7 +167,7 @@ class StatsService:
             raise LeaderboardError(_(
                 "The skill board ranks the coach's scores of dailies, and {game} {flavour} "
                 "games are not coached for it: choose one of {boards}"
-            ).format(game=KINDS[game].title, flavour=flavour, boards=others))  # fmt: skip
+            ).format(game=shown_title(KINDS[game]), flavour=flavour, boards=others))  # fmt: skip
         scope = GLOBAL if guild_id is None else guild_id
         settings = (GuildSettings(GLOBAL) if guild_id is None
                     else await self.storage.guild_settings(guild_id))  # fmt: skip
