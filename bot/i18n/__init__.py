@@ -147,13 +147,13 @@ def N_(message: str) -> str:
     return message
 
 
-@functools.cache
 def language_name(code: str) -> str:
     """A language's name in the reader's language ("Spanish", "español", "espagnol")."""
     names = _babel_locale(current_locale()).languages
     return str(names.get(code) or names.get(code.split("-")[0]) or code)
 
 
+@functools.cache
 def _babel_locale(locale: str) -> Locale:
     return Locale.parse(locale.replace("-", "_"))
 
