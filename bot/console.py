@@ -49,6 +49,7 @@ from bot.services.games import BUSY
 from bot.services.stats import METRICS
 from bot.settings import Settings
 from bot.storage import StorageBusy
+from engine.shares import ALL_SQUARES, CLONE_GAMES
 
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
 ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}
@@ -57,8 +58,9 @@ KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
 
 Reader = Callable[[str], Awaitable[str | None]]
 SAVED = N_("Your games are saved: come back with wordlebot console.")
-SQUARES = set("🟩🟨⬛⬜🟧🟦🟥🟫") | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}
+SQUARES = ALL_SQUARES | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}  # every game's
 _NOTHING_YET = "\x00"  # no line arrived in time (a line never holds NUL: it is stripped)
+CLONE_NAMES = tuple(c.title.lower() for c in CLONE_GAMES.values())  # headers of other languages'
 MAX_LINE = 4000  # characters read from one line; the rest is dropped unread
 
 
@@ -369,7 +371,7 @@ def _share_line(line: str) -> bool:
     lowered = text.lower()
     return (
         any(square in text for square in SQUARES)
-        or any(name in lowered for name in ("wordle", "primel", "ordle", "absurdle"))
+        or any(name in lowered for name in ("wordle", "primel", "ordle", "absurdle", *CLONE_NAMES))
         or "http" in lowered
         or ".com" in lowered
     )

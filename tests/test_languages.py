@@ -150,3 +150,39 @@ async def test_a_portuguese_board_shows_the_accents_the_player_typed_without(mak
     won = await double.command("guess", user_id=ANN, word="acido")
     board = next(s for s in won if "Solved" in s.text)
     assert "ÁCIDO" in board.text and "ACIDO" not in board.text
+
+
+# -- other languages' shares: read against their lists, counted on their language's board ----
+
+TERMO = "joguei term.ooo #15 3/6 *\n\n⬛⬛🟩🟨⬛\n🟨🟩🟩🟩🟨\n🟩🟩🟩🟩🟩"  # tests/fixtures/shares
+SUTOM = "SUTOM #171 3/6\n\n🟥🟦🟦🟦🟦🟡\n🟥🟡🟦🟡🟡🟦\n🟥🟥🟥🟥🟥🟥"
+LETRECO = "001 (2/6) @MeuLetreco\n\n⬛🟩⬛🟨⬛\n🟩🟩🟩🟩🟩"
+
+
+async def test_a_clones_grid_is_read_against_its_languages_list(double) -> None:
+    _, reply = await double.command("analyze", user_id=ANN, paste=SUTOM)
+    assert "SUTOM #171" in reply.text and "not read" not in reply.text and "fits" in reply.text
+    assert "CINEMA" in reply.text  # a word of the French six-letter list
+
+
+async def test_a_hints_off_server_reads_no_clones_grid(double) -> None:
+    await double.command("settings", "server", user_id=ANN, hints_in_daily=False)
+    _, reply = await double.command("analyze", user_id=ANN, paste=SUTOM)
+    assert "SUTOM: hints are off in this server, so its grid was not read" in reply.text
+
+
+async def test_a_clones_share_counts_once_a_day_on_its_languages_board(double) -> None:
+    storage = double.bot.services.storage
+    await double.command("sharechannel", user_id=ANN, enabled=True)
+    await double.post(TERMO, user_id=BOB, at=START.isoformat())
+    await double.post(LETRECO, user_id=BOB, at=START.isoformat())  # the same language, day
+    rows = await storage._all("SELECT game, puzzle FROM share_results WHERE player_id = ?",
+                              (BOB,))  # fmt: skip
+    assert [tuple(r) for r in rows] == [("wordle-pt-5", 15)]  # one a day counts
+    board = only(await double.command("leaderboard", user_id=ANN, language="pt", length=5,
+                                      scope="server"))  # fmt: skip
+    assert "player" in board.text and "Nobody" not in board.text
+    removed = only(await double.command("mydata", "unshare", user_id=BOB, game="termo",
+                                        puzzle=15))  # fmt: skip
+    assert removed.ephemeral and removed.text == "Removed."
+    assert await storage._all("SELECT 1 FROM share_results WHERE player_id = ?", (BOB,)) == []

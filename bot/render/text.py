@@ -16,6 +16,7 @@ from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital
 from bot.render.palette import STANDARD, Palette
 from bot.services import Board, GameView, Stats
+from bot.services.kinds import KINDS, shown_title
 
 if TYPE_CHECKING:
     from bot.services.analysis import Analysis
@@ -253,7 +254,7 @@ def analysis_text(analysis: Analysis) -> str:
     for share, reading in zip(analysis.shares, analysis.readings, strict=True):
         number = f" #{share.puzzle}" if share.puzzle is not None else ""
         results = ", ".join(f"{b.guesses}" if b.solved else "X" for b in share.boards)
-        name = f"**{share.game.title()}{number}**"
+        name = f"**{share.title}{number}**"
         if share.hard:
             # Translators: {share} is the share's name in bold ("**Wordle #1982**").
             lines.append(_("{share} (hard mode): {results}").format(share=name, results=results))
@@ -300,6 +301,11 @@ def percent(p: float) -> str:
     """A chance for people, in the current locale: 12%, 0.4%, <0.1%."""
     return format_percent(p) if p >= 0.01 else format_percent(p, 1) if p >= 0.001 else (
         "<" + format_percent(0.001, 1))  # fmt: skip
+
+
+def game_name(game: str) -> str:
+    """A game by its name as the reader knows it (each language's Wordle in their words)."""
+    return shown_title(KINDS[game]) if game in KINDS else game.title()
 
 
 def hint_text(result: Hint, shown: int = 15) -> str:
@@ -415,13 +421,13 @@ def challenge_text(board: ChallengeBoard, name: Callable[[int], str] = lambda p:
         head = _(
             "**Challenge #{number}**: {game}, {count} guesses, set by {setter}, for anyone "
             "but the setter."
-        ).format(number=c.id, game=c.game.title(), count=c.max_guesses, setter=name(c.setter_id))
+        ).format(number=c.id, game=game_name(c.game), count=c.max_guesses, setter=name(c.setter_id))
     else:
         head = _(
             "**Challenge #{number}**: {game}, {count} guesses, set by {setter}, for {player} only."
         ).format(
             number=c.id,
-            game=c.game.title(),
+            game=game_name(c.game),
             count=c.max_guesses,
             setter=name(c.setter_id),
             player=name(c.target_id),
@@ -491,7 +497,7 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
     is over, when the answers are shown. ``name`` shows a player (a mention on Discord),
     ``when`` a time (a Discord timestamp)."""
     race = board.race
-    spec = _("{game} race").format(game=race.game.title())
+    spec = _("{game} race").format(game=game_name(race.game))
     if race.mode != "normal":
         spec = _(MODE_TITLES.get(race.mode, f"{{name}} ({race.mode} mode)")).format(name=spec)
     # Translators: keep the Markdown marks (**); {race} is "Wordle race (hard mode)".

@@ -29,10 +29,12 @@ from bot.i18n import N_, _, ngettext
 from bot.i18n.reasons import reason_text
 from bot.services.daily import DailyPuzzles
 from bot.services.hint_rules import (
+    CLONE_OFF,
     HINTS_OFF_HERE,
     READ_GAMES,
     closed_note,
     closed_puzzles,
+    read_list,
     typed_refusal,
 )
 from bot.services.kinds import parse
@@ -195,8 +197,10 @@ async def analyze(
         for share in parsed.shares:
             board = share.boards[0]
             reading = None
-            if share.game in READ_GAMES and board.rows:
-                if share.puzzle is not None and share.puzzle in closed:
+            if read_list(share) is not None and board.rows:
+                if closed and share.game not in READ_GAMES:  # its numbers are no day of ours
+                    problems.append(_(CLONE_OFF).format(game=share.title))
+                elif share.puzzle is not None and share.puzzle in closed:
                     problems.append(closed_note(share.game, share.puzzle))
                 elif read >= MAX_GRIDS:
                     skipped += 1
@@ -229,7 +233,7 @@ async def analyze(
 
 def _reader(share: Share) -> Callable[[list[int], bool, float], GridReading]:
     """Read a grid's possible answers (its winning row says nothing) within a budget."""
-    variant = get_variant(share.game)
+    variant = get_variant(read_list(share) or share.game)
     win = 3**variant.length - 1
 
     def read(rows: list[int], hard: bool, budget: float) -> GridReading:
@@ -242,12 +246,12 @@ def _reader(share: Share) -> Callable[[list[int], bool, float], GridReading]:
 
 
 async def _with_words(shares: list[Share], words: str, problems: list[str]) -> Analysis:
-    share = next((s for s in shares if s.game in READ_GAMES), None)
+    share = next((s for s in shares if read_list(s) is not None), None)
     if share is None:
         return Analysis(
             shares, [None] * len(shares), problems=[*problems, _("No Wordle grid to pair")]
         )
-    variant = get_variant(share.game)
+    variant = get_variant(read_list(share) or share.game)
     guesses = words.replace(",", " ").lower().split()
     rows = share.boards[0].rows
     if len(guesses) > len(rows):

@@ -22,6 +22,8 @@ from bot.i18n import N_, _
 from bot.services.daily import DailyPuzzles
 from bot.services.kinds import kind_name, shown_title
 from bot.storage import Storage
+from engine.shares import Share
+from engine.variants import is_language_list
 
 DM = 0  # the scope of games played in direct messages (as in bot.services.games)
 # Marked for the catalogs, translated where they are given (typed_refusal: translated).
@@ -30,7 +32,19 @@ HINTS_OFF_TYPED = N_(
 )
 HINTS_OFF_HERE = N_("Hints are off in this server: typed words are not read here")
 NO_HINTS_WHILE_RACING = N_("No hints while your race is on, typed or pasted: finish it first")
-READ_GAMES = ("wordle", "primel")  # the games whose grids are read
+READ_GAMES = ("wordle", "primel")  # the games whose grids are read, beside other languages'
+CLONE_OFF = N_("{game}: hints are off in this server, so its grid was not read")
+
+
+def read_list(share: Share) -> str | None:
+    """The word list a share's grid is read against: Wordle's and Primel's own, and each
+    other language's clone its list of that length (Termo: ``wordle-pt-5``); None when no
+    list we ship holds it."""
+    if share.game in READ_GAMES:
+        return share.game
+    return share.word_list if share.word_list and is_language_list(share.word_list) else None
+
+
 # The game in progress that keeps hints off, by its flavour.
 _WHAT = {
     "archive": N_("Hints are off in the server where your {game} archive game is in progress: "

@@ -24,7 +24,8 @@ from bot.i18n import N_, _, format_number, ngettext
 from bot.storage import Storage
 from bot.storage.shares import REFUSED, current_numbers, newest_number
 from engine.app_results import parse_app_results
-from engine.shares import Share
+from engine.shares import CLONE_GAMES, Share
+from engine.variants import is_language_list, variant_names
 
 MAX_SHARES_PER_MESSAGE = 3  # a message's first shares are read, the rest are not
 MAX_MESSAGE = 4000  # a Discord message's length
@@ -57,11 +58,12 @@ class Recording:
         self.refused.append(line)
 
 
-def refusal(game: str, puzzle: int, outcome: str, posted: date) -> str:
-    """The plain line that says why a share of ``game`` #``puzzle`` was not recorded (in the
-    current locale)."""
+def refusal(game: str, puzzle: int, outcome: str, posted: date, title: str = "") -> str:
+    """The plain line that says why a share of ``game`` #``puzzle`` (named ``title``) was not
+    recorded (in the current locale)."""
+    title = title or game.title()
     shown = format_number(puzzle) if abs(puzzle) < 10**12 else f"{str(puzzle)[:11]}…"
-    name = f"{game.title()} #{shown}"
+    name = f"{title} #{shown}"
     if outcome == "implausible":
         return _("{share}: not a puzzle number (0 to {newest} on {day}), not recorded").format(
             share=name, newest=format_number(newest_number(posted)), day=posted
@@ -74,7 +76,7 @@ def refusal(game: str, puzzle: int, outcome: str, posted: date) -> str:
                                                 day=posted)  # fmt: skip
     if outcome == "one a day":
         return _("{share}: you already have a {game} result for {day}; one a day counts, not "
-                 "recorded").format(share=name, game=game.title(), day=posted)  # fmt: skip
+                 "recorded").format(share=name, game=title, day=posted)  # fmt: skip
     return _("{share}: already recorded on an earlier day, which only a share posted that day "
              "could correct; not changed").format(share=name)  # fmt: skip
 
@@ -87,7 +89,10 @@ async def record_shares(
     ``posted``; says what happened to each."""
     done = Recording()
     for share in shares[:MAX_SHARES_PER_MESSAGE]:
-        title = share.game.title()
+        title = share.title
+        # A clone of another language counts as its language's Wordle of that length.
+        game = share.word_list if share.word_list and is_language_list(share.word_list) else (
+            share.game)  # fmt: skip
         if share.puzzle is None:
             done.refuse(_("{game}: no puzzle number, not recorded").format(game=title))
             continue
@@ -99,11 +104,11 @@ async def record_shares(
         solved = all(b.solved for b in share.boards)
         guesses = max((b.guesses or 0) for b in share.boards) if solved else 0
         grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
-        outcome = await storage.record_share(player_id, share.game, share.puzzle, solved,
+        outcome = await storage.record_share(player_id, game, share.puzzle, solved,
                                              guesses, share.hard, grid, scope=scope,
                                              today=posted, name=name)  # fmt: skip
         if outcome in REFUSED:
-            done.refuse(refusal(share.game, share.puzzle, outcome, posted))
+            done.refuse(refusal(game, share.puzzle, outcome, posted, title))
             continue
         done.notes.append(_(RECORDED[outcome]).format(game=title, number=share.puzzle))
     if len(shares) > MAX_SHARES_PER_MESSAGE:
@@ -113,13 +118,24 @@ async def record_shares(
     return done
 
 
+def _recorded_as(game: str) -> list[str]:
+    """Where a share named ``game`` is recorded: its own name, or for another language's
+    clone (``sutom``) each of its language's Wordle lists."""
+    clone = CLONE_GAMES.get(game)
+    if clone is None:
+        return [game]
+    return [name for name in variant_names() if name.startswith(f"wordle-{clone.language}-")]
+
+
 async def unshare(storage: Storage, player_id: int, game: str, puzzle: str | int) -> str:
     """Take back a result the player recorded from a share (``/mydata unshare``): what to
     tell them."""
     number = str(puzzle).strip().lstrip("#").replace(",", "")
     if not number.isdigit() or len(number) > 9:
         return _("Not a puzzle number: {text}").format(text=repr(str(puzzle)[:20]))
-    removed = await storage.remove_share(player_id, game.lower()[:20], int(number))
+    removed = False
+    for key in _recorded_as(game.lower()[:20]):
+        removed = await storage.remove_share(player_id, key, int(number)) or removed
     return _("Removed.") if removed else _("No such recorded result.")
 
 

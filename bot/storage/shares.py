@@ -44,6 +44,7 @@ from datetime import date, timedelta
 from bot.storage.database import Steps, execute, fetch_all, one, value
 from bot.storage.periods import EPOCH, add_to_periods
 from bot.storage.records import DEFAULT_SEASON_DAYS, GLOBAL, Result
+from engine.variants import is_language_list
 
 COUNTED_GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")  # dailies, by kind
 # What recording a share did: it counts (or changed), or why it was refused and not stored.
@@ -53,7 +54,13 @@ REFUSED = ("implausible", "not current", "one a day", "settled")
 
 def share_kind(game: str) -> str | None:
     """The kind whose boards a share of ``game`` counts on (None: it counts on none)."""
-    return f"{game}:daily" if game in COUNTED_GAMES else None
+    return f"{game}:daily" if counted(game) else None
+
+
+def counted(game: str) -> bool:
+    """Whether shares of ``game`` count on boards: the dailies named, and each language's
+    Wordle (a clone's share counts on its language's list of its length)."""
+    return game in COUNTED_GAMES or is_language_list(game)
 
 
 def newest_number(posted_on: date) -> int:
@@ -196,7 +203,7 @@ def uncount_shares_of(player_id: int, kind: str, day: str) -> Steps[None]:
     """A daily played here now counts for ``day``: a share of it counted before stops
     counting (the caller holds the player's lock, :func:`lock_player`)."""
     game, _, flavour = kind.partition(":")
-    if flavour != "daily" or game not in COUNTED_GAMES:
+    if flavour != "daily" or not counted(game):
         return
     for row in (yield fetch_all(
         "SELECT id, scope, won, guesses FROM share_results "
