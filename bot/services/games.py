@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from bot.services.answers import AnswerBook
 from bot.services.closing import (
     close_game,
     closed_message,
@@ -46,7 +47,7 @@ from bot.storage import Result, Storage, StorageBusy, StoredGame
 from bot.storage.cooldowns import stamp
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
-from engine.answer_model import allowed_model, nyt_model
+from engine.answer_model import allowed_model
 from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
@@ -479,7 +480,9 @@ class GameService:
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
             if variant == "wordle":  # the NYT's puzzle: its answer may be any word it accepts
-                result = await asyncio.to_thread(model_hint, nyt_model(), rows, Mode.NORMAL, top)
+                # today's puzzle, as far as anyone can tell: the answers before it less likely
+                model = await AnswerBook(self.storage, self.daily).model()
+                result = await asyncio.to_thread(model_hint, model, rows, Mode.NORMAL, top)
             else:
                 result = await hint_async(variant, rows, Mode.NORMAL, top)
         except (HistoryError, PatternError, InconsistentHistory) as exc:
