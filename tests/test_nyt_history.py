@@ -225,3 +225,25 @@ async def test_two_processes_each_with_one_player_teach_the_answer_together(shar
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert again.stdout.strip() == "ok", again.stderr
+
+
+async def test_an_old_share_is_read_with_its_own_numbers_history_not_todays() -> None:
+    """Wordle 1,406 (KNOWN): its grid and its words are read with the model of #1406, which
+    does not know KNOWN yet; a typed history with today's."""
+    from bot.services.analysis import analyze
+    from engine.solver.weighted import model_grid, model_hint
+
+    old = shipped_answers()[1406]
+    played = ("crane", "slate", old.answer)
+    text = share(1406, played, old.answer)
+    rows = [score(g, old.answer) for g in played[:-1]]
+    read = await analyze(text, puzzle=1890)
+    assert read.readings[0] is not None
+    assert read.readings[0].likely == model_grid(nyt_model(1406), rows).likely
+    assert read.readings[0].likely != model_grid(nyt_model(1890), rows).likely  # not today's
+    typed = " ".join(f"{g} {to_digits(p, 5)}" for g, p in zip(played, rows, strict=False))
+    hinted = await analyze(typed, puzzle=1890)
+    assert hinted.hint == model_hint(nyt_model(1890), list(zip(played, rows, strict=False)))
+    paired = await analyze(text, " ".join(played), puzzle=1890)
+    assert paired.hint is not None and paired.hint.candidates == [old.answer]
+    assert paired.coaching is not None and paired.coaching.won
