@@ -148,7 +148,8 @@ def cmd_bench_nyt(args: Any) -> int:
         print(json.dumps(figures, indent=2))
         return 0
     print(f"{figures['days']} days, {figures['first']} to {figures['last']} "
-          f"({figures['reused_answers']} answers used before), opener "
+          f"({figures['reused_answers']} answer{'s' * (figures['reused_answers'] != 1)} used "
+          f"before), opener "
           f"{opener.upper()}, then the top hint; the history is every earlier day of the file "
           f"(used words' mean weight {figures['mean_used_share']:.4f})")  # fmt: skip
     print(f"{'':16}{'top-1 after 1/2/3':>20}  {'top-5 after 1/2/3':>20}  {'log-loss':>9}  "
