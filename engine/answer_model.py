@@ -11,7 +11,10 @@ Here every one of the NYT's 14,855 allowed words is a candidate, weighted by a p
   proportion to its frequency (wordfreq's, in ``wordle-nyt-zipf.tsv``) to the power
   ``FREQUENCY_POWER``, so common words lead but a rare one is never weightless.
 
-Each tier's every word outweighs every word of the next. The model has no pattern matrix
+Each tier's every word outweighs every word of the next. ``nyt_model(puzzle)`` knows the
+answers the NYT used before that puzzle (:mod:`engine.nyt_history`): their weight is scaled
+down so that together they hold the reuse rate fitted on the days before it, so a used word
+is less likely, never impossible. The model has no pattern matrix
 (14,855 squared would be 220 MB, twice over for its transpose): patterns are built for the
 guesses and candidates a question needs, which after one row are a few hundred candidates.
 """
@@ -19,9 +22,9 @@ guesses and candidates a question needs, which after one row are a few hundred c
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,6 +38,7 @@ from engine.matrix import (
     group_table,
     pattern_dtype,
 )
+from engine.nyt_history import PastAnswer, answers_before, reuse_rate
 from engine.rules import Mode, Row
 from engine.solver.position import InconsistentHistory, hard_mode_pool
 from engine.variants import Variant, get_variant
@@ -80,6 +84,8 @@ class AnswerModel:
 
     variant: Variant
     prior: npt.NDArray[np.float64]
+    # The model this one reweights (its pattern tables are shared, not built again).
+    base: AnswerModel | None = None
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -90,6 +96,8 @@ class AnswerModel:
         """The words' letter groups (see engine.matrix): their keys, each word's group ids
         by position (``len(keys)`` where none is led), and each group's pattern contribution
         against every word, with a last row of zeros for the positions that lead none."""
+        if self.base is not None:
+            return self.base._groups
         array, size = self.variant.guesses.array, len(self.variant.alphabet)
         keys, ids = group_keys(array, size)
         dtype = pattern_dtype(self.variant.length)
@@ -132,6 +140,8 @@ class AnswerModel:
         """``hits[p, a]``: how many allowed guesses give pattern ``p`` when word ``a`` is the
         answer (reading a grid without its words). Built once (seconds) into the matrices'
         disk cache, and read from there after."""
+        if self.base is not None:
+            return self.base.hits
         key = hashlib.sha256(f"hits-v1:{self.variant.guesses.sha256}".encode()).hexdigest()
         path = cache_directory() / f"hits-{key[:24]}.npy"
         shape = (3**self.variant.length, len(self.words))
@@ -159,9 +169,36 @@ class AnswerModel:
         return out
 
 
-def nyt_model() -> AnswerModel:
-    """The model for the NYT's puzzle, on the ``wordle-nyt`` variant's allowed words."""
-    return allowed_model("wordle-nyt")
+def nyt_model(puzzle: int | None = None, learned: Iterable[tuple[int, str]] = ()) -> AnswerModel:
+    """The model for the NYT's puzzle number ``puzzle``, on the ``wordle-nyt`` variant's
+    allowed words, knowing the answers of every earlier number (the shipped list, then
+    ``learned`` (number, answer) pairs beyond it); without ``puzzle``, no history at all."""
+    if puzzle is None:
+        return allowed_model("wordle-nyt")
+    return model_with_history(answers_before(puzzle, learned))
+
+
+def model_with_history(history: Sequence[PastAnswer]) -> AnswerModel:
+    """The NYT model knowing ``history`` (every answer before the puzzle in question): the
+    words used in it share :func:`engine.nyt_history.reuse_rate` of the weight (fitted on the
+    history alone), or their prior share if that is smaller; the other words share the rest
+    as the prior shares it among them."""
+    used = frozenset(past.answer for past in history)
+    return _reweighted(used, round(reuse_rate(history), 6))
+
+
+@lru_cache(maxsize=8)
+def _reweighted(used: frozenset[str], rate: float) -> AnswerModel:
+    base = allowed_model("wordle-nyt")
+    index = base.variant.guesses.index
+    mask = np.zeros(len(base.words), dtype=bool)
+    mask[[index[w] for w in used if w in index]] = True
+    held = float(base.prior[mask].sum())
+    if not 0 < held < 1:
+        return base
+    scale = min(1.0, rate * (1 - held) / ((1 - rate) * held))
+    prior = np.where(mask, base.prior * scale, base.prior)
+    return AnswerModel(base.variant, prior / prior.sum(), base)
 
 
 @cache

@@ -390,6 +390,9 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "INSERT INTO coop_standings (scope, player_id, points) VALUES (100, 1, 2)",
         "INSERT INTO played_marks (mark, day) VALUES ('5eed', '2026-01-01')",  # a deletion's
         "INSERT INTO recent_pings (target_id, created_at) VALUES (2, 'x')",  # and its pings
+        "INSERT INTO nyt_answer_votes (number, player_id, answer, voted_at) "  # a vote
+        "VALUES (1900, 1, 'cigar', 'x')",
+        "INSERT INTO nyt_answers (number, answer, learned_at) VALUES (1900, 'cigar', 'x')",
     ):
         await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])

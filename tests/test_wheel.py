@@ -17,12 +17,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "bot", "cogs", "wordlists")
 # Files the code opens at run time (engine/variants.py, engine/answer_model.py,
-# bot/services/challenges.py, bot/services/study.py, bot/render/letters.py): named, so the
+# engine/nyt_history.py, bot/services/challenges.py, bot/services/study.py,
+# bot/render/letters.py): named, so the
 # check below can never pass by the files having moved out of the packages.
 READ_AT_RUN_TIME = [
     "wordlists/wordle-answers.txt", "wordlists/wordle-allowed.txt",
     "wordlists/wordle-nyt-answers.txt", "wordlists/wordle-nyt-allowed.txt",
-    "wordlists/wordle-nyt-zipf.tsv", "wordlists/profanity-en.txt",
+    "wordlists/wordle-nyt-zipf.tsv", "wordlists/wordle-nyt-history.tsv",
+    "wordlists/profanity-en.txt",
     "bot/results/hardmode-wordle.json", "bot/results/hardmode-wordle.png",
     "bot/results/hardmode-primel.json", "bot/results/hardmode-primel.png",
     "bot/render/fonts/DejaVuSans-Bold.ttf",

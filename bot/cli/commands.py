@@ -249,6 +249,12 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_nyt(args: argparse.Namespace) -> int:
+    from bot.cli.nyt_bench import cmd_bench_nyt  # the model loads only for this benchmark
+
+    return cmd_bench_nyt(args)
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from bot.cli.progress import progress
     from engine.solver.multiboard import WRITE_UP, simulate
@@ -612,12 +618,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("history", nargs="*", help="e.g. crane 01002 slate 00202, or crane:BYBBG")
     variant_option(p)
     mode_option(p)
+    p.add_argument("--puzzle", type=whole(0, 100_000), metavar="N",
+                   help="wordle-nyt: the NYT's puzzle number (default today's): the model "
+                   "knows every answer before it")  # fmt: skip
     p.add_argument("--top", type=whole(1, 1000), default=5)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_hint)
 
     p = commands.add_parser("solve", help="help with a game played elsewhere, guess by guess")
     variant_option(p)
+    p.add_argument("--puzzle", type=whole(0, 100_000), metavar="N",
+                   help="wordle-nyt: the NYT's puzzle number (default today's): the model "
+                   "knows every answer before it")  # fmt: skip
     mode_option(p)
     p.set_defaults(run=solver_commands.cmd_solve)
 
@@ -688,6 +700,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answer", required=True)
     variant_option(p)
     mode_option(p)
+    p.add_argument("--puzzle", type=whole(0, 100_000), metavar="N",
+                   help="wordle-nyt: the NYT's puzzle number (default today's): the model "
+                   "knows every answer before it")  # fmt: skip
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=solver_commands.cmd_coach)
     add_study_parser(commands, variant_option)
@@ -753,6 +768,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=whole(0, SEED), default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
+
+    p = benches.add_parser("nyt", help="the NYT answer model on real dated answers (time split)")
+    p.add_argument("--answers", required=True, metavar="FILE",
+                   help="date, number, answer a line: wordle-nyt-history.tsv")  # fmt: skip
+    p.add_argument("--from", dest="start", type=date_argument, metavar="DATE",
+                   help="play the days from DATE (default: every day of the file)")  # fmt: skip
+    p.add_argument("--opener", default="crane", help="every game's first guess")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_bench_nyt)
 
     p = benches.add_parser("service", help="guesses per second and leaderboard page time")
     p.add_argument("--database", dest="bench_database", metavar="URL", help="also PostgreSQL: "

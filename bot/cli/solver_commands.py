@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.cli.progress import progress
 from bot.errors import UsageError
 from bot.render.text import percent
-from engine.answer_model import nyt_model
+from engine.answer_model import AnswerModel, ModelPosition, nyt_model
 from engine.history import HistoryError, parse_history
 from engine.pattern import PatternError, parse_pattern, to_digits, to_emoji, winning
 from engine.rules import Mode, Row, shape_problem, shout
@@ -54,12 +54,29 @@ def format_hint(result: Hint) -> str:
     return "\n".join(lines)
 
 
+def puzzle_model(args: argparse.Namespace, variant: Variant) -> AnswerModel | None:
+    """The NYT model for ``--puzzle N`` (today's number by this computer's date when not
+    given), knowing every answer before it; None for a variant other than the NYT's."""
+    puzzle = getattr(args, "puzzle", None)
+    if variant.name != "wordle-nyt":
+        if puzzle is not None:
+            raise UsageError("--puzzle is the NYT's puzzle number: use it with --variant "
+                             "wordle-nyt")  # fmt: skip
+        return None
+    from datetime import date
+
+    from engine.nyt_history import puzzle_number
+
+    return nyt_model(puzzle_number(date.today()) if puzzle is None else puzzle)
+
+
 def cmd_hint(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     mode = Mode(args.mode)
     history = parse_history(" ".join(args.history), variant)
-    if variant.name == "wordle-nyt":  # the NYT's puzzle: any word it accepts, weighted
-        result = model_hint(nyt_model(), history, mode, args.top)
+    model = puzzle_model(args, variant)
+    if model is not None:  # the NYT's puzzle: any word it accepts, weighted
+        result = model_hint(model, history, mode, args.top)
     else:
         result = hint(variant, history, mode, args.top, tree=tree_for_hints(variant, mode))
     print(json.dumps(result.to_json()) if args.json else format_hint(result))
@@ -74,12 +91,16 @@ def cmd_solve(
     """Suggest, read the feedback the player saw, repeat until solved."""
     variant = get_variant(args.variant)
     mode = Mode(args.mode)
-    tree = tree_for_hints(variant, mode)
+    model = puzzle_model(args, variant)  # the NYT's puzzle: any word it accepts, weighted
+    tree = None if model is not None else tree_for_hints(variant, mode)
     history: list[Row] = []
     write("For each guess, type the colours you saw (01202, BYGBG, or the squares);")
     write("if you played another word, type the word first: 'crane 01202'. 'quit' stops.")
     while len(history) < variant.max_guesses:
-        result = hint(variant, history, mode, top=1, tree=tree)
+        if model is not None:
+            result = model_hint(model, history, mode, top=1)
+        else:
+            result = hint(variant, history, mode, top=1, tree=tree)
         if result.remaining == 1:
             write(f"It is {shout(result.candidates[0])}.")
             return 0
@@ -93,7 +114,10 @@ def cmd_solve(
             return 0
         try:
             row = _read_feedback(line, suggestion, variant)
-            Position.after(variant, [*history, row], mode)
+            if model is not None:
+                ModelPosition.after(model, [*history, row], mode)
+            else:
+                Position.after(variant, [*history, row], mode)
         except (PatternError, UsageError, InconsistentHistory) as exc:
             write(f"  {exc}")
             continue
@@ -346,8 +370,9 @@ def cmd_coach(args: argparse.Namespace) -> int:
         if problem:
             raise UsageError(f"{word[:20]!r}: {problem}")
         history.append((guess, score(guess, answer)))
-    if variant.name == "wordle-nyt":
-        result = model_coach(nyt_model(), history, Mode(args.mode))
+    model = puzzle_model(args, variant)
+    if model is not None:
+        result = model_coach(model, history, Mode(args.mode))
     else:
         result = coach(variant, history, Mode(args.mode))
     if args.json:

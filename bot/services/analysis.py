@@ -3,6 +3,9 @@
 An NYT Wordle share or typed history is read with the NYT answer model
 (:mod:`engine.answer_model`): any word the NYT accepts may be its answer, the original
 answers far likelier, so a real answer outside the original list is never called impossible.
+A share is read with the model of its own number (the answers before it less likely), a typed
+history with today's (:mod:`bot.services.answers`); a solved share with its words is a vote
+for its answer, from which the bot learns answers after the shipped list ends.
 
 Analysis can be costly (a hard-mode grid read without its words), so it runs in a worker
 pool of its own, apart from the game path (board images, hints), and is bounded per paste
@@ -19,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +30,7 @@ from typing import Any, TypeVar
 
 from bot.i18n import N_, _, ngettext
 from bot.i18n.reasons import reason_text
+from bot.services.answers import AnswerBook
 from bot.services.daily import DailyPuzzles
 from bot.services.hint_rules import (
     CLONE_OFF,
@@ -41,7 +45,7 @@ from bot.services.kinds import parse
 from bot.storage import Storage
 from engine.absurdle import AbsurdleGame
 from engine.agents.advice import coach_with_rollout
-from engine.answer_model import allowed_model, nyt_model
+from engine.answer_model import AnswerModel, allowed_model, nyt_model
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError
@@ -161,18 +165,26 @@ class AnalysisService:
         try:
             if admitted is not None:
                 await admitted()
-            return await analyze(
+            book = AnswerBook(self.storage, self.daily)
+            result = await analyze(
                 text, words, budget=self.budget,
                 refused=await typed_refusal(self.storage, player_id),
                 closed=await closed_puzzles(self.storage, self.daily, scope),
+                puzzle=book.today(), learned=await book.learned(),
             )  # fmt: skip
+            if result.hint is not None and result.shares and words.strip():
+                share = next((s for s in result.shares if s.game in READ_GAMES), None)
+                if share is not None:
+                    await book.observe(player_id, share, words.replace(",", " ").split())
+            return result
         finally:
             self.gate.release(player_id, scope)
 
 
 async def analyze(
     text: str, words: str = "", *, budget: float = BUDGET, refused: str | None = None,
-    closed: Collection[int] = (),
+    closed: Collection[int] = (), puzzle: int | None = None,
+    learned: Sequence[tuple[int, str]] = (),
 ) -> Analysis:  # fmt: skip
     """Shares in ``text`` (the first :data:`MAX_GRIDS` Wordle or Primel grids read for their
     possible answers, within ``budget`` seconds for them all), or a typed history (answered
@@ -180,8 +192,15 @@ async def analyze(
     becomes a history: what is left and the best next guess, in hard mode when the share
     says so. ``refused``: no help at all, only the shares listed, and why (hints are off for
     this player); ``closed``: where hints are off, today's puzzle numbers, whose grids are
-    not read, and no typed words are read either (nobody can tell which puzzle they are of)
-    Never raises: problems are listed."""
+    not read, and no typed words are read either (nobody can tell which puzzle they are of);
+    ``puzzle``: today's NYT number, whose model reads a typed history or a share without a
+    number (None: the model without history), ``learned``: answers the deployment learned
+    beyond the shipped list. Never raises: problems are listed."""
+
+    def model_of(share: Share | None) -> AnswerModel:
+        number = share.puzzle if share is not None and share.puzzle is not None else puzzle
+        return nyt_model(number, learned)
+
     text = text[:MAX_PASTE]
     parsed = parse_shares(text)
     if refused is not None:
@@ -190,7 +209,7 @@ async def analyze(
         if closed:  # hints are off here: a grid's words could be today's, whatever its number
             return Analysis(parsed.shares, [None] * len(parsed.shares),
                             problems=[*parsed.problems, _(HINTS_OFF_HERE)])  # fmt: skip
-        return await _with_words(parsed.shares, words, parsed.problems)
+        return await _with_words(parsed.shares, words, parsed.problems, model_of)
     if parsed.shares:
         readings: list[GridReading | None] = []
         problems, read, skipped, spent = list(parsed.problems), 0, 0, 0.0
@@ -207,8 +226,8 @@ async def analyze(
                 else:
                     read += 1
                     left = max(0.0, budget - spent)
-                    reading, took = await _off_loop(_timed, _reader(share), board.rows,
-                                                    share.hard, left)  # fmt: skip
+                    reader = _reader(share, model_of(share))
+                    reading, took = await _off_loop(_timed, reader, board.rows, share.hard, left)
                     spent += took
             readings.append(reading)
         if skipped:
@@ -222,7 +241,7 @@ async def analyze(
         if rows and closed:
             return Analysis(problems=[_(HINTS_OFF_HERE)])
         if rows:
-            result = await _off_loop(model_hint, nyt_model(), rows, Mode.NORMAL)
+            result = await _off_loop(model_hint, model_of(None), rows, Mode.NORMAL)
             return Analysis(hint=result)
     except (HistoryError, PatternError, InconsistentHistory) as exc:
         return Analysis(
@@ -231,21 +250,25 @@ async def analyze(
     return Analysis(problems=parsed.problems)
 
 
-def _reader(share: Share) -> Callable[[list[int], bool, float], GridReading]:
-    """Read a grid's possible answers (its winning row says nothing) within a budget."""
+def _reader(share: Share, model: AnswerModel) -> Callable[[list[int], bool, float], GridReading]:
+    """Read a grid's possible answers (its winning row says nothing) within a budget; an NYT
+    grid with ``model``."""
     variant = get_variant(read_list(share) or share.game)
     win = 3**variant.length - 1
 
     def read(rows: list[int], hard: bool, budget: float) -> GridReading:
         patterns = [p for p in rows if p != win]
         if share.game == "wordle":
-            return model_grid(nyt_model(), patterns, hard, budget=budget)
+            return model_grid(model, patterns, hard, budget=budget)
         return grid_candidates(variant, patterns, hard, budget=budget)
 
     return read
 
 
-async def _with_words(shares: list[Share], words: str, problems: list[str]) -> Analysis:
+async def _with_words(
+    shares: list[Share], words: str, problems: list[str],
+    model_of: Callable[[Share | None], AnswerModel],
+) -> Analysis:  # fmt: skip
     share = next((s for s in shares if read_list(s) is not None), None)
     if share is None:
         return Analysis(
@@ -271,7 +294,7 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
     nyt = share.game == "wordle"
     try:
         if nyt:
-            result = await _off_loop(model_hint, nyt_model(), history, mode)
+            result = await _off_loop(model_hint, model_of(share), history, mode)
         else:
             result = await _off_loop(hint, variant, history, mode)
     except (InconsistentHistory, ValueError) as exc:
@@ -279,7 +302,7 @@ async def _with_words(shares: list[Share], words: str, problems: list[str]) -> A
     coaching = None
     if nyt:
         try:
-            coaching = await _off_loop(model_coach, nyt_model(), history, mode)
+            coaching = await _off_loop(model_coach, model_of(share), history, mode)
         except ValueError as exc:  # a word the NYT does not accept: the hint still stands
             problems = [*problems, _("No coaching: {problem}").format(problem=exc)]
     return Analysis(shares, [None] * len(shares), hint=result, coaching=coaching,

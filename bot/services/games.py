@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.i18n import N_, _
 from bot.i18n.reasons import reason_text, refusal_text
+from bot.services.answers import AnswerBook
 from bot.services.closing import (
     close_game,
     closed_message,
@@ -49,7 +50,7 @@ from bot.storage import Result, Storage, StorageBusy, StoredGame
 from bot.storage.cooldowns import stamp
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
-from engine.answer_model import allowed_model, nyt_model
+from engine.answer_model import allowed_model
 from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
@@ -516,7 +517,9 @@ class GameService:
         try:
             rows = parse_history(text[: MAX_INPUT * 2], get_variant(edition))
             if variant == "wordle":  # the NYT's puzzle: its answer may be any word it accepts
-                result = await asyncio.to_thread(model_hint, nyt_model(), rows, Mode.NORMAL, top)
+                # today's puzzle, as far as anyone can tell: the answers before it less likely
+                model = await AnswerBook(self.storage, self.daily).model()
+                result = await asyncio.to_thread(model_hint, model, rows, Mode.NORMAL, top)
             else:
                 result = await hint_async(variant, rows, Mode.NORMAL, top)
         except (HistoryError, PatternError, InconsistentHistory) as exc:

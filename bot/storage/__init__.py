@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.storage import counts
 from bot.storage import shares as share_rows
+from bot.storage.answers import LearnedAnswers
 from bot.storage.challenges import Challenges
 from bot.storage.coop import Coop
 from bot.storage.database import (
@@ -81,6 +82,7 @@ class Storage:
         self.challenges = Challenges(db)  # challenges with a player's own word
         self.races = Races(db)  # races, their players' finishes and the race standings
         self.coop = Coop(db)  # co-op channel games, their rows and standings
+        self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -548,6 +550,7 @@ class Storage:
                     "AND created_at > ? ON CONFLICT DO NOTHING",
                     (player_id, pings_since),
                 )
+            await db.execute("DELETE FROM nyt_answer_votes WHERE player_id = ?", (player_id,))
             deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
         await self.db.after_delete()
         return deleted

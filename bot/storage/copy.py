@@ -34,6 +34,8 @@ ORDER = {
     "coop_standings": "scope, player_id",
     "played_marks": "mark",
     "recent_pings": "target_id, created_at",
+    "nyt_answer_votes": "number, player_id",
+    "nyt_answers": "number",
 }
 BATCH = 50_000
 

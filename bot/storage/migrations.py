@@ -70,6 +70,27 @@ _LANGUAGES = """
 """
 
 
+# 18 (both engines): the NYT answers a deployment learns from its players' solved shares
+# after the shipped list ends (bot/storage/answers.py): each player's word for a number, and
+# the numbers learned (once two players agree and the number's day has ended).
+def _learned_answers(player_id: str) -> str:
+    return f"""
+    CREATE TABLE nyt_answer_votes (
+        number INTEGER NOT NULL,
+        player_id {player_id} NOT NULL,
+        answer TEXT NOT NULL,
+        voted_at TEXT NOT NULL,
+        PRIMARY KEY (number, player_id)
+    );
+    CREATE INDEX nyt_answer_votes_player ON nyt_answer_votes(player_id);
+    CREATE TABLE nyt_answers (
+        number INTEGER PRIMARY KEY,
+        answer TEXT NOT NULL,
+        learned_at TEXT NOT NULL
+    );
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -444,6 +465,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _recent_pings("INTEGER"),
     # 17: languages (see _LANGUAGES).
     _LANGUAGES,
+    # 18: the NYT answers learned from players (see _learned_answers).
+    _learned_answers("INTEGER"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -763,6 +786,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 16: as SQLite's 16.
     _recent_pings("BIGINT"),
     _LANGUAGES,
+    # 18: as SQLite's 18.
+    _learned_answers("BIGINT"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -771,4 +796,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
-          "played_marks", "recent_pings")  # fmt: skip
+          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers")  # fmt: skip
