@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from test_share_boards import ANN, BOB, CAT, DAN, EVE, GUILD, NOW, board, opened, share, wordle
 
 from bot.services.shares import MAX_SHARES_PER_MESSAGE, NAMES_FRESH, record_app_results
-from bot.storage import Storage
+from bot.storage import LATEST, Storage
 from bot.storage.periods import period_key, period_keys
 from bot.storage.shares import COUNTED_GAMES, REFUSED, newest_number
 
@@ -200,7 +200,7 @@ async def test_shares_leave_the_global_boards_when_a_database_migrates(database_
                 "win_guesses) VALUES (?, 'wordle:daily', ?, 1, 1, 1, 3)",
                 (where, key),
             )
-    assert await storage.migrate() == [13, 14, 15, 16, 17]
+    assert await storage.migrate() == list(range(13, LATEST + 1))
     for where, expected in ((scope, 1), (-1, 0)):
         for period in (None, period_key("today", day, 28), period_key("season", day, 28)):
             rows, total = await storage.leaderboard(where, "wordle:daily", "wins", period=period,
