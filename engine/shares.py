@@ -26,10 +26,11 @@ Formats read:
   results after it that no header here matches) is reported as not read.
 - The clones of other languages (:data:`CLONES`), each from its published share code or real
   pastes (tests/fixtures/shares/README.md names the source of each): Termo and Letreco
-  (Portuguese), SUTOM (French), Wordle (ES) / La palabra del día (Spanish), Wördl (German) and
-  Par🇮🇹le (Italian). Each has its own squares (SUTOM's 🟥 is a right letter, Letreco's a wrong
-  one); the row length is read from the grid (4 to 11, every row the same), so a share names
-  the variant it maps to (``word_list``: ``wordle-fr-7`` for a 7-letter SUTOM).
+  (Portuguese), SUTOM (French), Wordle (ES) / La palabra del día (Spanish), Wördl (German),
+  Par🇮🇹le (Italian) and Słowle (Polish). Each has its own squares (SUTOM's 🟥 is a right
+  letter, Letreco's a wrong one, Słowle's 🟦 a right one and 🟧 a misplaced one); the row
+  length is read from the grid (4 to 11, every row the same), so a share names the variant it
+  maps to (``word_list``: ``wordle-fr-7`` for a 7-letter SUTOM).
 """
 
 from __future__ import annotations
@@ -176,6 +177,16 @@ CLONES = (
         "it",
         (re.compile(rf"Par🇮🇹le\s+n°\s*(?P<puzzle>\d+)\s+{_SCORE}/6(?P<hard>\*?)"),),
         WORDLE_SQUARES | HIGH_CONTRAST,
+    ),
+    # Słowle 1686 4/6   (mkatch/slowle index.js, slowle.pl; 🟦 a right letter, 🟧 a misplaced
+    # one, the reverse of the NYT's high contrast; 🟩 🟨 in its first week). Its numbers skip the
+    # days it was down, so they date no day.
+    Clone(
+        "slowle",
+        "Słowle",
+        "pl",
+        (re.compile(rf"\bSłowle\s+(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),),
+        {"🟦": 2, "🟧": 1, "⬛": 0, "🟩": 2, "🟨": 1},
     ),
 )
 ALL_SQUARES = set(SQUARES).union(*(clone.squares for clone in CLONES))

@@ -54,6 +54,13 @@ EXPECTED = {
     "parole.txt": Expected(
         "parole", "wordle-it-5", 27, True, 4, ["01000", "00210", "22202", "22222"]
     ),
+    "slowle.txt": Expected(
+        "slowle", "wordle-pl-5", 1686, False, 4, ["01000", "00210", "21200", "22222"]
+    ),
+    "slowle-loss.txt": Expected(
+        "slowle", "wordle-pl-5", 1685, False, None,
+        ["00100", "01010", "20100", "22000", "22020", "22022"],
+    ),
 }  # fmt: skip
 
 
@@ -129,6 +136,12 @@ def parole(n: int, guesses: int | None, rows: list[list[int]], hard: bool, style
     return f"{header}\n\n" + "\n".join(_squares(rows, palette))
 
 
+def slowle(n: int, guesses: int | None, rows: list[list[int]], hard: bool, style: int) -> str:
+    # Its first week's shares (wins only) were green and yellow, blue and orange since.
+    palette = "⬛🟨🟩" if style % 2 and guesses is not None else "⬛🟧🟦"
+    return "\n".join([f"Słowle {n} {guesses or 'X'}/6", "", *_squares(rows, palette)])
+
+
 RENDERS: dict[str, tuple[str, Render, bool]] = {  # name: (game, renderer, shows hard mode)
     "termo": ("termo", termo, True),
     "letreco": ("letreco", letreco, False),
@@ -137,6 +150,7 @@ RENDERS: dict[str, tuple[str, Render, bool]] = {  # name: (game, renderer, shows
     "la palabra del día": ("palabra", palabra, False),
     "wördl": ("woerdl", woerdl, False),
     "parole": ("parole", parole, True),
+    "słowle": ("slowle", slowle, False),
 }
 
 
@@ -219,6 +233,11 @@ def test_the_clones_squares_are_their_own() -> None:
     letreco_share = parse_shares("005 (X/6) @MeuLetreco\n" + "🟥🟥🟥🟥🟥\n" * 6).shares[0]
     assert sutom_share.boards[0].solved and sutom_share.to_json()["boards"][0]["rows"] == ["222222"]
     assert letreco_share.to_json()["boards"][0]["rows"] == ["00000"] * 6
+    # Słowle's 🟦 is a right letter and 🟧 a misplaced one, the reverse of the NYT's high contrast.
+    slowle_share = parse_shares("Słowle 12 2/6\n\n🟧⬛🟦⬛⬛\n🟦🟦🟦🟦🟦").shares[0]
+    assert slowle_share.to_json()["boards"][0]["rows"] == ["10200", "22222"]
+    nyt = parse_shares("Wordle 1,234 2/6\n🟧⬛🟦⬛⬛\n🟧🟧🟧🟧🟧").shares[0]
+    assert nyt.to_json()["boards"][0]["rows"] == ["20100", "22222"]
     quordle = parse_shares("Daily Quordle 1234\n6⃣4⃣\n8⃣🟥").shares[0]
     assert [b.solved for b in quordle.boards] == [True, True, True, False]
 
@@ -247,3 +266,14 @@ def test_rows_run_together_split_by_the_clones_usual_length_only() -> None:
     # SUTOM's length changes by day: a run of 18 squares is not guessed into rows.
     result = parse_shares("SUTOM #9 3/6\n" + "🟥🟦🟦🟦🟦🟦" * 2 + "🟥" * 6)
     assert not result.shares[0].recordable and "18 squares" in result.problems[0]
+
+
+def test_slowle_is_polish_and_dates_no_day() -> None:
+    # Its numbers skip the days the site was down, so none is turned into a date.
+    text = (FIXTURES / "slowle.txt").read_text(encoding="utf-8")
+    share = parse_shares(text.upper()).shares[0]  # SŁOWLE reads the same
+    assert (share.game, share.title, share.language, share.day) == ("slowle", "Słowle", "pl", None)
+    assert share.recordable
+    # The Literalnie header is not read as Słowle, nor guessed at.
+    result = parse_shares("literalnie.fun 812 3/6\n🟩🟩🟩🟩🟩")
+    assert result.shares == [] and "no game header" in result.problems[0]
