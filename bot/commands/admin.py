@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
 from bot.i18n import LOCALES, N_, _, ngettext, use_locale
+from bot.i18n import language_name as reader_language_name
 from bot.render.palette import PALETTES, palette_named
 from bot.render.text import squares_of
 from bot.services import Services, deletion, shares
@@ -121,7 +122,7 @@ async def server_settings(
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)
     cooldown = await services.coop.cooldown(guild)
-    words_in = language_name(updated.language or "en")
+    words_in = reader_language_name(updated.language or "en")  # in the reader's words
     letters = updated.word_length or 5
     sentences = [
         _("Server time zone: {zone}.").format(zone=updated.timezone) if updated.timezone

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.i18n import N_, _, format_number, format_percent, ngettext, pgettext
+from bot.i18n import N_, _, format_number, format_percent, ngettext, pgettext, use_locale
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital
 from bot.render.palette import STANDARD, Palette
@@ -120,17 +120,22 @@ MODE_TITLES = {"hard": N_("{name} (hard mode)"), "strict": N_("{name} (strict mo
 def kind_text(kind: str) -> str:
     """A kind of game as a heading names it, in the current locale: "wordle daily"."""
     game, _colon, flavour = kind.partition(":")
+    name = game_name(game) if game in KINDS and KINDS[game].base else game
     if not flavour:
-        return game
-    return _(FLAVOUR_TITLES.get(flavour, f"{{game}} {flavour}")).format(game=game)
+        return name
+    return _(FLAVOUR_TITLES.get(flavour, f"{{game}} {flavour}")).format(game=name)
 
 
 def share_title(game: GameView) -> str:
     """The game's name as its share's header writes it, in English whatever the reader's
     language: other bots read it ("wordlebot Wordle #1982", "Wordle practice")."""
+    name = game.title
+    if game.kind.split(":")[0] in KINDS and KINDS[game.kind.split(":")[0]].base:
+        with use_locale("en"):  # another language's Wordle: its English name
+            name = game_name(game.kind.split(":")[0])
     if game.number is not None:
-        return f"wordlebot {game.title} #{game.number}"
-    return f"{game.title} {game.kind.split(':')[1]}"
+        return f"wordlebot {name} #{game.number}"
+    return f"{name} {game.kind.split(':')[1]}"
 
 
 def title(game: GameView) -> str:
