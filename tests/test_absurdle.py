@@ -106,3 +106,18 @@ def test_absurdle_solve_json(capsys) -> None:
     assert main(["absurdle", "solve", "--max-guesses", "4", "--width", "20", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["won"] is True and len(data["guesses"]) == 4 and data["remaining"] == []
+
+
+async def test_a_practice_absurdle_given_up_says_what_was_left_not_an_empty_target(tmp_path):
+    from bot.console import Console
+    from bot.services import Player, open_services
+    from bot.settings import load_settings
+    from tests.test_console import script
+
+    services = await open_services(load_settings(database_path=str(tmp_path / "a.sqlite3")))
+    shown: list[str] = []
+    await Console(services, Player(3, "kim"), shown.append, colour=False).run(
+        script("/absurdle", "crane", "/giveup"))  # fmt: skip
+    await services.close()
+    text = "\n".join(shown)
+    assert "The target  is gone" not in text and "Given up with" in text

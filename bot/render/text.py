@@ -175,8 +175,11 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
                     count=count, target=target
                 )
             return _("Cornered in {count} guesses!").format(count=count)
-        if game.status == "lost":
+        if game.status == "lost" and game.target:
             return _("The target {target} is gone: the adversary dodged it.").format(target=target)
+        if game.status == "lost":  # a practice game given up: no target to name
+            return ngettext("Given up with {count} word left.", "Given up with {count} words left.",
+                            game.remaining or 0).format(count=game.remaining or 0)  # fmt: skip
         if game.target:
             return ngettext("{count} word left. Target: {target}.",
                             "{count} words left. Target: {target}.", game.remaining

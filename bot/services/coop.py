@@ -40,7 +40,7 @@ from bot.i18n.reasons import reason_text, refusal_text
 from bot.services.closing import coop_closed_message, coop_day_over
 from bot.services.daily import DailyPuzzles
 from bot.services.games import GAME_OVER, MAX_INPUT, GameView, Player
-from bot.services.kinds import KINDS, EngineGame, answer_text, new_game, one_of, parse
+from bot.services.kinds import KINDS, EngineGame, answer_text, new_game, one_of, parse, shown_title
 from bot.storage import Storage
 from bot.storage.coop import CoopGame, CoopRow, CoopStanding
 from engine.game import Status
@@ -270,8 +270,9 @@ def _game_view(coop: CoopGame, game: EngineGame, status: str) -> GameView:
         rows = [(g, to_digits(p, variant.length)) for g, p in game.rows]
     over = status != Status.PLAYING.value
     return GameView(
-        coop.id, 0, f"{coop.game}:coop", variant.name, spec.title, game.mode.value, None, None,
-        rows, status, spec.limit, variant.length, answer_text(game) if over else None, boards,
+        coop.id, 0, f"{coop.game}:coop", variant.name, shown_title(spec), game.mode.value,
+        None, None, rows, status, spec.limit, variant.length,
+        answer_text(game) if over else None, boards,
     )  # fmt: skip
 
 
