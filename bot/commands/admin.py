@@ -210,7 +210,9 @@ def _my_settings_text(palette: str, squares: str, high_contrast: bool,
     named = (_("orange: right place, blue: elsewhere") if high_contrast
              else _("green: right place, yellow: elsewhere"))  # fmt: skip
     speaks = (
-        _("Language: the bot speaks {locale} to you (/settings me language).").format(locale=locale)
+        _("Language: the bot speaks {locale} to you (/settings me language).").format(
+            locale=reader_language_name(locale.split("-")[0])
+        )
         if locale
         else _("Language: the bot speaks your Discord language (/settings me language).")
     )

@@ -19,7 +19,7 @@ from bot.i18n import N_, _
 from bot.i18n.reasons import reason_text
 from bot.services.cooldowns import CHALLENGES_PER_SETTER, CHALLENGES_PER_TARGET, wait_text, within
 from bot.services.games import BUSY, GameService, Outcome, Player
-from bot.services.kinds import one_of, parse
+from bot.services.kinds import KINDS, one_of, parse, shown_title
 from bot.storage import Storage, StorageBusy
 from bot.storage.challenges import Challenge
 from bot.storage.cooldowns import Wait
@@ -72,19 +72,23 @@ class ChallengeBoard:
     finishes: list[Finish]
 
 
+def _game_title(game: str) -> str:
+    return shown_title(KINDS[game]) if game in KINDS else get_variant(game).title
+
+
 def word_problem(game: str, word: str) -> str | None:
     """Why ``word`` cannot be a challenge's word in ``game``, in words for the setter (who
     alone sees it; the word is never repeated back), in the current locale."""
     variant = get_variant(game)
     if len(word) > MAX_WORD:
         return _("{refusal}: a {game} word has {length}").format(
-            refusal=reason_text(too_many(variant.unit)), game=variant.title,
+            refusal=reason_text(too_many(variant.unit)), game=_game_title(game),
             length=variant.length)  # fmt: skip
     verdict = check_guess(variant, word, [], Mode.NORMAL)
     if verdict.message is not None:
         assert verdict.reason is not None
         return _("{refusal}: a challenge's word must be one {game} accepts").format(
-            refusal=reason_text(verdict.reason), game=variant.title
+            refusal=reason_text(verdict.reason), game=_game_title(game)
         )
     if verdict.word in profane(variant.language):
         return _("That word is not allowed in a challenge: choose another")
