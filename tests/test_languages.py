@@ -186,3 +186,40 @@ async def test_a_clones_share_counts_once_a_day_on_its_languages_board(double) -
                                         puzzle=15))  # fmt: skip
     assert removed.ephemeral and removed.text == "Removed."
     assert await storage._all("SELECT 1 FROM share_results WHERE player_id = ?", (BOB,)) == []
+
+
+async def test_a_french_servers_digest_is_written_in_french(double, clock, monkeypatch) -> None:
+    """The issue's French server: its digest (posted with nobody asking) reads as the
+    server's language, and holds the block of its French daily. (The double does not serve
+    channel messages: what the cog hands to Discord's send is kept instead.)"""
+    import sys
+    from types import SimpleNamespace
+
+    from bot.i18n import use_locale
+    from bot.render.text import digest_text
+
+    posted: list[str] = []
+    cog = sys.modules["cogs.digest"]  # as the bot loaded it
+
+    async def send(bot, guild_id, channel_id, text, **options):
+        posted.append(text)
+        return SimpleNamespace(id=1)
+
+    monkeypatch.setattr(cog, "post_in_channel", send)
+    services = double.bot.services
+    await double.command("settings", "server", user_id=ANN, language="fr")
+    await double.command("digest", "channel", user_id=ANN)
+    today = services.daily.today()
+    await double.command("wordle", "daily", user_id=BOB)  # the server's French five letters
+    await double.command("guess", user_id=BOB, word=services.daily.answer("wordle-fr-5", today))
+    clock.now += timedelta(days=1)
+    await double.bot.get_cog("DigestCommands").post_due()
+    assert len(posted) == 1
+    texts = {}
+    for locale in ("fr", "en"):
+        with use_locale(locale):
+            digest = await services.digests.digest(900000000000000002, today)
+            texts[locale] = digest_text(digest, name=cog.mention)
+    french, english = texts["fr"], texts["en"]
+    assert posted[0] == french != english
+    assert "français" in french  # the block of the French daily, named in French

@@ -29,7 +29,7 @@ from datetime import date, datetime, timedelta
 from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.i18n import _
+from bot.i18n import _, negotiate, use_locale
 from bot.services.analysis import coach_game
 from bot.services.closing import close_dailies
 from bot.services.daily import EPOCH, DailyPuzzles
@@ -259,8 +259,10 @@ class DigestService:
                 continue
             if not await digests.claim(channel.guild_id, day, channel.channel_id):
                 continue  # another runner took it meanwhile
-            try:
-                digest = await self.digest(channel.guild_id, date.fromisoformat(day))
+            try:  # built in the server's language, as it is posted
+                settings = await self.storage.guild_settings(channel.guild_id)
+                with use_locale(negotiate(settings.language)):
+                    digest = await self.digest(channel.guild_id, date.fromisoformat(day))
             except Exception:
                 await digests.release(channel.guild_id, day)
                 log.exception("digest of guild %s for %s not built; will retry",
