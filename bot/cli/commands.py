@@ -7,45 +7,63 @@ stderr and exit with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
-import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot import console, event_loop
-from bot.cli import benchmarks, solver_commands
 from bot.cli.arguments import BIGINT, SEED, Parser, number, sample, whole
 from bot.cli.study import add_study_parser
 from bot.errors import UsageError
-from bot.settings import SettingsError
-from bot.storage import StorageUnavailable
-from bot.storage.database import MEMORY, DatabaseUrl
-from engine.game import GameStateError
-from engine.history import HistoryError, parse_history
-from engine.pattern import PatternError, score, to_digits, to_emoji
-from engine.rules import Mode, check_guess, shape_problem, shout
-from engine.solver.position import InconsistentHistory
-from engine.solver.strategies import STRATEGIES, StrategyError
-from engine.variants import UnknownVariantError, Variant, get_variant, variant_names
-from engine.words import LookAlikeError, WordListError
 
+if TYPE_CHECKING:
+    from bot.storage.database import DatabaseUrl
+    from engine.variants import Variant
+
+# Start-up (docs/performance.md, "Start-up of the CLI"): this module imports the standard
+# library and bot.cli.arguments only. Each command imports what it uses when it runs, and the
+# parser reads the engine's names (modes, strategies, games) only for the subcommand named on
+# the command line, so `wordlebot score` loads neither the services nor the solvers, and
+# `wordlebot --help` not even numpy. tests/test_cli_startup.py holds it to that.
+
+# Mistakes a person can make, as (module, exception): one line on stderr and status 2. Looked
+# up in the modules already imported only: a module never imported raised nothing.
 USER_ERRORS = (
-    UsageError,
-    SettingsError,
-    StorageUnavailable,
-    InconsistentHistory,
-    StrategyError,
-    GameStateError,
-    HistoryError,
-    LookAlikeError,
-    PatternError,
-    UnknownVariantError,
-    WordListError,
+    ("bot.errors", "UsageError"),
+    ("bot.settings", "SettingsError"),
+    ("bot.storage", "StorageUnavailable"),
+    ("engine.solver.position", "InconsistentHistory"),
+    ("engine.solver.strategies", "StrategyError"),
+    ("engine.game", "GameStateError"),
+    ("engine.history", "HistoryError"),
+    ("engine.words", "LookAlikeError"),
+    ("engine.pattern", "PatternError"),
+    ("engine.variants", "UnknownVariantError"),
+    ("engine.words", "WordListError"),
 )
+
+
+def is_user_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of USER_ERRORS (checked without importing anything)."""
+    return any(
+        isinstance(exc, getattr(sys.modules[module], name))
+        for module, name in USER_ERRORS
+        if module in sys.modules
+    )
+
+
+def later(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """The command ``module.name``, imported when it runs rather than when the parser is built."""
+
+    def run(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module), name)(args))
+
+    run.__name__ = name
+    return run
 
 
 WIDTH = 100_000  # guesses tried per node or step: more than any word list holds
@@ -53,6 +71,9 @@ RUNS = 10_000_000  # games, positions, players a benchmark or simulation runs at
 
 
 def _word(text: str, variant: Variant, what: str) -> str:
+    from engine.rules import shape_problem
+    from engine.words import LookAlikeError
+
     try:
         word = variant.normalise(text)
     except LookAlikeError as exc:
@@ -65,8 +86,10 @@ def _word(text: str, variant: Variant, what: str) -> str:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     from bot.services.kinds import KINDS
+    from engine.rules import Mode
     from engine.solver.exact import preset
     from engine.solver.exact_trees import tree_path
+    from engine.variants import get_variant, variant_names
 
     daily = {kind.variant for kind in KINDS.values() if kind.daily}
     rows = []
@@ -88,6 +111,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from engine.pattern import score, to_digits, to_emoji
+    from engine.variants import get_variant
+
     variant = get_variant(args.variant)
     guess = _word(args.guess, variant, "guess")
     answer = _word(args.answer, variant, "answer")
@@ -102,6 +128,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from engine.history import parse_history
+    from engine.rules import Mode, check_guess, shout
+    from engine.variants import get_variant
+
     variant = get_variant(args.variant)
     history = parse_history(args.history, variant)
     verdict = check_guess(variant, args.guess, history, Mode(args.mode))
@@ -112,8 +142,29 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def cmd_parse(args: argparse.Namespace) -> int:
+    """Shares (and typed histories) read from standard input."""
+    from engine.shares import parse_shares
 
+    text = sys.stdin.read()
+    result = parse_shares(text)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    for share in result.shares:
+        number = f" #{share.puzzle}" if share.puzzle is not None else ""
+        print(f"{share.game.title()}{number}{' (hard mode)' if share.hard else ''}")
+        for b, board in enumerate(share.boards, 1):
+            state = f"solved in {board.guesses}" if board.solved else "not solved"
+            label = f"  board {b}: " if len(share.boards) > 1 else "  "
+            print(f"{label}{state}, {len(board.rows)} rows read")
+    for problem in result.problems:
+        print(f"  ! {problem}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from bot import event_loop
     from bot.settings import NO_TOKEN, load_settings
 
     settings = load_settings()
@@ -142,6 +193,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 def cmd_console(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bot import console
     from bot.settings import load_settings
 
     asyncio.run(console.run_console(load_settings(), locale=args.locale))
@@ -149,6 +201,8 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_matrix(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
+
     figures = benchmarks.bench_matrix(args.variant, args.repeat, baseline=not args.no_baseline)
     if args.json:
         _print_json(figures)
@@ -169,7 +223,10 @@ def cmd_bench_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_play(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
     from bot.cli.progress import progress
+    from engine.rules import Mode, shout
+    from engine.variants import get_variant
 
     if args.root_width is not None and not (args.cold and args.strategy == "optimal"):
         raise UsageError("--root-width is for a cold exact search: --strategy optimal --cold")
@@ -205,6 +262,9 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_openers(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
+    from engine.rules import shout
+
     figures = benchmarks.bench_openers(args.variant, args.top)
     if args.json:
         _print_json(figures)
@@ -220,6 +280,7 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_hints(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
     from bot.cli.progress import progress
 
     with progress("hints: positions") as shown:
@@ -256,6 +317,7 @@ def _bench_nyt(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
     from bot.cli.progress import progress
     from engine.solver.multiboard import WRITE_UP, simulate
 
@@ -337,6 +399,8 @@ def cmd_bench_storage_layer(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_soak(args: argparse.Namespace) -> int:
+    from bot.cli import benchmarks
+
     kinds = [args.kind] if args.kind else list(benchmarks.SOAK_KINDS)
     quiet = args.json
     figures = benchmarks.bench_soak(args.games, kinds, args.every,
@@ -364,6 +428,8 @@ def cmd_bench_discord(args: argparse.Namespace) -> int:
         raise UsageError("bench discord needs a checkout: the Discord stand-in is in tests/")
     sys.path.insert(0, str(tests))
     import load_ramp  # type: ignore[import-not-found]
+
+    from bot import event_loop
 
     rates = list(range(args.start, args.limit + 1, args.step))
     print(f"one bot process, {args.players} players, {args.seconds:g} s a step; target: "
@@ -439,6 +505,7 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 def cmd_db(args: argparse.Namespace) -> int:
     import asyncio
+    import sqlite3
 
     from bot.settings import load_settings
     from bot.storage import Storage
@@ -486,6 +553,7 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
     from bot.cli.progress import progress
     from bot.storage import Storage, parse_database_url
     from bot.storage.copy import copy_database, counts
+    from bot.storage.database import MEMORY
 
     try:
         source_url, target_url = parse_database_url(args.source), parse_database_url(args.target)
@@ -528,6 +596,8 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
 
 def _same_database(a: DatabaseUrl, b: DatabaseUrl) -> bool:
     """One SQLite file however its path is written (relative, absolute, through a link)."""
+    from bot.storage.database import MEMORY
+
     if a.engine == b.engine == "sqlite" and MEMORY not in (a.target, b.target):
         return Path(a.target).resolve() == Path(b.target).resolve()
     return a == b
@@ -539,16 +609,24 @@ def _print_json(data: dict[str, Any]) -> None:
 
 def known_variant(name: str) -> str:
     """A --variant value: a listed name, else one line saying where the list is."""
+    from engine.variants import variant_names
+
     if name not in variant_names():
         raise argparse.ArgumentTypeError(f"unknown variant {name[:20]!r}: wordlebot variants "
                                          "lists them")  # fmt: skip
     return name
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, the options that need the engine's names (modes,
+    strategies, games) are added for that subcommand alone ("": for none), which is what it
+    parses: the others keep their name and help."""
     parser = Parser(prog="wordlebot", description="Play, check and benchmark Wordle-family games.")
-    parser.add_argument("--version", action="version", version=f"wordlebot {_version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def wanted(p: argparse.ArgumentParser) -> bool:
+        return only is None or p.prog.split()[1] == only
 
     def variant_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", default="wordle", type=known_variant, metavar="NAME",
@@ -597,19 +675,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_score)
 
+    def mode_option(p: argparse.ArgumentParser, default: str = "normal") -> None:
+        if wanted(p):
+            from engine.rules import Mode
+
+            p.add_argument("--mode", default=default, choices=[m.value for m in Mode])
+
     p = commands.add_parser("check", help="whether a guess is allowed after a history")
     p.add_argument("guess")
     p.add_argument("--history", default="", help='e.g. "crane:01002 slate:00202"')
-    p.add_argument("--mode", default="hard", choices=[m.value for m in Mode])
+    mode_option(p, default="hard")
     variant_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_check)
 
-    def mode_option(p: argparse.ArgumentParser, default: str = "normal") -> None:
-        p.add_argument("--mode", default=default, choices=[m.value for m in Mode])
-
     def strategy_option(p: argparse.ArgumentParser, default: str = "entropy") -> None:
-        p.add_argument("--strategy", default=default, choices=STRATEGIES)
+        if wanted(p):
+            from engine.solver.strategies import STRATEGIES
+
+            p.add_argument("--strategy", default=default, choices=STRATEGIES)
         p.add_argument(
             "--width", type=whole(1, WIDTH), help="optimal only: guesses tried per node (K)"
         )
@@ -623,7 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "knows every answer before it")  # fmt: skip
     p.add_argument("--top", type=whole(1, 1000), default=5)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=solver_commands.cmd_hint)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_hint"))
 
     p = commands.add_parser("solve", help="help with a game played elsewhere, guess by guess")
     variant_option(p)
@@ -631,14 +715,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wordle-nyt: the NYT's puzzle number (default today's): the model "
                    "knows every answer before it")  # fmt: skip
     mode_option(p)
-    p.set_defaults(run=solver_commands.cmd_solve)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_solve"))
 
     p = commands.add_parser("show", help="one game of a strategy, turn by turn")
     p.add_argument("answer")
     variant_option(p)
     strategy_option(p)
     mode_option(p)
-    p.set_defaults(run=solver_commands.cmd_show)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_show"))
 
     p = commands.add_parser("tree", help="a strategy's decision tree")
     variant_option(p)
@@ -650,7 +734,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out-cache", action="store_true", help="optimal: build the bot's tree into the cache"
     )
-    p.set_defaults(run=solver_commands.cmd_tree)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_tree"))
 
     absurdle = commands.add_parser("absurdle", help="the adversarial Wordle: play or solve")
     absurdle_commands = absurdle.add_subparsers(dest="absurdle_command", required=True,
@@ -665,22 +749,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="force the adversary to WORD (a random answer if none is given)",
     )
     mode_option(p)
-    p.set_defaults(run=solver_commands.cmd_absurdle_play)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_absurdle_play"))
     p = absurdle_commands.add_parser("solve", help="a shortest win, or a line forcing a target")
     p.add_argument("--target", help="challenge mode: the word to force")
     p.add_argument("--max-guesses", type=whole(1, 100), default=6)
     p.add_argument("--width", type=whole(1, WIDTH), default=40, help="guesses tried per step")
     mode_option(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=solver_commands.cmd_absurdle_solve)
-
-    from engine.multiboard import BOARDS
-    from engine.solver.multiboard import BEST
-    from engine.solver.multiboard import STRATEGIES as MULTI_STRATEGIES
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_absurdle_solve"))
 
     p = commands.add_parser("sim", help="simulate multi-board games with a strategy")
-    p.add_argument("--game", default="quordle", choices=tuple(BOARDS))
-    p.add_argument("--strategy", default=BEST, choices=tuple(MULTI_STRATEGIES))
+    if wanted(p):
+        from engine.multiboard import BOARDS
+        from engine.solver.multiboard import BEST
+        from engine.solver.multiboard import STRATEGIES as MULTI_STRATEGIES
+
+        p.add_argument("--game", default="quordle", choices=tuple(BOARDS))
+        p.add_argument("--strategy", default=BEST, choices=tuple(MULTI_STRATEGIES))
     p.add_argument("--games", type=whole(1, RUNS), default=1000)
     p.add_argument("--seed", type=whole(0, SEED), default=2026)
     p.add_argument(
@@ -693,7 +778,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("parse", help="read pasted shares from standard input")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=solver_commands.cmd_parse)
+    p.set_defaults(run=cmd_parse)
 
     p = commands.add_parser("coach", help="skill and luck, turn by turn, for a finished game")
     p.add_argument("history", nargs="+", help="the words played, e.g. crane moist cigar")
@@ -704,8 +789,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wordle-nyt: the NYT's puzzle number (default today's): the model "
                    "knows every answer before it")  # fmt: skip
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=solver_commands.cmd_coach)
-    add_study_parser(commands, variant_option)
+    p.set_defaults(run=later("bot.cli.solver_commands", "cmd_coach"))
+    add_study_parser(commands, variant_option, wanted)
 
     db = commands.add_parser("db", help="the database: migrate, back up")
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
@@ -778,6 +863,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_bench_nyt)
 
+    p = benches.add_parser("startup", help="start-up of the light subcommands beside python")
+    p.add_argument("--runs", type=whole(1, 1000), default=20, help="processes of each command")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=later("bot.cli.startup_bench", "cmd_bench_startup"))
+
     p = benches.add_parser("service", help="guesses per second and leaderboard page time")
     p.add_argument("--database", dest="bench_database", metavar="URL", help="also PostgreSQL: "
                    "an empty database it "
@@ -802,7 +892,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--games", type=whole(1, RUNS), default=4000, help="games per kind, each a new player"
     )
-    p.add_argument("--kind", choices=benchmarks.SOAK_KINDS)
+    if wanted(p):
+        from bot.cli.benchmarks import SOAK_KINDS
+
+        p.add_argument("--kind", choices=SOAK_KINDS)
     p.add_argument("--every", type=whole(1, RUNS), default=1000, help="print memory every N games")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_soak)
@@ -831,8 +924,28 @@ def _version() -> str:
         return "unknown"
 
 
+class VersionAction(argparse.Action):
+    """--version: the installed version, read (from the package metadata) only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")  # fmt: skip
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"wordlebot {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
+def _command_word(argv: Sequence[str]) -> str:
+    """The subcommand named on the command line ("" for none): the first word that is not an
+    option (the top level's options, --help and --version, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(only=_command_word(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -846,19 +959,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["DATABASE_URL"] = args.database
     try:
         return int(args.run(args))
-    except USER_ERRORS as exc:
-        print(f"wordlebot: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # The reader left early (`wordlebot tree | head`): not an error.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except OSError as exc:  # a file argument that cannot be read or written
-        where = f": {str(exc.filename)[:100]}" if exc.filename else ""
-        print(f"wordlebot: error: {exc.strerror or exc}{where}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        if is_user_error(exc):
+            print(f"wordlebot: error: {exc}", file=sys.stderr)
+            return 2
+        if isinstance(exc, BrokenPipeError):
+            # The reader left early (`wordlebot tree | head`): not an error.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        if isinstance(exc, OSError):  # a file argument that cannot be read or written
+            where = f": {str(exc.filename)[:100]}" if exc.filename else ""
+            print(f"wordlebot: error: {exc.strerror or exc}{where}", file=sys.stderr)
+            return 2
+        raise
 
 
 if __name__ == "__main__":

@@ -326,29 +326,6 @@ def cmd_absurdle_play(
     return 0
 
 
-def cmd_parse(args: argparse.Namespace) -> int:
-    """Shares (and typed histories) read from standard input."""
-    import sys
-
-    from engine.shares import parse_shares
-
-    text = sys.stdin.read()
-    result = parse_shares(text)
-    if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
-        return 0
-    for share in result.shares:
-        number = f" #{share.puzzle}" if share.puzzle is not None else ""
-        print(f"{share.game.title()}{number}{' (hard mode)' if share.hard else ''}")
-        for b, board in enumerate(share.boards, 1):
-            state = f"solved in {board.guesses}" if board.solved else "not solved"
-            label = f"  board {b}: " if len(share.boards) > 1 else "  "
-            print(f"{label}{state}, {len(board.rows)} rows read")
-    for problem in result.problems:
-        print(f"  ! {problem}")
-    return 0
-
-
 def cmd_coach(args: argparse.Namespace) -> int:
     """Coaching for a finished game: the words played (feedback optional) and the answer."""
     from engine.pattern import score

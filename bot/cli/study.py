@@ -8,21 +8,25 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from bot.cli.arguments import SEED, number, whole
-from bot.cli.progress import progress
 from bot.errors import UsageError
-from engine.agents.qlearning import QSettings
-from engine.agents.rollout import RolloutSettings
-from engine.agents.study import AGENTS, StudySettings, run_study
-from engine.solver.measures import Measure
-from engine.variants import get_variant
+
+if TYPE_CHECKING:
+    from engine.agents.study import StudySettings
 
 
 def cmd_study_hard_mode(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from bot.cli.progress import progress
+    from engine.agents.qlearning import QSettings
+    from engine.agents.rollout import RolloutSettings
+    from engine.agents.study import AGENTS, StudySettings, run_study
+    from engine.solver.measures import Measure
+    from engine.variants import get_variant
+
     variant = get_variant(args.variant)
     if args.top < 1 or args.episodes < 0:
         raise UsageError("--top takes 1 or more guesses, --episodes 0 or more")
@@ -82,10 +86,18 @@ def report(result: dict[str, Any], settings: StudySettings) -> str:
 
 
 def add_study_parser(commands: Any, variant_option: Callable[[argparse.ArgumentParser], None],
+                     wanted: Callable[[argparse.ArgumentParser], bool] = lambda p: True,
                      ) -> None:  # fmt: skip
+    """``study`` and its studies; their options (named by the agents) only if ``wanted``."""
     study = commands.add_parser("study", help="studies that answer a question with numbers")
     studies = study.add_subparsers(dest="study", metavar="STUDY", required=True)
     p = studies.add_parser("hard-mode", help="is hard mode harder? every agent, every answer")
+    p.set_defaults(run=cmd_study_hard_mode)
+    if not wanted(p):
+        return
+    from engine.agents.study import AGENTS
+    from engine.solver.measures import Measure
+
     variant_option(p)
     p.add_argument("--agents", nargs="+", choices=list(AGENTS), metavar="AGENT",
                    help=f"some of: {', '.join(AGENTS)} (default: all)")  # fmt: skip
@@ -109,4 +121,3 @@ def add_study_parser(commands: Any, variant_option: Callable[[argparse.ArgumentP
     p.add_argument("--json", action="store_true", help="the result as JSON")
     p.add_argument("--games", action="store_true", help="keep each answer's guesses in --json")
     p.add_argument("--plot", metavar="FILE.png", help="draw the distributions side by side")
-    p.set_defaults(run=cmd_study_hard_mode)

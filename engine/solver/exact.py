@@ -146,7 +146,9 @@ class ExactSearch:
     time_limit: float | None = None  # seconds for each solve; past it, SearchTimeout
 
     def __post_init__(self) -> None:
-        self._matrix = by_answer(self.variant)
+        # A plain array over the memory map: the same pages, without np.memmap's Python-level
+        # indexing (a tenth of the search went to memmap.__getitem__ and its finalising).
+        self._matrix = np.asarray(by_answer(self.variant))
         self._answer_rows = answer_rows(self.variant)
         self._tie = tie_order(self.variant)
         self._win = winning(self.variant.length)
