@@ -179,23 +179,20 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
     await started(server, bot)
     words = get_variant("wordle").guesses.words
     rng = random.Random(8)
-    accepted = 0
+    guesses = []  # each guess's reply, read once the bot has stopped (a deferred one's edit)
 
     async def player(number: int) -> None:
         """A player: starts a game, then guesses four times, thinking 1-3 s between actions
         (seeded), as people do; all 200 play at the same time."""
-        nonlocal accepted
         think = random.Random(number)
         guild = GUILDS[number % len(GUILDS)]
         await asyncio.sleep(think.uniform(0, 1))
         await server.interact(command("wordle", "practice", user_id=1000 + number, guild=guild))
         for _ in range(4):
             await asyncio.sleep(think.uniform(1, 3))
-            reply = await server.interact(
+            guesses.append(await server.interact(
                 command("guess", user_id=1000 + number, guild=guild, word=rng.choice(words))
-            )
-            if reply.kind == 4 and not reply.flags & 64:
-                accepted += 1
+            ))  # fmt: skip
 
     begin = time.perf_counter()
     await asyncio.gather(*(player(n) for n in range(200)))
@@ -207,6 +204,8 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
                 peak_kb = int(line.split()[1])
     code, err = bot.stop()
     assert code == 0, err[-2000:]
+    # A guess answered past a deferral (a slow moment) is accepted too: its edit is public.
+    accepted = sum(1 for reply in guesses if reply.accepted)
 
     latencies = sorted(r.latency for r in server.replies.values() if r.latency is not None)
     # Correctness only: every interaction answered. The 3-second rule is the stand-in's own
