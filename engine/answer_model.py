@@ -22,7 +22,7 @@ guesses and candidates a question needs, which after one row are a few hundred c
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import Any
@@ -105,6 +105,13 @@ class AnswerModel:
         table[:-1] = group_table(array, size, keys, dtype)
         return keys, ids, table
 
+    @property
+    def groups(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[Any]]:
+        """The words' letter groups: keys ``mask * alphabet + letter``, each word's group
+        ids by position and each group's pattern contribution against every word (shared
+        with the base model; see :func:`engine.matrix.group_keys`)."""
+        return self._groups
+
     def row(self, guess: str) -> npt.NDArray[np.unsignedinteger]:
         """Patterns of ``guess`` (any word of the right shape) against every candidate."""
         word = encode([guess], self.variant.alphabet, self.variant.length)
@@ -131,9 +138,25 @@ class AnswerModel:
         self, pool: npt.NDArray[np.intp], candidates: npt.NDArray[np.intp]
     ) -> npt.NDArray[np.unsignedinteger]:
         """``(pool, candidates)`` patterns: guess rows of the pool against the candidates."""
-        array = self.variant.guesses.array
-        alphabet = len(self.variant.alphabet)
-        return build_pattern_matrix(array[pool], array[candidates], alphabet)
+        return self.pattern_source(candidates)(pool)
+
+    def pattern_source(
+        self, candidates: npt.NDArray[np.intp]
+    ) -> Callable[[npt.NDArray[np.intp]], npt.NDArray[np.unsignedinteger]]:
+        """Patterns against ``candidates`` for any guess rows asked, a block at a time:
+        the shared group table's columns of the candidates are taken once (no group keys
+        are recomputed per question), then a guess's row is the sum of its groups' rows."""
+        _, ids, table = self._groups
+        columns = table[:, candidates]
+
+        def rows(pool: npt.NDArray[np.intp]) -> npt.NDArray[np.unsignedinteger]:
+            mine = ids[pool]
+            out: npt.NDArray[np.unsignedinteger] = columns.take(mine[:, 0], axis=0)
+            for i in range(1, mine.shape[1]):
+                out += columns.take(mine[:, i], axis=0)
+            return out
+
+        return rows
 
     @cached_property
     def hits(self) -> npt.NDArray[np.uint16]:

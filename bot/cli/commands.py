@@ -289,7 +289,9 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
         from bot.cli.model_bench import bench_model_hints
 
         with progress("NYT model hints: positions") as shown:
-            figures["nyt_model"] = bench_model_hints(args.nyt_positions, args.seed, shown)
+            figures["nyt_model"] = bench_model_hints(
+                args.nyt_positions, args.seed, shown, not args.no_baseline
+            )
     if args.json:
         _print_json(figures)
         return 0
@@ -304,9 +306,20 @@ def cmd_bench_hints(args: argparse.Namespace) -> int:
         print(
             f"NYT answer model, {nyt['positions']} positions (NYT-era answers): "
             f"p50 {nyt['p50_ms']:.1f} ms, p99 {nyt['p99_ms']:.1f} ms, max {nyt['max_ms']:.1f} ms, "
-            f"first {nyt['first_ms']:.0f} ms (candidates: median {nyt['median_candidates']}, "
+            f"first {nyt['first_ms']:.0f} ms, peak {nyt['peak_mib']:.0f} MiB a hint "
+            f"(candidates: median {nyt['median_candidates']}, "
             f"max {nyt['max_candidates']} of 14,855 weighted)"
         )
+        opening = nyt["opening"]
+        print(f"  before any guess (once per model): {opening['seconds']:.2f} s, "
+              f"peak {opening['peak_mib']:.0f} MiB")  # fmt: skip
+        if "baseline" in nyt:
+            base = nyt["baseline"]
+            print(f"  baseline, same run (every guess scored, same suggestions): "
+                  f"p50 {base['p50_ms']:.1f} ms, p99 {base['p99_ms']:.1f} ms, "
+                  f"max {base['max_ms']:.1f} ms, peak {base['peak_mib']:.0f} MiB a hint; "
+                  f"before any guess {base['opening']['seconds']:.2f} s, "
+                  f"peak {base['opening']['peak_mib']:.0f} MiB")  # fmt: skip
     return 0
 
 
@@ -850,6 +863,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--positions", type=whole(1, RUNS), default=1000)
     p.add_argument("--nyt-positions", type=whole(0, RUNS), default=100,
                    help="also time the NYT answer model's hints (0: skip)")  # fmt: skip
+    p.add_argument("--no-baseline", action="store_true",
+                   help="skip the NYT hints' reference (every guess scored)")  # fmt: skip
     p.add_argument("--seed", type=whole(0, SEED), default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)

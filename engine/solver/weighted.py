@@ -131,14 +131,18 @@ def model_hint(
     mode: Mode = Mode.NORMAL,
     top: int = 5,
     measure: Measure | None = None,
+    *,
+    pruned: bool = True,
 ) -> Hint:
     """Candidates, most likely first, with their probabilities, and the ``top`` guesses by
     ``measure`` over the weights, or by default by EG, which counts the chance of winning
     now (with one word at 95%, guess it rather than the word that splits the rest best).
-    Raises ``InconsistentHistory`` when no allowed word fits."""
-    if not history:
+    ``pruned=False`` scores every guess exactly (the same hint, slower: the reference the
+    tests and ``wordlebot bench hints`` compare with). Raises ``InconsistentHistory`` when
+    no allowed word fits."""
+    if not history and pruned:
         return _opening(model, mode, top, measure)  # the same for everyone: computed once
-    return _hint(ModelPosition.after(model, history, mode), top, measure)
+    return _hint(ModelPosition.after(model, history, mode), top, measure, pruned=pruned)
 
 
 @lru_cache(maxsize=16)
@@ -146,24 +150,40 @@ def _opening(model: AnswerModel, mode: Mode, top: int, measure: Measure | None) 
     return _hint(ModelPosition.after(model, (), mode), top, measure)
 
 
-def _hint(position: ModelPosition, top: int, measure: Measure | None) -> Hint:
+def _hint(
+    position: ModelPosition, top: int, measure: Measure | None, *, pruned: bool = True
+) -> Hint:
+    """The hint; ``pruned`` (by EG only) scores exactly just the guesses whose lower bound
+    (:func:`contenders`) can reach the top, the rest never: the same hint, bit for bit, as
+    scoring every guess (``pruned=False``, the reference the tests and benchmark compare)."""
     model, pool, weights = position.model, position.pool, position.weights
-    split = buckets(model.patterns(pool, position.candidates), weights, 3**model.variant.length)
+    rows = (
+        contenders(position, top)
+        if pruned and measure is None
+        else np.arange(len(pool), dtype=np.intp)
+    )
+    guesses = pool[rows]
+    patterns = model.patterns(guesses, position.candidates)
+    same = np.arange(len(guesses))
+    if pruned:  # a guess's figures depend on its row of patterns alone: each row once
+        patterns, same = np.unique(patterns, axis=0, return_inverse=True)
+        same = same.reshape(-1)
+    split = buckets(patterns, weights, 3**model.variant.length)
     chance = np.zeros(len(model.words))
     chance[position.candidates] = weights
-    possible = chance[pool] > 0
+    possible = chance[guesses] > 0
     key = np.round(split.to_finish(), 9) if measure is None else split.sort_key(measure)
-    order = rank(key, possible, tie_order(model.variant)[pool], top)
-    entropy, expected, worst = split.entropy, split.expected, split.worst
+    order = rank(key[same], possible, tie_order(model.variant)[guesses], top)
+    entropy, expected, worst = split.entropy[same], split.expected[same], split.worst[same]
     suggestions = [
         Suggestion(
-            model.words[pool[i]],
+            model.words[guesses[i]],
             round(float(entropy[i]), 4),
             round(float(expected[i]), 4),
             int(np.ceil(round(float(worst[i]), 6))),
             bool(possible[i]),
             None,
-            round(float(chance[pool[i]]), 6),
+            round(float(chance[guesses[i]]), 6),
         )
         for i in order.tolist()
     ]
@@ -171,6 +191,166 @@ def _hint(position: ModelPosition, top: int, measure: Measure | None) -> Hint:
     words = [model.words[position.candidates[i]] for i in likely.tolist()]
     probabilities = [round(float(p), 6) for p in weights[likely]]
     return Hint(len(position.candidates), words, suggestions, probabilities)
+
+
+# The pruned hint. By the concavity of F in the entropy H (F = 1 + H / (2 + 0.23 H)), a
+# bucket's cost M * F(S) is at least the sum of its parts' costs over any split of the
+# candidates (mixing words only adds entropy). So the heaviest candidates, counted exactly,
+# and a bound on the others' cost (:func:`_rest_bound`) bound every guess's EG from below,
+# at the cost of those few: a guess whose bound passes the top-th best EG found so far
+# cannot make the top, and only the rest are scored exactly.
+_FIRST_COUNTED = 64  # the heaviest candidates the first bound counts, then 4x as many
+_EXACT_CELLS = 1 << 17  # guesses x max(candidates, patterns): this few, score them exactly
+_MARGIN = 1e-6  # a bound this close to the cut keeps its guess (rounding; keys are 1e-9)
+_PRUNED_PATTERNS = 3**6  # longer words: every guess is scored (dense tables grow 3x a letter)
+
+
+def contenders(position: ModelPosition, top: int) -> npt.NDArray[np.intp]:
+    """Indices into the pool of every guess that may be among the ``top`` by EG (ties
+    included): the others' lower bounds exceed the top-th best EG of some scored guesses."""
+    pool, weights = position.pool, position.weights
+    rows = np.arange(len(pool), dtype=np.intp)
+    n = len(weights)
+    if len(pool) <= top or 3**position.model.variant.length > _PRUNED_PATTERNS:
+        return rows
+    heaviest = np.argsort(-weights, kind="stable")
+    chance = np.zeros(len(position.model.words))
+    chance[position.candidates] = weights
+    counted, cut = min(_FIRST_COUNTED, n), np.inf
+    while len(rows) * max(n, 3**position.model.variant.length) > _EXACT_CELLS:
+        guesses = pool[rows]
+        bound = _eg_bound(position, guesses, heaviest[:counted], chance[guesses])
+        probe = rows[np.argsort(bound, kind="stable")[: 4 * top]]  # the likeliest best
+        cut = min(cut, float(np.partition(_exact_eg(position, pool[probe]), top - 1)[top - 1]))
+        rows = rows[bound <= cut + _MARGIN]
+        if counted == n:
+            break
+        counted = min(4 * counted, n)
+    return rows
+
+
+def _exact_eg(position: ModelPosition, guesses: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """EG of ``guesses`` as the reference computes it (so bit for bit its values)."""
+    model = position.model
+    split = buckets(
+        model.patterns(guesses, position.candidates), position.weights, 3**model.variant.length
+    )
+    eg: npt.NDArray[np.float64] = split.to_finish()
+    return eg
+
+
+def _eg_bound(
+    position: ModelPosition,
+    guesses: npt.NDArray[np.intp],
+    counted: npt.NDArray[np.intp],
+    chance: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """A lower bound on each guess's EG: 1 + the cost of the buckets of the ``counted``
+    candidates (indices into the position's) + a bound on the others' (:func:`_rest_bound`)
+    - the guess's own chance (its winning bucket costs nothing). Both sums of a bucket, its
+    mass and sum of w log2 w, are added in one pass, as a complex number's two parts; only
+    the buckets some candidate falls in are computed."""
+    model, weights = position.model, position.weights
+    n_patterns = 3**model.variant.length
+    w = weights[counted]
+    terms = np.tile(w + 1j * (w * np.log2(w)), _CHUNK)
+    patterns_of = model.pattern_source(position.candidates[counted])
+    chunk = min(_CHUNK, (1 << 16) // n_patterns)  # flat indices fit in uint16
+    offsets = (np.arange(chunk, dtype=np.uint16) * n_patterns)[:, None]
+    table = np.zeros(chunk * n_patterns, dtype=np.complex128)
+    seen = np.zeros(chunk * n_patterns, dtype=bool)  # faster to scan than the table
+    out = np.empty(len(guesses))
+    for start in range(0, len(guesses), chunk):
+        block = patterns_of(guesses[start : start + chunk])
+        k = len(block)
+        flat = np.add(block, offsets[:k], dtype=np.uint16).ravel()
+        np.add.at(table, flat, terms[: flat.size])
+        seen[flat] = True
+        full = np.flatnonzero(seen)
+        sums = table[full]
+        table[full], seen[full] = 0, False
+        m = sums.real
+        bits = np.maximum(np.log2(m) - sums.imag / m, 0.0)  # H of the bucket's own weights
+        cost = m * (1 + bits / (2 + 0.23 * bits))  # M * F(2**H)
+        firsts = np.searchsorted(full, np.arange(k) * n_patterns)
+        out[start : start + k] = np.add.reduceat(cost, firsts)
+    rest = np.ones(len(weights), dtype=bool)
+    rest[counted] = False
+    bound: npt.NDArray[np.float64] = 1 + out + _rest_bound(position, rest, guesses) - chance
+    return bound
+
+
+def _rest_bound(
+    position: ModelPosition, rest: npt.NDArray[np.bool_], guesses: npt.NDArray[np.intp]
+) -> npt.NDArray[np.float64]:
+    """A lower bound on the cost of the buckets of the candidates in ``rest`` (a mask) under
+    each guess, their winning bucket included: W (1 + k max(0, H - I)).
+
+    W is their mass and H the entropy of their weights; given a guess, H - I is the mean
+    entropy left in a bucket, I the entropy of the guess's pattern, at most the sum of its
+    letter groups' (each group's squares depend only on where its letter is in the answer,
+    and the entropy of a tuple is at most the sum of its parts'). F is concave in H with
+    F = 1 at H = 0, so on 0 <= H <= log2 n (no bucket holds more than the n words) it lies
+    above its chord, 1 + k H with k = 1 / (2 + 0.23 log2 n)."""
+    weights = position.weights[rest]
+    mass = float(weights.sum())
+    if len(weights) < 2:
+        return np.full(len(guesses), mass)
+    p = weights / mass
+    entropy = float(-(p * np.log2(p)).sum())
+    model = position.model
+    letter_at, outcome = _letter_outcomes(model)
+    spots = 1 << model.variant.length
+    where = letter_at[position.candidates[rest]]  # (words, letters): where each letter is
+    letters = where.shape[1]
+    by_letter = np.bincount(
+        (where + np.arange(letters) * spots).ravel(), np.repeat(p, letters), letters * spots
+    ).reshape(letters, spots)
+    keys, ids, _ = model.groups
+    n_patterns = 3**model.variant.length
+    group_letter = keys % letters
+    flat = (outcome + (np.arange(len(keys)) * n_patterns)[:, None]).ravel()
+    split = np.bincount(flat, by_letter[group_letter].ravel(), len(keys) * n_patterns)
+    split = split.reshape(len(keys), n_patterns)
+    logs = np.log2(np.where(split > 0, split, 1.0))
+    group_entropy = np.append(-(split * logs).sum(axis=1), 0.0)  # last: no group
+    told = np.minimum(group_entropy[ids[guesses]].sum(axis=1), np.log2(n_patterns))
+    slope = 1 / (2 + 0.23 * np.log2(len(weights)))
+    result: npt.NDArray[np.float64] = mass * (1 + slope * np.maximum(entropy - told, 0.0))
+    return result
+
+
+@lru_cache(maxsize=4)
+def _letter_outcomes(
+    model: AnswerModel,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """``letter_at[a, c]``: the positions of letter c in word a, as a bit mask; and
+    ``outcome[k, m]``: the squares letter group k (see :attr:`AnswerModel.groups`) gets when
+    its letter is at the positions of mask m in the answer (the game's rule: greens first,
+    then yellows left to right while the answer has letters of it left over)."""
+    if model.base is not None:
+        return _letter_outcomes(model.base)
+    length = model.variant.length
+    array = model.variant.guesses.array
+    letters = len(model.variant.alphabet)
+    bit = 1 << np.arange(length)
+    letter_at = ((array[:, :, None] == np.arange(letters)) * bit[:, None]).sum(axis=1)
+    keys, _, _ = model.groups
+    masks = (keys // letters)[:, None]
+    spots = np.arange(1 << length)[None, :]
+    in_answer = np.zeros(spots.shape, dtype=np.intp)
+    for k in range(length):
+        in_answer = in_answer + (spots >> k & 1)
+    left = in_answer - np.zeros_like(masks)
+    for k in range(length):
+        left = left - ((masks >> k & 1) & (spots >> k & 1))
+    outcome = np.zeros((len(keys), 1 << length), dtype=np.intp)
+    for k in range(length):
+        mine, green = masks >> k & 1, spots >> k & 1
+        yellow = mine * (1 - green) * (left > 0)
+        left = left - yellow
+        outcome += 3 ** (length - 1 - k) * (2 * mine * green + yellow)
+    return letter_at.astype(np.intp), outcome
 
 
 def expected_guesses(
