@@ -33,7 +33,8 @@ from engine.solver.coach import (
     hard_survivors,
     skill_of,
 )
-from engine.solver.hints import Hint, Suggestion
+from engine.solver.greedy import NEAR_GUESSES, common_mask
+from engine.solver.hints import Hint, Suggestion, for_player
 from engine.solver.measures import Measure, compact, compact_width, rank
 from engine.solver.position import tie_order
 
@@ -138,7 +139,8 @@ def model_hint(
     Raises ``InconsistentHistory`` when no allowed word fits."""
     if not history:
         return _opening(model, mode, top, measure)  # the same for everyone: computed once
-    return _hint(ModelPosition.after(model, history, mode), top, measure)
+    found = _hint(ModelPosition.after(model, history, mode), top + len(history), measure)
+    return for_player(found, history, top)  # never a played word; one left: that word
 
 
 @lru_cache(maxsize=16)
@@ -152,7 +154,12 @@ def _hint(position: ModelPosition, top: int, measure: Measure | None) -> Hint:
     chance = np.zeros(len(model.words))
     chance[position.candidates] = weights
     possible = chance[pool] > 0
-    key = np.round(split.to_finish(), 9) if measure is None else split.sort_key(measure)
+    key: npt.NDArray[np.float64]
+    if measure is None:  # near equals (NEAR_GUESSES) to a common word: SOLID, not DOITS
+        bonus = NEAR_GUESSES * common_mask(model.variant)[pool].astype(np.float64)
+        key = np.asarray(np.round(split.to_finish() - bonus, 9), dtype=np.float64)
+    else:
+        key = split.sort_key(measure)
     order = rank(key, possible, tie_order(model.variant)[pool], top)
     entropy, expected, worst = split.entropy, split.expected, split.worst
     suggestions = [
