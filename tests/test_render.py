@@ -138,6 +138,10 @@ def test_a_multi_board_keyboard_shows_what_holds_on_every_unsolved_board() -> No
     assert keys["r"] == UNUSED  # in THERE, THREE and OTHER, not in THEME
     assert "every unsolved board" in keyboard_markdown(view)
     assert "every unsolved board" not in keyboard_markdown(game([("crane", "00000")]))
+    from bot.render.alt_text import keyboard_alt_text
+
+    said = keyboard_alt_text(quordle(["theme", "rebut", "sissy", "humph"], ["crane"]))
+    assert "not in the word A, C, N; not tried or not the same on every board Q, W, E, R" in said
 
 
 @settings(max_examples=60, deadline=None)
