@@ -2,6 +2,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.cli import main
 from engine.absurdle import AbsurdleGame, adversary_choice
@@ -9,7 +11,9 @@ from engine.game import GameStateError, Status
 from engine.pattern import from_tiles, parse_pattern, score
 from engine.rules import Mode
 from engine.solver.absurdle import force_target, minimax_step, shortest_win
-from engine.solver.position import Position
+from engine.solver.hints import hint
+from engine.solver.measures import Measure, score_patterns
+from engine.solver.position import Position, by_answer
 
 
 def patterns(*texts: str) -> np.ndarray:
@@ -121,3 +125,24 @@ async def test_a_practice_absurdle_given_up_says_what_was_left_not_an_empty_targ
     await services.close()
     text = "\n".join(shown)
     assert "The target  is gone" not in text and "Given up with" in text
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_absurdle_hints_rank_by_what_the_adversary_leaves(wordle, data) -> None:
+    """Issue 31.8: the adversary always keeps the biggest group, so a hint ranks each guess
+    by its worst case, and the first pick leaves no more words than any allowed guess."""
+    game = AbsurdleGame(wordle)
+    for word in data.draw(st.lists(st.sampled_from(wordle.answers.words), max_size=2)):
+        if len(game.remaining) > 2:
+            game.guess(word)
+    result = hint(wordle, game.rows, measure=Measure.MINIMAX)
+    assert result.measure == "minimax"
+    position = Position.after(wordle, game.rows)
+    every = score_patterns(by_answer(wordle)[position.candidates], 3**5)
+    worst = [s.worst for s in result.suggestions]
+    assert worst == sorted(worst) and worst[0] == every.worst.min()
+    assert not {s.guess for s in result.suggestions} & {g for g, _ in game.rows}
+    first = result.suggestions[0].guess
+    game.guess(first)
+    assert len(game.remaining) == worst[0]  # what the pick was said to leave

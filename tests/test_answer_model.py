@@ -154,3 +154,15 @@ def test_cli_hint_and_coach_for_the_nyt_puzzle(capsys) -> None:
     assert f"{ANSWER} " in out and "%" in out
     assert main(["coach", "--variant", "wordle-nyt", "--answer", ANSWER, *PLAYED]) == 0
     assert "(won)" in capsys.readouterr().out
+
+
+def test_a_model_hint_offers_no_played_word_and_one_word_alone(model) -> None:
+    """Issue 31.6 under the NYT model: a played word is never offered, and with one word
+    left the hint is that word, no alternatives after it."""
+    result = model_hint(model, ROWS[:2], top=8)
+    assert len(result.suggestions) == 8
+    assert not {s.guess for s in result.suggestions} & {g for g, _ in ROWS[:2]}
+    rows = [(g, score(g, ANSWER)) for g in ("crane", "sloth", "pudgy")]  # SNAFU alone fits
+    alone = model_hint(model, rows, top=5)
+    assert alone.candidates == ["snafu"]
+    assert [s.guess for s in alone.suggestions] == ["snafu"]

@@ -77,7 +77,10 @@ def test_installed_command_reports_errors_without_traceback() -> None:
 def test_hint_json_has_the_documented_keys(capsys) -> None:
     code, out, _ = run(capsys, "hint", "crane", "01002", "--json", "--top", "3")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"remaining", "candidates", "suggestions", "probabilities"}
+    assert code == 0 and set(data) == {
+        "remaining", "candidates", "suggestions", "probabilities", "measure",
+    }  # fmt: skip
+    assert data["measure"] == "entropy"
     assert data["remaining"] == len(data["candidates"]) > 0 and data["probabilities"] == []
     assert set(data["suggestions"][0]) == {
         "guess", "entropy", "expected", "worst", "possible", "expected_guesses", "chance",
@@ -119,7 +122,7 @@ def test_solve_refuses_bad_feedback_and_goes_on() -> None:
     from bot.cli import build_parser
     from bot.cli.solver_commands import cmd_solve
 
-    typed = iter(["hello", "22222", "crane 22222"])  # SOARE can't be all green: no answer
+    typed = iter(["hello", "22221", "crane 22222"])  # 4 greens and a yellow: no answer fits
     shown: list[str] = []
     args = build_parser().parse_args(["solve"])
     cmd_solve(args, read=lambda _: next(typed), write=shown.append)

@@ -261,3 +261,38 @@ async def test_the_console_is_a_server_its_person_manages(tmp_path) -> None:
     assert digest == []
     assert "Leaderboard cleared (0 entries)" in text
     assert "  /settings takes server or me" in text
+
+
+async def test_console_hints_are_the_hints_a_player_can_use(tmp_path) -> None:
+    """Issue 31.6 and 31.8 through the console (the command model's hint_text, as Discord):
+    each pick that can be the answer is marked, and only those; no played word is offered;
+    one word left is named alone; Absurdle's picks are ranked and said by their worst case."""
+    from engine.pattern import score
+    from engine.solver.hints import hint
+    from engine.variants import get_variant
+
+    text, services = await scripted(
+        tmp_path, "/wordle practice", "crane", "sloth", "/hint", "pilot", "/hint", "vigor",
+        "/hint", "/absurdle", "crane", "/hint",
+    )  # fmt: skip
+    await services.close()
+    wordle = get_variant("wordle")
+    played = ["crane", "sloth", "pilot", "vigor"]
+    hints = text.split("Best guesses")
+    for upto, block in ((2, hints[1]), (3, hints[2])):
+        expected = hint(wordle, [(w, score(w, "cigar")) for w in played[:upto]])
+        lines = [line for line in block.splitlines()[1:] if " bits, " in line]
+        assert [line.split()[0].lower() for line in lines] == [
+            s.guess for s in expected.suggestions
+        ]
+        assert any(s.possible for s in expected.suggestions)
+        assert any(not s.possible for s in expected.suggestions)
+        for line, s in zip(lines, expected.suggestions, strict=True):
+            assert ("(could be it)" in line) == s.possible, line
+            assert s.guess not in played
+    assert "Only one word is left: CIGAR" in text  # after VIGOR: no 0-bit alternatives
+    assert " 0.00 bits" not in text
+    absurdle = text[text.index("Absurdle") :]
+    assert "Best guesses (the adversary keeps the biggest group):" in absurdle
+    assert "LOUTS leaves 15 words" in absurdle  # CRANE left 263; no guess leaves fewer
+    assert " bits, " not in absurdle

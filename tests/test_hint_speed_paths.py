@@ -1,4 +1,5 @@
-"""The hints' fast paths give what scoring every guess gives: the same top, ties included."""
+"""The hints' fast paths give what scoring every guess gives: the same top, ties included,
+and with the hints' preferences among near equals (a possible answer, then a common word)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,9 +16,15 @@ from hypothesis import strategies as st
 from engine.pattern import score
 from engine.rules import Mode
 from engine.solver import greedy
-from engine.solver.greedy import rank_guesses
+from engine.solver.greedy import NEAR, Ranking, rank_guesses
 from engine.solver.measures import Measure, entropies, score_patterns
-from engine.solver.position import InconsistentHistory, Position, by_answer
+from engine.solver.position import (
+    InconsistentHistory,
+    Position,
+    answer_rows,
+    by_answer,
+    tie_order,
+)
 from engine.variants import Registry, Variant, get_variant
 
 WIDE_ALPHABET = "abcdefg"  # few letters: many guesses split small pools alike, so ties abound
@@ -49,6 +57,19 @@ def variant(request, wide) -> Iterator[Variant]:
     yield wide if request.param == "wide" else get_variant(request.param)
 
 
+def preferred_by_hand(position: Position, everything: Ranking) -> npt.NDArray[np.intp]:
+    """The whole pool in the hints' order, from every guess's entropy: near equals (NEAR
+    bits a preference) to a possible answer, then a common word (on the answer list), then
+    exact ties as plain entropy breaks them."""
+    variant = position.variant
+    common = np.isin(everything.guesses, answer_rows(variant))
+    bonus = everything.possible.astype(int) + common.astype(int)  # bools would add as "or"
+    value = np.round(everything.scores.entropy, 9) + NEAR * bonus
+    key = np.round(-value, 9)
+    ties = tie_order(variant)[everything.guesses]
+    return everything.guesses[np.lexsort((ties, ~everything.possible, key))]
+
+
 def same_top_as_scoring_everything(position: Position, top: int) -> None:
     fast = rank_guesses(position, Measure.ENTROPY, top=top)
     everything = rank_guesses(position, Measure.ENTROPY)
@@ -56,6 +77,13 @@ def same_top_as_scoring_everything(position: Position, top: int) -> None:
     assert fast.possible.tolist() == everything.possible[:top].tolist()
     assert np.allclose(fast.scores.entropy, everything.scores.entropy[:top], atol=1e-12)
     assert fast.scores.worst.tolist() == everything.scores.worst[:top].tolist()
+    # the hints' order: the fast top with preferences, the full one, and one made by hand
+    fast = rank_guesses(position, Measure.ENTROPY, top=top, prefer=True)
+    full = rank_guesses(position, Measure.ENTROPY, prefer=True)
+    assert fast.guesses.tolist() == full.guesses[:top].tolist()
+    assert fast.possible.tolist() == full.possible[:top].tolist()
+    assert np.allclose(fast.scores.entropy, full.scores.entropy[:top], atol=1e-12)
+    assert full.guesses.tolist() == preferred_by_hand(position, everything).tolist()
 
 
 @settings(max_examples=30)

@@ -14,7 +14,15 @@ from PIL import Image, ImageDraw
 from bot.render import images, png, tiles
 from bot.render.letters import capital
 from bot.render.palette import HIGH_CONTRAST, STANDARD
-from bot.render.text import ABSENT, CORRECT, PRESENT, UNUSED, keyboard, share_text
+from bot.render.text import (
+    ABSENT,
+    CORRECT,
+    PRESENT,
+    UNUSED,
+    keyboard,
+    keyboard_markdown,
+    share_text,
+)
 from bot.services import GameView, Stats
 
 
@@ -94,6 +102,72 @@ def test_the_keyboard_keeps_the_best_knowledge_of_each_key() -> None:
         ABSENT,
         UNUSED,
     )
+
+
+def quordle(answers: list[str], guesses: list[str]) -> GameView:
+    """A Quordle view: each board plays the guesses until it is solved."""
+    from engine.pattern import score, to_digits
+
+    boards = []
+    for answer in answers:
+        board = []
+        for guess in guesses:
+            board.append((guess, to_digits(score(guess, answer), 5)))
+            if guess == answer:
+                break
+        boards.append(board)
+    return GameView(1, 1, "quordle:practice", "wordle", "Quordle", "normal", None, None,
+                    [(g, "") for g in guesses], "playing", 9, 5, None, boards)  # fmt: skip
+
+
+def test_a_multi_board_keyboard_shows_what_holds_on_every_unsolved_board() -> None:
+    """Issue 31.9: after CRANE, E is in the right place on board 1 and absent on board 4, so
+    no board-wide state holds and the key is shown undecided; a solved board is left out."""
+    view = quordle(["theme", "rebut", "sissy", "humph"], ["crane"])
+    keys = dict(key for row in keyboard(view) for key in row)
+    assert keys["e"] == UNUSED  # right place on THEME, elsewhere on REBUT, absent on SISSY
+    assert keys["c"] == keys["a"] == keys["n"] == ABSENT  # in no word
+    assert keys["r"] == UNUSED  # elsewhere on REBUT only
+    view = quordle(["theme", "there", "three", "sissy"], ["crane", "sissy"])  # board 4 solved
+    keys = dict(key for row in keyboard(view) for key in row)
+    assert keys["e"] == CORRECT  # right place on each of the three unsolved boards
+    assert keys["s"] == keys["y"] == ABSENT  # solved SISSY's letters: absent on the others
+    view = quordle(["theme", "there", "three", "other"], ["crane"])
+    keys = dict(key for row in keyboard(view) for key in row)
+    assert keys["e"] == PRESENT  # in every word, not in its place in OTHER
+    assert keys["r"] == UNUSED  # in THERE, THREE and OTHER, not in THEME
+    assert "every unsolved board" in keyboard_markdown(view)
+    assert "every unsolved board" not in keyboard_markdown(game([("crane", "00000")]))
+    from bot.render.alt_text import keyboard_alt_text
+
+    said = keyboard_alt_text(quordle(["theme", "rebut", "sissy", "humph"], ["crane"]))
+    assert "not in the word A, C, N; not tried or not the same on every board Q, W, E, R" in said
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_each_multi_board_key_is_true_of_every_unsolved_board(data) -> None:
+    from engine.variants import get_variant
+
+    words = get_variant("wordle").answers.words
+    answers = data.draw(st.lists(st.sampled_from(words), min_size=2, max_size=8))
+    guesses = data.draw(st.lists(st.sampled_from([*words[:300], *answers]), min_size=1,
+                                 max_size=6))  # fmt: skip
+    view = quordle(answers, guesses)
+    solved = [b for b in view.boards if b and b[-1][1] == "22222"]
+    open_boards = [b for b in view.boards if b not in solved] or view.boards
+    alone = [dict(k for row in keyboard(game(b)) for k in row) for b in open_boards]
+    for key, state in (k for row in keyboard(view) for k in row):
+        each = [a[key] for a in alone]  # the key on each unsolved board, alone
+        if state == ABSENT:
+            assert all(s == ABSENT for s in each)
+        elif state == CORRECT:
+            assert all(s == CORRECT for s in each)
+        elif state == PRESENT:
+            assert all(s in (PRESENT, CORRECT) for s in each) and PRESENT in each
+        else:  # undecided: untried, or no state the boards share
+            assert len(set(each)) > 1 or each[0] == UNUSED
+            assert not all(s in (PRESENT, CORRECT) for s in each)
 
 
 def test_the_share_text_is_spoiler_free() -> None:

@@ -143,7 +143,9 @@ def bench_play(
 
     A cold exact search also times choosing the opener: its whole search less a search
     given the opener it chose; and, as the baseline in the same run, the full opener scan
-    (every first guess of the root's width, in the bound's order, none skipped)."""
+    (every first guess of the root's width, in the bound's order, none skipped). The hints'
+    strategy (``hint``) has as its baseline plain greedy entropy on the same answers: what
+    preferring possible answers and common words among near equals costs."""
     variant = get_variant(variant_name)
     targets: list[int] | None = None
     if answers != "all":
@@ -169,7 +171,7 @@ def bench_play(
     lost = variant.max_guesses + 1 if strategy == "optimal" and settings.losses else DEPTH_CAP + 1
     counts = [needed.get(a, lost) for a in wanted]
     distribution = {str(k): v for k, v in sorted(Counter(counts).items())}
-    return {
+    figures: dict[str, Any] = {
         "variant": variant.name,
         "strategy": strategy,
         "mode": mode.value,
@@ -181,7 +183,30 @@ def bench_play(
         "failures": sum(1 for c in counts if c > variant.max_guesses),
         "distribution": distribution,
         "seconds": round(seconds, 3),
-    } | (_opener_figures(variant, mode, settings, scan, opener_scan, baseline) if searched else {})
+    }
+    if searched:
+        figures |= _opener_figures(variant, mode, settings, scan, opener_scan, baseline)
+    if strategy == "hint" and baseline:
+        figures |= _plain_entropy(variant, mode, targets, counts)
+    return figures
+
+
+def _plain_entropy(
+    variant: Variant, mode: Mode, targets: list[int] | None, counts: list[int]
+) -> dict[str, Any]:
+    """Greedy entropy with exact ties only, on the same answers as the hints' strategy."""
+    start, root = strategy_tree(variant, "entropy", mode, targets)
+    needed = guesses_needed(root, start)
+    wanted = targets if targets is not None else range(len(variant.answers))
+    plain = [needed.get(a, DEPTH_CAP + 1) for a in wanted]
+    return {"baseline": {
+        "strategy": "entropy",
+        "opener": variant.guesses.words[root.guess],
+        "total": int(sum(plain)),
+        "mean": round(sum(plain) / len(plain), 4),
+        "failures": sum(1 for c in plain if c > variant.max_guesses),
+        "cost": round((sum(counts) - sum(plain)) / len(plain), 4),  # mean guesses, hint less plain
+    }}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -257,6 +257,12 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
             base = figures["baseline"]
             print(f"  baseline, same run: the full scan {base['search_seconds']:.2f} s, "
                   f"choosing the opener {base['opener_seconds']:.2f} s")  # fmt: skip
+    elif "baseline" in figures:  # the hints' strategy against plain entropy
+        base = figures["baseline"]
+        print(f"  baseline, same run: {base['strategy']}, opener {shout(base['opener'])}, "
+              f"total {base['total']}, mean {base['mean']:.4f}, failures {base['failures']}; "
+              f"preferring possible answers and common words costs {base['cost']:+.4f} "
+              f"guesses a game")  # fmt: skip
     print(benchmarks.bar_chart(figures["distribution"]))
     return 0
 

@@ -55,6 +55,9 @@ KEYBOARD = N_("Keyboard: {groups}")
 KEY_GROUP = N_("{state} {keys}")
 KEY_STATE = {CORRECT: N_("right place"), PRESENT: N_("elsewhere"), ABSENT: N_("not in the word"),
              UNUSED: N_("not tried")}  # fmt: skip
+# A multi-board keyboard shows what holds on every unsolved board (bot/render/keyboards.py):
+# a plain key there may have been tried with different results on different boards.
+UNDECIDED = N_("not tried or not the same on every board")
 STATS = N_("Guess distribution of {who}'s wins, {played} played: {bars}.")
 
 
@@ -143,11 +146,12 @@ def _progress(game: GameView) -> str:
 def keyboard_alt_text(game: GameView, rows: Sequence[str] | None = None) -> str:
     """The keyboard image in words: the keys in each state, best first, in keyboard order."""
     keys = [key for row in key_states(game, rows) for key in row]
+    names = {**KEY_STATE, UNUSED: UNDECIDED} if game.boards is not None else KEY_STATE
     groups = []
     for state in (CORRECT, PRESENT, ABSENT, UNUSED):
         letters = [capital(key) for key, known in keys if known == state]
         if letters:
-            groups.append(_(KEY_GROUP).format(state=_(KEY_STATE[state]), keys=", ".join(letters)))
+            groups.append(_(KEY_GROUP).format(state=_(names[state]), keys=", ".join(letters)))
     return _fit(_(KEYBOARD).format(groups="; ".join(groups)) + ".")
 
 

@@ -74,16 +74,46 @@ def key_states(game: GameView, rows: Sequence[str] | None = None) -> list[list[t
     """Each key of ``rows`` (the game's own layout by default) with what the guesses
     revealed about it: correct beats present beats absent. A guessed letter with no key
     of its own (an accented letter the variant reads as its base letter) counts for the
-    key of its base letter."""
+    key of its base letter.
+
+    A multi-board game has one keyboard for several answers, so a key shows only what holds
+    on every unsolved board (every board once all are solved): absent where it is absent on
+    each, right place where it is in the right place on each, elsewhere where it is in the
+    word on each; a letter in some words and not in others is shown as not yet decided (as
+    unused), since no single state is true of it."""
     rows = layout(game.variant) if rows is None else rows
     on_keys = set("".join(rows))
+    if game.boards is None:
+        known = _revealed(game.rows, on_keys)
+    else:
+        open_boards = [b for b in game.boards if not _solved(b)] or game.boards
+        each = [_revealed(board, on_keys) for board in open_boards]
+        letters = set().union(*each) if each else set()
+        known = {key: _on_every([k.get(key, UNUSED) for k in each]) for key in letters}
+    return [[(key, known.get(key, UNUSED)) for key in row] for row in rows]
+
+
+def _revealed(played: Sequence[tuple[str, str]], on_keys: set[str]) -> dict[str, int]:
+    """Each key's best knowledge from one board's rows."""
     known: dict[str, int] = {}
-    played = [r for board in game.boards for r in board] if game.boards is not None else game.rows
     for guess, digits in played:
         for letter, tile in zip(guess, digits, strict=True):
             key = letter if letter in on_keys else base_letter(letter)
             known[key] = max(known.get(key, UNUSED), STATUS[tile])
-    return [[(key, known.get(key, UNUSED)) for key in row] for row in rows]
+    return known
+
+
+def _solved(board: Sequence[tuple[str, str]]) -> bool:
+    return bool(board) and set(board[-1][1]) == {"2"}
+
+
+def _on_every(states: Sequence[int]) -> int:
+    """What holds of a key on every board, from its state on each."""
+    if all(s == ABSENT for s in states):
+        return ABSENT
+    if all(s >= PRESENT for s in states):
+        return min(states)  # right place only where it is on every board
+    return UNUSED  # untried somewhere, or in some words and not in others
 
 
 def base_letter(letter: str) -> str:

@@ -92,6 +92,9 @@ def keyboard(game: GameView, rows: Sequence[str] | None = None) -> list[list[tup
 
 # Translators: keep the Markdown marks (** __ ~~) around the words they style.
 KEY_LEGEND = N_("**bold**: right place, __underlined__: elsewhere, ~~struck~~: not in it")
+MULTI_KEY_LEGEND = N_(
+    "Each key shows what holds on every unsolved board (plain where they differ)."
+)
 
 
 def keyboard_markdown(game: GameView, rows: Sequence[str] | None = None) -> str:
@@ -101,7 +104,8 @@ def keyboard_markdown(game: GameView, rows: Sequence[str] | None = None) -> str:
     style = {UNUSED: "{}", ABSENT: "~~{}~~", PRESENT: "__{}__", CORRECT: "**{}**"}
     lines = [" ".join(style[status].format(capital(key)) for key, status in row)
              for row in keyboard(game, rows)]  # fmt: skip
-    return "\n".join([*lines, _(KEY_LEGEND)])
+    legend = [_(KEY_LEGEND)] if game.boards is None else [_(KEY_LEGEND), _(MULTI_KEY_LEGEND)]
+    return "\n".join([*lines, *legend])
 
 
 # A game's name by its flavour (a kind's part after the colon), when it has no number.
@@ -318,16 +322,13 @@ def game_name(game: str) -> str:
 
 def hint_text(result: Hint, shown: int = 15) -> str:
     """A hint for one board: what is left, then the best guesses, each marked when it
-    could be the answer (with its chance under an answer model)."""
-    words = candidates_text(result, shown)
-    count = f"**{result.remaining}**"
-    if result.remaining > shown:
-        head = _("{count} possible: {words} and {more} more").format(
-            count=count, words=words, more=result.remaining - shown
-        )
-    else:
-        head = _("{count} possible: {words}").format(count=count, words=words)
-    lines = [head, _("Best guesses:")]
+    could be the answer (with its chance under an answer model). With one word left, that
+    word alone; where the worst case is all (Absurdle), each guess by the words it leaves."""
+    if result.remaining == 1:
+        return _("Only one word is left: {word}").format(word=f"`{result.candidates[0].upper()}`")
+    if result.measure == "minimax":
+        return _worst_case_text(result, shown)
+    lines = [_hint_head(result, shown), _("Best guesses:")]
     for s in result.suggestions:
         said = _("{guess} {bits} bits, {left} left on average, worst {worst}").format(
             guess=f"`{s.guess.upper()}`", bits=format_number(s.entropy, 2),
@@ -341,6 +342,30 @@ def hint_text(result: Hint, shown: int = 15) -> str:
                 count=format_number(s.expected_guesses, 2)
             )
         lines.append(said)
+    return "\n".join(lines)
+
+
+def _hint_head(result: Hint, shown: int) -> str:
+    """How many words are left, and the first ``shown`` of them."""
+    words = candidates_text(result, shown)
+    count = f"**{result.remaining}**"
+    if result.remaining > shown:
+        head = _("{count} possible: {words} and {more} more").format(
+            count=count, words=words, more=result.remaining - shown
+        )
+    else:
+        head = _("{count} possible: {words}").format(count=count, words=words)
+    return head
+
+
+def _worst_case_text(result: Hint, shown: int) -> str:
+    """Absurdle: the adversary always keeps the biggest group, so a guess's worst case is
+    what it leaves; the best guesses leave the fewest."""
+    lines = [_hint_head(result, shown), _("Best guesses (the adversary keeps the biggest group):")]
+    for s in result.suggestions:
+        said = ngettext("{guess} leaves {count} word", "{guess} leaves {count} words",
+                        s.worst).format(guess=f"`{s.guess.upper()}`", count=s.worst)  # fmt: skip
+        lines.append(said)  # no "could be it": the adversary keeps another word while it can
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ from engine.absurdle import adversary_choice
 from engine.pattern import winning
 from engine.rules import Mode, Row
 from engine.solver.greedy import rank_guesses
-from engine.solver.hints import Hint, Suggestion
+from engine.solver.hints import Hint, Suggestion, for_player
 from engine.solver.measures import Measure
 from engine.solver.position import Position, tie_order
 from engine.variants import Variant
@@ -116,7 +116,7 @@ def challenge_hint(
     """A challenge-mode hint: the words left and the guesses that keep ``target`` alive, the
     start of a forcing line first (see :func:`steer`), with their minimax measures."""
     position = Position.after(variant, history, mode)
-    chosen = steer(position, target, top)
+    chosen = steer(position, target, top + len(history))
     ranking = rank_guesses(position, Measure.MINIMAX)
     where = {g: i for i, g in enumerate(ranking.guesses.tolist())}
     index = variant.guesses.index
@@ -128,7 +128,9 @@ def challenge_hint(
             round(float(ranking.scores.expected[i]), 4), int(ranking.scores.worst[i]),
             bool(ranking.possible[i]), None,
         ))  # fmt: skip
-    return Hint(len(position.candidates), position.words, suggestions)
+    found = Hint(len(position.candidates), position.words, suggestions,
+                 measure=Measure.MINIMAX.value)  # fmt: skip
+    return for_player(found, history, top)
 
 
 def _finish(variant: Variant, steps: list[Step]) -> Line:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +18,16 @@ _PRUNE_PAIRS = 1 << 24  # candidates^2 x guesses: few candidates score every gue
 _PRUNE_POOL = 4096  # guesses: a small pool (strict mode) is cheaper to score whole
 _SEED = 128  # guesses scored in the first round, by best bound: their top-th sets the bar
 _SLACK = 1e-9  # added to a bound so that rounding in its sum never puts it below the entropy
+# Bits: what a hint counts "near equal". Ranking with ``prefer``, a guess that can still be
+# the answer gains this much entropy, and a common word (one on the answer list) as much
+# again: a possible answer beats a guess it trails by less than NEAR bits (2 * NEAR if that
+# guess is a rare word), a common word a rare one it trails by less than NEAR. Measured over
+# the whole list with ``wordlebot bench play --strategy hint`` (docs/performance.md).
+NEAR = 0.05
+# Expected guesses: the same for hints under an answer model (engine.solver.weighted), which
+# rank by expected guesses to finish, already counting the chance of winning now: a common
+# word beats a rare one it trails by less than this.
+NEAR_GUESSES = 0.02
 
 
 @dataclass(frozen=True)
@@ -35,19 +46,43 @@ def possible_mask(position: Position, guesses: npt.NDArray[np.intp]) -> npt.NDAr
     return mask[guesses]
 
 
-def rank_guesses(position: Position, measure: Measure, top: int | None = None) -> Ranking:
+@cache
+def common_mask(variant: Variant) -> npt.NDArray[np.bool_]:
+    """Which guesses are common words: those on the answer list (the rest are allowed but
+    rare, as the original game's two lists)."""
+    mask = np.zeros(len(variant.guesses), dtype=bool)
+    mask[answer_rows(variant)] = True
+    return mask
+
+
+def preferred(
+    key: npt.NDArray[np.float64], possible: npt.NDArray[np.bool_], common: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.float64]:
+    """An entropy sort key (smaller is better) in which near equals go to a possible answer,
+    then to a common word (see :data:`NEAR`). Monotone in ``key``: a bound on the key stays
+    a bound on this one."""
+    bonus = NEAR * (possible.astype(np.float64) + common.astype(np.float64))
+    return np.asarray(np.round(key - bonus, 9), dtype=np.float64)
+
+
+def rank_guesses(
+    position: Position, measure: Measure, top: int | None = None, *, prefer: bool = False
+) -> Ranking:
     """Score the pool over the remaining candidates and order it by ``measure``.
 
-    For the ``top`` few by entropy in a large pool, only guesses whose entropy bound can
-    reach the top are scored exactly; the result is the same as scoring them all.
+    With ``prefer`` (entropy only: the other measures ignore it), guesses of near equal
+    entropy are ordered as a player wants them: a possible answer first, then a common word
+    (:func:`preferred`). For the ``top`` few by entropy in a large pool, only guesses whose
+    entropy bound can reach the top are scored exactly; the result is the same as scoring
+    them all.
     """
-    guesses, patterns, possible = _ordered(position, measure, top)
+    guesses, patterns, possible = _ordered(position, measure, top, prefer)
     scores = score_patterns(patterns, 3**position.variant.length)  # for the few
     return Ranking(guesses, scores, possible)
 
 
 def _ordered(
-    position: Position, measure: Measure, top: int | None
+    position: Position, measure: Measure, top: int | None, prefer: bool = False
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.unsignedinteger], npt.NDArray[np.bool_]]:
     """The pool best first by one measure (``top`` of it, when given): its guess rows, their
     ``(candidates, guesses)`` patterns and whether each can still be the answer."""
@@ -55,17 +90,20 @@ def _ordered(
     n = len(position.candidates)
     many = n >= _PRUNE_FROM or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
     large = many and len(pool) >= _PRUNE_POOL
+    prefer = prefer and measure is Measure.ENTROPY
     if measure is Measure.ENTROPY and top is not None and large:
-        return _entropy_top(position, pool, top)
+        return _entropy_top(position, pool, top, prefer)
     patterns = patterns_of(position.variant, pool, position.candidates)
     key = sort_key(patterns, measure, 3**position.variant.length)
     possible = possible_mask(position, pool)
+    if prefer:
+        key = preferred(key, possible, common_mask(position.variant)[pool])
     order = rank(key, possible, tie_order(position.variant)[pool], top)
     return pool[order], patterns[:, order], possible[order]
 
 
 def _entropy_top(
-    position: Position, pool: npt.NDArray[np.intp], top: int
+    position: Position, pool: npt.NDArray[np.intp], top: int, prefer: bool = False
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.unsignedinteger], npt.NDArray[np.bool_]]:
     """The ``top`` of ``pool`` by entropy, as :func:`_ordered` gives them, scoring exactly
     only the guesses that can reach them.
@@ -77,12 +115,16 @@ def _entropy_top(
     bounds first, each round four times the last, until none is left: ties included, the
     top is the one scoring every guess would give. (Where many guesses split the candidates
     perfectly, the cap makes their bounds equal and the tie order decides at once.)
+    With ``prefer`` the keys, bounds included, are :func:`preferred`: still bounds.
     """
     variant = position.variant
     n = len(position.candidates)
     bound = entropy_upper_bounds(variant, position.candidates)[pool] + _SLACK
-    bound_key = -np.round(np.minimum(bound, np.log2(n)), 9)
+    bound_key = np.asarray(-np.round(np.minimum(bound, np.log2(n)), 9), dtype=np.float64)
     possible = possible_mask(position, pool)
+    common = common_mask(variant)[pool]
+    if prefer:
+        bound_key = preferred(bound_key, possible, common)
     ties = np.where(possible, 0, len(variant.guesses)) + tie_order(variant)[pool]  # smaller wins
     columns = _Columns(variant, position.candidates)
     best = np.zeros(0, dtype=np.intp)  # the top so far (indices into pool), and their keys
@@ -103,6 +145,8 @@ def _entropy_top(
             left = np.sort(left[np.argpartition(bound_key[left], size)[:size]])
         unseen[left] = False
         keys = -np.round(entropies(columns(pool[left]), 3**variant.length), 9)
+        if prefer:
+            keys = preferred(keys, possible[left], common[left])
         every, every_keys = np.concatenate([best, left]), np.concatenate([best_keys, keys])
         order = np.lexsort((ties[every], every_keys))[:top]
         best, best_keys = every[order], every_keys[order]
@@ -133,11 +177,12 @@ class _Columns:
         return np.take(whole, self.candidates, axis=1).T
 
 
-def best_guess(position: Position, measure: Measure) -> int:
-    """The strategy's next guess, as a row of the guess list."""
+def best_guess(position: Position, measure: Measure, *, prefer: bool = False) -> int:
+    """The strategy's next guess, as a row of the guess list (``prefer``: as a hint's top
+    pick, see :func:`rank_guesses`)."""
     if len(position.candidates) <= 2:
         # One or two left: guessing a candidate is best by every measure, and the tie-break
         # (possible first, then list order) picks the earlier one.
         return int(answer_rows(position.variant)[position.candidates].min())
-    guesses, _, _ = _ordered(position, measure, top=1)
+    guesses, _, _ = _ordered(position, measure, top=1, prefer=prefer)
     return int(guesses[0])

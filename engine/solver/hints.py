@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,9 @@ class Hint:
     # Under an answer model (engine.solver.weighted): each candidate's chance, most likely
     # first; empty where every candidate is equally likely.
     probabilities: list[float] = field(default_factory=list)
+    # What the suggestions are ranked by: "entropy" (and, under an answer model, expected
+    # guesses), or "minimax" where the worst case is all (Absurdle's adversary leaves it).
+    measure: str = Measure.ENTROPY.value
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -48,14 +51,17 @@ def hint(
     measure: Measure = Measure.ENTROPY,
     tree: Node | None = None,
 ) -> Hint:
-    """Remaining candidates and the ``top`` guesses by ``measure``.
+    """Remaining candidates and the ``top`` guesses by ``measure``, as a player can use
+    them: among near equals by entropy a possible answer first, then a common word
+    (:func:`~engine.solver.greedy.rank_guesses`); never a word already played; the one word
+    alone when one is left (see :func:`for_player`).
 
     ``tree`` is the exact search's tree from the start: where the history follows it, its
     guess leads the suggestions, with the expected number of guesses to finish.
     Raises :class:`~engine.solver.position.InconsistentHistory` when no answer fits.
     """
     position = Position.after(variant, history, mode)
-    ranking = rank_guesses(position, measure, top=top)
+    ranking = rank_guesses(position, measure, top=top + len(history), prefer=True)
     words = variant.guesses.words
     suggestions = [
         Suggestion(
@@ -70,8 +76,21 @@ def hint(
     ]
     node = _follow(tree, position) if tree is not None else None
     if node is not None:
-        suggestions = _lead_with_tree(node, position, suggestions)[:top]
-    return Hint(len(position.candidates), position.words, suggestions)
+        suggestions = _lead_with_tree(node, position, suggestions)
+    found = Hint(len(position.candidates), position.words, suggestions, measure=measure.value)
+    return for_player(found, history, top)
+
+
+def for_player(result: Hint, history: Sequence[Row], top: int) -> Hint:
+    """``result`` as a hint a player can use: no word already played is suggested (it can
+    tell nothing new), and with one candidate left the suggestion is that word alone (every
+    other guess is worth 0 bits). ``result`` should rank ``top + len(history)`` guesses so
+    that ``top`` remain."""
+    played = {guess for guess, _ in history}
+    kept = [s for s in result.suggestions if s.guess not in played]
+    if result.remaining == 1:
+        kept = [s for s in kept if s.guess == result.candidates[0]]
+    return replace(result, suggestions=kept[:top])
 
 
 def _follow(tree: Node, position: Position) -> Node | None:

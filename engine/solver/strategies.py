@@ -15,7 +15,9 @@ from engine.solver.position import Position
 from engine.solver.tree import Node, build_tree
 from engine.variants import Variant
 
-STRATEGIES: tuple[str, ...] = (*(m.value for m in Measure), "optimal")
+# "hint": what following the hints' top pick plays, greedy entropy with near equals going to
+# a possible answer, then a common word (engine.solver.greedy.NEAR).
+STRATEGIES: tuple[str, ...] = (*(m.value for m in Measure), "hint", "optimal")
 
 
 class StrategyError(ValueError):
@@ -46,6 +48,10 @@ def strategy_tree(
         tree = optimal_tree(variant, mode, settings, directory=cache_dir, use_cache=use_cache,
                             progress=progress)  # fmt: skip
         return start, tree[1]
+    if strategy == "hint":
+        return start, build_tree(
+            start, lambda p: best_guess(p, Measure.ENTROPY, prefer=True), targets
+        )
     try:
         measure = Measure(strategy)
     except ValueError:

@@ -33,7 +33,8 @@ from engine.solver.coach import (
     hard_survivors,
     skill_of,
 )
-from engine.solver.hints import Hint, Suggestion
+from engine.solver.greedy import NEAR_GUESSES, common_mask
+from engine.solver.hints import Hint, Suggestion, for_player
 from engine.solver.measures import Measure, compact, compact_width, rank
 from engine.solver.position import tie_order
 
@@ -142,7 +143,9 @@ def model_hint(
     no allowed word fits."""
     if not history and pruned:
         return _opening(model, mode, top, measure)  # the same for everyone: computed once
-    return _hint(ModelPosition.after(model, history, mode), top, measure, pruned=pruned)
+    found = _hint(ModelPosition.after(model, history, mode), top + len(history), measure,
+                  pruned=pruned)  # fmt: skip
+    return for_player(found, history, top)  # never a played word; one left: that word
 
 
 @lru_cache(maxsize=16)
@@ -172,8 +175,13 @@ def _hint(
     chance = np.zeros(len(model.words))
     chance[position.candidates] = weights
     possible = chance[guesses] > 0
-    key = np.round(split.to_finish(), 9) if measure is None else split.sort_key(measure)
-    order = rank(key[same], possible, tie_order(model.variant)[guesses], top)
+    key: npt.NDArray[np.float64]
+    if measure is None:  # near equals (NEAR_GUESSES) to a common word: SOLID, not DOITS
+        bonus = NEAR_GUESSES * common_mask(model.variant)[guesses].astype(np.float64)
+        key = np.asarray(np.round(split.to_finish()[same] - bonus, 9), dtype=np.float64)
+    else:
+        key = split.sort_key(measure)[same]
+    order = rank(key, possible, tie_order(model.variant)[guesses], top)
     entropy, expected, worst = split.entropy[same], split.expected[same], split.worst[same]
     suggestions = [
         Suggestion(
@@ -222,7 +230,8 @@ def contenders(position: ModelPosition, top: int) -> npt.NDArray[np.intp]:
         bound = _eg_bound(position, guesses, heaviest[:counted], chance[guesses])
         probe = rows[np.argsort(bound, kind="stable")[: 4 * top]]  # the likeliest best
         cut = min(cut, float(np.partition(_exact_eg(position, pool[probe]), top - 1)[top - 1]))
-        rows = rows[bound <= cut + _MARGIN]
+        # A common word's key is its EG less NEAR_GUESSES: it may reach the top from there.
+        rows = rows[bound <= cut + _MARGIN + NEAR_GUESSES]
         if counted == n:
             break
         counted = min(4 * counted, n)
