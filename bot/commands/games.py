@@ -87,6 +87,15 @@ async def game_in(services: Services, caller: Caller, game: str, language: str |
     return kind_for(game, language, length)
 
 
+async def chosen_game(services: Services, caller: Caller, game: str, language: str | None,
+                      length: int | None) -> str | Reply:  # fmt: skip
+    """:func:`game_in`, or the refusal that says what the lists hold."""
+    try:
+        return await game_in(services, caller, game, language, length)
+    except NotShipped as exc:
+        return Reply.refuse(str(exc))
+
+
 def _archive_number(word: str) -> bool:
     return re.fullmatch(r"#?-?[0-9]{1,30}", word) is not None
 
@@ -98,10 +107,9 @@ def _daily_family(game: str) -> None:
 
     async def play(services: Services, caller: Caller, language: str | None,
                    length: int | None, **how: Any) -> Reply:  # fmt: skip
-        try:
-            kind = await game_in(services, caller, game, language, length)
-        except NotShipped as exc:
-            return Reply.refuse(str(exc))
+        kind = await chosen_game(services, caller, game, language, length)
+        if isinstance(kind, Reply):
+            return kind
         if "number" in how:
             return await archive(services, caller, kind, **how)
         return await start(services, caller, kind, **how)

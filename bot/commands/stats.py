@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.commands.games import LANGUAGE, LENGTH, game_in
+from bot.commands.games import LANGUAGE, LENGTH, chosen_game
 from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
 from bot.i18n import N_, _
 from bot.render import images
@@ -14,7 +14,7 @@ from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import Services
-from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, NotShipped, results_kind, shown_title
+from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, results_kind, shown_title
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.storage.periods import PERIODS
@@ -40,15 +40,6 @@ def _game(game: str, kept: tuple[str, ...], command: str) -> Reply | None:
     return None if game in kept else Reply.refuse(_(KEPT[command]).format(games=", ".join(kept)))
 
 
-async def _kind(services: Services, caller: Caller, game: str, language: str | None,
-                length: int | None) -> str | Reply:  # fmt: skip
-    """The game whose results to show: Wordle in a language and length, as /wordle picks it."""
-    try:
-        return await game_in(services, caller, game, language, length)
-    except NotShipped as exc:
-        return Reply.refuse(str(exc))
-
-
 @command(
     "stats",
     Param("game", choices=GAMES, takes=_not("practice", "daily")),
@@ -65,7 +56,7 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
     refused = _game(game, GAMES, "stats")
     if refused is not None:
         return refused
-    kind = await _kind(services, caller, game, language, length)
+    kind = await chosen_game(services, caller, game, language, length)
     if isinstance(kind, Reply):
         return kind
     game = kind
@@ -84,7 +75,7 @@ async def streak(services: Services, caller: Caller, game: str = "wordle",
     refused = _game(game, DAILY_GAMES, "streak")
     if refused is not None:
         return refused
-    kind = await _kind(services, caller, game, language, length)
+    kind = await chosen_game(services, caller, game, language, length)
     if isinstance(kind, Reply):
         return kind
     result = await services.stats.stats(caller.player.id, results_kind(kind),
@@ -122,7 +113,7 @@ async def leaderboard(
     if not 1 <= page <= MAX_PAGE:
         return Reply.refuse(_("A page is a number from 1 to {most}, not {page}")
                             .format(most=MAX_PAGE, page=repr(str(page)[:20])))  # fmt: skip
-    kind_name = await _kind(services, caller, game, language, length)
+    kind_name = await chosen_game(services, caller, game, language, length)
     if isinstance(kind_name, Reply):
         return kind_name
     game = kind_name

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from bot.commands.games import LANGUAGE, LENGTH, board_reply, game_in
+from bot.commands.games import LANGUAGE, LENGTH, board_reply, chosen_game
 from bot.commands.model import Caller, Param, Reply, UserId, command
 from bot.i18n import N_, _
 from bot.render.text import coop_standings_text, race_standings_text
@@ -29,7 +29,6 @@ from bot.services.challenges import MAX_GUESSES, NOT_FOUND
 from bot.services.coop import GAMES as COOP_GAMES
 from bot.services.coop import NO_GAME as NO_COOP
 from bot.services.coop import CoopOutcome
-from bot.services.kinds import NotShipped
 from bot.services.races import NEED_CHANNEL, RACE_GAMES, RaceOutcome
 
 RACE_OVER = N_("That race is over")
@@ -88,10 +87,10 @@ async def race(services: Services, caller: Caller, game: str = "wordle", mode: s
     here = _channel(caller)
     if here is None:
         return Reply.refuse(_(NEED_CHANNEL))
-    try:
-        game = await game_in(services, caller, game, language, length)
-    except NotShipped as exc:
-        return Reply.refuse(str(exc))
+    game_or_refusal = await chosen_game(services, caller, game, language, length)
+    if isinstance(game_or_refusal, Reply):
+        return game_or_refusal
+    game = game_or_refusal
     outcome = await services.races.create(caller.player, *here, game, mode)
     note = (_("Other players: /as NAME, then /join; the host (you) /start")
             if caller.front == "console" else "")  # fmt: skip
@@ -141,10 +140,10 @@ async def coop_start(services: Services, caller: Caller, game: str = "wordle",
     here = _channel(caller)
     if here is None:
         return Reply.refuse(_(COOP_NEEDS_CHANNEL))
-    try:
-        game = await game_in(services, caller, game, language, length)
-    except NotShipped as exc:
-        return Reply.refuse(str(exc))
+    game_or_refusal = await chosen_game(services, caller, game, language, length)
+    if isinstance(game_or_refusal, Reply):
+        return game_or_refusal
+    game = game_or_refusal
     return _coop_reply(await services.coop.start(*here, game))
 
 
@@ -208,10 +207,10 @@ async def challenge(services: Services, caller: Caller, word: str, player: UserI
         return Reply.refuse(_(CHALLENGE_NEEDS_CHANNEL))
     if game == "wordle" and length is None:
         length = len(word.strip()) if 4 <= len(word.strip()) <= 11 else None
-    try:
-        game = await game_in(services, caller, game, language, length)
-    except NotShipped as exc:
-        return Reply.refuse(str(exc))
+    game_or_refusal = await chosen_game(services, caller, game, language, length)
+    if isinstance(game_or_refusal, Reply):
+        return game_or_refusal
+    game = game_or_refusal
     target = None if player is None else Player(int(player), player.name)
     created = await services.challenges.create(caller.player, *here, word, game=game,
                                                guesses=guesses, target=target)  # fmt: skip
