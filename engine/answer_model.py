@@ -147,7 +147,7 @@ class AnswerModel:
         the shared group table's columns of the candidates are taken once (no group keys
         are recomputed per question), then a guess's row is the sum of its groups' rows."""
         _, ids, table = self._groups
-        columns = table[:, candidates]
+        columns = table.take(candidates, axis=1)  # C order: take below copies whole rows
 
         def rows(pool: npt.NDArray[np.intp]) -> npt.NDArray[np.unsignedinteger]:
             mine = ids[pool]

@@ -10,7 +10,13 @@ from engine.answer_model import ModelPosition, nyt_model
 from engine.nyt_history import shipped_answers
 from engine.pattern import score
 from engine.rules import Mode
-from engine.solver.weighted import _eg_bound, _exact_eg, _letter_outcomes, model_hint
+from engine.solver.weighted import (
+    _eg_bound,
+    _exact_eg,
+    _letter_outcomes,
+    _unique_rows,
+    model_hint,
+)
 from engine.variants import get_variant
 
 WORDS = get_variant("wordle-nyt").guesses.words
@@ -76,3 +82,25 @@ def test_each_letter_groups_squares_follow_from_where_its_letter_is(model) -> No
 def test_the_opening_hint_is_the_reference_one_for_the_allowed_words_model() -> None:
     model = nyt_model()  # no history: the hint before any guess, the costliest
     assert model_hint(model, []) == model_hint(model, [], pruned=False)
+
+
+# The slowest positions of `wordlebot bench hints`: a junk first guess leaves thousands of
+# candidates (every count of the bound, 64 to 4,096, is needed) or a few hundred.
+SLOW = [("mokos", 0), ("thymi", 0), ("pucks", 0), ("sooky", 0), ("adlib", 81), ("kilos", 3)]
+
+
+@pytest.mark.parametrize("row", SLOW)
+def test_the_slowest_positions_give_the_reference_hint(model, row) -> None:
+    assert model_hint(model, [row]) == model_hint(model, [row], pruned=False)
+
+
+@settings(max_examples=50, deadline=None)
+@given(rows=st.integers(1, 40), columns=st.integers(1, 300), values=st.integers(1, 3),
+       seed=st.integers(0, 2**32 - 1))  # fmt: skip
+def test_distinct_rows_are_numpys(rows: int, columns: int, values: int, seed: int) -> None:
+    """Any table: the same distinct rows, each row mapped to its copy, as np.unique(axis=0)
+    (a few values, so that rows repeat)."""
+    table = np.random.default_rng(seed).integers(0, values, (rows, columns), dtype=np.uint8)
+    distinct, same = _unique_rows(table)
+    assert np.array_equal(distinct[same], table)
+    assert len(distinct) == len(np.unique(table, axis=0))

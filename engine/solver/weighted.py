@@ -169,8 +169,7 @@ def _hint(
     patterns = model.patterns(guesses, position.candidates)
     same = np.arange(len(guesses))
     if pruned:  # a guess's figures depend on its row of patterns alone: each row once
-        patterns, same = np.unique(patterns, axis=0, return_inverse=True)
-        same = same.reshape(-1)
+        patterns, same = _unique_rows(patterns)
     split = buckets(patterns, weights, 3**model.variant.length)
     chance = np.zeros(len(model.words))
     chance[position.candidates] = weights
@@ -201,6 +200,17 @@ def _hint(
     return Hint(len(position.candidates), words, suggestions, probabilities)
 
 
+def _unique_rows(
+    patterns: npt.NDArray[np.unsignedinteger],
+) -> tuple[npt.NDArray[np.unsignedinteger], npt.NDArray[np.intp]]:
+    """The distinct rows and, for each row, the index of its copy: ``np.unique(axis=0)``'s
+    answer, each row compared as one opaque value (not as thousands of fields)."""
+    rows = np.ascontiguousarray(patterns)
+    opaque = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, same = np.unique(opaque, return_index=True, return_inverse=True)
+    return rows[first], same.reshape(-1).astype(np.intp)
+
+
 # The pruned hint. By the concavity of F in the entropy H (F = 1 + H / (2 + 0.23 H)), a
 # bucket's cost M * F(S) is at least the sum of its parts' costs over any split of the
 # candidates (mixing words only adds entropy). So the heaviest candidates, counted exactly,
@@ -225,11 +235,16 @@ def contenders(position: ModelPosition, top: int) -> npt.NDArray[np.intp]:
     chance = np.zeros(len(position.model.words))
     chance[position.candidates] = weights
     counted, cut = min(_FIRST_COUNTED, n), np.inf
+    scored = np.full(len(pool), np.nan)  # exact EGs of the guesses probed so far
     while len(rows) * max(n, 3**position.model.variant.length) > _EXACT_CELLS:
         guesses = pool[rows]
         bound = _eg_bound(position, guesses, heaviest[:counted], chance[guesses])
         probe = rows[np.argsort(bound, kind="stable")[: 4 * top]]  # the likeliest best
-        cut = min(cut, float(np.partition(_exact_eg(position, pool[probe]), top - 1)[top - 1]))
+        new = probe[np.isnan(scored[probe])]
+        if len(new):
+            scored[new] = _exact_eg(position, pool[new])
+        known = scored[~np.isnan(scored)]  # every exact EG so far: the cut only falls
+        cut = min(cut, float(np.partition(known, top - 1)[top - 1]))
         # A common word's key is its EG less NEAR_GUESSES: it may reach the top from there.
         rows = rows[bound <= cut + _MARGIN + NEAR_GUESSES]
         if counted == n:
