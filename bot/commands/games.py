@@ -10,7 +10,7 @@ from bot.i18n import _
 from bot.render.text import hint_text, multi_hint_text
 from bot.services import Outcome, Services
 from bot.services.archive import play_archive
-from bot.services.games import NO_GAME, ROLLED_BACK
+from bot.services.games import NO_GAME
 from bot.services.kinds import (
     DAILY_GAMES,
     DEFAULT_LANGUAGE,
@@ -33,7 +33,7 @@ def board_reply(outcome: Outcome, *, answer_privately: bool = False,
     """A game's outcome as a reply: its board, or a refusal (with the games the player
     may have meant). A note that reveals an answer (giving up) never goes on the board:
     with ``answer_privately`` it is said to the player alone."""
-    rolled_back = _rolled_back(outcome)  # refused, with the game as stored: shown
+    rolled_back = outcome.rolled_back  # refused, with the game as stored: shown
     game = outcome.game
     if game is None or (not outcome.ok and outcome.message and not rolled_back):
         return Reply.refuse(outcome.message or _(NO_GAME), outcome.choices, pick)
@@ -42,16 +42,6 @@ def board_reply(outcome: Outcome, *, answer_privately: bool = False,
     return Reply(note or "", private=game.kind.endswith(PRIVATE_KINDS), game=game,
                  secret=secret or "", ended=outcome.ok and game.over, refused=not outcome.ok,
                  extra={"rolled_back": True} if rolled_back else {})  # fmt: skip
-
-
-def _rolled_back(outcome: Outcome) -> bool:
-    """Whether the service refused a play because the game had changed under it (the board
-    then shows the game as stored). The one place that reads it from the message, in English
-    or in the reader's language, whichever the service wrote; the reply carries it as a flag
-    (``extra["rolled_back"]``)."""
-    if outcome.ok or outcome.game is None or not outcome.message:
-        return False
-    return outcome.message in (ROLLED_BACK, _(ROLLED_BACK))
 
 
 async def start(services: Services, caller: Caller, variant: str, *, daily: bool = False,
