@@ -46,6 +46,14 @@ def posted_at(message: discord.Message) -> datetime:
     return message.edited_at or message.created_at
 
 
+def shared_text(message: discord.Message) -> str:
+    """What a message shares: its own text, then the text of what it forwards (Discord puts
+    a forward's copy of the original in ``message_snapshots``, its own ``content`` empty). A
+    forward is its forwarder's post: it counts for them, on the day they forwarded it."""
+    texts = [message.content, *(s.content for s in message.message_snapshots)]
+    return "\n".join(t for t in texts if t)
+
+
 async def members_named(message: discord.Message) -> list[tuple[int, str]]:
     """The members of the recap's server, now, who have a display name the recap gives as a
     plain @name (and those it mentions, by their names), each asked of Discord (a member
@@ -160,11 +168,11 @@ class Analysis(commands.Cog):
 
     async def analyze_message(self, interaction: discord.Interaction[Any],
                               message: discord.Message) -> None:  # fmt: skip
-        """The same reading as /analyze, privately; on one's own message its shares count
-        for one's stats too, as posted that day."""
+        """The same reading as /analyze, privately; on one's own message (a forward one
+        made, too) its shares count for one's stats too, as posted that day."""
         own = message.author.id == interaction.user.id
         posted = posting_day(posted_at(message), bot_of(interaction).services.daily.zone)
-        await thinking_first(interaction, "analyze", paste=message.content,
+        await thinking_first(interaction, "analyze", paste=shared_text(message),
                              posted=posted if own else None)  # fmt: skip
 
     @in_servers
@@ -186,10 +194,12 @@ class Analysis(commands.Cog):
         await self.record_post(after)  # an edited share replaces the earlier record
 
     async def record_post(self, message: discord.Message) -> None:
-        """A share posted in a chosen channel counts for its poster (what is refused is told
-        them in a direct message), and the Wordle app's recap for everyone it lists."""
+        """A share posted (or forwarded) in a chosen channel counts for its poster (what is
+        refused is told them in a direct message), and the Wordle app's recap for everyone
+        it lists (the app's own message only: a forward of it is a member's post)."""
         from_app = message.author.id == WORDLE_APP_ID
-        if (message.author.bot and not from_app) or message.guild is None or not message.content:
+        text = shared_text(message)
+        if (message.author.bot and not from_app) or message.guild is None or not text:
             return
         services = self.bot.services  # type: ignore[attr-defined]
         storage = services.storage
@@ -201,7 +211,7 @@ class Analysis(commands.Cog):
                                      await members_named(message),
                                      age=services.daily.clock() - posted_at(message))  # fmt: skip
             return
-        shares = parse_shares(message.content[:MAX_PASTE]).shares  # recording needs no reading
+        shares = parse_shares(text[:MAX_PASTE]).shares  # recording needs no reading
         if not shares:
             return
         # No interaction says the poster's language: theirs if they chose one, else the

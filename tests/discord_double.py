@@ -18,7 +18,7 @@ from typing import Any
 from discord.user import ClientUser
 from discord.utils import time_snowflake
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
-from discord_messages import submitted_form
+from discord_messages import forwarded, submitted_form
 
 from bot.discord_bot import JOBS_TASK
 
@@ -197,7 +197,20 @@ class DiscordDouble:
         data = message({"content": content}, author_id=user_id)
         if edit_of is not None:
             data["edited_timestamp"] = at or POSTED
-        elif at is not None:  # an id of that moment too (the counter keeps it unique)
+        return await self._deliver(data, user_id=user_id, edit_of=edit_of, at=at)
+
+    async def forward(self, original: dict[str, Any], *, user_id: int,
+                      at: str | None = None) -> str:  # fmt: skip
+        """``original`` (a message payload) forwarded into the channel by ``user_id`` at
+        ``at``, as Discord delivers a forward: a message of the forwarder's with no text of
+        its own, the original's copy in ``message_snapshots``."""
+        data = forwarded(original, channel_id=CHANNEL_ID, author_id=user_id, guild_id=GUILD_ID)
+        data["id"], data["timestamp"] = snowflake(), POSTED
+        return await self._deliver(data, user_id=user_id, at=at)
+
+    async def _deliver(self, data: dict[str, Any], *, user_id: int, edit_of: str | None = None,
+                       at: str | None = None) -> str:  # fmt: skip
+        if edit_of is None and at is not None:  # an id of that moment too (the counter: unique)
             data["timestamp"] = at
             data["id"] = str(time_snowflake(datetime.fromisoformat(at)) + next(_ids) % 2**22)
         data["author"] = {**user(user_id), "bot": False}

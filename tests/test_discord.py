@@ -232,6 +232,31 @@ async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own
     assert await double.bot.services.storage.shares(BOB) == []
 
 
+async def test_the_message_menu_reads_a_forward_and_records_it_for_its_forwarder(double):
+    """A forward's text is in ``message_snapshots``: the menu reads it there, and used by
+    the one who forwarded it (its poster here) records it, never for the share's author."""
+    from discord_double import CHANNEL_ID, GUILD_ID, message, snowflake
+    from discord_messages import forwarded
+
+    def forward(content: str, *, by: int, of: int) -> dict:
+        original = message({"content": content}, author_id=of)
+        sent = forwarded(original, channel_id=CHANNEL_ID, author_id=by, guild_id=GUILD_ID)
+        return sent | {"id": snowflake()}  # an id of the stand-in's day, as the forward's
+
+    cat = 333
+    theirs = forward(CURRENT, by=ANN, of=cat)
+    _, reply = await double.message_command("Analyze Wordle result", theirs, user_id=ANN)
+    assert reply.ephemeral and "Wordle #1981: recorded (see /stats)" in reply.text
+    _, author = await double.message_command("Analyze Wordle result", theirs, user_id=cat)
+    assert "Wordle #1981" in author.text and "recorded" not in author.text
+    storage = double.bot.services.storage
+    assert len(await storage.shares(ANN)) == 1 and await storage.shares(cat) == []
+    _, nothing = await double.message_command(
+        "Analyze Wordle result", forward("look at this", by=BOB, of=cat), user_id=BOB
+    )
+    assert "No share found" in nothing.text and await storage.shares(BOB) == []
+
+
 async def test_the_record_results_menu_reads_only_the_wordle_apps_own_recap(double):
     from discord_double import message
 

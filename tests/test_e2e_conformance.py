@@ -7,6 +7,7 @@ group DMs, other locales, members without Manage Server."""
 import asyncio
 import signal
 import sqlite3
+from datetime import UTC, date, datetime
 
 import aiohttp
 import pytest
@@ -24,7 +25,8 @@ from bot_process import (
     started,
     submit,
 )
-from discord_messages import EPHEMERAL, LOADING, Messages
+from discord.utils import time_snowflake
+from discord_messages import EPHEMERAL, LOADING, Messages, forwarded, member_message
 from discord_server import APP_ID, DiscordServer
 from discord_spec import problems
 
@@ -319,6 +321,36 @@ async def test_close_4014_mid_session_ends_with_one_clear_line(server, tmp_path)
     finally:
         _, err = process.stop()
     assert returncode == 1 and "Traceback" not in err and "MESSAGE_CONTENT_INTENT" in err
+
+
+async def test_a_forwarded_share_counts_for_its_forwarder_through_the_gateway(server, tmp_path):
+    """A share forwarded into a share channel arrives as Discord sends a forward (its text
+    in ``message_snapshots`` alone): the real process records it for the forwarder, on the
+    forward's day, and nothing for the share's author."""
+    database = str(tmp_path / "bot.sqlite3")
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        enabled = await server.interact(command("sharechannel", user_id=50, enabled=True))
+        assert "record" in enabled.text(), enabled.text()
+        now = datetime.now(UTC)
+        number = (now.date() - date(2021, 6, 19)).days
+        grid = "\n".join(["⬛🟨⬛⬛⬛", "🟩🟩🟩🟩🟩"])
+        original = member_message(f"Wordle {number:,} 2/6\n{grid}", channel_id=GUILDS[1] + 1,
+                                  author_id=51, guild_id=GUILDS[1])  # fmt: skip
+        forward = forwarded(original, channel_id=GUILDS[0] + 1, author_id=52,
+                            guild_id=GUILDS[0])  # fmt: skip
+        forward["id"] = str(time_snowflake(now))  # posted now, as its id says
+        await server.deliver_message(forward)
+
+        def recorded() -> list[tuple]:
+            return sqlite3.connect(database).execute(
+                "SELECT player_id, puzzle, day FROM share_results").fetchall()  # fmt: skip
+
+        await wait_for(lambda: recorded() != [])
+        assert recorded() == [(52, number, now.date().isoformat())]
+    finally:
+        process.stop()
 
 
 # -- where interactions come from -----------------------------------------------------

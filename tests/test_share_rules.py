@@ -255,6 +255,75 @@ async def test_one_result_a_game_a_day_across_the_channel_and_the_menu(double) -
     assert [s["puzzle"] for s in await storage.shares(12)] == [300, 302]
 
 
+# -- forwarded shares (issue 32, point 1) ------------------------------------------------
+
+
+def listening(double) -> list[tuple[int, list[str]]]:
+    """What the share channel tells posters privately, as (to whom, lines)."""
+    told: list[tuple[int, list[str]]] = []
+
+    async def tell(posted, lines: list[str]) -> None:
+        told.append((posted.author.id, lines))
+
+    double.bot.get_cog("Analysis").tell = tell
+    return told
+
+
+async def test_a_forwarded_share_counts_for_its_forwarder_on_the_day_they_forwarded_it(
+    double,
+) -> None:
+    """Discord puts a forward's text in ``message_snapshots``: read there, credited to the
+    one who forwarded it, on the forward's own day (the original was posted days before)."""
+    from discord_double import message
+
+    storage = double.bot.services.storage
+    told = listening(double)
+    await double.command("sharechannel", user_id=1, enabled=True)
+    number = (date(2026, 11, 24) - date(2021, 6, 19)).days
+    original = message({"content": wordle(number, 3)}, author_id=15)
+    original["timestamp"] = "2026-11-19T08:00:00+00:00"  # before that puzzle was out
+    await double.forward(original, user_id=16, at="2026-11-24T09:00:00+00:00")
+    rows = await storage._all("SELECT player_id, game, puzzle, day FROM share_results")
+    assert [tuple(r) for r in rows] == [(16, "wordle", number, "2026-11-24")] and told == []
+    assert await stored(storage, 15) == (0, 0)
+
+
+async def test_a_forward_of_someone_elses_share_counts_once_for_the_forwarder_only(
+    double,
+) -> None:
+    """The forwarder is the one who posted it in this server: a forward counts for them as
+    their own paste would, under the same caps (once, one a day), and never again for the
+    share's author; what is refused is told to the forwarder."""
+    from discord_double import message
+
+    storage = double.bot.services.storage
+    told = listening(double)
+    await double.command("sharechannel", user_id=1, enabled=True)
+    await double.post(primel(300), user_id=17)  # the author's own post counts for them
+    theirs = message({"content": primel(300)}, author_id=17)
+    for _ in range(2):  # forwarded twice by someone else
+        await double.forward(theirs, user_id=18)
+    assert [s["puzzle"] for s in await storage.shares(18)] == [300]
+    assert [s["puzzle"] for s in await storage.shares(17)] == [300]
+    assert await stored(storage, 17) == (1, 1) and await stored(storage, 18) == (1, 1)
+    assert told == []  # the same share again is no refusal
+    await double.forward(message({"content": primel(301)}, author_id=17), user_id=18)
+    assert [s["puzzle"] for s in await storage.shares(18)] == [300]
+    assert told == [(18, ["Primel #301: you already have a Primel result for 2026-11-21; "
+                          "one a day counts, not recorded"])]  # fmt: skip
+    assert await stored(storage, 17) == (1, 1)
+
+
+async def test_a_forward_with_no_share_stores_nothing_and_says_nothing(double) -> None:
+    from discord_double import message
+
+    told = listening(double)
+    await double.command("sharechannel", user_id=1, enabled=True)
+    await double.forward(message({"content": "look at this"}, author_id=17), user_id=19)
+    await double.forward(message({"content": ""}, author_id=17), user_id=19)  # an image
+    assert await stored(double.bot.services.storage, 19) == (0, 0) and told == []
+
+
 # -- point 5: "Record results" credits only people it can identify ---------------------------
 
 RECAP = "**Your group is on a 5 day streak!** 🔥 Here are yesterday's results:\n👑 3/6: @Sam <@21>"
