@@ -396,8 +396,8 @@ class WordleBot(commands.Bot):
             await follow_reader(interaction)  # their language as it is now (/settings me)
             palette = palette_named(await self.services.storage.palette(interaction.user.id))
             await answer(interaction, guide_text("discord", palette), private=True)
-        except (discord.HTTPException, StorageBusy) as exc:
-            log.info("the first-game guide was not sent: %s", exc)
+        except Exception as exc:  # the command was answered: a guide lost is no failure of it
+            log.warning("the first-game guide was not sent: %r", exc)
 
     async def answer_failure(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """What the player is told when handling their interaction failed, slash command,
