@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 
-from bot.commands import COMMANDS, Caller, Picture, Reply
+from bot.commands import COMMANDS, Caller, Picture, Reply, guides
 from bot.commands.stats import next_pages
 from bot.console_options import (
     Option,
@@ -33,6 +33,7 @@ from bot.console_options import (
 )
 from bot.console_together import CONSOLE_PLACE, TogetherCommands
 from bot.i18n import N_, _, current_locale, negotiate, set_locale, use_locale
+from bot.render.guide import guide_text
 from bot.render.palette import STANDARD, palette_named
 from bot.render.text import (
     board_rows,
@@ -140,6 +141,7 @@ class Console(TogetherCommands):
         """One line: a bare word is a guess; a command's options are read by
         :func:`bot.console_options.parse_options`, by name or by position (see SYNTAX)."""
         if not line.startswith("/"):
+            await self.first_guide()
             return await self.guess(line)
         command, rest = [*line.split(None, 1), ""][:2]  # a paste may start on the next line
         command = command.lower()
@@ -154,6 +156,8 @@ class Console(TogetherCommands):
             return
         try:
             path = command_path(command, options)
+            if command != "/as" and guides(path):  # handing the keyboard over is no use
+                await self.first_guide()
             if path in COMMANDS:
                 await self.perform(path, options)
             else:
@@ -162,6 +166,17 @@ class Console(TogetherCommands):
             self.write(f"  {exc}")
         except StorageBusy:  # the database did not answer in time: nothing was changed
             self.write(_(BUSY))
+
+    async def first_guide(self) -> None:
+        """Before the reply to a player's first command ever (in any process, on Discord
+        too): the first-game guide, once (bot/services/guide.py decides)."""
+        try:
+            first = await self.services.guide.first_use(self.player)
+        except StorageBusy:  # a later command guides
+            return
+        if first:
+            self.write(guide_text("console", self.palette))
+            self.write("")
 
     async def perform(self, path: str, options: Options) -> None:
         """Run a command of the shared model (:mod:`bot.commands`) and show its reply."""

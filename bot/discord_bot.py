@@ -22,9 +22,12 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.commands.model import guides
 from bot.i18n import N_, _, negotiate, set_locale, use_locale
 from bot.i18n.translator import CatalogTranslator
-from bot.services import Services, open_services
+from bot.render.guide import guide_text
+from bot.render.palette import palette_named
+from bot.services import Player, Services, open_services
 from bot.services.kinds import KINDS
 from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
@@ -33,6 +36,7 @@ from engine.rules import Mode
 
 log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
+GUIDE = "wordlebot-guide"  # interaction.extras: this command is its player's first
 LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a re-read
 DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
 BUSY = N_("The bot is very busy right now: try again in a moment.")
@@ -150,7 +154,14 @@ class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
         drifting past Discord's 3-second window."""
-        return not await turned_away(interaction)
+        if await turned_away(interaction):
+            return False
+        command = interaction.command
+        if interaction.type is discord.InteractionType.application_command and (
+            command is None or guides(command.qualified_name)
+        ):
+            await self.client.note_first_use(interaction)
+        return True
 
     async def sync_payload(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
         """The commands as published: discord.py's payload without ``dm_permission``, which
@@ -348,6 +359,45 @@ class WordleBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await self.answer_failure(interaction, error)
+        await self.send_guide(interaction)
+
+    async def note_first_use(self, interaction: discord.Interaction[Any]) -> None:
+        """Before a slash command or app menu runs: is it its player's first use of the
+        bot? The services decide, once per player across every process (the database's
+        compare-and-set), before the command runs, so a /mydata delete that follows forgets
+        the mark. Never a reason to fail the command: a database that does not answer now
+        leaves the guide for a later command."""
+        user = interaction.user
+        try:
+            first = await self.services.guide.first_use(Player(user.id, user.display_name))
+        except Exception:
+            log.warning("the first-game guide was not checked", exc_info=True)
+            return
+        if first:
+            interaction.extras[GUIDE] = True
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: Any
+    ) -> None:
+        """After a command's answer: its player's first-game guide, if this was their first
+        command (counted in flight, so a shutdown lets it go out)."""
+        task = asyncio.current_task()
+        if task is not None and interaction.extras.get(GUIDE):
+            self.in_flight.add(task)
+            task.add_done_callback(self.in_flight.discard)
+        await self.send_guide(interaction)
+
+    async def send_guide(self, interaction: discord.Interaction[Any]) -> None:
+        """The first-game guide, privately, as a follow-up to the player's first command,
+        in their language and colours (bot/render/guide.py); once (the mark is taken)."""
+        if not interaction.extras.pop(GUIDE, False):
+            return
+        try:
+            await follow_reader(interaction)  # their language as it is now (/settings me)
+            palette = palette_named(await self.services.storage.palette(interaction.user.id))
+            await answer(interaction, guide_text("discord", palette), private=True)
+        except Exception as exc:  # the command was answered: a guide lost is no failure of it
+            log.warning("the first-game guide was not sent: %r", exc)
 
     async def answer_failure(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """What the player is told when handling their interaction failed, slash command,

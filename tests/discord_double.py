@@ -126,6 +126,20 @@ class DiscordDouble:
         self.recorder = Recorder()
         self.app_permissions = EVERYTHING  # what the bot may do where interactions come from
         self.locale = "en-US"  # the language each player's Discord shows (a test may change it)
+        # Players met as newcomers: the first-game guide is theirs to get (a test of the guide
+        # adds them). Every other player is taken as one who met the bot before the test
+        # began: the services are told they need no guide, without a row written for them
+        # (a test of deletion or export sees what the player stored, nothing more), so the
+        # replies other tests count are those a returning player sees.
+        self.new_players: set[int] = set()
+        guide = bot.services.guide
+        first_use = getattr(guide, "real_first_use", guide.first_use)
+        guide.real_first_use = first_use  # one double at a time decides (the latest made)
+
+        async def newcomers_only(player: Any) -> bool:
+            return player.id in self.new_players and await first_use(player)
+
+        guide.first_use = newcomers_only
         async_context.set(self.recorder)
         # What READY would have told the bot: who it is and its application.
         state = bot._connection

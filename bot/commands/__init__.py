@@ -18,6 +18,7 @@ from bot.commands.model import (
     RoleId,
     UserId,
     command,
+    guides,
     run_command,
 )
 
@@ -37,5 +38,6 @@ __all__ = [
     "RoleId",
     "UserId",
     "command",
+    "guides",
     "run_command",
 ]

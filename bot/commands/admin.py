@@ -251,7 +251,7 @@ async def export(services: Services, caller: Caller) -> Reply:
     return Reply(_("Your data:"), private=True, extra={"document": ("wordlebot.json", text)})
 
 
-@command("mydata delete", Param("confirm", required=True))
+@command("mydata delete", Param("confirm", required=True), guides=False)
 async def delete(services: Services, caller: Caller, confirm: str) -> Reply:
     """Deletion keeps, for the rest of the puzzle day, what the player played that day
     (bot/services/deletion.py): no way to play a daily again with its answer known."""

@@ -136,19 +136,29 @@ class Command:
     params: tuple[Param, ...] = ()
     usage: Usage | None = None  # said when the console cannot read a line of it
     console_name: str = ""  # another name the console knows it by (e.g. "/export")
+    # A first use of the bot through it earns the first-game guide (bot/services/guide.py);
+    # not a deletion of the player's data, which would keep a mark of them.
+    guides: bool = True
+
+
+def guides(path: str) -> bool:
+    """Whether a first use through the command at ``path`` (or any name the model does not
+    know: the console's own commands) is followed by the first-game guide."""
+    spec = COMMANDS.get(path)
+    return spec is None or spec.guides
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(path: str, *params: Param, usage: Usage | None = None, console_name: str = ""
-            ) -> Callable[[Handler], Handler]:  # fmt: skip
+def command(path: str, *params: Param, usage: Usage | None = None, console_name: str = "",
+            guides: bool = True) -> Callable[[Handler], Handler]:  # fmt: skip
     """Register the decorated handler as the command at ``path``."""
 
     def register(run: Handler) -> Handler:
         if path in COMMANDS:
             raise ValueError(f"command {path!r} is declared twice")
-        COMMANDS[path] = Command(path, run, params, usage, console_name)
+        COMMANDS[path] = Command(path, run, params, usage, console_name, guides)
         return run
 
     return register

@@ -19,6 +19,7 @@ from bot.services.daily import DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
+from bot.services.guide import GuideService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
@@ -64,6 +65,11 @@ class Services:
     def analysis(self) -> AnalysisService:
         """/analyze for every front end: its limits and hint rules (through ``analysis_gate``)."""
         return AnalysisService(self.storage, self.daily, self.analysis_gate, self.analysis_budget)
+
+    @cached_property
+    def guide(self) -> GuideService:
+        """The first-game guide: whom to guide, once each (bot/services/guide.py)."""
+        return GuideService(self.storage)
 
     @cached_property
     def challenges(self) -> ChallengeService:

@@ -239,6 +239,24 @@ class Storage:
             (player_id, name[:100], _now(), locale),
         )
 
+    async def guided(self, player_id: int) -> bool:
+        """Whether the player was given the first-game guide (a plain read, no write)."""
+        row = await self._one("SELECT guided_at FROM players WHERE id = ?", (player_id,))
+        return row is not None and row["guided_at"] is not None
+
+    async def claim_guide(self, player_id: int, name: str = "") -> bool:
+        """Mark the player as given the first-game guide; True for the one call that marked
+        them (a compare-and-set on ``guided_at``: of two processes asking at once, one
+        wins). Deleting the player's row (/mydata delete) forgets the mark."""
+        now = _now()
+        changed = await self._write(
+            "INSERT INTO players (id, name, created_at, guided_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET guided_at = excluded.guided_at "
+            "WHERE players.guided_at IS NULL",
+            (player_id, name[:100], now, now),
+        )
+        return changed == 1
+
     # -- games -------------------------------------------------------------------------
 
     async def active_game(
@@ -471,7 +489,8 @@ class Storage:
     async def export_player(self, player_id: int) -> dict[str, Any]:
         """Everything stored about a player, as plain JSON-ready data."""
         tables = {
-            "player": "SELECT id, name, created_at, palette, locale FROM players WHERE id = ?",
+            "player": "SELECT id, name, created_at, palette, locale, guided_at FROM players "
+            "WHERE id = ?",
             "games": "SELECT id, scope, kind, puzzle, state, status, created_at, updated_at "
             "FROM games WHERE player_id = ? ORDER BY id",
             "results": "SELECT game_id, scope, kind, day, won, guesses, finished_at "

@@ -91,6 +91,15 @@ def _learned_answers(player_id: str) -> str:
 """
 
 
+# 19 (both engines): when a player was given the first-game guide (bot/services/guide.py),
+# NULL until then; set by a compare-and-set, so one process of many sends it. Everyone who
+# has a row already has met the bot: they are taken as guided since they came.
+_GUIDED = """
+    ALTER TABLE players ADD COLUMN guided_at TEXT;
+    UPDATE players SET guided_at = created_at;
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -467,6 +476,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _LANGUAGES,
     # 18: the NYT answers learned from players (see _learned_answers).
     _learned_answers("INTEGER"),
+    # 19: the first-game guide given (see _GUIDED).
+    _GUIDED,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -788,6 +799,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _LANGUAGES,
     # 18: as SQLite's 18.
     _learned_answers("BIGINT"),
+    # 19: as SQLite's 19.
+    _GUIDED,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
