@@ -187,11 +187,11 @@ async def test_console_names_and_positions_give_the_same_output(tmp_path) -> Non
         ("/quordle hard", "/quordle mode:hard"),
         ("/hardmode primel", "/hardmode game:primel"),
     ]  # fmt: skip
-    for positional, named in pairs:
+    for i, (positional, named) in enumerate(pairs):  # each pair on two new databases
         a = await console_session(tmp_path, "/wordle practice", "crane", "/giveup", positional,
-                                  name=f"p{len(positional)}")  # fmt: skip
+                                  name=f"p{i}")  # fmt: skip
         b = await console_session(tmp_path, "/wordle practice", "crane", "/giveup", named,
-                                  name=f"n{len(named)}")  # fmt: skip
+                                  name=f"n{i}")  # fmt: skip
         assert a == b, (positional, named)
 
 

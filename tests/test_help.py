@@ -44,6 +44,7 @@ async def test_console_help_names_every_console_command() -> None:
     services = await open_services(load_settings(database_path=":memory:", daily_seed=SEED))
     shown: list[str] = []
     try:
+        await services.storage.claim_guide(1, "ann")  # a returning player: /help alone
         await Console(services, Player(1, "ann"), shown.append, colour=False).handle("/help")
     finally:
         await services.close()
