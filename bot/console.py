@@ -38,6 +38,7 @@ from bot.render.palette import STANDARD, palette_named
 from bot.render.text import (
     board_rows,
     digest_text,
+    finished_definition,
     keyboard,
     plain,
     share_text,
@@ -291,6 +292,8 @@ class Console(TogetherCommands):
         for guess, digits in [] if game.boards is not None else game.rows:
             self.write("  " + self.tiles(guess, digits))
         self.write("  " + status_line(game, spoiler=False))
+        if meaning := finished_definition(game, spoiler=False):
+            self.write("  " + meaning)
         if game.over:
             self.write(share_text(game, self.palette))
         else:

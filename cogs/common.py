@@ -20,7 +20,7 @@ from bot.i18n import N_
 from bot.render import images
 from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
-from bot.render.text import board_rows, keyboard_markdown, status_line, title
+from bot.render.text import board_rows, finished_definition, keyboard_markdown, status_line, title
 from bot.services import DM, GameView, Player
 from bot.services.digest import ChannelGone, NotSent
 
@@ -232,6 +232,8 @@ async def board_message(
     hidden = game.number is not None
     lines = board_rows(game, hide_letters=hidden, palette=palette)
     lines.append(status_line(game, spoiler=hidden))
+    if meaning := finished_definition(game, spoiler=hidden):
+        lines.append(meaning)
     if not hidden and not game.over:
         lines.append("")
         lines.append(keyboard_markdown(game))

@@ -34,6 +34,7 @@ TRANSLATED = {"es-ES", "es-419", "pt-BR", "fr", "de", "it", "pl"}
 # messages later (races, co-op, challenges, digests, reminders), which a bot that is not a
 # member of the channel cannot do.
 ANYWHERE = {
+    "define",
     "wordle",
     "primel",
     "absurdle",

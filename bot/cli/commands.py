@@ -142,6 +142,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_define(args: argparse.Namespace) -> int:
+    from engine.definitions import definition
+
+    found = definition(args.word, args.language)
+    if args.json:
+        word = args.word.strip().lower()
+        _print_json({"found": True, **found.to_json()} if found else {"found": False, "word": word})
+    elif found:
+        print(found.word)
+        for sense in found.senses:
+            print(f"  ({sense.part}) {sense.gloss}")
+        print(f"Source: {found.source}")
+    else:
+        print(f"No definition of {args.word.strip().lower()!r} in the {args.language!r} dictionary",
+              file=sys.stderr)  # fmt: skip
+    return 0 if found else 1
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     """Shares (and typed histories) read from standard input."""
     from engine.shares import parse_shares
@@ -693,6 +711,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     variant_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_score)
+
+    p = commands.add_parser("define", help="a short definition of a word, with its source")
+    p.add_argument("word")
+    p.add_argument("--language", default="en", help="the dictionary's language (en)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_define)
 
     def mode_option(p: argparse.ArgumentParser, default: str = "normal") -> None:
         if wanted(p):

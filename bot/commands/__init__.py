@@ -22,7 +22,8 @@ from bot.commands.model import (
     run_command,
 )
 
-FAMILIES = ("games", "stats", "help", "analysis", "admin", "digest", "reminders", "together")
+FAMILIES = ("games", "stats", "help", "analysis", "admin", "digest", "reminders", "together",
+            "define")  # fmt: skip
 for _family in FAMILIES:
     import_module(f"bot.commands.{_family}")
 

@@ -52,6 +52,7 @@ SECTIONS = (
         _discord("Apps > Analyze Wordle result", N_("the same, on a message")),
         Entry("/coach", N_("your last game's skill and luck, turn by turn")),
         Entry("/hardmode", N_("is hard mode harder? our study")),
+        Entry("/define", N_("what a word means")),
     )),
     Section(N_("Play with others"), (
         Entry("/race", N_("race everyone here on one word")),

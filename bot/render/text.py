@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.services.races import RaceBoard
     from bot.storage.coop import CoopStanding
     from bot.storage.races import Racer, RaceStanding
+    from engine.definitions import Definition
     from engine.solver.coach import Coaching
     from engine.solver.hints import Hint
     from engine.solver.multiboard import MultiHint
@@ -199,6 +200,47 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
         return _("X/{limit}. The answer was {answer}.").format(limit=game.max_guesses,
                                                               answer=shown)  # fmt: skip
     return _("Guess {number} of {limit}").format(number=count + 1, limit=game.max_guesses)
+
+
+# A dictionary's parts of speech (engine/definitions.py), marked for the catalogs.
+PARTS_OF_SPEECH = {"noun": N_("noun"), "verb": N_("verb"), "adjective": N_("adjective"),
+                   "adverb": N_("adverb")}  # fmt: skip
+GLOSS = 300  # a board's definition's characters at most
+
+
+def part_of_speech(part: str) -> str:
+    return _(PARTS_OF_SPEECH[part]) if part in PARTS_OF_SPEECH else part
+
+
+def definition_text(found: Definition) -> str:
+    """/define's answer: the word, its senses, and the dictionary it comes from."""
+    lines = [f"**{found.word.upper()}**"]
+    lines += [f"({part_of_speech(sense.part)}) {sense.gloss}" for sense in found.senses]
+    lines.append("-# " + _("Source: {source}").format(source=found.source))
+    return "\n".join(lines)
+
+
+def finished_definition(game: GameView, *, spoiler: bool) -> str:
+    """The answer's first sense, for a finished game's board: "" while the game is played (a
+    game in progress shows no answer, so nothing of it either), for games of several boards,
+    Absurdle, and languages without a dictionary. ``spoiler`` hides it as the board hides
+    the answer of a daily, without the word (the status line above has it, behind its own
+    spoiler)."""
+    if not game.over or not game.answer or game.boards is not None or game.remaining is not None:
+        return ""
+    from engine.definitions import definition
+    from engine.variants import get_variant
+
+    found = definition(game.answer, get_variant(game.variant).language)
+    if found is None:
+        return ""
+    sense = found.senses[0]
+    gloss = sense.gloss if len(sense.gloss) <= GLOSS else sense.gloss[: GLOSS - 1] + "…"
+    if spoiler:
+        return f"||({part_of_speech(sense.part)}) {gloss}||"
+    return _("{word} ({part}): {gloss}").format(
+        word=found.word.upper(), part=part_of_speech(sense.part), gloss=gloss
+    )
 
 
 def share_text(game: GameView, palette: Palette = STANDARD) -> str:

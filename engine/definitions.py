@@ -1,0 +1,68 @@
+"""Short definitions of words, from a licensed offline dictionary shipped beside the word
+lists (``wordlists/<language>/definitions.tsv``, made by ``wordlists/make_definitions.py``;
+English only so far, from Princeton WordNet 3.0). A language without such a file has no
+definitions: :func:`definition` answers ``None``, and nothing is shown.
+
+A definition says nothing of any game: whether a word is an answer is the services' business,
+and they show a game's answer's definition only once the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from wordlists import DIRECTORY
+
+
+@dataclass(frozen=True)
+class Sense:
+    """One meaning: its part of speech (``noun``, ``verb``, ``adjective``, ``adverb``) and gloss."""
+
+    part: str
+    gloss: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    word: str
+    senses: tuple[Sense, ...]
+    source: str  # the dictionary and its licence, to be shown with it
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "word": self.word,
+            "senses": [{"part": sense.part, "gloss": sense.gloss} for sense in self.senses],
+            "source": self.source,
+        }
+
+
+@cache
+def _dictionary(path: Path) -> tuple[str, dict[str, tuple[Sense, ...]]]:
+    """The file's source line and its senses by word, read once."""
+    if not path.is_file():
+        return "", {}
+    source = ""
+    found: dict[str, list[Sense]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# source\t"):
+            source = line.partition("\t")[2]
+            continue
+        word, part, gloss = line.split("\t", 2)
+        found.setdefault(word, []).append(Sense(part, gloss))
+    return source, {word: tuple(senses) for word, senses in found.items()}
+
+
+def definition(word: str, language: str = "en", directory: Path = DIRECTORY) -> Definition | None:
+    """The word's definition in ``language``, or ``None`` where the dictionary has none (or
+    there is no dictionary for that language)."""
+    if not language.isalpha():
+        return None
+    source, words = _dictionary(directory / language / "definitions.tsv")
+    word = word.strip().lower()
+    senses = words.get(word)
+    return Definition(word, senses, source) if senses else None
+
+
+__all__ = ["Definition", "Sense", "definition"]
