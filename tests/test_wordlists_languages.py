@@ -55,6 +55,8 @@ def test_the_languages_are_english_and_six_more_with_five_and_six_letters() -> N
 def test_each_language_folder_holds_exactly_its_lengths(code: str) -> None:
     entry = BY_CODE[code]
     expected = {"profanity.txt"}
+    if code == "en":  # English's dictionary for /define (wordlists/README.md), and its licence
+        expected |= {"definitions.tsv", "LICENSE-wordnet"}
     for length in entry["lengths"]:
         if (code, length) != ("en", 5):
             expected |= {f"{length}-answers.txt", f"{length}-allowed.txt"}
