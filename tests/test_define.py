@@ -99,3 +99,28 @@ async def test_define_and_a_finished_board_in_discord(tmp_path) -> None:
         assert any(CIGAR in sent.text for sent in answers)
     finally:
         await bot.close()
+
+
+async def test_a_digest_names_the_day_that_is_over_its_word_and_meaning(tmp_path) -> None:
+    """The digest is made once its day is over: then its word may be told, and what it means
+    (behind spoilers). A day still in play has no digest (tests/test_digest.py)."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.render.text import digest_text
+    from bot.services import Player, open_services
+
+    services = await open_services(load_settings(database_path=str(tmp_path / "d.sqlite3"),
+                                                 daily_seed=SEED))  # fmt: skip
+    try:
+        day = datetime(2026, 11, 20, 12, tzinfo=UTC)
+        services.daily.clock = lambda: day
+        answer = services.daily.answer("wordle", day.date())
+        await services.games.start(Player(4, "uma"), 77, "wordle", daily=True)
+        await services.games.guess(Player(4, "uma"), 77, answer)
+        services.daily.clock = lambda: day + timedelta(days=1)
+        text = digest_text(await services.digests.digest(77, day.date()))
+    finally:
+        await services.close()
+    found = definition(answer)
+    assert f"The word: ||{answer.upper()}||" in text
+    assert found is None or found.senses[0].gloss[:20] in text

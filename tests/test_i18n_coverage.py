@@ -70,9 +70,14 @@ def unmarked(said: str) -> str:
         said = shorter
 
 
+# A dictionary's gloss is data in the word's own language, shown behind a spoiler after a
+# part of speech: "||(noun) a large long-necked bird||" (English games only).
+GLOSS = re.compile(r"\|\|\(⟦[^⟧]*⟧\) [^|]*\|\|")
+
+
 def english_left(texts: list[str]) -> list[str]:
-    return [found for said in texts
-            for found in SENTENCE.findall(GAME_NAMES.sub(" ", unmarked(said)))]  # fmt: skip
+    plain = [GAME_NAMES.sub(" ", unmarked(GLOSS.sub(" ", said))) for said in texts]
+    return [found for said in plain for found in SENTENCE.findall(said)]
 
 
 def test_the_leftover_check_finds_english_and_lets_marked_text_and_game_words_pass() -> None:

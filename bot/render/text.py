@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import N_, _, format_number, format_percent, ngettext, pgettext, use_locale
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
-from bot.render.letters import capital
+from bot.render.letters import capital, capitals
 from bot.render.palette import STANDARD, Palette
 from bot.services import Board, GameView, Stats
 from bot.services.kinds import KINDS, shown_title
@@ -218,6 +218,20 @@ def definition_text(found: Definition) -> str:
     lines += [f"({part_of_speech(sense.part)}) {sense.gloss}" for sense in found.senses]
     lines.append("-# " + _("Source: {source}").format(source=found.source))
     return "\n".join(lines)
+
+
+def day_definition(answer: str, variant: str) -> str:
+    """ " (noun) a large long-necked bird": a day's word's first sense, behind a spoiler, for
+    a digest of a day that is over; "" where the language has no dictionary."""
+    from engine.definitions import definition
+    from engine.variants import get_variant
+
+    found = definition(answer, get_variant(variant).language)
+    if found is None:
+        return ""
+    sense = found.senses[0]
+    gloss = sense.gloss if len(sense.gloss) <= GLOSS else sense.gloss[: GLOSS - 1] + "…"
+    return f" ||({part_of_speech(sense.part)}) {gloss}||"
 
 
 def finished_definition(game: GameView, *, spoiler: bool) -> str:
@@ -551,6 +565,9 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
                         value=shown.value,
                     )
                 )
+        if game.answer:  # the day is over: its word, and what it means where we know
+            lines.append(_("The word: {word}").format(word=f"||{capitals(game.answer)}||")
+                         + day_definition(game.answer, game.variant))  # fmt: skip
         blocks.append("\n".join(lines))
     if digest.podium is not None:
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}

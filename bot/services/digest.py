@@ -80,6 +80,10 @@ class GameDigest:
     limit: int
     skilful: Highlight | None = None
     luckiest: Highlight | None = None
+    # The bot's answer of that day, for a daily it hosts ("" for the other games' shares):
+    # a digest is only made once its day is over, when the answer may be told.
+    answer: str = ""
+    variant: str = ""
 
     @property
     def crowned(self) -> list[Member]:
@@ -211,11 +215,12 @@ class DigestService:
         grids = [(Member(r.player_id, r.name), _digits(r)) for r in ordered]
         played_here = [r for r in ordered if r.state]
         skilful, luckiest = await self._highlights(played_here[:COACHED_GAMES])
+        hosted = kind.endswith(":daily") and spec.daily
         return GameDigest(
             kind, _title(shown_title(spec), day, finished), streak, scores,
             [Member(s.player_id, s.name) for s in started], grids,
             max((len(d) for _member, rows in grids for d in rows), default=5), spec.limit, skilful,
-            luckiest,
+            luckiest, self.daily.answer(spec.variant, day) if hosted else "", spec.variant,
         )  # fmt: skip
 
     async def _highlights(
