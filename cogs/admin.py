@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands import COMMANDS, ChannelId, RoleId
-from bot.commands.admin import INTERFACE, language_name
+from bot.commands.admin import INTERFACE
 from bot.discord_bot import WordleBot, answer
 from bot.i18n import N_, _
+from bot.services.kinds import native_name
 from cogs.common import anywhere, bot_of, in_servers, in_time
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
@@ -22,7 +23,7 @@ from cogs.replies import caller_of, command_work, perform, send_reply
 
 INTERFACE_CHOICES = [
     app_commands.Choice(name="Auto" if code == "auto" else
-                        language_name(code.split("-")[0]), value=code)
+                        native_name(code.split("-")[0]), value=code)
     for code in INTERFACE
 ]  # fmt: skip
 

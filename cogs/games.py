@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.discord_bot import turned_away
 from bot.services.kinds import LANGUAGES as LANGUAGE_LENGTHS
+from bot.services.kinds import native_name
 from cogs.common import answers_failures, anywhere, form_values
 from cogs.cooldowns import PLAY
 from cogs.replies import (
@@ -23,16 +24,11 @@ from cogs.replies import (
     perform,
     submitted_guess,
 )
-from engine.variants import REGISTRY
 
 ModeChoice = Literal["normal", "hard", "strict"]
 MODE = "hard: greens stay, yellows must be reused; strict: every guess could be the answer"
 # Wordle's languages, by their own names; a length from the shortest to the longest list.
-LANGUAGES = [
-    app_commands.Choice(name=REGISTRY.languages[code].name if code in REGISTRY.languages
-                        else "English", value=code)
-    for code in LANGUAGE_LENGTHS
-]  # fmt: skip
+LANGUAGES = [app_commands.Choice(name=native_name(code), value=code) for code in LANGUAGE_LENGTHS]
 Length = app_commands.Range[int, 4, 11]
 WORDS = {"language": "The words' language (default: the server's, else yours)",
          "length": "Letters a word (default: 5 where the language has them)"}  # fmt: skip

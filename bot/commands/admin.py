@@ -12,22 +12,14 @@ from contextlib import nullcontext
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
-from bot.i18n import LOCALES, N_, _, ngettext, use_locale
-from bot.i18n import language_name as reader_language_name
+from bot.i18n import LOCALES, N_, _, language_name, ngettext, use_locale
 from bot.render.palette import PALETTES, palette_named
 from bot.render.text import squares_of
 from bot.services import Services, deletion, shares
 from bot.services.kinds import LANGUAGES, NotShipped, kind_for
-from engine.variants import REGISTRY
 
 # The interface's languages a player may choose (auto: as Discord shows yours).
 INTERFACE = ("auto", *LOCALES)
-
-
-def language_name(code: str) -> str:
-    """A word list's language by its own name ("Español")."""
-    language = REGISTRY.languages.get(code)
-    return language.name if language is not None else "English"
 
 
 IN_A_SERVER = N_("That works in a server, not in direct messages.")
@@ -122,7 +114,7 @@ async def server_settings(
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)
     cooldown = await services.coop.cooldown(guild)
-    words_in = reader_language_name(updated.language or "en")  # in the reader's words
+    words_in = language_name(updated.language or "en")  # in the reader's words
     letters = updated.word_length or 5
     sentences = [
         _("Server time zone: {zone}.").format(zone=updated.timezone) if updated.timezone
@@ -211,7 +203,7 @@ def _my_settings_text(palette: str, squares: str, high_contrast: bool,
              else _("green: right place, yellow: elsewhere"))  # fmt: skip
     speaks = (
         _("Language: the bot speaks {locale} to you (/settings me language).").format(
-            locale=reader_language_name(locale.split("-")[0])
+            locale=language_name(locale.split("-")[0])
         )
         if locale
         else _("Language: the bot speaks your Discord language (/settings me language).")

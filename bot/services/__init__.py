@@ -53,7 +53,9 @@ class Services:
     async def delete_player(self, player_id: int) -> bool:
         """Delete everything stored about a player; what they played today stays played
         until the day ends (an anonymous mark each: bot/services/deletion.py)."""
-        return await self.games.delete_player(player_id)
+        deleted = await self.games.delete_player(player_id)
+        self.guide.forget(player_id)  # their next command is a first use again
+        return deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:
         return await self.storage.reset_guild_board(guild_id)

@@ -13,14 +13,30 @@ from __future__ import annotations
 from bot.services.games import Player
 from bot.storage import Storage
 
+KNOWN_LIMIT = 100_000  # players this process remembers as guided (a read each after that)
+
 
 class GuideService:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        # Guided players this process has seen: every command asks, and a mark only goes
+        # with a deletion (``forget``; one in another process leaves that player unguided
+        # here, which costs nothing: they were guided once).
+        self._known: set[int] = set()
 
     async def first_use(self, player: Player) -> bool:
         """Whether to guide ``player`` now: True once per player, ever. A player already
-        guided costs one read (every command asks); the write is made once."""
-        if await self.storage.guided(player.id):
+        guided costs one read, once per process; the write is made once."""
+        if player.id in self._known:
             return False
-        return await self.storage.claim_guide(player.id, player.name)
+        first = not await self.storage.guided(player.id) and await self.storage.claim_guide(
+            player.id, player.name
+        )
+        if len(self._known) >= KNOWN_LIMIT:
+            self._known.clear()
+        self._known.add(player.id)
+        return first
+
+    def forget(self, player_id: int) -> None:
+        """The player's data was deleted: their next command is a first use again."""
+        self._known.discard(player_id)

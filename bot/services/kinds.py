@@ -124,6 +124,12 @@ def one_of(game: str, games: tuple[str, ...]) -> bool:
     return spec is not None and (game in games or spec.base in games)
 
 
+def native_name(code: str) -> str:
+    """A word list's language by its own name ("Español"), as a language picker shows it."""
+    language = REGISTRY.languages.get(code)
+    return language.name if language is not None else "English"
+
+
 def word_language(locale: str) -> str | None:
     """The shipped language of a Discord locale (``es-ES``, ``pt-BR``), if we have it."""
     code = locale.replace("_", "-").split("-")[0].lower()
@@ -148,13 +154,6 @@ def shown_title(spec: GameKind) -> str:
     return _("Wordle ({language}, {length} letters)").format(
         language=language_name(spec.language), length=spec.length
     )
-
-
-def kind_title(kind: str) -> str:
-    """A kind for people: "Wordle daily", "Wordle (Spanish, 6 letters) practice"."""
-    name, _, flavour = kind.partition(":")
-    spec = KINDS.get(name)
-    return f"{shown_title(spec) if spec else name} {flavour}".strip()
 
 
 def kind_name(kind: str) -> GameKind:
