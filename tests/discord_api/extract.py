@@ -35,6 +35,9 @@ ROUTES = [
     ("patch", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
     ("post", "/channels/{channel_id}/messages"),
     ("patch", "/channels/{channel_id}/messages/{message_id}"),
+    ("get", "/channels/{channel_id}/messages"),
+    ("put", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
+    ("delete", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
 ]
 JSON = "application/json"
 SPEC = "specs/openapi.json"
