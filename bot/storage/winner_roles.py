@@ -75,6 +75,13 @@ class WinnerRoles:
             (guild_id, player_id, role_id),
         )
 
+    async def problem(self, guild_id: int) -> str | None:
+        """The problem with the role last said in the digest's channel (None: none)."""
+        row = await self.db.one(
+            "SELECT winner_role_problem FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else row[0]
+
     async def said(self, guild_id: int, problem: str) -> bool:
         """Record ``problem`` as said in the digest's channel; False when it was said last
         time already (said once, not at each digest while it lasts)."""
