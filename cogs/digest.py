@@ -135,7 +135,6 @@ class DigestCommands(
             log.warning("could not tell the admin of guild %s that the digest is off",
                         channel.guild_id)  # fmt: skip
 
-
     # -- the winner's role (bot.services.winner_role.RoleDoor) ----------------------------
 
     async def problem(self, guild_id: int, role_id: int) -> str | None:

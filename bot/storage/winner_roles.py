@@ -50,9 +50,7 @@ class WinnerRoles:
 
     async def latest_day(self, guild_id: int) -> str | None:
         """The latest digest's day that gave the role here (a later one is never undone)."""
-        row = await self.db.one(
-            "SELECT MAX(day) FROM winner_roles WHERE guild_id = ?", (guild_id,)
-        )
+        row = await self.db.one("SELECT MAX(day) FROM winner_roles WHERE guild_id = ?", (guild_id,))
         return None if row is None or row[0] is None else str(row[0])
 
     async def giving(self, guild_id: int, player_id: int, role_id: int, day: str) -> bool:
