@@ -170,6 +170,8 @@ class DiscordServer(Gateway):
         # Each member's roles as the bot changed them, by (guild, user); members who left.
         self.member_roles: dict[tuple[int, int], set[int]] = {}
         self.departed: set[tuple[int, int]] = set()
+        # Roles' permissions as Discord applies them, which the bot was never told of
+        self.untold: dict[tuple[int, int], int] = {}
         self.faults: list[Fault] = []
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
         self._sent: dict[str, Sent] = {}  # by interaction id
@@ -616,8 +618,14 @@ class DiscordServer(Gateway):
         return {user for (g, user), roles in self.member_roles.items()
                 if g == guild and role in roles}  # fmt: skip
 
-    async def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
-        """An admin changes a role's permissions: GUILD_ROLE_UPDATE tells the bot."""
+    async def set_role_permissions(self, guild: int, role: int, permissions: int, *,
+                                   tell: bool = True) -> None:  # fmt: skip
+        """An admin changes a role's permissions: GUILD_ROLE_UPDATE tells the bot (``tell``
+        False: Discord applies it but the bot is never told, not even by a new GUILD_CREATE,
+        as when its cache lags behind)."""
+        if not tell:
+            self.untold[(guild, role)] = permissions
+            return
         [changed] = [r for r in self.roles_of(guild) if r["id"] == str(role)]
         changed["permissions"] = str(permissions)
         await self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild), "role": changed})
@@ -638,11 +646,12 @@ class DiscordServer(Gateway):
                 or (r.get("tags") or {}).get("bot_id") == str(BOT_ID)]  # fmt: skip
         allowed = 0
         for r in mine:
-            allowed |= int(r["permissions"])
+            allowed |= self.untold.get((guild, int(r["id"])), int(r["permissions"]))
         highest = max(int(r["position"]) for r in mine)
         if (not allowed & (MANAGE_ROLES | ADMINISTRATOR) or int(role["position"]) >= highest
                 or role["managed"]):  # fmt: skip
-            self.violations.append(f"role {role['name']}: changed without the right to")
+            if not any(g == guild for g, _ in self.untold):  # what the bot knew said it could not
+                self.violations.append(f"role {role['name']}: changed without the right to")
             return self.error(request, "Missing Permissions", 50013, 403)
         return None
 

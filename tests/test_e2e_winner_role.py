@@ -104,3 +104,30 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert server.holders(GUILD, WINNERS) == {22, 30}  # nothing moved, nothing refused
     code, err = later.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_a_refusal_the_bot_could_not_foresee_is_said_and_the_digest_still_posts(
+    server, tmp_path
+):
+    """Manage Roles is taken away and the bot is not told yet (its cache lags): Discord
+    answers the role change 403 Missing Permissions, and the bot says so in the channel."""
+    database = str(tmp_path / "bot.sqlite3")
+    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **FAST)
+    await started(server, noon)
+    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
+    assert "goes to each day's winners" in (await server.interact(set_role(server, WINNERS))).text()
+    await play(server, 21, date(2026, 3, 1), 0)
+    await server.set_role_permissions(GUILD, BOT_ROLE, 0, tell=False)
+    assert noon.stop()[0] == 0
+
+    server.identified.clear()
+    midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **FAST)
+    await started(server, midnight)
+    await until(lambda: len(server.posts) == 2, "the digest, and a word on the role")
+    assert "👑 1/6: <@21>" in server.posts[0][1]["content"]
+    assert server.posts[1][1]["content"].startswith("Discord refused to give the winner's role")
+    assert ("PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}", 403) in [
+        (operation, status) for _at, operation, status in server.log]  # fmt: skip
+    assert server.holders(GUILD, WINNERS) == set()
+    code, err = midnight.stop()
+    assert code == 0, err[-2000:]
