@@ -1,6 +1,7 @@
-"""The daily digest in Discord: admins choose its channel (:mod:`bot.commands.digest`); the
-process the database elects posts each server's digest when it is due
-(:mod:`bot.services.digest` decides what and when, and claims each day before it is sent)."""
+"""The daily digest in Discord: admins choose its channel and the winner's role
+(:mod:`bot.commands.digest`); the process the database elects posts each server's digest when
+it is due (:mod:`bot.services.digest` decides what and when, and claims each day before it is
+sent), then moves the winner's role (:mod:`bot.services.winner_role`) through this cog."""
 
 from __future__ import annotations
 
@@ -13,23 +14,39 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.commands import ChannelId
+from bot.commands import ChannelId, RoleId
 from bot.discord_bot import WordleBot
 from bot.i18n import _, use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services.digest import Digest, Member
+from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
 from cogs.common import in_servers, post_in_channel
 from cogs.replies import perform
 
 log = logging.getLogger("wordlebot.digest")
 LIMIT = 2000  # characters in one Discord message
+UNKNOWN_ROLE = 10011  # Discord's JSON error code
 
 
 def mention(member: Member) -> str:
     return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
+
+
+def role_problem(me: discord.Member, role: discord.Role) -> str | None:
+    """Why the bot (``me``) cannot give ``role``, as Discord decides: a key of
+    :data:`bot.services.winner_role.PROBLEMS`, or None."""
+    if role.is_default():
+        return "everyone"
+    if role.managed:
+        return "managed"
+    if not me.guild_permissions.manage_roles:
+        return "manage_roles"
+    if role >= me.top_role:
+        return "above"
+    return None
 
 
 @in_servers
@@ -60,10 +77,24 @@ class DigestCommands(
     async def off(self, interaction: discord.Interaction[Any]) -> None:
         await perform(interaction, "digest off")
 
+    @app_commands.command(name="role", description="A role for each day's winners (none: stop)")
+    @app_commands.describe(role="Given to the day's winners, taken back at the next digest")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def role(self, interaction: discord.Interaction[Any],
+                   role: discord.Role | None = None) -> None:  # fmt: skip
+        problem = None
+        guild = interaction.guild
+        if role is not None and isinstance(guild, discord.Guild) and guild.me is not None:
+            problem = role_problem(guild.me, role)
+        elif role is not None and not interaction.app_permissions.manage_roles:
+            problem = "manage_roles"  # the server is not in this process's cache
+        chosen = None if role is None else RoleId(role.id)
+        await perform(interaction, "digest role", role=chosen, role_problem=problem)
+
     # -- the job -----------------------------------------------------------------------
 
     async def post_due(self) -> None:
-        await self.bot.services.digests.run_due(self.post, self.warn)
+        await self.bot.services.digests.run_due(self.post, self.warn, door=self, say=self.say)
 
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
         """Send one digest, in the server's language; Discord's refusals become what the
@@ -103,6 +134,44 @@ class DigestCommands(
         except discord.HTTPException:
             log.warning("could not tell the admin of guild %s that the digest is off",
                         channel.guild_id)  # fmt: skip
+
+    # -- the winner's role (bot.services.winner_role.RoleDoor) ----------------------------
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        """Checked before each digest's changes: permissions and roles move meanwhile."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None or guild.me is None:
+            return None  # another process's server: Discord's answer will say
+        role = guild.get_role(role_id)
+        return "unknown" if role is None else role_problem(guild.me, role)
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        try:
+            reason = _("The day's winner (daily digest)")
+            await self.bot.http.add_role(guild_id, player_id, role_id, reason=reason)
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_ROLE:
+                raise RoleRefused("unknown") from None
+            raise MemberGone from None
+        except discord.Forbidden:
+            raise RoleRefused("refused") from None
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        try:
+            reason = _("A new day's winners (daily digest)")
+            await self.bot.http.remove_role(guild_id, player_id, role_id, reason=reason)
+        except discord.NotFound:  # the member left, or the role is gone: nothing to take
+            raise MemberGone from None
+        except discord.Forbidden:
+            raise RoleRefused("refused") from None
+
+    async def say(self, channel: DigestChannel, text: str) -> None:
+        """A problem with the winner's role, in the digest's channel."""
+        try:
+            await post_in_channel(self.bot, channel.guild_id, channel.channel_id, text,
+                                  allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        except Exception:
+            log.warning("could not tell guild %s about its winner's role", channel.guild_id)
 
 
 async def setup(bot: WordleBot) -> None:

@@ -115,6 +115,11 @@ class Gateway:
         self._shard_gone = [asyncio.Event() for _ in range(shards)]  # no live session
         for gone in self._shard_gone:
             gone.set()
+        self.roles: dict[int, list[dict[str, Any]]] = {}  # each server's, once changed
+
+    def roles_of(self, guild: int) -> list[dict[str, Any]]:
+        """A server's roles as they now are (``default_roles`` until a test changes them)."""
+        return self.roles.setdefault(guild, default_roles(guild))
 
     def shard_of(self, guild_id: int | str | None) -> int:
         """Discord's routing: a guild's shard, shard 0 for direct messages."""
@@ -204,7 +209,8 @@ class Gateway:
             "application": {"id": str(APP_ID), "flags": 0}, "shard": [shard, count],
         })  # fmt: skip
         for guild in guilds:
-            await self._dispatch(session, "GUILD_CREATE", guild_payload(guild))
+            payload = guild_payload(guild, self.roles_of(guild))
+            await self._dispatch(session, "GUILD_CREATE", payload)
         self._changed(shard)
         if self.connected() == set(range(self.shards)):
             self.identified.set()
@@ -287,15 +293,41 @@ class Gateway:
             await session.connection.close(code)
 
 
-def guild_payload(guild: int) -> dict[str, Any]:
+ADMINISTRATOR, MANAGE_ROLES = 1 << 3, 1 << 28  # Discord's permission bits
+EVERYONE_MAY = 2251799813685247 & ~ADMINISTRATOR & ~MANAGE_ROLES  # what @everyone may do
+
+
+def default_roles(guild: int) -> list[dict[str, Any]]:
+    """A server's roles as Discord sends them: @everyone (its id is the server's), the bot's
+    own role (managed by its integration, holding Manage Roles), ``winners`` below it,
+    ``moderators`` above it."""
+
+    def role(offset: int, name: str, position: int, permissions: int,
+             managed: bool = False) -> dict[str, Any]:  # fmt: skip
+        data = {"id": str(guild + offset), "name": name, "permissions": str(permissions),
+                "position": position, "color": 0, "hoist": False, "managed": managed,
+                "mentionable": False, "flags": 0}  # fmt: skip
+        if managed:
+            data["tags"] = {"bot_id": str(BOT_ID)}
+        return data
+
+    return [role(0, "@everyone", 0, EVERYONE_MAY), role(10, "wordlebot", 5, MANAGE_ROLES, True),
+            role(11, "winners", 2, 0), role(12, "moderators", 8, 0)]  # fmt: skip
+
+
+def guild_payload(guild: int, roles: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """GUILD_CREATE: the server, its roles (``default_roles``), its one channel, and the
+    bot's own member with its role (so the bot knows its permissions and highest role)."""
+    roles = default_roles(guild) if roles is None else roles
+    bot_roles = [r["id"] for r in roles if (r.get("tags") or {}).get("bot_id") == str(BOT_ID)]
+    me = {"user": user(BOT_ID, "wordlebot", bot=True), "roles": bot_roles, "deaf": False,
+          "mute": False, "flags": 0, "joined_at": "2026-01-01T00:00:00+00:00"}  # fmt: skip
     return {
         "id": str(guild), "name": f"guild {guild}", "owner_id": "1", "unavailable": False,
-        "roles": [{"id": str(guild), "name": "@everyone", "permissions": "2251799813685247",
-                   "position": 0, "color": 0, "hoist": False, "managed": False,
-                   "mentionable": False, "flags": 0}],
+        "roles": roles,
         "channels": [{"id": str(guild + 1), "type": 0, "name": "games", "position": 0,
                       "permission_overwrites": []}],
-        "members": [], "emojis": [], "stickers": [], "features": [], "member_count": 2,
+        "members": [me], "emojis": [], "stickers": [], "features": [], "member_count": 2,
         "threads": [], "stage_instances": [], "guild_scheduled_events": [], "voice_states": [],
         "presences": [], "large": False, "joined_at": "2026-01-01T00:00:00+00:00",
     }  # fmt: skip

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-from discord_gateway import Gateway, guild_payload
+from discord_gateway import ADMINISTRATOR, MANAGE_ROLES, Gateway, guild_payload
 from discord_messages import (
     APP_ID,
     BOT_ID,
@@ -71,6 +71,8 @@ ROUTES = [
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", "edit"),
     ("POST", "/channels/{channel_id}/messages", "create_message"),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit"),
+    ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "add_member_role"),
+    ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "remove_member_role"),
 ]
 # What an interaction of each type may be answered with (Discord's callback types)
 ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
@@ -165,6 +167,11 @@ class DiscordServer(Gateway):
         # through a user install alone (a server that never installed it, a group DM).
         self.out_of_reach: set[int] = set()
         self.dm_channels: dict[int, int] = {}  # DM channel -> the user it reaches
+        # Each member's roles as the bot changed them, by (guild, user); members who left.
+        self.member_roles: dict[tuple[int, int], set[int]] = {}
+        self.departed: set[tuple[int, int]] = set()
+        # Roles' permissions as Discord applies them, which the bot was never told of
+        self.untold: dict[tuple[int, int], int] = {}
         self.faults: list[Fault] = []
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
         self._sent: dict[str, Sent] = {}  # by interaction id
@@ -603,6 +610,66 @@ class DiscordServer(Gateway):
         self._images(message, "message")
         self.posts.append((channel, body, [name for _, name, _ in files]))
         return self.answer(request, message)
+
+    # -- a member's roles -------------------------------------------------------------------
+
+    def holders(self, guild: int, role: int) -> set[int]:
+        """The members the bot has given ``role`` (and not taken back)."""
+        return {user for (g, user), roles in self.member_roles.items()
+                if g == guild and role in roles}  # fmt: skip
+
+    async def set_role_permissions(self, guild: int, role: int, permissions: int, *,
+                                   tell: bool = True) -> None:  # fmt: skip
+        """An admin changes a role's permissions: GUILD_ROLE_UPDATE tells the bot (``tell``
+        False: Discord applies it but the bot is never told, not even by a new GUILD_CREATE,
+        as when its cache lags behind)."""
+        if not tell:
+            self.untold[(guild, role)] = permissions
+            return
+        [changed] = [r for r in self.roles_of(guild) if r["id"] == str(role)]
+        changed["permissions"] = str(permissions)
+        await self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild), "role": changed})
+
+    def _role_refusal(self, request: web.Request) -> web.Response | None:
+        """What Discord answers a role change with when it refuses it: 404 for an unknown
+        role (10011) or member (10007); 403 Missing Permissions (50013) without Manage Roles,
+        for a role not below the bot's highest, or one an integration manages."""
+        guild = int(request.match_info["guild_id"])
+        member = int(request.match_info["user_id"])
+        roles = {int(r["id"]): r for r in self.roles_of(guild)}
+        role = roles.get(int(request.match_info["role_id"]))
+        if role is None:
+            return self.error(request, "Unknown Role", 10011, 404)
+        if (guild, member) in self.departed:
+            return self.error(request, "Unknown Member", 10007, 404)
+        mine = [r for r in roles.values() if int(r["id"]) == guild
+                or (r.get("tags") or {}).get("bot_id") == str(BOT_ID)]  # fmt: skip
+        allowed = 0
+        for r in mine:
+            allowed |= self.untold.get((guild, int(r["id"])), int(r["permissions"]))
+        highest = max(int(r["position"]) for r in mine)
+        if (not allowed & (MANAGE_ROLES | ADMINISTRATOR) or int(role["position"]) >= highest
+                or role["managed"]):  # fmt: skip
+            if not any(g == guild for g, _ in self.untold):  # what the bot knew said it could not
+                self.violations.append(f"role {role['name']}: changed without the right to")
+            return self.error(request, "Missing Permissions", 50013, 403)
+        return None
+
+    async def add_member_role(self, request: web.Request) -> web.Response:
+        refused = self._role_refusal(request)
+        if refused is not None:
+            return refused
+        key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
+        self.member_roles.setdefault(key, set()).add(int(request.match_info["role_id"]))
+        return web.Response(status=204)
+
+    async def remove_member_role(self, request: web.Request) -> web.Response:
+        refused = self._role_refusal(request)
+        if refused is not None:
+            return refused
+        key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
+        self.member_roles.setdefault(key, set()).discard(int(request.match_info["role_id"]))
+        return web.Response(status=204)
 
     def _images(self, message: dict[str, Any], where: str) -> None:
         self.violations += [f"{where}: an embed shows {url}, which the message does not hold"

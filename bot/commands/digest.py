@@ -1,12 +1,14 @@
-"""The daily digest's channel: /digest channel and /digest off (a server's admins'). What a
-digest holds and when it is posted is :mod:`bot.services.digest`'s."""
+"""The daily digest's channel and the winner's role: /digest channel, /digest off and
+/digest role (a server's admins'). What a digest holds and when it is posted is
+:mod:`bot.services.digest`'s; how the role moves, :mod:`bot.services.winner_role`'s."""
 
 from __future__ import annotations
 
 from bot.commands.admin import here, server_refusal
-from bot.commands.model import Caller, ChannelId, Param, Reply, command
+from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
 from bot.i18n import _
 from bot.services import Services
+from bot.services.winner_role import problem_text
 
 
 @command("digest channel", Param("channel", ChannelId))
@@ -48,3 +50,31 @@ async def off(services: Services, caller: Caller) -> Reply:
     assert caller.guild_id is not None
     await services.storage.digests.set_channel(caller.guild_id, None, None)
     return Reply(_("The daily digest is off."), private=True)
+
+
+@command("digest role", Param("role", RoleId))
+async def role(services: Services, caller: Caller, role: RoleId | None = None,
+               role_problem: str | None = None) -> Reply:  # fmt: skip
+    """The winner's role: given to each day's winners (👑 in the digest), taken back at the
+    next digest; no role: none given, and the holders lose it at the next digest.
+    ``role_problem``: why the bot cannot give ``role`` (a key of
+    :data:`~bot.services.winner_role.PROBLEMS`; Discord's cog knows)."""
+    refusal = server_refusal(caller, manage=True)
+    if refusal is not None:
+        return refusal
+    assert caller.guild_id is not None
+    if role is not None and role == caller.guild_id:  # Discord's @everyone has the server's id
+        role_problem = "everyone"
+    if role_problem is not None:
+        return Reply.refuse(problem_text(role_problem))
+    store = services.storage.winner_roles
+    await store.set_role(caller.guild_id, role)
+    if role is None:
+        return Reply(_("No winner's role: whoever holds it from the bot loses it at the next "
+                       "digest."), private=True)  # fmt: skip
+    sentences = [_("{role} goes to each day's winners (👑 in the digest) and is taken back at "
+                   "the next digest.").format(role=f"<@&{role}>")]  # fmt: skip
+    if not any(c.guild_id == caller.guild_id for c in await services.storage.digests.channels()):
+        sentences.append(_("It moves with the digest: choose its channel with /digest channel."))
+    sentences.append(_("/digest role without a role stops it."))
+    return Reply(" ".join(sentences), private=True)

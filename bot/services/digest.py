@@ -35,6 +35,7 @@ from bot.services.closing import close_dailies
 from bot.services.daily import EPOCH, DailyPuzzles
 from bot.services.kinds import DAILY_KINDS, kind_name, parse, shown_title
 from bot.services.skill import COACH_POOL
+from bot.services.winner_role import RoleDoor, Say, crown
 from bot.storage import Storage
 from bot.storage.digests import DayResult, DayStart, DigestChannel
 from bot.storage.periods import season_of
@@ -249,12 +250,17 @@ class DigestService:
 
     # -- the job -----------------------------------------------------------------------
 
-    async def run_due(self, post: Post, warn: Warn, now: datetime | None = None) -> list[Digest]:
+    async def run_due(
+        self, post: Post, warn: Warn, now: datetime | None = None, *,
+        door: RoleDoor | None = None, say: Say | None = None,
+    ) -> list[Digest]:  # fmt: skip
         """Post every digest that is due and not yet claimed; returns those posted. A day
         with no finished daily is claimed and posts nothing. A channel that is gone turns
         the server's digest off and tells its admin. A digest not built, or not sent for a
         reason that proves nothing reached Discord (:class:`NotSent`), gives its claim back
-        and the next run tries again; any other failure keeps it (posted at most once)."""
+        and the next run tries again; any other failure keeps it (posted at most once).
+        With ``door``, a day posted (or found empty) then moves the winner's role to its
+        crowned players (:mod:`bot.services.winner_role`; ``say`` says its problems)."""
         posted = []
         digests = self.storage.digests
         due = {c: self.due_day(c.timezone, now).isoformat() for c in await digests.channels()}
@@ -279,6 +285,7 @@ class DigestService:
                             channel.guild_id, day)  # fmt: skip
                 continue
             if digest.empty:
+                await self._crown(channel, digest, door, say)
                 continue
             try:
                 message_id = await post(channel, digest)
@@ -299,7 +306,22 @@ class DigestService:
                 continue
             await digests.posted(channel.guild_id, day, message_id)
             posted.append(digest)
+            await self._crown(channel, digest, door, say)
         return posted
+
+    async def _crown(self, channel: DigestChannel, digest: Digest, door: RoleDoor | None,
+                     say: Say | None) -> None:  # fmt: skip
+        """The winner's role to the day's crowned (👑): never the digest's undoing."""
+        if door is None or say is None:
+            return
+        winners = {m.player_id for game in digest.games for m in game.crowned}
+        try:  # what it says, it says in the server's language
+            settings = await self.storage.guild_settings(channel.guild_id)
+            with use_locale(negotiate(settings.language)):
+                await crown(self.storage, door, say, channel, digest.day.isoformat(), winners)
+        except Exception:
+            log.exception("winner's role of guild %s for %s not moved", channel.guild_id,
+                          digest.day)  # fmt: skip
 
 
 def _title(title: str, day: date, results: list[DayResult]) -> str:

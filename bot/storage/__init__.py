@@ -58,6 +58,7 @@ from bot.storage.reminders import Reminders
 from bot.storage.shares import ShareResult, uncount_shares_of
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
+from bot.storage.winner_roles import WinnerRoles
 
 log = logging.getLogger("wordlebot.storage")
 
@@ -83,6 +84,7 @@ class Storage:
         self.races = Races(db)  # races, their players' finishes and the race standings
         self.coop = Coop(db)  # co-op channel games, their rows and standings
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
+        self.winner_roles = WinnerRoles(db)  # the role the day's winners get, and its holders
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -511,6 +513,8 @@ class Storage:
             "FROM race_standings WHERE player_id = ? ORDER BY scope",
             "reminders": "SELECT guild_id, channel_id, minute, last_day FROM reminders "
             "WHERE player_id = ? ORDER BY guild_id",
+            "winner_roles": "SELECT guild_id, role_id, day FROM winner_roles "
+            "WHERE player_id = ? ORDER BY guild_id, role_id",
         }
         data: dict[str, Any] = {}
         for name, sql in tables.items():

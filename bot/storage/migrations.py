@@ -100,6 +100,25 @@ _GUIDED = """
 """
 
 
+# 20 (both engines): the winner's role (issue 32): the role a server gives the day's winners
+# (guild_settings.winner_role), the problem with it last said in the digest's channel (said
+# once, not each day), and who holds it by the bot's hand (bot/storage/winner_roles.py): taken
+# back at the next digest, by whichever process runs it; a player's rows go with their data.
+_WINNER_ROLE = """
+    ALTER TABLE guild_settings ADD COLUMN winner_role INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN winner_role_problem TEXT;
+    CREATE TABLE winner_roles (
+        guild_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        role_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        PRIMARY KEY (guild_id, player_id, role_id)
+    );
+    CREATE INDEX winner_roles_player ON winner_roles(player_id);
+"""
+_WINNER_ROLE_POSTGRES = _WINNER_ROLE.replace("INTEGER", "BIGINT")
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -478,6 +497,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("INTEGER"),
     # 19: the first-game guide given (see _GUIDED).
     _GUIDED,
+    # 20: the winner's role (see _WINNER_ROLE).
+    _WINNER_ROLE,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -801,6 +822,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("BIGINT"),
     # 19: as SQLite's 19.
     _GUIDED,
+    # 20: as SQLite's 20.
+    _WINNER_ROLE_POSTGRES,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -809,4 +832,5 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
-          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers")  # fmt: skip
+          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
+          "winner_roles")  # fmt: skip

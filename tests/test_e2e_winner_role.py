@@ -1,0 +1,133 @@
+"""End to end, the winner's role (issue 32): the real `wordlebot run` process against the
+Discord stand-in, which keeps each member's roles and refuses a change as Discord does (403
+Missing Permissions without Manage Roles or above the bot's highest role)."""
+
+import asyncio
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from bot_process import GUILDS, SEED, BotProcess, command, started
+from discord_server import DiscordServer
+
+from bot.services.daily import DailyPuzzles
+
+GUILD = GUILDS[0]
+CHANNEL = GUILD + 1
+BOT_ROLE, WINNERS, MODERATORS = GUILD + 10, GUILD + 11, GUILD + 12  # see default_roles
+ADMIN = 20
+FAST = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
+ANSWERS = DailyPuzzles(SEED, ZoneInfo("UTC"))
+
+
+def set_role(server: DiscordServer, role: int | None) -> dict[str, Any]:
+    """/digest role, with the role option resolved as Discord sends it."""
+    payload = command("digest", "role", user_id=ADMIN)
+    if role is not None:
+        [resolved] = [r for r in server.roles_of(GUILD) if r["id"] == str(role)]
+        payload["data"]["options"][0]["options"] = [{"name": "role", "type": 8,
+                                                     "value": str(role)}]  # fmt: skip
+        payload["data"]["resolved"] = {"roles": {str(role): resolved}}
+    return payload
+
+
+async def play(server: DiscordServer, user_id: int, day: date, misses: int) -> None:
+    assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
+    for word in [*("aahed", "zymic")[:misses], ANSWERS.answer("wordle", day)]:
+        reply = await server.interact(command("guess", user_id=user_id, word=word))
+        assert reply.kind == 4 and not reply.flags & 64, reply.text()
+
+
+async def until(condition: Any, what: str, timeout: float = 60) -> None:
+    """Wait for ``condition()`` to hold (polled: the bot's jobs run every 0.1 s)."""
+    for _ in range(int(timeout * 20)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"never: {what}")
+
+
+async def test_the_winners_role_moves_with_each_digest_across_restarts(server, tmp_path):
+    """A role above the bot's is refused when it is chosen; the digest of 1 March gives the
+    role to its winner, and only once the day is over; after a restart the next digest takes
+    it back from her (not from a member an admin gave it to) and gives it to the new winner
+    (one who left the server is skipped). With Manage Roles taken from the bot, the next
+    digest still posts, and the channel is told plainly why the role did not move."""
+    database = str(tmp_path / "bot.sqlite3")
+    server.member_roles[(GUILD, 30)] = {WINNERS}  # given by an admin: never the bot's to take
+
+    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **FAST)
+    await started(server, noon)
+    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
+    above = await server.interact(set_role(server, MODERATORS))
+    assert above.flags & 64 and "not below the bot's highest role" in above.text()
+    assert "Drag the bot's role above it" in above.text()
+    managed = await server.interact(set_role(server, BOT_ROLE))
+    assert "belongs to an integration" in managed.text()
+    chosen = await server.interact(set_role(server, WINNERS))
+    assert chosen.flags & 64 and f"<@&{WINNERS}> goes to each day's winners" in chosen.text()
+    await play(server, 21, date(2026, 3, 1), 0)
+    await play(server, 22, date(2026, 3, 1), 1)
+    assert server.holders(GUILD, WINNERS) == {30}  # 1 March is still being played
+    assert noon.stop()[0] == 0
+
+    server.identified.clear()
+    midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **FAST)
+    await started(server, midnight)
+    await until(lambda: server.holders(GUILD, WINNERS) == {21, 30}, "the role given to 21")
+    [(where, body, _files)] = server.posts
+    assert where == CHANNEL and "👑 1/6: <@21>" in body["content"]
+    await play(server, 22, date(2026, 3, 2), 0)
+    await play(server, 24, date(2026, 3, 2), 0)
+    server.departed.add((GUILD, 24))  # won, then left the server
+    assert midnight.stop()[0] == 0
+
+    server.identified.clear()
+    next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **FAST)
+    await started(server, next_day)
+    await until(lambda: len(server.posts) == 2, "the digest of 2 March")
+    await until(lambda: server.holders(GUILD, WINNERS) == {22, 30}, "the role moved to 22")
+    assert "👑 1/6: <@22> <@24>" in server.posts[1][1]["content"]
+    await play(server, 21, date(2026, 3, 3), 0)
+    await server.set_role_permissions(GUILD, BOT_ROLE, 0)  # an admin takes Manage Roles away
+    assert next_day.stop()[0] == 0
+
+    server.identified.clear()
+    later = BotProcess(server, database, clock_start="2026-03-04T00:10:00+00:00", **FAST)
+    await started(server, later)
+    await until(lambda: len(server.posts) == 4, "the digest of 3 March, and a word on the role")
+    digest, note = server.posts[2][1], server.posts[3][1]
+    assert "👑 1/6: <@21>" in digest["content"] and server.posts[3][0] == CHANNEL
+    assert note["content"].startswith("The bot cannot give the winner's role: it needs the "
+                                      "Manage Roles permission.")  # fmt: skip
+    assert server.holders(GUILD, WINNERS) == {22, 30}  # nothing moved, nothing refused
+    code, err = later.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_a_refusal_the_bot_could_not_foresee_is_said_and_the_digest_still_posts(
+    server, tmp_path
+):
+    """Manage Roles is taken away and the bot is not told yet (its cache lags): Discord
+    answers the role change 403 Missing Permissions, and the bot says so in the channel."""
+    database = str(tmp_path / "bot.sqlite3")
+    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **FAST)
+    await started(server, noon)
+    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
+    assert "goes to each day's winners" in (await server.interact(set_role(server, WINNERS))).text()
+    await play(server, 21, date(2026, 3, 1), 0)
+    await server.set_role_permissions(GUILD, BOT_ROLE, 0, tell=False)
+    assert noon.stop()[0] == 0
+
+    server.identified.clear()
+    midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **FAST)
+    await started(server, midnight)
+    await until(lambda: len(server.posts) == 2, "the digest, and a word on the role")
+    assert "👑 1/6: <@21>" in server.posts[0][1]["content"]
+    assert server.posts[1][1]["content"].startswith("Discord refused to give the winner's role")
+    assert ("PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}", 403) in [
+        (operation, status) for _at, operation, status in server.log]  # fmt: skip
+    assert server.holders(GUILD, WINNERS) == set()
+    code, err = midnight.stop()
+    assert code == 0, err[-2000:]

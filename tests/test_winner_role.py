@@ -1,0 +1,181 @@
+"""The winner's role (issue 32): the digest gives it to the day's crowned players and takes it
+back at the next digest, from those it gave it to alone; once per day across runners and
+restarts; never before the day is over; never to a player whose data was deleted; and a
+problem is said once, in the digest's channel, on both engines."""
+
+import asyncio
+from datetime import date, timedelta
+
+import pytest
+from clock import at
+from test_digest import ANN, BOB, CAT, CHANNEL, DAY, GUILD, Discord, play
+
+from bot.services.winner_role import MemberGone, RoleRefused
+from bot.storage.digests import DigestChannel
+
+ROLE = 4242
+NEXT = DAY + timedelta(days=1)
+
+
+class Roles:
+    """The server's roles as Discord keeps them: who holds what, and what it refuses."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, set[int]] = {}  # role -> members
+        self.calls: list[tuple[str, int]] = []
+        self.cannot: str | None = None  # what the cache says is wrong
+        self.refuse = False  # Discord answers 403
+        self.departed: set[int] = set()
+        self.said: list[str] = []
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        return self.cannot
+
+    async def _change(self, action: str, player_id: int, role_id: int) -> None:
+        await asyncio.sleep(0.01)  # another runner gets in here if it can
+        if player_id in self.departed:
+            raise MemberGone
+        if self.refuse:
+            raise RoleRefused("refused")
+        self.calls.append((action, player_id))
+        members = self.held.setdefault(role_id, set())
+        members.add(player_id) if action == "give" else members.discard(player_id)
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        await self._change("give", player_id, role_id)
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        await self._change("take", player_id, role_id)
+
+    async def say(self, channel: DigestChannel, text: str) -> None:
+        self.said.append(text)
+
+
+@pytest.fixture
+async def services(database_url: str, opened):
+    services = await opened(database_url, at("2026-03-02T06:00"))
+    await services.storage.digests.set_channel(GUILD, CHANNEL, 9)
+    await services.storage.winner_roles.set_role(GUILD, ROLE)
+    return services
+
+
+async def run(services, roles: Roles, now: str) -> Discord:
+    discord = Discord()
+    services.daily.clock = lambda: at(now)
+    await services.digests.run_due(discord.post, discord.warn, door=roles, say=roles.say)
+    return discord
+
+
+async def test_the_role_goes_to_each_days_winners_and_back_at_the_next_digest(services) -> None:
+    roles = Roles()
+    roles.held[ROLE] = {CAT.id}  # CAT holds it by an admin's hand: never the bot's to take
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY, 1)  # tied first: both crowned
+    await play(services, CAT, DAY, 3)
+    assert len((await run(services, roles, "2026-03-02T06:00")).posts) == 1
+    assert roles.held[ROLE] == {ANN.id, BOB.id, CAT.id} and roles.said == []
+    await play(services, BOB, NEXT, 0)
+    await play(services, ANN, NEXT, 2)
+    await run(services, roles, "2026-03-03T06:00")
+    assert roles.held[ROLE] == {BOB.id, CAT.id}  # BOB kept it; ANN lost it; CAT untouched
+    assert roles.calls[2:] == [("take", ANN.id)]  # BOB was not given it twice
+    holders = await services.storage.winner_roles.holders(GUILD)
+    assert [(h.player_id, h.day) for h in holders] == [(BOB.id, NEXT.isoformat())]
+    await run(services, roles, "2026-03-04T06:00")  # a day nobody won: nobody holds it
+    assert roles.held[ROLE] == {CAT.id}
+    assert await services.storage.winner_roles.holders(GUILD) == []
+
+
+async def test_the_role_is_never_given_before_the_day_is_over(services) -> None:
+    """Think like a cheater: finishing first must not show in the roles while others can
+    still play the day (in the latest zone where its puzzle runs, and its settle minutes)."""
+    roles = Roles()
+    await play(services, ANN, DAY, 0)
+    for now in ("2026-03-01T12:30", "2026-03-01T23:59", "2026-03-02T00:03"):
+        await run(services, roles, now)
+        assert roles.calls == [], now
+    await run(services, roles, "2026-03-02T00:06")
+    assert roles.calls == [("give", ANN.id)]
+
+
+async def test_two_runners_and_a_restart_move_the_role_once(shared_url, opened) -> None:
+    first = await opened(shared_url, at("2026-03-02T06:00"))
+    second = await opened(shared_url, at("2026-03-02T06:00"))
+    await first.storage.digests.set_channel(GUILD, CHANNEL, 9)
+    await first.storage.winner_roles.set_role(GUILD, ROLE)
+    await play(first, ANN, DAY, 1)
+    roles = Roles()
+    await asyncio.gather(*(s.digests.run_due(Discord().post, Discord().warn, door=roles,
+                                             say=roles.say) for s in (first, second)))  # fmt: skip
+    assert roles.calls == [("give", ANN.id)]
+    for services in (first, second):
+        await services.close()
+    restarted = await opened(shared_url, at("2026-03-03T06:00"))  # the next day, elsewhere
+    await play(restarted, BOB, NEXT, 1)
+    await run(restarted, roles, "2026-03-03T06:00")
+    assert roles.calls[1:] == [("take", ANN.id), ("give", BOB.id)]
+    await restarted.close()
+
+
+async def test_a_deleted_player_is_not_given_the_role_and_their_record_goes(services) -> None:
+    roles = Roles()
+    await play(services, ANN, DAY, 1)
+    await run(services, roles, "2026-03-02T06:00")
+    assert [h.player_id for h in await services.storage.winner_roles.holders(GUILD)] == [ANN.id]
+    exported = await services.storage.export_player(ANN.id)
+    assert exported["winner_roles"] == [{"guild_id": GUILD, "role_id": ROLE,
+                                         "day": DAY.isoformat()}]  # fmt: skip
+    assert await services.storage.delete_player(ANN.id)
+    assert await services.storage.winner_roles.holders(GUILD) == []
+    # A winner whose data is deleted before the role is given (between the digest's reads and
+    # the role's change) is not recorded, so not given it.
+    assert not await services.storage.winner_roles.giving(GUILD, ANN.id, ROLE, NEXT.isoformat())
+    await play(services, BOB, NEXT, 1)
+    await run(services, roles, "2026-03-03T06:00")
+    assert roles.calls == [("give", ANN.id), ("give", BOB.id)]  # nothing of ANN's left to take
+    assert [h.player_id for h in await services.storage.winner_roles.holders(GUILD)] == [BOB.id]
+
+
+async def test_a_winner_who_left_is_skipped(services) -> None:
+    roles = Roles()
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY, 1)
+    roles.departed.add(ANN.id)
+    posted = await run(services, roles, "2026-03-02T06:00")
+    assert len(posted.posts) == 1 and roles.calls == [("give", BOB.id)] and roles.said == []
+    assert [h.player_id for h in await services.storage.winner_roles.holders(GUILD)] == [BOB.id]
+
+
+async def test_a_role_the_bot_cannot_give_is_said_once_and_the_digest_still_posts(
+    services,
+) -> None:
+    roles = Roles()
+    roles.cannot = "manage_roles"
+    await play(services, ANN, DAY, 1)
+    assert len((await run(services, roles, "2026-03-02T06:00")).posts) == 1
+    await play(services, BOB, NEXT, 1)
+    assert len((await run(services, roles, "2026-03-03T06:00")).posts) == 1
+    assert roles.calls == [] and len(roles.said) == 1  # said once, not at each digest
+    assert "needs the Manage Roles permission" in roles.said[0]
+    # Discord refuses though the cache saw no problem: said plainly too, nothing recorded.
+    roles.cannot, roles.refuse = None, True
+    await play(services, CAT, date(2026, 3, 3), 1)
+    assert len((await run(services, roles, "2026-03-04T06:00")).posts) == 1
+    assert roles.said[1].startswith("Discord refused to give the winner's role")
+    assert await services.storage.winner_roles.holders(GUILD) == []
+    roles.refuse = False  # fixed: it works again, and a later problem would be said again
+    await play(services, ANN, date(2026, 3, 4), 1)
+    await run(services, roles, "2026-03-05T06:00")
+    assert roles.held[ROLE] == {ANN.id}
+    assert await services.storage.winner_roles.problem(GUILD) is None
+
+
+async def test_no_role_takes_it_back_at_the_next_digest(services) -> None:
+    roles = Roles()
+    await play(services, ANN, DAY, 1)
+    await run(services, roles, "2026-03-02T06:00")
+    await services.storage.winner_roles.set_role(GUILD, None)
+    await play(services, BOB, NEXT, 1)
+    await run(services, roles, "2026-03-03T06:00")
+    assert roles.calls == [("give", ANN.id), ("take", ANN.id)]
+    assert await services.storage.winner_roles.holders(GUILD) == []
