@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.storage import counts
 from bot.storage import shares as share_rows
+from bot.storage.achievements import Achievements
 from bot.storage.answers import LearnedAnswers
 from bot.storage.challenges import Challenges
 from bot.storage.coop import Coop
@@ -83,6 +84,7 @@ class Storage:
         self.races = Races(db)  # races, their players' finishes and the race standings
         self.coop = Coop(db)  # co-op channel games, their rows and standings
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
+        self.achievements = Achievements(db)  # what each player earned, once
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -511,6 +513,8 @@ class Storage:
             "FROM race_standings WHERE player_id = ? ORDER BY scope",
             "reminders": "SELECT guild_id, channel_id, minute, last_day FROM reminders "
             "WHERE player_id = ? ORDER BY guild_id",
+            "achievements": "SELECT achievement, earned_at, scope FROM achievements "
+            "WHERE player_id = ? ORDER BY earned_at, achievement",
         }
         data: dict[str, Any] = {}
         for name, sql in tables.items():

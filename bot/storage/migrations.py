@@ -100,6 +100,24 @@ _GUIDED = """
 """
 
 
+# 20 (both engines): achievements (bot/services/achievements.py), each earned once per player
+# (the primary key), with when and where (the game's scope); they go with the player. A
+# server announces them in its channel only when its admins say so (default: privately).
+# SQLite gets the index on standings' player that PostgreSQL has had since its version 6: an
+# award reads one player's global rows (and a deletion's cascade finds them) without a scan.
+_ACHIEVEMENTS = """
+    CREATE TABLE achievements (
+        player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        achievement TEXT NOT NULL,
+        earned_at TEXT NOT NULL,
+        scope BIGINT NOT NULL,
+        PRIMARY KEY (player_id, achievement)
+    );
+    ALTER TABLE guild_settings ADD COLUMN achievements_public INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX IF NOT EXISTS standings_player ON standings(player_id);
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -478,6 +496,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("INTEGER"),
     # 19: the first-game guide given (see _GUIDED).
     _GUIDED,
+    # 20: achievements (see _ACHIEVEMENTS).
+    _ACHIEVEMENTS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -801,6 +821,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("BIGINT"),
     # 19: as SQLite's 19.
     _GUIDED,
+    # 20: as SQLite's 20.
+    _ACHIEVEMENTS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -809,4 +831,5 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
-          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers")  # fmt: skip
+          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
+          "achievements")  # fmt: skip
