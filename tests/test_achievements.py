@@ -22,6 +22,7 @@ from bot.services.achievements import (
 )
 from bot.services.kinds import KINDS, LANGUAGES
 from bot.storage.records import Result
+from engine.variants import variant_name
 
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"
 START = at("2026-03-10T12:00:00")
@@ -61,8 +62,8 @@ def test_totals_count_languages_and_lengths_from_dailies_won_only():
     assert facts.english_lengths == {5}  # nor an archive day
     assert facts.games == 52 and facts.wins == 44 and facts.best_daily_streak == 31
     assert "streak_30" in newly_earned(facts, set())
-    every = totals_facts([(("wordle" if (c, n) == ("en", 5) else f"wordle-{c}-{n}") + ":daily",
-                           1, 1, 1) for c, lengths in LANGUAGES.items() for n in lengths])  # fmt: skip
+    names = [variant_name(c, n) for c, lengths in LANGUAGES.items() for n in lengths]
+    every = totals_facts([(f"{name}:daily", 1, 1, 1) for name in names])
     assert {"every_language", "every_length"} <= set(newly_earned(every, set()))
 
 
@@ -86,7 +87,7 @@ async def test_the_console_tells_lists_and_announces_only_where_allowed(tmp_path
     assert "🏆 Achievement earned: First win (Win a game with the bot)" in text
     assert "🏆 Achievement earned: In two (Win a daily in exactly two guesses)" in text
     assert "tess earned" not in text  # private by default: no announcement
-    listed = text[text.index("Achievements\n"):]
+    listed = text[text.index("Achievements\n") :]
     assert "🏆 First win, earned 2026-" in listed and "🏆 In two, earned" in listed
     assert "▫️ 100 games: 1 of 100" in listed and "▫️ 30-day streak: 1 of 30" in listed
     assert f"▫️ Every language: 1 of {len(LANGUAGES)}" in listed
@@ -234,3 +235,43 @@ def _hard():
     from engine.rules import Mode
 
     return Mode.HARD
+
+
+async def test_the_real_process_tells_privately_and_announces_where_allowed(server, tmp_path):
+    """The real `wordlebot run` against the stand-in: a daily won in two tells its player in
+    a private follow-up; the channel hears of it only once the server's admin allows it, and
+    then by name with nobody pinged, never the answer."""
+    from datetime import UTC
+    from zoneinfo import ZoneInfo
+
+    from bot_process import SEED as E2E_SEED
+    from bot_process import BotProcess, command, started
+
+    from bot.services.daily import DailyPuzzles
+
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    answer = DailyPuzzles(E2E_SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
+    opener = "crane" if answer != "crane" else "slate"
+
+    async def win(player: int, followups: int):
+        await server.interact(command("wordle", "daily", user_id=player), followups=1)  # guide
+        await server.interact(command("guess", user_id=player, word=opener))
+        won = command("guess", user_id=player, word=answer)
+        return await server.interact(won, followups=followups)
+
+    quiet = await win(2, 1)  # the server has not allowed announcements: privately only
+    told = quiet.followups[0]
+    assert told["flags"] & 64 and "**First win**" in told["content"]
+    assert "**In two**" in told["content"] and answer not in told["content"].lower()
+    settings = await server.interact(command("settings", "server", user_id=1,
+                                             achievements="public"))  # fmt: skip
+    assert "and the channel too" in settings.text()
+    loud = await win(3, 2)  # the private note, then the announcement
+    private, public = loud.followups
+    assert private["flags"] & 64 and not public.get("flags", 0) & 64
+    assert public["content"] == "🏆 <@3> earned **First win**\n🏆 <@3> earned **In two**"
+    assert public["allowed_mentions"]["parse"] == []
+    code, err = bot.stop()  # everything in flight is sent before it exits
+    assert code == 0, err[-2000:]
+    assert len(quiet.followups) == 1  # never announced where the server did not allow it

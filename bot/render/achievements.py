@@ -34,13 +34,20 @@ def achievements_text(lines: list[Line]) -> str:
     for line in sorted(lines, key=lambda x: x.earned_at is None):
         title = _(line.achievement.title)
         if line.earned_at is not None:
-            shown.append(_("🏆 {title}, earned {date}").format(title=title,
-                                                              date=line.earned_at[:10]))
+            shown.append(
+                _("🏆 {title}, earned {date}").format(title=title, date=line.earned_at[:10])
+            )
         elif line.progress is not None:
             count, goal = line.progress
-            shown.append(_("▫️ {title}: {count} of {goal}").format(
-                title=title, count=min(count, goal), goal=goal))
+            shown.append(
+                _("▫️ {title}: {count} of {goal}").format(
+                    title=title, count=min(count, goal), goal=goal
+                )
+            )
         else:
-            shown.append(_("▫️ {title}: {description}").format(
-                title=title, description=_(line.achievement.description)))
+            shown.append(
+                _("▫️ {title}: {description}").format(
+                    title=title, description=_(line.achievement.description)
+                )
+            )
     return "\n".join(shown)
