@@ -393,6 +393,8 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "INSERT INTO nyt_answer_votes (number, player_id, answer, voted_at) "  # a vote
         "VALUES (1900, 1, 'cigar', 'x')",
         "INSERT INTO nyt_answers (number, answer, learned_at) VALUES (1900, 'cigar', 'x')",
+        "INSERT INTO achievements (player_id, achievement, earned_at, scope) "  # one earned
+        "VALUES (1, 'first_win', 'x', 100)",
     ):
         await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
