@@ -97,13 +97,13 @@ def newly_earned(facts: Facts, earned: set[str] | dict[str, str]) -> list[str]:
     return [a.id for a in CATALOGUE if a.id not in earned and a.earned(facts)]
 
 
-def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0,
-                 **game: object) -> Facts:  # fmt: skip
+def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0, *,
+                 kind: str = "", won: bool = False, guesses: int = 0) -> Facts:  # fmt: skip
     """Facts from a player's global standings rows (kind, played, wins, max_streak) and their
-    hard-mode daily wins; ``game``: the one that just ended (kind, won, guesses)."""
+    hard-mode daily wins; ``kind``, ``won``, ``guesses``: the game that just ended."""
     languages, lengths = set(), set()
-    for kind, _played, wins, _streak in rows:
-        name, _colon, flavour = kind.partition(":")
+    for row_kind, _played, wins, _streak in rows:
+        name, _colon, flavour = row_kind.partition(":")
         spec = KINDS.get(name)
         if spec is None or flavour != "daily" or not wins:
             continue
@@ -115,7 +115,7 @@ def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0
         games=sum(int(r[1]) for r in rows), wins=sum(int(r[2]) for r in rows),
         best_daily_streak=max((int(r[3]) for r in rows if r[0].endswith(":daily")), default=0),
         hard_daily_wins=hard_daily_wins, languages=frozenset(languages),
-        english_lengths=frozenset(lengths), **game,  # type: ignore[arg-type]
+        english_lengths=frozenset(lengths), kind=kind, won=won, guesses=guesses,
     )  # fmt: skip
 
 
