@@ -218,6 +218,10 @@ class Console(TogetherCommands):
             self.write(_("Picture: {path}").format(path=saved(picture)))
         if reply.secret:
             self.write(plain(reply.secret))
+        if reply.earned:  # to the player alone (Discord: a private follow-up)
+            self.write(plain(reply.earned))
+        if reply.announcement:  # the console's server announces achievements
+            self.write(plain(reply.announcement))
         if "document" in reply.extra:  # a file in Discord: printed whole, as it is
             self.write(reply.extra["document"][1])
         if "palette" in reply.extra:  # the player's colours, from the next board on

@@ -80,7 +80,9 @@ class Admin(commands.Cog):
                            coop_cooldown="Seconds each player waits between co-op guesses "
                                          "(default 30)",
                            language="This server's Wordle words, and the digest's language",
-                           length="This server's Wordle length (default 5)")  # fmt: skip
+                           length="This server's Wordle length (default 5)",
+                           achievements="Announce players' achievements in the channel, or "
+                                        "tell each player privately (default)")  # fmt: skip
     @app_commands.choices(language=WORD_LANGUAGES)
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.check(in_a_server)
@@ -93,6 +95,7 @@ class Admin(commands.Cog):
         daily_role_channel: discord.TextChannel | None = None, daily_role_off: bool = False,
         coop_cooldown: app_commands.Range[int, 0, 3600] | None = None,
         language: str | None = None, length: Length | None = None,
+        achievements: Literal["private", "public"] | None = None,
     ) -> None:  # fmt: skip
         await perform(
             interaction, "settings server", timezone=timezone, hints_in_daily=hints_in_daily,
@@ -103,6 +106,7 @@ class Admin(commands.Cog):
             daily_role_off=daily_role_off, coop_cooldown=coop_cooldown,
             role_pings=daily_role is None or daily_role.mentionable
             or interaction.app_permissions.mention_everyone, language=language, length=length,
+            achievements=achievements,
         )  # fmt: skip
 
     @settings.command(name="me", description="Your own settings, wherever you play")

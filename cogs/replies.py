@@ -102,6 +102,18 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
                      files=files, **extra)  # fmt: skip
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
+    await send_achievements(interaction, reply)
+
+
+async def send_achievements(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """After a game's answer: the achievements it earned, to its player privately (like the
+    first-game guide), and in the channel where the server announces them (naming the
+    player, pinging nobody)."""
+    if reply.earned:
+        await answer(interaction, reply.earned, private=True)
+    if reply.announcement:
+        await answer(interaction, reply.announcement, private=False,
+                     allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
 
 
 async def _send_board(interaction: discord.Interaction[Any], reply: Reply) -> None:
@@ -130,6 +142,7 @@ async def edit_board(interaction: discord.Interaction[Any], reply: Reply) -> Non
         await answer(interaction, reply.text, private=True)
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
+    await send_achievements(interaction, reply)
     report_over(interaction, reply)
 
 

@@ -140,6 +140,19 @@ class DiscordDouble:
             return player.id in self.new_players and await first_use(player)
 
         guide.first_use = newcomers_only
+        # Players who earn achievements (a test of them adds them); the others earn none, so
+        # the replies other tests count after a win are a game's own.
+        self.achievers: set[int] = set()
+        games = bot.services.games
+        awards = getattr(games, "real_achievements", games.achievements)
+        games.real_achievements = awards
+
+        async def achievers_only(storage: Any, stored: Any, result: Any, hard: bool) -> list[str]:
+            if stored.player_id not in self.achievers:
+                return []
+            return await awards(storage, stored, result, hard)
+
+        games.achievements = achievers_only
         async_context.set(self.recorder)
         # What READY would have told the bot: who it is and its application.
         state = bot._connection

@@ -395,6 +395,8 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "INSERT INTO nyt_answers (number, answer, learned_at) VALUES (1900, 'cigar', 'x')",
         "INSERT INTO winner_roles (guild_id, player_id, role_id, day) "  # a winner's role
         "VALUES (100, 1, 7, '2026-01-01')",
+        "INSERT INTO achievements (player_id, achievement, earned_at, scope) "  # one earned
+        "VALUES (1, 'first_win', 'x', 100)",
     ):
         await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])

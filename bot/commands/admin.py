@@ -30,6 +30,8 @@ AT_THE_CONSOLE = N_(
 )
 # What Discord's option ranges allow (the cog declares the same); the console obeys them too.
 RANGES = {"season_days": (1, 366), "fail_score": (1, 20), "coop_cooldown": (0, 3600)}
+# Who hears of a player's achievement: the player alone, or the channel too.
+ACHIEVEMENTS = ("private", "public")
 
 
 def server_refusal(caller: Caller, *, manage: bool = False) -> Reply | None:
@@ -59,6 +61,7 @@ def here(caller: Caller) -> int | None:
     Param("coop_cooldown", int, positional=False),
     Param("language", choices=tuple(LANGUAGES), positional=False),
     Param("length", int, positional=False),
+    Param("achievements", choices=ACHIEVEMENTS, positional=False),
 )
 async def server_settings(
     services: Services, caller: Caller, timezone: str | None = None,
@@ -66,7 +69,7 @@ async def server_settings(
     fail_score: int | None = None, daily_role: RoleId | None = None,
     daily_role_channel: ChannelId | None = None, daily_role_off: bool = False,
     coop_cooldown: int | None = None, role_pings: bool = True, language: str | None = None,
-    length: int | None = None,
+    length: int | None = None, achievements: str | None = None,
 ) -> Reply:  # fmt: skip
     """``role_pings``: whether a ping of ``daily_role`` reaches anyone (Discord knows: the
     role is mentionable, or the bot may mention every role)."""
@@ -113,6 +116,8 @@ async def server_settings(
     await storage.save_guild_settings(updated)
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)
+    if achievements is not None:
+        await storage.achievements.set_public(guild, achievements == "public")
     cooldown = await services.coop.cooldown(guild)
     words_in = language_name(updated.language or "en")  # in the reader's words
     letters = updated.word_length or 5
@@ -135,6 +140,10 @@ async def server_settings(
                  "the digest and reminders are written in {language}.",
                  letters).format(language=words_in, count=letters),
         *await _daily_role_note(services, guild, daily_role, role_pings),
+        _("Achievements: each player is told privately, and the channel too.")
+        if await storage.achievements.public(guild)
+        else _("Achievements: each player is told privately (achievements:public also "
+               "announces them in the channel)."),
     ]  # fmt: skip
     if caller.front == "console":
         sentences.append(_(AT_THE_CONSOLE))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 from bot.commands.model import Caller, Param, Reply, command
 from bot.i18n import _
+from bot.render.achievements import announcement_text, earned_text
 from bot.render.text import hint_text, multi_hint_text
 from bot.services import Outcome, Services
 from bot.services.archive import play_archive
@@ -19,6 +21,7 @@ from bot.services.kinds import (
     kind_for,
     word_language,
 )
+from bot.storage import StorageBusy
 from engine.rules import Mode
 
 MODES = tuple(m.value for m in Mode)
@@ -153,12 +156,33 @@ for _name in ("dordle", "quordle", "octordle"):
     _boards(_name)
 
 
+async def with_achievements(services: Services, caller: Caller, outcome: Outcome,
+                            reply: Reply) -> Reply:  # fmt: skip
+    """``reply`` with the achievements ``outcome`` earned: told to the player privately, and
+    in the channel too where the server announces them (``/settings server achievements``);
+    the game's scope is no guide there: a DM has no server, so it stays private."""
+    if not outcome.earned:
+        return reply
+    announcement = ""
+    if caller.guild_id is not None:
+        try:
+            public = await services.storage.achievements.public(caller.guild_id)
+        except StorageBusy:  # the move is saved: the announcement alone is lost
+            public = False
+        if public:
+            who = caller.player.name if caller.front == "console" else f"<@{caller.player.id}>"
+            announcement = announcement_text(who, outcome.earned)
+    return dataclasses.replace(reply, earned=earned_text(outcome.earned),
+                               announcement=announcement)  # fmt: skip
+
+
 @command("guess", Param("word", required=True, text=True))
 async def guess(services: Services, caller: Caller, word: str) -> Reply:
     outcome = await services.games.guess(
         caller.player, caller.scope, word.strip(), game_id=caller.shown, place=caller.place
     )
-    return board_reply(outcome, pick=("guess", word.strip().lower()))
+    reply = board_reply(outcome, pick=("guess", word.strip().lower()))
+    return await with_achievements(services, caller, outcome, reply)
 
 
 @command("giveup")
@@ -166,7 +190,8 @@ async def giveup(services: Services, caller: Caller) -> Reply:
     outcome = await services.games.give_up(
         caller.player, caller.scope, game_id=caller.shown, place=caller.place
     )
-    return board_reply(outcome, answer_privately=True, pick=("giveup", ""))
+    reply = board_reply(outcome, answer_privately=True, pick=("giveup", ""))
+    return await with_achievements(services, caller, outcome, reply)
 
 
 @command("hint", Param("history", text=True))

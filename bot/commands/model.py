@@ -70,6 +70,10 @@ class Reply:
     pictures: tuple[Picture, ...] = ()
     ended: bool = False  # this command ended ``game`` (a race's scoreboard follows that)
     refused: bool = False  # ``text`` says why nothing was done
+    # Achievements this command earned its player: ``earned`` is said to them alone after
+    # the rest; ``announcement`` in the channel, where its server announces them.
+    earned: str = ""
+    announcement: str = ""
     # Data one front end knows how to show. "rolled_back": refused, the game shown as stored
     # (a board's button edits the board, then says ``text`` privately).
     extra: dict[str, Any] = field(default_factory=dict)

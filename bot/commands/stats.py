@@ -10,10 +10,12 @@ from bot.commands.games import LANGUAGE, LENGTH, chosen_game
 from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
 from bot.i18n import N_, _
 from bot.render import images
+from bot.render.achievements import achievements_text
 from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import Services
+from bot.services.achievements import listing
 from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, results_kind, shown_title
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
@@ -66,7 +68,8 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
     palette = palette_named(await services.storage.palette(caller.player.id))
     png = await asyncio.to_thread(images.stats_png, result, palette)
     picture = Picture("stats.png", stats_alt_text(result, who), data=png)
-    return Reply(stats_text(result, who), pictures=(picture,))
+    earned = achievements_text(await listing(services.storage, who_id))  # every game's
+    return Reply(f"{stats_text(result, who)}\n\n{earned}", pictures=(picture,))
 
 
 @command("streak", Param("game", choices=DAILY_GAMES), LANGUAGE, LENGTH)

@@ -14,12 +14,13 @@ import string
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from bot.i18n import N_, _
 from bot.i18n.reasons import reason_text, refusal_text
+from bot.services.achievements import award
 from bot.services.answers import AnswerBook
 from bot.services.closing import (
     close_game,
@@ -143,6 +144,8 @@ class Outcome:
     # Refused because the game is older than its player was shown (ROLLED_BACK): the front
     # end shows the game as stored, with the message, to its player alone.
     rolled_back: bool = False
+    # The achievements (ids: bot/services/achievements.py) this action earned, newly.
+    earned: tuple[str, ...] = ()
 
     @classmethod
     def refuse(
@@ -230,6 +233,11 @@ class GameService:
     # Per process, like Discord's routing of a guild to one shard; lost on restart, when the
     # player is asked which game they mean if it is not obvious.
     _focus: OrderedDict[tuple[int, int], int] = field(default_factory=OrderedDict)
+    # The achievements a finished game earns, recorded once (bot/services/achievements.py);
+    # a test's Discord double lets only the players it names earn any, as with the guide.
+    achievements: Callable[[Storage, StoredGame, Result, bool], Coroutine[Any, Any, list[str]]] = (
+        field(default=lambda storage, stored, result, hard: award(storage, stored, result, hard))
+    )
     # How practice answers are drawn (tests pin them).
     choose_answer: Callable[[str], str] = field(default=lambda variant: _practice_answer(variant))
     deal: Callable[[str, int], list[str]] = field(default=lambda variant, n: _deal(variant, n))
@@ -374,7 +382,11 @@ class GameService:
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved, game)
-            return self._shown(place, saved)
+            if result is None:
+                return self._shown(place, saved)
+            hard = game.mode is not Mode.NORMAL
+            earned = await self.achievements(self.storage, saved, result, hard)
+            return replace(self._shown(place, saved), earned=tuple(earned))
 
     async def _give_up(
         self, player: Player, scope: int, kind: str | None, game_id: int | None,
@@ -396,8 +408,10 @@ class GameService:
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved)
-            return self._shown(place, saved, _("The answer was {answer}").format(
-                answer=answer_text(game).upper()))  # fmt: skip
+            hard = game.mode is not Mode.NORMAL
+            earned = await self.achievements(self.storage, saved, result, hard)
+            return replace(self._shown(place, saved, _("The answer was {answer}").format(
+                answer=answer_text(game).upper())), earned=tuple(earned))  # fmt: skip
 
     async def start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,

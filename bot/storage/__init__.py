@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.storage import counts
 from bot.storage import shares as share_rows
+from bot.storage.achievements import Achievements
 from bot.storage.answers import LearnedAnswers
 from bot.storage.challenges import Challenges
 from bot.storage.coop import Coop
@@ -85,6 +86,7 @@ class Storage:
         self.coop = Coop(db)  # co-op channel games, their rows and standings
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
         self.winner_roles = WinnerRoles(db)  # the role the day's winners get, and its holders
+        self.achievements = Achievements(db)  # what each player earned, once
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -515,6 +517,8 @@ class Storage:
             "WHERE player_id = ? ORDER BY guild_id",
             "winner_roles": "SELECT guild_id, role_id, day FROM winner_roles "
             "WHERE player_id = ? ORDER BY guild_id, role_id",
+            "achievements": "SELECT achievement, earned_at, scope FROM achievements "
+            "WHERE player_id = ? ORDER BY earned_at, achievement",
         }
         data: dict[str, Any] = {}
         for name, sql in tables.items():

@@ -37,6 +37,7 @@ ORDER = {
     "nyt_answer_votes": "number, player_id",
     "nyt_answers": "number",
     "winner_roles": "guild_id, player_id, role_id",
+    "achievements": "player_id, achievement",
 }
 BATCH = 50_000
 

@@ -117,6 +117,22 @@ _WINNER_ROLE = """
     CREATE INDEX winner_roles_player ON winner_roles(player_id);
 """
 _WINNER_ROLE_POSTGRES = _WINNER_ROLE.replace("INTEGER", "BIGINT")
+# 21 (both engines): achievements (bot/services/achievements.py), each earned once per player
+# (the primary key), with when and where (the game's scope); they go with the player. A
+# server announces them in its channel only when its admins say so (default: privately).
+# SQLite gets the index on standings' player that PostgreSQL has had since its version 6: an
+# award reads one player's global rows (and a deletion's cascade finds them) without a scan.
+_ACHIEVEMENTS = """
+    CREATE TABLE achievements (
+        player_id BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        achievement TEXT NOT NULL,
+        earned_at TEXT NOT NULL,
+        scope BIGINT NOT NULL,
+        PRIMARY KEY (player_id, achievement)
+    );
+    ALTER TABLE guild_settings ADD COLUMN achievements_public INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX IF NOT EXISTS standings_player ON standings(player_id);
+"""
 
 
 def _recent_pings(player_id: str) -> str:
@@ -499,6 +515,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _GUIDED,
     # 20: the winner's role (see _WINNER_ROLE).
     _WINNER_ROLE,
+    # 21: achievements (see _ACHIEVEMENTS).
+    _ACHIEVEMENTS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -824,6 +842,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _GUIDED,
     # 20: as SQLite's 20.
     _WINNER_ROLE_POSTGRES,
+    _ACHIEVEMENTS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -833,4 +852,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
           "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
-          "winner_roles")  # fmt: skip
+          "winner_roles", "achievements")  # fmt: skip

@@ -1,0 +1,277 @@
+"""Achievements (issue 32.5): earned once, when a game ends, on the one path every front end
+takes; told to the player privately, in the channel only where the server allows; listed in
+/stats; gone with the player's data. The rules count games played with the bot, skill on
+dailies only, and never a win in one guess."""
+
+import asyncio
+from datetime import datetime, timedelta
+
+from clock import Clock, at
+from discord_double import only
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.console import Console
+from bot.services import Player
+from bot.services.achievements import (
+    BY_ID,
+    CATALOGUE,
+    Facts,
+    newly_earned,
+    totals_facts,
+)
+from bot.services.kinds import KINDS, LANGUAGES
+from bot.storage.records import Result
+from engine.variants import variant_name
+
+SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"
+START = at("2026-03-10T12:00:00")
+ANN, BOB = 111, 222
+FLAVOURS = ("daily", "practice", "archive", "race", "custom", "challenge", "coop")
+KIND_NAMES = [f"{name}:{flavour}" for name in KINDS for flavour in FLAVOURS]
+
+
+def facts() -> st.SearchStrategy[Facts]:
+    return st.builds(
+        Facts, kind=st.sampled_from(KIND_NAMES), won=st.booleans(),
+        guesses=st.integers(0, 20), games=st.integers(0, 300), wins=st.integers(0, 300),
+        best_daily_streak=st.integers(0, 60), hard_daily_wins=st.integers(0, 30),
+        languages=st.frozensets(st.sampled_from(sorted(LANGUAGES))),
+        english_lengths=st.frozensets(st.sampled_from(LANGUAGES["en"])),
+    )  # fmt: skip
+
+
+@given(facts(), st.sets(st.sampled_from([a.id for a in CATALOGUE])))
+def test_a_rule_never_awards_what_was_earned_and_skill_counts_dailies_only(facts, earned):
+    new = newly_earned(facts, earned)
+    assert not set(new) & earned  # once
+    if "two_guesses" in new:  # a daily won in exactly two: never practice, archive, race...
+        assert facts.kind.endswith(":daily") and facts.won and facts.guesses == 2
+    if facts.guesses == 1:  # one guess is luck or a leak: it earns no moment's achievement
+        assert not {"two_guesses"} & set(new)
+    if "absurdle_4" in new:
+        assert facts.kind.startswith("absurdle:") and facts.won and facts.guesses <= 4
+
+
+def test_totals_count_languages_and_lengths_from_dailies_won_only():
+    rows = [("wordle:daily", 3, 2, 4), ("wordle-es-5:daily", 1, 1, 1),
+            ("wordle-en-7:daily", 2, 0, 0), ("wordle-fr-5:practice", 5, 5, 5),
+            ("wordle-en-4:archive", 1, 1, 1), ("primel:daily", 40, 35, 31)]  # fmt: skip
+    facts = totals_facts(rows, 3)
+    assert facts.languages == {"en", "es"}  # French practice and a lost daily do not count
+    assert facts.english_lengths == {5}  # nor an archive day
+    assert facts.games == 52 and facts.wins == 44 and facts.best_daily_streak == 31
+    assert "streak_30" in newly_earned(facts, set())
+    names = [variant_name(c, n) for c, lengths in LANGUAGES.items() for n in lengths]
+    every = totals_facts([(f"{name}:daily", 1, 1, 1) for name in names])
+    assert {"every_language", "every_length"} <= set(newly_earned(every, set()))
+
+
+def script(*lines: str):
+    queue = list(lines)
+
+    async def read(_prompt: str) -> str | None:
+        return queue.pop(0) if queue else None
+
+    return read
+
+
+async def test_the_console_tells_lists_and_announces_only_where_allowed(tmp_path, opened):
+    services = await opened(str(tmp_path / "c.sqlite3"), Clock(START), answers="cigar")
+    answer = services.daily.answer("wordle", services.daily.today())
+    opener = "crane" if answer != "crane" else "slate"
+    shown: list[str] = []
+    console = Console(services, Player(5, "tess"), shown.append, colour=False)
+    await console.run(script("/wordle daily", opener, answer, "/stats"))
+    text = "\n".join(shown)
+    assert "🏆 Achievement earned: First win (Win a game with the bot)" in text
+    assert "🏆 Achievement earned: In two (Win a daily in exactly two guesses)" in text
+    assert "tess earned" not in text  # private by default: no announcement
+    listed = text[text.index("Achievements\n") :]
+    assert "🏆 First win, earned 2026-" in listed and "🏆 In two, earned" in listed
+    assert "▫️ 100 games: 1 of 100" in listed and "▫️ 30-day streak: 1 of 30" in listed
+    assert f"▫️ Every language: 1 of {len(LANGUAGES)}" in listed
+    assert "▫️ Absurdle in four: Beat Absurdle in four guesses or fewer" in listed
+
+    shown.clear()  # a practice win in two: a first win only once, never "In two"
+    await console.run(script("/wordle practice", "crane", "cigar"))
+    assert "Solved in 2/6!" in "\n".join(shown) and "Achievement earned" not in "\n".join(shown)
+
+    shown.clear()  # the console's server announces them once its admin says so
+    await console.run(script("/settings server achievements:public", "/as uma",
+                             "/wordle practice", "cigar"))  # fmt: skip
+    text = "\n".join(shown)
+    assert "Achievements: each player is told privately, and the channel too." in text
+    assert "🏆 Achievement earned: First win" in text and "🏆 uma earned First win" in text
+    assert "In two" not in text  # won in one: luck or a leak, no achievement for it
+
+
+async def test_discord_tells_the_player_privately_and_the_channel_only_when_allowed(
+    make_double,
+):
+    double = await make_double(answers={"wordle": "cigar"})
+    double.achievers.update({ANN, BOB})
+    await double.command("wordle", "practice", user_id=ANN)
+    board, *rest = await double.command("guess", user_id=ANN, word="cigar")
+    told = [s for s in rest if s.method != "DELETE"]  # the older board in the channel goes
+    assert "Solved in 1/6!" in board.text and not board.ephemeral
+    note = only(told)
+    assert note.ephemeral and note.path.startswith("/webhooks/")  # a private follow-up
+    assert "🏆 Achievement earned: **First win** (Win a game with the bot)" in note.text
+    assert "cigar" not in note.text.lower()
+
+    settings = only(await double.command("settings", "server", user_id=BOB,
+                                         achievements="public"))  # fmt: skip
+    assert "and the channel too" in settings.text
+    # Bob wins through his board's guess form: the board is edited, then the two notes.
+    board = only(await double.command("wordle", "practice", user_id=BOB))
+    button = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(button, user_id=BOB, on=board))
+    edited, private, public = await double.submit(modal, {"word": "cigar"}, user_id=BOB)
+    assert edited.kind == 7 and "Solved in 1/6!" in edited.text
+    assert private.ephemeral and "**First win**" in private.text
+    assert not public.ephemeral and public.text == f"🏆 <@{BOB}> earned **First win**"
+    assert public.data["allowed_mentions"]["parse"] == []  # named, nobody pinged
+    # Earned once: another win tells nothing more.
+    await double.command("wordle", "practice", user_id=BOB)
+    again = [s for s in await double.command("guess", user_id=BOB, word="cigar")
+             if s.method != "DELETE"]  # fmt: skip
+    assert "Solved in 1/6!" in only(again).text
+
+    # In direct messages there is no server to announce in: privately only.
+    ann_dm = await double.bot.services.storage.achievements.earned(ANN)
+    assert set(ann_dm) == {"first_win"}
+    await double.command("absurdle", user_id=ANN, guild=False)
+    double.bot.services.games.achievements = _always("absurdle_4", double)
+    ended = await double.command("giveup", user_id=ANN, guild=False)
+    assert [s.ephemeral for s in ended if "earned" in s.text] == [True]
+
+
+def _always(achievement: str, double):
+    """An award of ``achievement`` for whatever game ends (the Discord path's test only)."""
+
+    async def award(storage, stored, result, hard):
+        return await storage.achievements.award(stored.player_id, [achievement], stored.scope,
+                                                "2026-03-10T12:00:00+00:00")  # fmt: skip
+
+    return award
+
+
+async def test_two_processes_award_once(shared_url, opened):
+    one, other = await opened(shared_url), await opened(shared_url)
+    for services in (one, other):
+        await services.storage.ensure_player(ANN, "ann")
+    ids = [a.id for a in CATALOGUE]
+    tries = [s.storage.achievements.award(ANN, ids, 7, "2026-03-10T12:00:00+00:00")
+             for _ in range(4) for s in (one, other)]  # fmt: skip
+    results = await asyncio.gather(*tries)
+    assert sorted(i for r in results for i in r) == sorted(ids)  # each new exactly once
+    assert set(await other.storage.achievements.earned(ANN)) == set(ids)
+
+
+async def test_a_game_finished_twice_at_once_awards_once(shared_url, opened):
+    one = await opened(shared_url, answers="cigar")
+    other = await opened(shared_url, answers="cigar")
+    ann = Player(ANN, "ann")
+    start = await one.games.start(ann, 0, "wordle")
+    game_id = start.game.game_id
+    both = await asyncio.gather(one.games.guess(ann, 0, "cigar", game_id=game_id),
+                                other.games.guess(ann, 0, "cigar", game_id=game_id))  # fmt: skip
+    assert sorted(o.ok for o in both) == [False, True]  # the version check: one finish
+    assert [o.earned for o in both if o.ok] == [("first_win",)]
+    again = await other.games.start(ann, 0, "wordle")  # and a second win earns it no more
+    won = await other.games.guess(ann, 0, "cigar", game_id=again.game.game_id)
+    assert won.ok and won.earned == ()
+    assert list(await one.storage.achievements.earned(ANN)) == ["first_win"]
+
+
+async def test_deleting_my_data_removes_them_and_the_export_lists_them(tmp_path, opened):
+    services = await opened(str(tmp_path / "d.sqlite3"), Clock(START), answers="cigar")
+    shown: list[str] = []
+    console = Console(services, Player(5, "tess"), shown.append, colour=False)
+    await console.run(script("/wordle practice", "cigar", "/mydata export"))
+    text = "\n".join(shown)
+    assert '"achievements": [' in text and '"achievement": "first_win"' in text
+    assert set(await services.storage.achievements.earned(5)) == {"first_win"}
+    await console.run(script("/mydata delete DELETE"))
+    assert await services.storage.achievements.earned(5) == {}
+    shown.clear()  # a first win again after a deletion: the data went, and so did it
+    await console.run(script("/wordle practice", "cigar"))
+    assert "Achievement earned: First win" in "\n".join(shown)
+
+
+async def test_streaks_hard_wins_and_a_hundred_games_come_from_totals(database_url, opened):
+    """The totals' rules read the stored standings: a 30-day daily streak, ten hard-mode
+    dailies, a hundred games (bulk-loaded, then one more game ends)."""
+    clock = Clock(START)
+    services = await opened(database_url, clock)
+    storage = services.storage
+    day0 = START.date() - timedelta(days=40)
+    rows = [(ANN, 0, "wordle:daily", (day0 + timedelta(days=i)).isoformat(), True, 4)
+            for i in range(30)]  # fmt: skip
+    rows += [(ANN, 0, "wordle:practice", None, False, 6) for _ in range(69)]
+    await storage.bulk_results(rows)
+    ann = Player(ANN, "ann")
+    for i in range(9):  # nine hard-mode dailies won, from the archive of the games table
+        day = (START.date() - timedelta(days=60 + i)).isoformat()
+        answer = services.daily.answer("primel", datetime.fromisoformat(day).date())
+        stored = await storage.insert_game(ANN, 0, "primel:daily", day, {
+            "format": 1, "variant": "primel", "answer": answer, "mode": "hard",
+            "rows": [[answer, "22222"]]})  # fmt: skip
+        await storage.save_game(stored, {**stored.state}, "won", Result(True, 1, day))
+    answer = services.daily.answer("primel", services.daily.today())
+    opener = "10007" if answer != "10007" else "10009"
+    last = await services.games.start(ann, 0, "primel", daily=True, mode=_hard())
+    await services.games.guess(ann, 0, opener, kind="primel:daily")
+    won = await services.games.guess(ann, 0, answer, kind="primel:daily")
+    assert last is not None and won.ok and won.game.status == "won"
+    assert set(won.earned) == {"games_100", "streak_30", "hard_10", "first_win",
+                               "two_guesses"}  # fmt: skip
+    for achievement in won.earned:
+        assert BY_ID[achievement].earned  # every id names one in the catalogue
+
+
+def _hard():
+    from engine.rules import Mode
+
+    return Mode.HARD
+
+
+async def test_the_real_process_tells_privately_and_announces_where_allowed(server, tmp_path):
+    """The real `wordlebot run` against the stand-in: a daily won in two tells its player in
+    a private follow-up; the channel hears of it only once the server's admin allows it, and
+    then by name with nobody pinged, never the answer."""
+    from datetime import UTC
+    from zoneinfo import ZoneInfo
+
+    from bot_process import SEED as E2E_SEED
+    from bot_process import BotProcess, command, started
+
+    from bot.services.daily import DailyPuzzles
+
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    answer = DailyPuzzles(E2E_SEED, ZoneInfo("UTC")).answer("wordle", datetime.now(UTC).date())
+    opener = "crane" if answer != "crane" else "slate"
+
+    async def win(player: int, followups: int):
+        await server.interact(command("wordle", "daily", user_id=player), followups=1)  # guide
+        await server.interact(command("guess", user_id=player, word=opener))
+        won = command("guess", user_id=player, word=answer)
+        return await server.interact(won, followups=followups)
+
+    quiet = await win(2, 1)  # the server has not allowed announcements: privately only
+    told = quiet.followups[0]
+    assert told["flags"] & 64 and "**First win**" in told["content"]
+    assert "**In two**" in told["content"] and answer not in told["content"].lower()
+    settings = await server.interact(command("settings", "server", user_id=1,
+                                             achievements="public"))  # fmt: skip
+    assert "and the channel too" in settings.text()
+    loud = await win(3, 2)  # the private note, then the announcement
+    private, public = loud.followups
+    assert private["flags"] & 64 and not public.get("flags", 0) & 64
+    assert public["content"] == "🏆 <@3> earned **First win**\n🏆 <@3> earned **In two**"
+    assert public["allowed_mentions"]["parse"] == []
+    code, err = bot.stop()  # everything in flight is sent before it exits
+    assert code == 0, err[-2000:]
+    assert len(quiet.followups) == 1  # never announced where the server did not allow it
