@@ -160,6 +160,27 @@ def test_bench_play_sample_json(capsys) -> None:
     assert code == 0 and data["games"] == 50 and sum(data["distribution"].values()) == 50
 
 
+def test_a_cold_exact_search_is_timed_beside_the_reference_beam_given_its_opener(capsys) -> None:
+    """Issue 31.12: the same run times the plain beam given SALET and prints the whole cold
+    search's CPU time as a share of the beam's; ``--no-baseline`` skips it."""
+    code, out, _ = run(
+        capsys, "bench", "play", "--strategy", "optimal", "--cold", "--opener-scan", "full"
+    )
+    assert code == 0 and "reference, same run: the plain numpy beam of 8 given SALET" in out
+    assert "total 8041, max 6" in out
+    code, out, _ = run(capsys, "bench", "play", "--strategy", "optimal", "--cold", "--json")
+    data = json.loads(out)
+    reference = data["reference"]
+    assert (data["total"], reference["opener"], reference["width"]) == (7920, "salet", 8)
+    assert reference["ratio"] == pytest.approx(
+        reference["search_cpu_seconds"] / reference["cpu_seconds"], abs=0.002
+    )
+    code, out, _ = run(
+        capsys, "bench", "play", "--strategy", "optimal", "--cold", "--no-baseline", "--json"
+    )
+    assert code == 0 and "reference" not in json.loads(out)
+
+
 def test_db_migrate_and_backup(capsys, tmp_path, monkeypatch) -> None:
     import sqlite3
 

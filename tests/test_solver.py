@@ -14,7 +14,7 @@ from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import NEAR, best_guess, rank_guesses
 from engine.solver.hints import hint
-from engine.solver.measures import Measure, score_patterns, sort_key
+from engine.solver.measures import Measure, count_parts, score_patterns, sort_key
 from engine.solver.position import InconsistentHistory, Position, by_answer
 from engine.solver.tree import build_tree, guesses_needed, paths
 from engine.variants import Variant, get_variant
@@ -43,6 +43,20 @@ def test_measures_match_their_definitions_for_small_and_large_pools(wordle, data
         assert scores.entropy[i] == pytest.approx(entropy, abs=1e-9)
         assert scores.expected[i] == pytest.approx(expected)
         assert (scores.worst[i], scores.parts[i]) == (worst, parts)
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_parts_are_the_distinct_patterns_on_every_counting_path(wordle, data) -> None:
+    """Each way ``count_parts`` counts (sorted columns, first sightings, marks in a byte
+    table a chunk of guesses at a time) gives each guess's number of distinct patterns."""
+    n = data.draw(st.sampled_from([1, 2, 5, 55, 56, 57, 300, 2315]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    guesses = rng.choice(len(wordle.guesses), size=data.draw(st.sampled_from([7, 600])))
+    rows = by_answer(wordle)[candidates][:, guesses]
+    expected = [len(set(rows[:, j].tolist())) for j in range(len(guesses))]
+    assert count_parts(rows, 243).tolist() == expected
 
 
 @settings(max_examples=25)

@@ -217,6 +217,7 @@ class _Scan:
     root: Node
     openers: list[OpenerTried]
     seconds: float
+    cpu_seconds: float
 
 
 def _exact_search(
@@ -228,9 +229,10 @@ def _exact_search(
     first: int | None = None,
 ) -> _Scan:
     search = ExactSearch(variant, mode, settings, progress=progress, opener_scan=opener_scan)
-    begin = time.perf_counter()
+    begin, cpu = time.perf_counter(), time.process_time()
     total, root = search.solve(first=None if first is None else [first])
-    return _Scan(total, root, search.openers, time.perf_counter() - begin)
+    seconds, cpu = time.perf_counter() - begin, time.process_time() - cpu
+    return _Scan(total, root, search.openers, seconds, cpu)
 
 
 def _opener_figures(
@@ -270,7 +272,36 @@ def _opener_figures(
             "search_seconds": round(full.seconds, 3),
             "opener_seconds": round(full.seconds - known.seconds, 3),
         }
+    if baseline and mode in (Mode.NORMAL, Mode.HARD):
+        figures["reference"] = _reference_figures(variant, mode, settings, scan)
     return figures
+
+
+def _reference_figures(
+    variant: Variant, mode: Mode, settings: SearchSettings, scan: _Scan
+) -> dict[str, Any]:
+    """The plain numpy beam (``bot.cli.reference_beam``) given the opener the search chose,
+    as wide as the search's preset: its tree checked, its seconds, and the whole cold search's
+    CPU time as a share of its own."""
+    from bot.cli.reference_beam import ReferenceBeam
+
+    beam = ReferenceBeam(variant, mode, settings.width)
+    begin, cpu = time.perf_counter(), time.process_time()
+    total, root = beam.solve(variant.guesses.words[scan.root.guess])
+    seconds, cpu = time.perf_counter() - begin, time.process_time() - cpu
+    needed = guesses_needed(root, Position.start(variant, mode))
+    if len(needed) != len(variant.answers) or sum(needed.values()) != total:
+        raise AssertionError("the reference beam's tree does not solve every answer")
+    return {
+        "width": settings.width,
+        "opener": variant.guesses.words[scan.root.guess],
+        "total": total,
+        "max": max(needed.values()),
+        "seconds": round(seconds, 3),
+        "cpu_seconds": round(cpu, 3),
+        "search_cpu_seconds": round(scan.cpu_seconds, 3),
+        "ratio": round(scan.cpu_seconds / cpu, 3),  # the whole cold search's CPU over the beam's
+    }
 
 
 def bar_chart(distribution: dict[str, int], width: int = 40) -> str:

@@ -275,6 +275,12 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
             base = figures["baseline"]
             print(f"  baseline, same run: the full scan {base['search_seconds']:.2f} s, "
                   f"choosing the opener {base['opener_seconds']:.2f} s")  # fmt: skip
+        if "reference" in figures:
+            ref = figures["reference"]
+            print(f"  reference, same run: the plain numpy beam of {ref['width']} given "
+                  f"{shout(ref['opener'])}, total {ref['total']}, max {ref['max']}, "
+                  f"{ref['seconds']:.2f} s ({ref['cpu_seconds']:.2f} s CPU); the whole cold "
+                  f"search {ref['search_cpu_seconds']:.2f} s CPU, {ref['ratio']:.3f}x")  # fmt: skip
     elif "baseline" in figures:  # the hints' strategy against plain entropy
         base = figures["baseline"]
         print(f"  baseline, same run: {base['strategy']}, opener {shout(base['opener'])}, "
@@ -878,7 +884,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default="pruned",
         help="optimal, cold: skip first guesses whose floor cannot win, or try all",
     )
-    p.add_argument("--no-baseline", action="store_true", help="skip the same run's full scan")
+    p.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the same run's full scan and reference beam",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_play)
 

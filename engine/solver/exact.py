@@ -348,12 +348,21 @@ class ExactSearch:
         least = 3 * n - parts_ceilings(self.variant, s)[pool] - won
         cut = np.partition(least, k)[k]
         scored = np.flatnonzero(least <= cut)
-        bound = 3 * n - count_parts(np.take(rows, scored, axis=1), self._patterns) - won[scored]
+        bound = 3 * n - self._parts(rows, scored) - won[scored]
         more = np.flatnonzero((least > cut) & (least <= np.partition(bound, k)[k]))
         if len(more) == 0:
             return scored, bound
-        extra = 3 * n - count_parts(np.take(rows, more, axis=1), self._patterns) - won[more]
+        extra = 3 * n - self._parts(rows, more) - won[more]
         return np.concatenate([scored, more]), np.concatenate([bound, extra])
+
+    def _parts(
+        self, rows: npt.NDArray[np.unsignedinteger], columns: npt.NDArray[np.intp]
+    ) -> npt.NDArray[np.int64]:
+        """The parts of ``columns`` of ``rows``: counted in place when they are most of them
+        (copying them out costs a quarter of counting them; at the root, 12,766 of 12,972)."""
+        if len(columns) * 5 > rows.shape[1] * 4:
+            return count_parts(rows, self._patterns)[columns]
+        return count_parts(np.take(rows, columns, axis=1), self._patterns)
 
     def _best_inside(self, s: npt.NDArray[np.intp]) -> tuple[int, int]:
         """The most parts an answer in ``s`` splits it into, and the first such answer (in

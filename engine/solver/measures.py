@@ -275,6 +275,18 @@ def count_parts(
             parts += ~(by_candidate[:j] == by_candidate[j]).any(axis=0)
         return parts
     out = np.empty(guesses, dtype=np.int64)
+    if compact_width(n, n_patterns) == n_patterns:  # mark the patterns seen, one byte each:
+        seen = np.empty(_CHUNK * n_patterns, dtype=bool)  # an eighth of a count table's traffic
+        index_type = np.uint16 if _CHUNK * n_patterns < 1 << 16 else np.intp
+        offsets = np.arange(_CHUNK, dtype=index_type) * n_patterns
+        for start in range(0, guesses, _CHUNK):
+            block = by_candidate[:, start : start + _CHUNK]
+            k = block.shape[1]
+            seen[: k * n_patterns] = False
+            flat = np.add(block, offsets[None, :k], dtype=index_type, casting="unsafe")
+            seen[flat.ravel()] = True
+            out[start : start + k] = np.count_nonzero(seen[: k * n_patterns].reshape(k, -1), axis=1)
+        return out
     for start, counts in count_chunks(by_candidate, n_patterns):
         out[start : start + len(counts)] = np.count_nonzero(counts, axis=1)
     return out
