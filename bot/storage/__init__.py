@@ -41,6 +41,7 @@ from bot.storage.database import (
     value,
 )
 from bot.storage.digests import Digests
+from bot.storage.imports import Imports
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.races import Races
@@ -83,6 +84,7 @@ class Storage:
         self.races = Races(db)  # races, their players' finishes and the race standings
         self.coop = Coop(db)  # co-op channel games, their rows and standings
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
+        self.imports = Imports(db)  # the checkpoints of share channels' history imports
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -570,6 +572,9 @@ class Storage:
                     (player_id, pings_since),
                 )
             await db.execute("DELETE FROM nyt_answer_votes WHERE player_id = ?", (player_id,))
+            # An import they started keeps running, no longer theirs.
+            await db.execute("UPDATE share_imports SET started_by = 0 WHERE started_by = ?",
+                             (player_id,))  # fmt: skip
             deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
         await self.db.after_delete()
         return deleted

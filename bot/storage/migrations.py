@@ -100,6 +100,35 @@ _GUIDED = """
 """
 
 
+def _share_imports(big: str) -> str:
+    """20: a checkpoint per share channel's history import (/import): where it got to (the
+    last message read), its counts so far, and who holds it (``owner``, a process, until
+    ``updated_at`` is older than the lease): a kill loses at most the message in hand, and
+    two /import at once find one row (compare-and-set on ``version``)."""
+    return f"""
+    CREATE TABLE share_imports (
+        guild_id {big} NOT NULL,
+        channel_id {big} NOT NULL,
+        since TEXT NOT NULL,
+        started_by {big} NOT NULL,
+        status TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        last_message_id {big},
+        messages_read INTEGER NOT NULL DEFAULT 0,
+        counted INTEGER NOT NULL DEFAULT 0,
+        already INTEGER NOT NULL DEFAULT 0,
+        refused INTEGER NOT NULL DEFAULT 0,
+        not_shares INTEGER NOT NULL DEFAULT 0,
+        progress_channel_id {big},
+        progress_message_id {big},
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, channel_id)
+    );
+    """
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -478,6 +507,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("INTEGER"),
     # 19: the first-game guide given (see _GUIDED).
     _GUIDED,
+    # 20: the checkpoints of share channels' history imports (see _share_imports).
+    _share_imports("INTEGER"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -801,6 +832,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("BIGINT"),
     # 19: as SQLite's 19.
     _GUIDED,
+    # 20: as SQLite's 20.
+    _share_imports("BIGINT"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -809,4 +842,5 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "standings", "share_results", "share_channels", "digests",
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
-          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers")  # fmt: skip
+          "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
+          "share_imports")  # fmt: skip
