@@ -40,7 +40,6 @@ from cogs.replies import command_work, send_reply
 log = logging.getLogger("wordlebot.imports")
 
 
-@in_servers
 class Imports(commands.Cog):
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
@@ -56,6 +55,7 @@ class Imports(commands.Cog):
         for walk in self.walks.values():
             walk.cancel()
 
+    @in_servers
     @app_commands.command(name="import",
                           description="Count the shares in a share channel's past messages")  # fmt: skip
     @app_commands.describe(
