@@ -156,8 +156,8 @@ class ImportRun:
         start = day_start(date.fromisoformat(cp.since), self.zone)
         after = cp.last_message_id or snowflake_at(start) - 1
         reached = None if cp.last_message_id is None else snowflake_time(cp.last_message_id)
-        shown = 0.0
         await self.show(progress_text(cp, counts, reached, self.clock(), self.zone))
+        shown = time.monotonic()
         while True:
             try:
                 page = await self.fetch(after)
