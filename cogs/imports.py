@@ -56,8 +56,9 @@ class Imports(commands.Cog):
             walk.cancel()
 
     @in_servers
-    @app_commands.command(name="import",
-                          description="Count the shares in a share channel's past messages")  # fmt: skip
+    @app_commands.command(
+        name="import", description="Count the shares in a share channel's past messages"
+    )
     @app_commands.describe(
         since="The first day to read, YYYY-MM-DD (a year back at most)",
         channel="A share channel (default: this one)",
@@ -109,8 +110,10 @@ class Imports(commands.Cog):
 
     async def page(self, checkpoint: Checkpoint, after: int) -> Page:
         """The next messages after ``after``, oldest first: one request."""
-        channel = self.bot.get_channel(checkpoint.channel_id) or (
-            self.bot.get_partial_messageable(checkpoint.channel_id, guild_id=checkpoint.guild_id))
+        where = (checkpoint.channel_id, checkpoint.guild_id)
+        channel = self.bot.get_channel(where[0]) or self.bot.get_partial_messageable(
+            where[0], guild_id=where[1]
+        )
         if not isinstance(channel, discord.abc.Messageable):
             raise HistoryClosed(_("{channel} holds no messages to read.")
                                 .format(channel=f"<#{checkpoint.channel_id}>"))  # fmt: skip
@@ -118,8 +121,8 @@ class Imports(commands.Cog):
             messages = [m async for m in channel.history(
                 limit=PAGE, after=discord.Object(after), oldest_first=True)]  # fmt: skip
         except discord.NotFound:
-            raise HistoryClosed(_("{channel} is gone: the import ends there.")
-                                .format(channel=f"<#{checkpoint.channel_id}>")) from None  # fmt: skip
+            gone = _("{channel} is gone: the import ends there.")
+            raise HistoryClosed(gone.format(channel=f"<#{checkpoint.channel_id}>")) from None
         except discord.Forbidden:
             raise HistoryClosed(_(
                 "The bot may not read {channel}'s history: it needs View Channel and Read "

@@ -669,7 +669,7 @@ class DiscordServer(Gateway):
         else:
             at = next((n for n, i in enumerate(ids) if i >= (anchor or 0)), len(ids))
             first = max(0, at - limit // 2)
-            chosen = oldest_first[first:first + limit]
+            chosen = oldest_first[first : first + limit]
         served = [{k: v for k, v in m.items() if k not in ("guild_id", "member")}
                   for m in reversed(chosen)]  # fmt: skip
         return self.answer(request, served)

@@ -33,8 +33,11 @@ SNOWFLAKE_IN_REQUESTS = {"anyOf": [{"type": "string", "pattern": "^(0|[1-9][0-9]
 # A message reference is a reply's (DEFAULT, 0) or a forward's (FORWARD, 1), as Discord's
 # docs say ("Message Reference Types"); its description lists DEFAULT alone. Both directions:
 # a channel's history serves forwards.
-REFERENCE_TYPES = {"type": "integer", "oneOf": [
-    {"title": "DEFAULT", "const": 0}, {"title": "FORWARD", "const": 1}], "format": "int32"}  # fmt: skip
+REFERENCE_TYPES = {
+    "type": "integer",
+    "oneOf": [{"title": "DEFAULT", "const": 0}, {"title": "FORWARD", "const": 1}],
+    "format": "int32",
+}
 
 
 @cache

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from bot.services.imports import (
     MAX_DAYS_BACK,
+    since_day,
     snowflake_at,
     snowflake_time,
     stamp,
-    since_day,
     tally,
 )
 from bot.storage import Storage

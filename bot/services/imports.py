@@ -20,7 +20,8 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time as day_time, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import time as day_time
 from typing import Any
 
 from bot.i18n import N_, _, format_number

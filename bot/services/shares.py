@@ -117,8 +117,8 @@ async def record_shares(
         done.outcomes.append(outcome)
     if len(shares) > MAX_SHARES_PER_MESSAGE:
         skipped = len(shares) - MAX_SHARES_PER_MESSAGE
-        done.refuse(_("Only a message's first {most} shares are read: {count} more not recorded")
-                    .format(most=MAX_SHARES_PER_MESSAGE, count=skipped), "over the cap")  # fmt: skip
+        line = _("Only a message's first {most} shares are read: {count} more not recorded")
+        done.refuse(line.format(most=MAX_SHARES_PER_MESSAGE, count=skipped), "over the cap")
         done.outcomes += ["over the cap"] * (skipped - 1)  # one share, one outcome
     return done
 
