@@ -47,9 +47,8 @@ CONTENT_LIMIT = 2000  # characters in a message's content
 USER_INSTALL_FOLLOWUPS = 5  # follow-ups an interaction gets where only a user installed the app
 # The bot's permissions that posting needs (Discord's bits)
 PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
-               "attach_files": 1 << 15}  # fmt: skip
+               "attach_files": 1 << 15, "read_message_history": 1 << 16}  # fmt: skip
 ALL = 2251799813685247  # every permission
-READ_MESSAGE_HISTORY = 1 << 16
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
 RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the rate-limit headers' bucket: requests per window
 
@@ -646,7 +645,8 @@ class DiscordServer(Gateway):
         if channel in self.deleted_channels:
             return self.error(request, "Unknown Channel", 10003, 404)
         allowed = self.channel_permissions.get(channel, ALL)
-        if not allowed & PERMISSIONS["view_channel"] or not allowed & READ_MESSAGE_HISTORY:
+        needed = PERMISSIONS["view_channel"] | PERMISSIONS["read_message_history"]
+        if allowed & needed != needed:
             return self.error(request, "Missing Access", 50001, 403)
         query = request.query
         anchors = [k for k in ("before", "after", "around") if k in query]

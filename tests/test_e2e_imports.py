@@ -105,7 +105,7 @@ def progress(server, guild: int) -> list[dict[str, Any]]:
     """The import's progress messages in the server's channel, as they are now."""
     return [m for m in server.store.by_id.values()
             if m.get("channel_id") == str(guild + 1) and not m["flags"] & EPHEMERAL
-            and "Import" in (m.get("content") or "")]  # fmt: skip
+            and "import" in (m.get("content") or "").lower()]  # fmt: skip
 
 
 async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(server, tmp_path):
@@ -245,6 +245,7 @@ async def test_an_import_counts_what_reading_the_channel_live_counted(server, tm
 
         past, later = forged(imported, 4000, serial=2)
         server.seed(imported + 1, past + later)
+        server.fail(HISTORY, 429, retry_after=0.5)  # Discord says wait: the import waits
         await import_(server, imported, TODAY - timedelta(days=20))
         await wait_for(lambda: done(database, imported))
         row = checkpoint(database, imported)
@@ -252,6 +253,8 @@ async def test_an_import_counts_what_reading_the_channel_live_counted(server, tm
         assert [row[k] for k in CHECKPOINT] == ["done", 13, 9, 1, 4, 2]
         assert boards(database, imported, 4000) == boards(database, live, 3000)
         assert told() == 4  # the import told nobody
+        statuses = [status for _, operation, status in server.log if operation == HISTORY]
+        assert statuses == [429, 200]
     finally:
         process.stop()
 
@@ -259,7 +262,7 @@ async def test_an_import_counts_what_reading_the_channel_live_counted(server, tm
 async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, tmp_path):
     """Refused, privately, with what to do: a member without Manage Server, a day to come, a
     day more than a year back, a day that is no date, a channel that is not a share channel.
-    Nothing is claimed."""
+    Nothing is claimed. Where the bot may not read the history, the import ends saying so."""
     database = str(tmp_path / "bot.sqlite3")
     guild = GUILDS[0]
     process = BotProcess(server, database, message_content_intent="true")
@@ -278,5 +281,12 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
             assert reply.flags & EPHEMERAL and says in reply.text(), (says, reply.text())
         assert checkpoint(database, guild) is None
         assert all(operation != HISTORY for _, operation, _ in server.log)  # nothing read
+
+        # A channel whose history the bot may not read: the import ends, saying why.
+        server.deny(guild + 1, "read_message_history")
+        said = await import_(server, guild, TODAY - timedelta(days=3))
+        assert "Importing" in said.text(), said.text()
+        await wait_for(lambda: done(database, guild) and any(
+            "Read Message History" in m["content"] for m in progress(server, guild)))  # fmt: skip
     finally:
         process.stop()
