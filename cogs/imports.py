@@ -51,9 +51,18 @@ class Imports(commands.Cog):
         self.bot.leader_jobs.append(self.take_over_stale)
 
     async def cog_unload(self) -> None:
+        """At a clean stop (before the database closes): the walks stop where their
+        checkpoint is, and are let go, so the next process carries them on at once."""
         self.bot.leader_jobs.remove(self.take_over_stale)
-        for walk in self.walks.values():
+        walks = list(self.walks.values())
+        for walk in walks:
             walk.cancel()
+        await asyncio.gather(*walks, return_exceptions=True)
+        if walks:
+            try:
+                await self.bot.services.storage.imports.release(self.owner)
+            except Exception:  # the lease lets them go within a minute anyway
+                log.warning("could not let go of the running imports", exc_info=True)
 
     @in_servers
     @app_commands.command(

@@ -178,6 +178,37 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
         restarted.stop()
 
 
+async def test_a_clean_stop_lets_the_import_go_and_a_restart_carries_it_on(server, tmp_path):
+    """SIGTERM while a page is awaited: the process lets its import go as it stops, and the
+    next one (its clock not moved) carries it on at once, to the same counts."""
+    database = str(tmp_path / "bot.sqlite3")
+    guild = GUILDS[0]
+    server.seed(guild + 1, long_history(guild, 1000))
+    process = BotProcess(server, database, message_content_intent="true")
+    await started(server, process)
+    await share_channel(server, guild)
+    hold = server.hold(HISTORY, passes=1)
+    await import_(server, guild, TODAY - timedelta(days=40))
+    await asyncio.wait_for(hold.held.wait(), 60)
+    returncode, _ = await asyncio.to_thread(process.stop, signal.SIGTERM)  # the stand-in answers
+    assert returncode == 0
+    server.holds.remove(hold)
+    hold.release.set()
+    stopped = checkpoint(database, guild)
+    assert stopped is not None and (stopped["status"], stopped["updated_at"]) == ("running", "")
+    server.identified.clear()
+    restarted = BotProcess(server, database, message_content_intent="true",
+                           jobs_interval_seconds="1")  # fmt: skip
+    try:
+        await started(server, restarted)
+        await wait_for(lambda: done(database, guild, server))
+        row = checkpoint(database, guild)
+        assert row is not None
+        assert [row[k] for k in CHECKPOINT] == ["done", 330, 300, 0, 0, 30]
+    finally:
+        restarted.stop()
+
+
 def forged(guild: int, authors: int, serial: int) -> tuple[list[dict], list[dict]]:
     """Two rounds of messages that test the counting rules (a share of a later day, an
     impossible number, a second Primel that day, a forward, four shares in one message, a

@@ -75,6 +75,19 @@ async def test_a_stale_owner_is_taken_over_and_then_changes_nothing(database_url
         await storage.close()
 
 
+async def test_an_import_let_go_is_carried_on_at_once(database_url) -> None:
+    """A process stopping cleanly lets its imports go: no lease to wait for."""
+    storage = await Storage.open(database_url)
+    try:
+        await claim(storage, "stopping")
+        assert (await claim(storage, "next", now=1))[0] == "held"
+        assert await storage.imports.release("stopping") == 1
+        assert [cp.owner for cp in await storage.imports.stale(at(1 - 60))] == ["stopping"]
+        assert (await claim(storage, "next", now=1))[0] == "resumed"
+    finally:
+        await storage.close()
+
+
 async def test_a_finished_import_starts_afresh(database_url) -> None:
     storage = await Storage.open(database_url)
     try:

@@ -50,12 +50,12 @@ async def import_history(
     )  # fmt: skip
     if claimed == "held" or checkpoint is None:
         read = format_number(checkpoint.counts.messages_read if checkpoint else 0)
-        return Reply.refuse(_("An import of {channel} is already running ({read} messages read "
-                              "so far): its message shows how far it is.")
+        return Reply.refuse(_("An import of {channel} is already running (messages read so "
+                              "far: {read}): its message shows how far it is.")
                             .format(channel=where, read=read))  # fmt: skip
     if claimed == "resumed":
-        text = _("The import of {channel} since {day} was left unfinished ({read} messages "
-                 "read): it carries on from there, its progress shown in one message.").format(
+        text = _("The import of {channel} since {day} was left unfinished (messages read: "
+                 "{read}): it carries on from there, its progress shown in one message.").format(
             channel=where, day=checkpoint.since,
             read=format_number(checkpoint.counts.messages_read))  # fmt: skip
     else:

@@ -153,6 +153,14 @@ class Imports:
             (now, guild_id, channel_id, owner),
         ))  # fmt: skip
 
+    async def release(self, owner: str) -> int:
+        """Let go of ``owner``'s running imports at once (a process stopping cleanly): the
+        next claim carries them on without waiting for the lease."""
+        return await self.db.write(
+            "UPDATE share_imports SET updated_at = '' WHERE owner = ? AND status = 'running'",
+            (owner,),
+        )
+
     async def stale(self, stale_before: str) -> list[Checkpoint]:
         """The imports left running by an owner silent since before ``stale_before``."""
         rows = await self.db.all(
