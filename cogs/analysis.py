@@ -25,6 +25,7 @@ from bot.i18n import _, use_locale
 from bot.services.analysis import MAX_PASTE
 from bot.services.shares import (
     MAX_MESSAGE,
+    Recording,
     posting_day,
     record_app_results,
     record_shares,
@@ -89,6 +90,49 @@ async def _members_by_name(guild: discord.Guild, name: str) -> list[discord.Memb
         log.info("could not ask for the members named %r in guild %s", name[:100], guild.id)
         return None
     return None if len(people) >= QUERY_LIMIT else people
+
+
+def counts_at_all(message: discord.Message) -> bool:
+    """Whether a message may hold something a share channel counts: text (its own or a
+    forward's) from a member, or the Wordle app's recap (no other bot's post counts)."""
+    from_app = message.author.id == WORDLE_APP_ID
+    return (from_app or not message.author.bot) and bool(shared_text(message))
+
+
+async def count_post(bot: commands.Bot, message: discord.Message,
+                     guild_id: int) -> Recording | None:  # fmt: skip
+    """Count a message of a share channel of server ``guild_id``, as posted when it was
+    posted: what the share channels' listener does live and /import does with history, one
+    path for both. None: the message holds nothing that counts (no share, another bot's
+    post). Refused lines are in the poster's language (theirs if they chose one, else the
+    server's), for the listener to tell them."""
+    if not counts_at_all(message):
+        return None
+    services = bot.services  # type: ignore[attr-defined]
+    storage = services.storage
+    posted = posting_day(posted_at(message), services.daily.zone)
+    if message.author.id == WORDLE_APP_ID:
+        done = Recording()
+        done.notes = await record_app_results(
+            storage, guild_id, message.content, posted, await members_named(message),
+            age=services.daily.clock() - posted_at(message), outcomes=done.outcomes,
+        )  # fmt: skip
+        return done
+    shares = parse_shares(shared_text(message)[:MAX_PASTE]).shares  # recording needs no reading
+    if not shares:
+        return None
+    with use_locale(await poster_locale(bot, message.author.id, guild_id)):
+        return await record_shares(storage, message.author.id, message.author.display_name,
+                                   shares, scope=guild_id, posted=posted)  # fmt: skip
+
+
+async def poster_locale(bot: commands.Bot, player_id: int, guild_id: int) -> str | None:
+    """No interaction says a poster's language: theirs if they chose one, else the
+    server's."""
+    chosen = getattr(bot, "chosen_locale", None)
+    server = getattr(bot, "server_locale", None)
+    mine = await chosen(player_id) if chosen is not None else None
+    return mine or (await server(guild_id) if server is not None else None)
 
 
 async def thinking_first(interaction: discord.Interaction[Any], path: str, **options: Any) -> None:
@@ -197,36 +241,15 @@ class Analysis(commands.Cog):
         """A share posted (or forwarded) in a chosen channel counts for its poster (what is
         refused is told them in a direct message), and the Wordle app's recap for everyone
         it lists (the app's own message only: a forward of it is a member's post)."""
-        from_app = message.author.id == WORDLE_APP_ID
-        text = shared_text(message)
-        if (message.author.bot and not from_app) or message.guild is None or not text:
+        if message.guild is None or not counts_at_all(message):
             return
-        services = self.bot.services  # type: ignore[attr-defined]
-        storage = services.storage
+        storage = self.bot.services.storage  # type: ignore[attr-defined]
         if not await storage.is_share_channel(message.guild.id, message.channel.id):
             return
-        posted = posting_day(posted_at(message), services.daily.zone)
-        if from_app:
-            await record_app_results(storage, message.guild.id, message.content, posted,
-                                     await members_named(message),
-                                     age=services.daily.clock() - posted_at(message))  # fmt: skip
-            return
-        shares = parse_shares(text[:MAX_PASTE]).shares  # recording needs no reading
-        if not shares:
-            return
-        # No interaction says the poster's language: theirs if they chose one, else the
-        # server's (what is said back to them comes in it).
-        with use_locale(await self.poster_locale(message.author.id, message.guild.id)):
-            done = await record_shares(storage, message.author.id, message.author.display_name,
-                                       shares, scope=message.guild.id, posted=posted)  # fmt: skip
-            if done.refused:
+        done = await count_post(self.bot, message, message.guild.id)
+        if done is not None and done.refused and message.author.id != WORDLE_APP_ID:
+            with use_locale(await poster_locale(self.bot, message.author.id, message.guild.id)):
                 await self.tell(message, done.refused)
-
-    async def poster_locale(self, player_id: int, guild_id: int) -> str | None:
-        chosen = getattr(self.bot, "chosen_locale", None)
-        server = getattr(self.bot, "server_locale", None)
-        mine = await chosen(player_id) if chosen is not None else None
-        return mine or (await server(guild_id) if server is not None else None)
 
     async def tell(self, message: discord.Message, lines: list[str]) -> None:
         """Tell a share's poster, privately, what of their message was not recorded."""

@@ -9,6 +9,7 @@ old ones. The ephemeral flag is chosen once, when the message is made."""
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
 from typing import Any
 
 APP_ID = BOT_ID = 950000000000000001
@@ -66,6 +67,22 @@ def forwarded(original: dict[str, Any], *, channel_id: int, author_id: int,
         message_reference=reference, flags=HAS_SNAPSHOT,
         message_snapshots=[{"message": {k: original[k] for k in kept if k in original}}],
     )  # fmt: skip
+
+
+DISCORD_EPOCH_MS = 1420070400000
+
+
+def snowflake_at(when: datetime, serial: int = 0) -> str:
+    """An id of a message posted at ``when``, as Discord makes them: its time in the high
+    bits (discord.py reads a message's time from its id), ``serial`` in the low ones."""
+    return str((int(when.timestamp() * 1000) - DISCORD_EPOCH_MS) << 22 | serial & 0xFFF)
+
+
+def past_message(content: str, *, channel_id: int, author_id: int, at: datetime,
+                 serial: int = 0, **fields: Any) -> dict[str, Any]:  # fmt: skip
+    """A member's message posted at ``at``, as a channel's history serves it."""
+    message = member_message(content, channel_id=channel_id, author_id=author_id, **fields)
+    return message | {"id": snowflake_at(at, serial), "timestamp": at.isoformat()}
 
 
 def submitted_form(modal: dict[str, Any], values: list[str]) -> list[dict[str, Any]]:

@@ -47,7 +47,7 @@ CONTENT_LIMIT = 2000  # characters in a message's content
 USER_INSTALL_FOLLOWUPS = 5  # follow-ups an interaction gets where only a user installed the app
 # The bot's permissions that posting needs (Discord's bits)
 PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
-               "attach_files": 1 << 15}  # fmt: skip
+               "attach_files": 1 << 15, "read_message_history": 1 << 16}  # fmt: skip
 ALL = 2251799813685247  # every permission
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
 RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the rate-limit headers' bucket: requests per window
@@ -73,6 +73,7 @@ ROUTES = [
     ("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit"),
     ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "add_member_role"),
     ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "remove_member_role"),
+    ("GET", "/channels/{channel_id}/messages", "channel_history"),
 ]
 # What an interaction of each type may be answered with (Discord's callback types)
 ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
@@ -135,6 +136,17 @@ class Fault:
 
 
 @dataclass
+class Hold:
+    """Requests to ``operation`` wait, after the first ``passes``, until ``release`` is set
+    (``held`` says one waits): a test lands a kill while the bot waits on Discord."""
+
+    operation: str
+    passes: int = 0
+    held: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
 class Sent:
     """An interaction the stand-in dispatched."""
 
@@ -173,6 +185,9 @@ class DiscordServer(Gateway):
         # Roles' permissions as Discord applies them, which the bot was never told of
         self.untold: dict[tuple[int, int], int] = {}
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
+        # What members posted in a channel before now, as its history serves it (``seed``)
+        self.history: dict[int, list[dict[str, Any]]] = {}
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
         self._sent: dict[str, Sent] = {}  # by interaction id
         self._tokens: dict[str, str] = {}  # interaction token -> interaction id
@@ -209,6 +224,18 @@ class DiscordServer(Gateway):
         assert any(f"{m} {p}" == operation for m, p, _ in ROUTES), operation
         self.faults.append(Fault(operation, status, retry_after, is_global, times))
 
+    def hold(self, operation: str, *, passes: int = 0) -> Hold:
+        """Make requests to ``operation`` wait, after ``passes`` of them (see :class:`Hold`)."""
+        assert any(f"{m} {p}" == operation for m, p, _ in ROUTES), operation
+        self.holds.append(Hold(operation, passes))
+        return self.holds[-1]
+
+    def seed(self, channel: int, messages: list[dict[str, Any]]) -> None:
+        """Messages posted in ``channel`` in the past (``discord_messages.past_message``: an id
+        that encodes its time, as Discord's do), served by its history."""
+        self.history.setdefault(channel, []).extend(messages)
+        self.history[channel].sort(key=lambda m: int(m["id"]))
+
     def deny(self, channel: int, *names: str) -> None:
         """Take permissions (``PERMISSIONS``' names) from the bot in ``channel``: its posts
         there are refused as Discord refuses them, and the interactions from there carry
@@ -238,6 +265,12 @@ class DiscordServer(Gateway):
         operation = self._operations.get(request.match_info.route)
         if operation is None:  # the gateway, or a route the bot should not call
             return await handler(request)
+        hold = next((h for h in self.holds if h.operation == operation), None)
+        if hold is not None and hold.passes:
+            hold.passes -= 1
+        elif hold is not None:
+            hold.held.set()
+            await hold.release.wait()
         fault = next((f for f in self.faults if f.operation == operation and f.times), None)
         if fault is not None:
             fault.times -= 1
@@ -670,6 +703,43 @@ class DiscordServer(Gateway):
         key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
         self.member_roles.setdefault(key, set()).discard(int(request.match_info["role_id"]))
         return web.Response(status=204)
+
+    async def channel_history(self, request: web.Request) -> web.Response:
+        """A channel's messages as Discord pages them: ``limit`` 1 to 100 (50 by default), at
+        most one of ``before``, ``after``, ``around`` (message ids), newest first whichever
+        is given (``after``: the oldest ``limit`` after it)."""
+        channel = int(request.match_info["channel_id"])
+        if channel in self.deleted_channels:
+            return self.error(request, "Unknown Channel", 10003, 404)
+        allowed = self.channel_permissions.get(channel, ALL)
+        needed = PERMISSIONS["view_channel"] | PERMISSIONS["read_message_history"]
+        if allowed & needed != needed:
+            return self.error(request, "Missing Access", 50001, 403)
+        query = request.query
+        anchors = [k for k in ("before", "after", "around") if k in query]
+        try:
+            limit = int(query.get("limit", "50"))
+            anchor = int(query[anchors[0]]) if anchors else None
+        except ValueError:
+            return self.error(request, "Invalid Form Body", 50035, 400)
+        if not 1 <= limit <= 100 or len(anchors) > 1:
+            self.violations.append(f"{request.path_qs}: limit 1-100, one of before/after/around")
+            return self.error(request, "Invalid Form Body", 50035, 400)
+        oldest_first = self.history.get(channel, [])
+        ids = [int(m["id"]) for m in oldest_first]
+        if not anchors:
+            chosen = oldest_first[-limit:]
+        elif anchors[0] == "before":
+            chosen = [m for m, i in zip(oldest_first, ids, strict=True) if i < anchor][-limit:]
+        elif anchors[0] == "after":
+            chosen = [m for m, i in zip(oldest_first, ids, strict=True) if i > anchor][:limit]
+        else:
+            at = next((n for n, i in enumerate(ids) if i >= (anchor or 0)), len(ids))
+            first = max(0, at - limit // 2)
+            chosen = oldest_first[first : first + limit]
+        served = [{k: v for k, v in m.items() if k not in ("guild_id", "member")}
+                  for m in reversed(chosen)]  # fmt: skip
+        return self.answer(request, served)
 
     def _images(self, message: dict[str, Any], where: str) -> None:
         self.violations += [f"{where}: an embed shows {url}, which the message does not hold"

@@ -30,12 +30,23 @@ SNOWFLAKE_IN_REQUESTS = {"anyOf": [{"type": "string", "pattern": "^(0|[1-9][0-9]
                                    {"type": "integer", "minimum": 0}]}  # fmt: skip
 
 
+# A message reference is a reply's (DEFAULT, 0) or a forward's (FORWARD, 1), as Discord's
+# docs say ("Message Reference Types"); its description lists DEFAULT alone. Both directions:
+# a channel's history serves forwards.
+REFERENCE_TYPES = {
+    "type": "integer",
+    "oneOf": [{"title": "DEFAULT", "const": 0}, {"title": "FORWARD", "const": 1}],
+    "format": "int32",
+}
+
+
 @cache
 def _registry(request: bool) -> Registry:
     spec = document()
+    schemas = {**spec["components"]["schemas"], "MessageReferenceType": REFERENCE_TYPES}
     if request:
-        schemas = {**spec["components"]["schemas"], "SnowflakeType": SNOWFLAKE_IN_REQUESTS}
-        spec = {**spec, "components": {**spec["components"], "schemas": schemas}}
+        schemas["SnowflakeType"] = SNOWFLAKE_IN_REQUESTS
+    spec = {**spec, "components": {**spec["components"], "schemas": schemas}}
     return Registry().with_resource(URI, Resource(spec, DRAFT202012))
 
 

@@ -275,7 +275,7 @@ def test_invite_prints_both_install_links(capsys, monkeypatch) -> None:
     base = "https://discord.com/oauth2/authorize?client_id=42"
     # A server install: the bot user and its commands, with View Channels, Send Messages,
     # Embed Links and Attach Files; a user install: the commands alone (no bot user joins).
-    assert server == f"{base}&integration_type=0&scope=bot+applications.commands&permissions=52224"
+    assert server == f"{base}&integration_type=0&scope=bot+applications.commands&permissions=117760"
     assert user == f"{base}&integration_type=1&scope=applications.commands"
 
 

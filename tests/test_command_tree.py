@@ -57,6 +57,7 @@ ANYWHERE = {
 }
 SERVERS = {
     "sharechannel",
+    "import",
     "resetboard",
     "digest",
     "remind",

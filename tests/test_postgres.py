@@ -400,6 +400,9 @@ async def filled_sqlite(path: str) -> dict[str, int]:
     ):
         await services.storage._write(sql)
     await services.storage.bulk_results([(7, GUILDS[1], "wordle:daily", "2026-01-01", True, 3)])
+    await services.storage.imports.claim(
+        GUILDS[0], 55, since="2026-01-01", by=1, owner="x", now="x", stale_before="x"
+    )  # an import's checkpoint
     found = await counts(services.storage)
     await services.close()
     assert all(found.values()), found

@@ -483,8 +483,9 @@ def cmd_bench_discord(args: argparse.Namespace) -> int:
     return 0
 
 
-# View Channels, Send Messages, Embed Links, Attach Files (README.md, "Inviting the bot"): 52224
-INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768
+# View Channels, Send Messages, Embed Links, Attach Files, Read Message History (/import)
+# (README.md, "Inviting the bot"): 117760
+INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
 
 
 def cmd_invite(args: argparse.Namespace) -> int:

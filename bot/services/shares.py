@@ -52,10 +52,13 @@ class Recording:
 
     notes: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    # Each share's outcome (the storage's, or "unreadable", "over the cap"), for /import.
+    outcomes: list[str] = field(default_factory=list)
 
-    def refuse(self, line: str) -> None:
+    def refuse(self, line: str, outcome: str = "unreadable") -> None:
         self.notes.append(line)
         self.refused.append(line)
+        self.outcomes.append(outcome)
 
 
 def refusal(game: str, puzzle: int, outcome: str, posted: date, title: str = "") -> str:
@@ -108,13 +111,15 @@ async def record_shares(
                                              guesses, share.hard, grid, scope=scope,
                                              today=posted, name=name)  # fmt: skip
         if outcome in REFUSED:
-            done.refuse(refusal(game, share.puzzle, outcome, posted, title))
+            done.refuse(refusal(game, share.puzzle, outcome, posted, title), outcome)
             continue
         done.notes.append(_(RECORDED[outcome]).format(game=title, number=share.puzzle))
+        done.outcomes.append(outcome)
     if len(shares) > MAX_SHARES_PER_MESSAGE:
         skipped = len(shares) - MAX_SHARES_PER_MESSAGE
-        done.refuse(_("Only a message's first {most} shares are read: {count} more not recorded")
-                    .format(most=MAX_SHARES_PER_MESSAGE, count=skipped))  # fmt: skip
+        line = _("Only a message's first {most} shares are read: {count} more not recorded")
+        done.refuse(line.format(most=MAX_SHARES_PER_MESSAGE, count=skipped), "over the cap")
+        done.outcomes += ["over the cap"] * (skipped - 1)  # one share, one outcome
     return done
 
 
@@ -145,6 +150,7 @@ APP_NOT_RECAP = N_("This is not a results message from the Wordle app: nothing r
 async def record_app_results(
     storage: Storage, guild_id: int, text: str, posted: date,
     members: Sequence[tuple[int, str]] = (), *, age: timedelta = timedelta(0),
+    outcomes: list[str] | None = None,
 ) -> list[str]:  # fmt: skip
     """Record each player's result from the official Wordle app's daily recap, posted on
     ``posted`` (the app's "yesterday" is the day before) and read ``age`` after it was
@@ -152,7 +158,8 @@ async def record_app_results(
     with that display name (``members``: the server's members now, by id and display name);
     a name that fits nobody or several, or read after :data:`NAMES_FRESH`, credits nobody.
     Recording the same recap twice changes nothing: a player's result for a puzzle is one
-    row however it arrived."""
+    row however it arrived. ``outcomes`` (/import) receives each player's outcome."""
+    said = [] if outcomes is None else outcomes
     parsed = parse_app_results(text[:MAX_MESSAGE])
     if parsed.kind != "recap":
         return [_(APP_NOT_RECAP)]
@@ -167,6 +174,7 @@ async def record_app_results(
             if not 0 < player <= MAX_USER_ID:
                 notes.append(_("{user}: not a Discord user, not recorded").format(
                     user=f"<@{player}>"[:30]))  # fmt: skip
+                said.append("unreadable")
                 continue
         else:
             wanted = (result.name or "").casefold()
@@ -175,6 +183,7 @@ async def record_app_results(
                 why = (UNMATCHED["late"] if age > NAMES_FRESH
                        else UNMATCHED["several"] if fits else UNMATCHED["none"])  # fmt: skip
                 notes.append(_(why).format(name=f"@{result.name}"))
+                said.append("unmatched")
                 continue
             player, name = fits.pop(), result.name or ""
         outcome = await storage.record_share(player, "wordle", puzzle, result.won,
@@ -186,8 +195,10 @@ async def record_app_results(
                     user=f"<@{player}>", refusal=refusal("wordle", puzzle, outcome, posted)
                 )
             )
+            said.append(outcome)
             continue
         counts[outcome] += 1
+        said.append(outcome)
     recorded = counts["new"] + counts["replaced"]
     # Translators: English keeps "results" for every count (tests read it so); give each
     # plural form of your language.

@@ -42,6 +42,7 @@ from bot.storage.database import (
     value,
 )
 from bot.storage.digests import Digests
+from bot.storage.imports import Imports
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.races import Races
@@ -87,6 +88,7 @@ class Storage:
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
         self.winner_roles = WinnerRoles(db)  # the role the day's winners get, and its holders
         self.achievements = Achievements(db)  # what each player earned, once
+        self.imports = Imports(db)  # the checkpoints of share channels' history imports
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -578,6 +580,9 @@ class Storage:
                     (player_id, pings_since),
                 )
             await db.execute("DELETE FROM nyt_answer_votes WHERE player_id = ?", (player_id,))
+            # An import they started keeps running, no longer theirs.
+            await db.execute("UPDATE share_imports SET started_by = 0 WHERE started_by = ?",
+                             (player_id,))  # fmt: skip
             deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
         await self.db.after_delete()
         return deleted

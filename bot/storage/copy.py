@@ -38,6 +38,7 @@ ORDER = {
     "nyt_answers": "number",
     "winner_roles": "guild_id, player_id, role_id",
     "achievements": "player_id, achievement",
+    "share_imports": "guild_id, channel_id",
 }
 BATCH = 50_000
 

@@ -135,6 +135,35 @@ _ACHIEVEMENTS = """
 """
 
 
+def _share_imports(big: str) -> str:
+    """22: a checkpoint per share channel's history import (/import): where it got to (the
+    last message read), its counts so far, and who holds it (``owner``, a process, until
+    ``updated_at`` is older than the lease): a kill loses at most the message in hand, and
+    two /import at once find one row (compare-and-set on ``version``)."""
+    return f"""
+    CREATE TABLE share_imports (
+        guild_id {big} NOT NULL,
+        channel_id {big} NOT NULL,
+        since TEXT NOT NULL,
+        started_by {big} NOT NULL,
+        status TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        last_message_id {big},
+        messages_read INTEGER NOT NULL DEFAULT 0,
+        counted INTEGER NOT NULL DEFAULT 0,
+        already INTEGER NOT NULL DEFAULT 0,
+        refused INTEGER NOT NULL DEFAULT 0,
+        not_shares INTEGER NOT NULL DEFAULT 0,
+        progress_channel_id {big},
+        progress_message_id {big},
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, channel_id)
+    );
+    """
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -517,6 +546,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _WINNER_ROLE,
     # 21: achievements (see _ACHIEVEMENTS).
     _ACHIEVEMENTS,
+    # 22: the checkpoints of share channels' history imports (see _share_imports).
+    _share_imports("INTEGER"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -843,6 +874,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 20: as SQLite's 20.
     _WINNER_ROLE_POSTGRES,
     _ACHIEVEMENTS,
+    _share_imports("BIGINT"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -852,4 +884,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
           "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
-          "winner_roles", "achievements")  # fmt: skip
+          "winner_roles", "achievements", "share_imports")  # fmt: skip

@@ -1,0 +1,323 @@
+"""/import (issue 32, point 2) through the Discord stand-in and the real `wordlebot run`
+process: a share channel's history, served with Discord's pagination, counted for the day
+each message was posted; a second run counts nothing twice; a kill in the middle and a
+restart end where an uninterrupted import ends; what live posting refuses, the import
+refuses; admins only, a day in range, a share channel."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import pytest
+from bot_process import GUILDS, MEMBER, BotProcess, command, started
+from discord_messages import EPHEMERAL, forwarded, past_message, user
+
+from bot.services.imports import LEASE
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+TODAY = datetime.now(UTC).date()
+EPOCH = date(2021, 6, 19)  # NYT Wordle #0
+ADMIN = 70
+HISTORY = "GET /channels/{channel_id}/messages"
+CHECKPOINT = ("status", "messages_read", "counted", "already", "refused", "not_shares")
+
+
+def wordle(day: date, guesses: int = 3, shift: int = 0) -> str:
+    rows = ["⬛🟨⬛⬛⬛"] * (guesses - 1) + ["🟩🟩🟩🟩🟩"]
+    return f"Wordle {(day - EPOCH).days + shift:,} {guesses}/6\n" + "\n".join(rows)
+
+
+def at(day: date, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute), UTC)
+
+
+def long_history(guild: int, authors: int) -> list[dict[str, Any]]:
+    """30 days of 10 players' Wordle shares, and a chat line a day: 330 messages, 4 pages."""
+    messages = []
+    for back in range(35, 5, -1):
+        day = TODAY - timedelta(days=back)
+        for k in range(10):
+            messages.append(past_message(wordle(day, 2 + (k + back) % 5), channel_id=guild + 1,
+                                         author_id=authors + k, at=at(day, 12, k)))  # fmt: skip
+        messages.append(past_message("gg everyone", channel_id=guild + 1, author_id=authors + 10,
+                                     at=at(day, 13)))  # fmt: skip
+    return messages
+
+
+def checkpoint(database: str, guild: int) -> dict[str, Any] | None:
+    with sqlite3.connect(database) as db:
+        db.row_factory = sqlite3.Row
+        row = db.execute("SELECT * FROM share_imports WHERE guild_id = ? AND channel_id = ?",
+                         (guild, guild + 1)).fetchone()  # fmt: skip
+    return None if row is None else dict(row)
+
+
+def boards(database: str, guild: int, authors: int) -> dict[str, list[tuple]]:
+    """A server's boards and counted shares, players named by their place among ``authors``."""
+    queries = {
+        "standings": "SELECT player_id - ?, kind, played, wins, win_guesses FROM standings "
+                     "WHERE scope = ? ORDER BY 1, 2",
+        "periods": "SELECT player_id - ?, kind, period, played, wins, win_guesses FROM "
+                   "period_standings WHERE scope = ? ORDER BY 1, 2, 3",
+        "shares": "SELECT player_id - ?, game, puzzle, won, guesses, day, counted FROM "
+                  "share_results WHERE scope = ? ORDER BY 1, 2, 3",
+    }  # fmt: skip
+    with sqlite3.connect(database) as db:
+        return {name: db.execute(sql, (authors, guild)).fetchall() for name, sql in queries.items()}
+
+
+async def wait_for(condition, timeout: float = 60.0) -> None:
+    """Wait for a condition on the database or the stand-in (polled: the bot's work has no
+    event the test can await)."""
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+async def share_channel(server, guild: int) -> None:
+    reply = await server.interact(command("sharechannel", user_id=ADMIN, guild=guild,
+                                          enabled=True))  # fmt: skip
+    assert "record" in reply.text(), reply.text()
+
+
+async def import_(server, guild: int, since: date | str, **where: Any):
+    return await server.interact(command("import", user_id=ADMIN, guild=guild,
+                                         since=str(since), where=where or None))  # fmt: skip
+
+
+def done(database: str, guild: int, server=None) -> bool:
+    """The import is over (and, given the stand-in, its summary shown)."""
+    row = checkpoint(database, guild)
+    over = row is not None and row["status"] == "done"
+    return over and (server is None or any(
+        "done" in m["content"] and m["id"] == str(row["progress_message_id"])
+        for m in progress(server, guild)))  # fmt: skip
+
+
+def progress(server, guild: int) -> list[dict[str, Any]]:
+    """The import's progress messages in the server's channel, as they are now."""
+    return [m for m in server.store.by_id.values()
+            if m.get("channel_id") == str(guild + 1) and not m["flags"] & EPHEMERAL
+            and "import" in (m.get("content") or "").lower()]  # fmt: skip
+
+
+async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(server, tmp_path):
+    """330 messages (4 pages of Discord's history): every share counts on the server's
+    boards for the day it was posted, shown in one message edited to a summary; run again,
+    nothing counts twice. The same history in a second server, the process killed (SIGKILL)
+    while its third page is awaited and started again (its clock past the lease): the
+    import carries on by itself, edits the same message, and ends with the same boards and
+    the same counts as the uninterrupted one."""
+    database = str(tmp_path / "bot.sqlite3")
+    first, second = GUILDS[0], GUILDS[1]
+    server.seed(first + 1, long_history(first, 1000))
+    server.seed(second + 1, long_history(second, 2000))
+    since = TODAY - timedelta(days=40)
+    process = BotProcess(server, database, message_content_intent="true")
+    await started(server, process)
+    for guild in (first, second):
+        await share_channel(server, guild)
+
+    said = await import_(server, first, since)
+    assert said.flags & EPHEMERAL and "Importing" in said.text(), said.text()
+    await wait_for(lambda: done(database, first, server))
+    uninterrupted = checkpoint(database, first)
+    assert uninterrupted is not None
+    assert [uninterrupted[k] for k in CHECKPOINT] == ["done", 330, 300, 0, 0, 30]
+    counted = boards(database, first, 1000)
+    days = {k: sorted(row[5] for row in counted["shares"] if row[0] == k) for k in range(10)}
+    posted = [(TODAY - timedelta(days=back)).isoformat() for back in range(35, 5, -1)]
+    assert days == {k: posted for k in range(10)}  # each share on the day it was posted
+    assert all(row[2] == 30 for row in counted["standings"]), counted["standings"]
+    [shown] = progress(server, first)
+    assert "done" in shown["content"] and "Messages read: 330" in shown["content"]
+    assert "shares counted: 300" in shown["content"], shown["content"]
+    assert server.dm_channels == {}  # history is counted, nobody told
+
+    # Run again: everything read again, nothing counted twice.
+    await import_(server, first, since)
+    await wait_for(lambda: done(database, first, server)
+                   and checkpoint(database, first)["messages_read"] == 330)  # fmt: skip
+    again = checkpoint(database, first)
+    assert [again[k] for k in CHECKPOINT] == ["done", 330, 0, 300, 0, 30]
+    assert boards(database, first, 1000) == counted
+
+    # The second server's import, killed while its third page is awaited.
+    hold = server.hold(HISTORY, passes=2)
+    await import_(server, second, since)
+    await asyncio.wait_for(hold.held.wait(), 60)
+    twice = await import_(server, second, since)  # a second click while it runs
+    assert twice.flags & EPHEMERAL and "already running" in twice.text(), twice.text()
+    middle = checkpoint(database, second)
+    assert middle is not None and [middle[k] for k in CHECKPOINT[:2]] == ["running", 200]
+    process.stop(signal.SIGKILL)
+    server.holds.remove(hold)
+    hold.release.set()
+
+    server.identified.clear()
+    later = datetime.now(UTC) + LEASE + timedelta(minutes=2)  # the killed owner's lease is over
+    restarted = BotProcess(server, database, message_content_intent="true",
+                           clock_start=later.isoformat(), jobs_interval_seconds="1")  # fmt: skip
+    try:
+        await started(server, restarted)
+        await wait_for(lambda: done(database, second, server))
+        resumed = checkpoint(database, second)
+        assert resumed is not None
+        assert [resumed[k] for k in CHECKPOINT] == [uninterrupted[k] for k in CHECKPOINT]
+        assert boards(database, second, 2000) == counted
+        [shown] = progress(server, second)  # the same message, edited by the new process
+        assert int(shown["id"]) == resumed["progress_message_id"] and "done" in shown["content"]
+    finally:
+        restarted.stop()
+
+
+async def test_a_clean_stop_lets_the_import_go_and_a_restart_carries_it_on(server, tmp_path):
+    """SIGTERM while a page is awaited: the process lets its import go as it stops, and the
+    next one (its clock not moved) carries it on at once, to the same counts."""
+    database = str(tmp_path / "bot.sqlite3")
+    guild = GUILDS[0]
+    server.seed(guild + 1, long_history(guild, 1000))
+    process = BotProcess(server, database, message_content_intent="true")
+    await started(server, process)
+    await share_channel(server, guild)
+    hold = server.hold(HISTORY, passes=1)
+    await import_(server, guild, TODAY - timedelta(days=40))
+    await asyncio.wait_for(hold.held.wait(), 60)
+    returncode, _ = await asyncio.to_thread(process.stop, signal.SIGTERM)  # the stand-in answers
+    assert returncode == 0
+    server.holds.remove(hold)
+    hold.release.set()
+    stopped = checkpoint(database, guild)
+    assert stopped is not None and (stopped["status"], stopped["updated_at"]) == ("running", "")
+    server.identified.clear()
+    restarted = BotProcess(server, database, message_content_intent="true",
+                           jobs_interval_seconds="1")  # fmt: skip
+    try:
+        await started(server, restarted)
+        await wait_for(lambda: done(database, guild, server))
+        row = checkpoint(database, guild)
+        assert row is not None
+        assert [row[k] for k in CHECKPOINT] == ["done", 330, 300, 0, 0, 30]
+    finally:
+        restarted.stop()
+
+
+def forged(guild: int, authors: int, serial: int) -> tuple[list[dict], list[dict]]:
+    """Two rounds of messages that test the counting rules (a share of a later day, an
+    impossible number, a second Primel that day, a forward, four shares in one message, a
+    message edited on a later day, a bot's share, the same share twice, a correction)."""
+    day = TODAY - timedelta(days=10)
+    channel = guild + 1
+
+    def post(k: int, text: str, when: datetime, **fields: Any) -> dict[str, Any]:
+        return past_message(text, channel_id=channel, author_id=authors + k, at=when,
+                            serial=serial, **fields)  # fmt: skip
+
+    original = past_message(wordle(day, 4), channel_id=channel, author_id=authors + 50,
+                            at=at(day, 8))  # fmt: skip
+    forward = forwarded(original, channel_id=channel, author_id=authors + 4)
+    forward |= {"id": post(4, "", at(day, 10, 4))["id"], "timestamp": at(day, 10, 4).isoformat()}
+    four = "\n\n".join(wordle(day, 3, shift) for shift in (-1, 0, 1, 2))
+    edited = post(6, wordle(day, 5), at(day - timedelta(days=3), 10, 6),
+                  edited_timestamp=at(day, 9).isoformat())  # fmt: skip
+    first = [
+        post(1, wordle(day, 3, shift=5), at(day, 10, 1)),  # a later day's puzzle
+        post(2, "Wordle 99,999 3/6\n⬛🟨⬛⬛⬛\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", at(day, 10, 2)),
+        post(3, "Primel 100 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", at(day, 10, 3)),
+        forward,
+        post(5, four, at(day, 10, 5)),
+        edited,
+        post(7, wordle(day, 2), at(day, 10, 7), author=user(authors + 7, "robot", bot=True)),
+        post(8, wordle(day, 3), at(day, 10, 8)),
+        post(9, wordle(day, 4), at(day, 10, 9)),
+        post(10, "nice one", at(day, 10, 10)),
+    ]
+    second = [
+        post(3, "Primel 101 3/6\n⬛🟨⬛⬛⬛\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", at(day, 11, 3)),
+        post(8, wordle(day, 3), at(day, 11, 8)),  # the same share again
+        post(9, wordle(day, 3), at(day, 11, 9)),  # a correction, that day
+    ]
+    return first, second
+
+
+async def test_an_import_counts_what_reading_the_channel_live_counted(server, tmp_path):
+    """The same messages posted live in one server's share channel and imported from
+    another's history: the same boards, the same shares, the same refusals (told privately
+    live, only counted by the import)."""
+    database = str(tmp_path / "bot.sqlite3")
+    live, imported = GUILDS[0], GUILDS[1]
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        for guild in (live, imported):
+            await share_channel(server, guild)
+
+        def told() -> int:
+            return sum(channel in server.dm_channels for channel, _, _ in server.posts)
+
+        def shares() -> list[tuple]:
+            return boards(database, live, 3000)["shares"]
+
+        first, second = forged(live, 3000, serial=1)
+        for message in first:
+            await server.deliver_message(message, guild_id=live)
+        await wait_for(lambda: len(shares()) == 8 and told() == 3)
+        for message in second:
+            await server.deliver_message(message, guild_id=live)
+        await wait_for(lambda: told() == 4 and (9, "wordle") in [r[:2] for r in shares()]
+                       and [r[4] for r in shares() if r[0] == 9] == [3])  # fmt: skip
+
+        past, later = forged(imported, 4000, serial=2)
+        server.seed(imported + 1, past + later)
+        server.fail(HISTORY, 429, retry_after=0.5)  # Discord says wait: the import waits
+        await import_(server, imported, TODAY - timedelta(days=20))
+        await wait_for(lambda: done(database, imported))
+        row = checkpoint(database, imported)
+        assert row is not None
+        assert [row[k] for k in CHECKPOINT] == ["done", 13, 9, 1, 4, 2]
+        assert boards(database, imported, 4000) == boards(database, live, 3000)
+        assert told() == 4  # the import told nobody
+        statuses = [status for _, operation, status in server.log if operation == HISTORY]
+        assert statuses == [429, 200]
+    finally:
+        process.stop()
+
+
+async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, tmp_path):
+    """Refused, privately, with what to do: a member without Manage Server, a day to come, a
+    day more than a year back, a day that is no date, a channel that is not a share channel.
+    Nothing is claimed. Where the bot may not read the history, the import ends saying so."""
+    database = str(tmp_path / "bot.sqlite3")
+    guild = GUILDS[0]
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        not_shared = await import_(server, guild, TODAY)
+        assert "not a share channel" in not_shared.text(), not_shared.text()
+        await share_channel(server, guild)
+        cases = {
+            "Manage Server": await import_(server, guild, TODAY, permissions=MEMBER),
+            "has not come yet": await import_(server, guild, TODAY + timedelta(days=1)),
+            "366 days at most": await import_(server, guild, TODAY - timedelta(days=367)),
+            "YYYY-MM-DD": await import_(server, guild, "last tuesday"),
+        }
+        for says, reply in cases.items():
+            assert reply.flags & EPHEMERAL and says in reply.text(), (says, reply.text())
+        assert checkpoint(database, guild) is None
+        assert all(operation != HISTORY for _, operation, _ in server.log)  # nothing read
+
+        # A channel whose history the bot may not read: the import ends, saying why.
+        server.deny(guild + 1, "read_message_history")
+        said = await import_(server, guild, TODAY - timedelta(days=3))
+        assert "Importing" in said.text(), said.text()
+        await wait_for(lambda: done(database, guild) and any(
+            "Read Message History" in m["content"] for m in progress(server, guild)))  # fmt: skip
+    finally:
+        process.stop()
