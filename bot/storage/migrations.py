@@ -99,6 +99,12 @@ _GUIDED = """
     UPDATE players SET guided_at = created_at;
 """
 
+# 20 (both engines): the coach's luck (0 to 99) of each finished daily, beside its skill,
+# for the year card's luckiest game (bot/services/year.py); NULL for games coached before.
+_RESULT_LUCK = """
+    ALTER TABLE results ADD COLUMN luck INTEGER;
+"""
+
 
 def _recent_pings(player_id: str) -> str:
     return f"""
@@ -478,6 +484,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("INTEGER"),
     # 19: the first-game guide given (see _GUIDED).
     _GUIDED,
+    # 20: the coach's luck of each daily (see _RESULT_LUCK).
+    _RESULT_LUCK,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -801,6 +809,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _learned_answers("BIGINT"),
     # 19: as SQLite's 19.
     _GUIDED,
+    # 20: as SQLite's 20.
+    _RESULT_LUCK,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
