@@ -12,8 +12,14 @@ from PIL import Image
 
 from bot.console import Console
 from bot.i18n import LOCALES, use_locale
-from bot.render.year import WIDTH, HEIGHT, player_year_alt, player_year_png, server_year_alt
-from bot.render.year import server_year_png
+from bot.render.year import (
+    HEIGHT,
+    WIDTH,
+    player_year_alt,
+    player_year_png,
+    server_year_alt,
+    server_year_png,
+)
 from bot.services import Player, Services
 from bot.services.kinds import parse
 from bot.services.skill import coach_dailies
