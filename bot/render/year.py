@@ -15,18 +15,18 @@ from bot.render.letters import capitals, font
 from bot.render.palette import STANDARD, Palette
 from bot.services.year import Highlight, PlayerYear, ServerYear
 
-WIDTH, HEIGHT, MARGIN, GAP = 800, 600, 28, 16
+WIDTH, HEIGHT, MARGIN, GAP = 800, 640, 28, 16
 HEADER = 104
 SOFT = (120, 124, 126)  # labels, in the absent tiles' grey
 TITLE = N_("{year} in review")
-THIS_SERVER = N_("this server")
+THIS_SERVER = N_("This server")
 WIN_RATE, BEST_STREAK = N_("win rate"), N_("best streak")
 DISTRIBUTION, SKILL_BY_MONTH = N_("Guess distribution"), N_("Skill by month (0 to 99)")
 OPENER, LUCKIEST, SKILFUL = N_("Favourite opener"), N_("Luckiest game"), N_("Most skilful game")
 LUCK, SKILL = N_("{day}, {result}: luck {value}/99"), N_("{day}, {result}: skill {value}/99")
 NOT_MEASURED = N_("not measured yet")
 NOT_SOLVED = N_("not solved")
-GROUP_STREAK, BUSIEST = N_("longest group streak"), N_("busiest day")
+GROUP_STREAK = N_("days in a row someone played")
 MOST_WINS, GAMES_BY_MONTH = N_("Most wins (wins / games)"), N_("Games by month")
 
 
@@ -58,6 +58,16 @@ def _fit(text: str, width: int, size: int, smallest: int = 11) -> tuple[str, obj
     return clipped(text, font(size), width), font(size)
 
 
+def _two_lines(text: str, width: int, size: int) -> list[str]:
+    """``text`` on one line if it fits ``width``, else split at the space that leaves its
+    two lines the most even."""
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    if font(size).getlength(text) <= width or not spaces:
+        return [text]
+    cut = min(spaces, key=lambda i: abs(len(text) - 2 * i))
+    return [text[:cut], text[cut + 1 :]]
+
+
 class Card:
     """A card being drawn: a header band in the palette's green, then boxes and charts."""
 
@@ -83,8 +93,12 @@ class Card:
             x = MARGIN + i * (width + GAP)
             self.draw.rounded_rectangle((x, top, x + width, top + 96), 10, outline=EMPTY_BORDER,
                                         width=2)  # fmt: skip
-            self.text((x + width / 2, top + 40), number, width - 16, 36, anchor="mm")
-            self.text((x + width / 2, top + 76), label, width - 16, 15, SOFT, anchor="mm")
+            self.text((x + width / 2, top + 38), number, width - 16, 36, anchor="mm")
+            lines = _two_lines(label, width - 16, 15)
+            for n, line in enumerate(lines):
+                y = top + 76 + (n * 17 - 8 if len(lines) == 2 else 0)
+                self.text((x + width / 2, y), line, width - 16, 15 if len(lines) == 1 else 14,
+                          SOFT, anchor="mm")  # fmt: skip
         return top + 96
 
     def bars(self, rows: Sequence[tuple[str, int]], box: tuple[int, int, int, int],
@@ -98,8 +112,8 @@ class Card:
         most = max((count for _label, count in rows), default=0) or 1
         for i, (label, count) in enumerate(rows):
             y = top + i * step
-            self.text((left, y + tall / 2), label, 110, 15, anchor="lm")
-            start = left + 116 if len(label) > 2 else left + 26
+            self.text((left, y + tall / 2), label, 24, 15, anchor="lm")
+            start = left + 26
             length = max(34, round((right - start) * count / most))
             self.draw.rectangle((start, y, start + length, y + tall),
                                 fill=self.palette.correct if count else GREY)  # fmt: skip
@@ -183,7 +197,8 @@ def server_year_png(year: ServerYear, game: str, palette: Palette = STANDARD) ->
         (format_number(year.players), ngettext("player", "players", year.players)),
         (format_number(year.games), games_label(year.games)),
         (format_number(year.group_streak), _(GROUP_STREAK)),
-        (busiest, _(BUSIEST)),
+        (busiest, ngettext("busiest day ({count} game)", "busiest day ({count} games)",
+                           year.busiest_games).format(count=format_number(year.busiest_games))),
     ], HEADER + 24)  # fmt: skip
     middle = (bottom + 24, HEIGHT - MARGIN)
     half = (WIDTH - 2 * MARGIN - 2 * GAP) // 2
