@@ -186,3 +186,39 @@ async def test_the_cards_are_pngs_of_their_size_with_their_figures_in_words(open
         assert str(mine.luckiest.value) in alt and str(mine.most_skilful.value) in alt
         alt = server_year_alt(ours, "Wordle")
         assert "ann" in alt and "bob" in alt and "2026" in alt
+
+
+async def test_stats_year_answers_with_the_card_through_the_real_process(server, tmp_path):
+    """The stand-in asks /stats year:... of the real process: the card comes as an
+    attachment described by its alt text, in the asker's language; a server's card too; a
+    year to come is refused privately."""
+    from bot_process import GUILDS, BotProcess, command, started
+
+    from bot.services import open_services
+    from bot.settings import load_settings
+
+    path = str(tmp_path / "bot.sqlite3")
+    year = datetime.now(UTC).year
+    seeded = await open_services(load_settings(database_path=path, daily_seed=SEED))
+    await seeded.storage.bulk_results([
+        (1, GUILDS[0], "wordle:daily", f"{year}-01-01", True, 3, 70, 80),
+        (2, GUILDS[0], "wordle:daily", f"{year}-01-01", True, 4, 50, 40),
+    ])  # fmt: skip
+    await seeded.close()
+    bot = BotProcess(server, path)
+    await started(server, bot)
+    mine = await server.interact(command("stats", user_id=1, year=year))
+    [attachment] = mine.data["attachments"]
+    assert mine.accepted and mine.files == [attachment["filename"]]
+    assert attachment["filename"].startswith(f"year-{year}-")
+    assert "1 game played; 1 win (100%)" in attachment["description"]
+    assert "luck 80/99" in attachment["description"]
+    ours = await server.interact(command("stats", user_id=1, year=year, scope="server",
+                                         language="en", where={"locale": "de"}))  # fmt: skip
+    [attachment] = ours.data["attachments"]
+    assert attachment["filename"] == f"year-{year}-server-{GUILDS[0]}.png"
+    assert "2 Spieler; 2 Spiele gespielt" in attachment["description"]
+    future = await server.interact(command("stats", user_id=1, year=year + 1))
+    assert future.flags & 64 and f"{year + 1} has not begun yet" in future.text()
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
