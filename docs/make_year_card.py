@@ -15,7 +15,8 @@ import sys
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from bot.i18n import use_locale
+from bot.commands.stats import YEAR_GAMES
+from bot.i18n import _, use_locale
 from bot.render.year import player_year_alt, player_year_png, server_year_alt, server_year_png
 from bot.services import Player, Services, open_services
 from bot.services.skill import coach_dailies
@@ -66,17 +67,17 @@ async def main(locale: str, server: bool) -> int:
     services = await seeded()
     after = TODAY + timedelta(days=1)
     with use_locale(locale):
+        game = _(YEAR_GAMES["daily"]).format(game="Wordle")  # as /stats year:2026 names it
         if server:
             ours = await services.years.server_year(GUILD, "wordle:daily", 2026, after)
             assert ours is not None
-            png, alt = server_year_png(ours, "Wordle"), server_year_alt(ours, "Wordle")
+            png, alt = server_year_png(ours, game), server_year_alt(ours, game)
             name = "year-card-server.png"
         else:
             who = PLAYERS[0]
             mine = await services.years.player_year(who.id, "wordle:daily", 2026, after)
             assert mine is not None
-            png, alt = player_year_png(mine, who.name, "Wordle"), player_year_alt(
-                mine, who.name, "Wordle")  # fmt: skip
+            png, alt = player_year_png(mine, who.name, game), player_year_alt(mine, who.name, game)
             name = "year-card.png"
     await services.close()
     path = HERE / name if locale == "en" else Path(f"/tmp/{locale}-{name}")
