@@ -109,7 +109,8 @@ async def test_the_card_never_names_a_word_of_a_day_not_over(opened) -> None:
     year = await services.years.player_year(ANN.id, "wordle:daily", 2026, TODAY)
     assert year.opener == opener_of(services, date(2026, 2, 1)) and year.opener_games == 1
     shown = Console(services, Player(ANN.id, "ann"), (lines := []).append, colour=False)
-    await shown.run(_script("/stats year:2026 user:ann", "/quit"))
+    await shown.run(_script("/stats year:2026", "/quit"))
+    assert any(line.startswith("Picture: ") for line in lines)  # the card was drawn
     assert answer not in "\n".join(lines).lower() and answer.upper() not in "\n".join(lines)
     later = await services.years.player_year(ANN.id, "wordle:daily", 2026, date(2026, 3, 5))
     assert later.games == 3  # the day over (and the one after): every first guess counts
@@ -152,7 +153,8 @@ async def test_the_console_writes_the_card_and_says_where(opened, tmp_path) -> N
     lines: list[str] = []
     console = Console(services, Player(7, "Tess M."), lines.append, colour=False)
     await console.run(_script("/stats year:2026", "/stats year:2027", "/stats year:2019",
-                              "/stats year:2026 scope:server", "/quit"))  # fmt: skip
+                              "/stats year:-3", "/stats year:2026 scope:server",
+                              "/stats scope:server", "/quit"))  # fmt: skip
     text = "\n".join(lines)
     [said] = [line for line in lines if line.startswith("Picture: ")]
     path = Path(said.removeprefix("Picture: "))
@@ -161,8 +163,10 @@ async def test_the_console_writes_the_card_and_says_where(opened, tmp_path) -> N
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
     assert "2 games played; 2 wins (100%)" in text  # the alt text, said too
     assert "2027 has not begun yet: choose 2026 or an earlier year" in text
+    assert "A year is a number such as 2026, not -3" in text
     assert "Tess M. finished no Wordle, dailies game in 2019: no card to draw" in text
     assert "A server's year lives in its server" in text
+    assert "A server's card is a year's: add a year, as in /stats year:2026 scope:server" in text
 
 
 @pytest.mark.parametrize("locale", LOCALES)

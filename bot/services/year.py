@@ -84,6 +84,9 @@ def first_guess(state: dict[str, Any]) -> str | None:
 def year_days(year: int, today: date) -> tuple[str, str]:
     """The year's first day and its last (or today, for the current year), as ISO days;
     a year still to come is refused plainly."""
+    if year < 1:  # the calendar has no year 0 (the console takes any number)
+        raise YearError(_("A year is a number such as {today}, not {year}")
+                        .format(year=year, today=today.year))  # fmt: skip
     if year > today.year:
         raise YearError(_("{year} has not begun yet: choose {today} or an earlier year")
                         .format(year=year, today=today.year))  # fmt: skip
