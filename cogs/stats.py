@@ -26,6 +26,7 @@ Metric = Literal["wins", "win_rate", "average", "skill", "current_streak", "max_
 Scope = Literal["server", "global"]
 Period = Literal["today", "week", "month", "season", "all"]
 Season = Literal["current", "previous"]
+Card = Literal["player", "server"]
 
 PAGE_ID = (
     r"wb:board:(?P<game>[a-z0-9-]{1,24}):(?P<metric>[a-z_]+)"
@@ -124,16 +125,23 @@ class Stats(commands.Cog):
     @app_commands.command(name="stats", description="Played, win %, streaks and guess distribution")
     @app_commands.describe(user="Whose stats (you by default)", game="Which game",
                            practice="Practice games instead of the dailies (a game with no "
-                                    "daily: always)", **WORDS)  # fmt: skip
+                                    "daily: always)",
+                           year="A year in review: that year's card",
+                           scope="With a year: your card, or this server's", **WORDS)  # fmt: skip
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGES)
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None,
                     game: str = "wordle", practice: bool = False, language: str | None = None,
-                    length: Length | None = None) -> None:  # fmt: skip
+                    length: Length | None = None,
+                    year: app_commands.Range[int, 1, 9999] | None = None,
+                    scope: Card = "player") -> None:  # fmt: skip
         who = None if user is None else UserId(user.id, user.display_name)
         reply = await run(interaction, "stats", game=game, practice=practice, user=who,
-                          language=language, length=length)  # fmt: skip
+                          language=language, length=length, year=year, scope=scope)  # fmt: skip
         if reply.refused:
             return await refuse(interaction, reply.text)
+        if year is not None:  # the card says it all; its alt text is its words
+            await answer(interaction, files=[picture_file(reply.pictures[0])], private=False)
+            return None
         embed = discord.Embed(description=f"```\n{reply.text}\n```", colour=GREEN)
         embed.set_image(url=f"attachment://{reply.pictures[0].filename}")
         await answer(interaction, embed=embed, files=[picture_file(reply.pictures[0])],

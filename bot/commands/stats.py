@@ -4,21 +4,31 @@ of asking for another ``page``, the console's is the option itself)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 
 from bot.commands.games import LANGUAGE, LENGTH, chosen_game
 from bot.commands.model import Caller, Param, Picture, Reply, UserId, command
 from bot.i18n import N_, _
 from bot.render import images
+from bot.render import year as year_card
 from bot.render.achievements import achievements_text
 from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
 from bot.render.text import METRIC_TITLES, board_text, stats_text
 from bot.services import Services
 from bot.services.achievements import listing
-from bot.services.kinds import DAILY_GAMES, GAMES, KINDS, results_kind, shown_title
+from bot.services.kinds import (
+    DAILY_GAMES,
+    GAMES,
+    KINDS,
+    kind_name,
+    results_kind,
+    shown_title,
+)
 from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
+from bot.services.year import YearError
 from bot.storage.periods import PERIODS
 
 NO_SERVER_BOARD = N_("A server's board lives in its server and counts its members' games; "
@@ -28,6 +38,10 @@ KEPT = {"stats": N_("Stats are kept for {games}"),
         "streak": N_("Daily streaks are kept for {games}"),
         "leaderboard": N_("Boards are kept for {games}")}  # fmt: skip
 SCOPES = ("server", "global")
+YEAR_GAMES = {"daily": N_("{game}, dailies"), "practice": N_("{game}, practice games")}
+CARDS = ("player", "server")  # /stats year:2026 scope:server draws the server's year
+NO_SERVER_YEAR = N_("A server's year lives in its server; here there is none: "
+                    "leave scope out for your own year.")  # fmt: skip
 SEASONS = ("current", "previous")
 MAX_PAGE = 999999
 
@@ -49,20 +63,37 @@ def _game(game: str, kept: tuple[str, ...], command: str) -> Reply | None:
     Param("user", UserId, positional=False),
     LANGUAGE,
     LENGTH,
+    Param("year", int, positional=False),
+    Param("scope", choices=CARDS, positional=False),
 )
 async def stats(services: Services, caller: Caller, game: str = "wordle",
                 practice: bool = False, user: UserId | None = None, language: str | None = None,
-                length: int | None = None) -> Reply:  # fmt: skip
+                length: int | None = None, year: int | None = None,
+                scope: str = "player") -> Reply:  # fmt: skip
     """Anyone's statistics (``user``: in the console a local player, by name), with the
-    distribution drawn in the colours of who asks."""
+    distribution drawn in the colours of who asks; with ``year``, that year's card (``scope``
+    server: the server's)."""
     refused = _game(game, GAMES, "stats")
     if refused is not None:
         return refused
+    if scope == "server" and year is None:
+        return Reply.refuse(_("A server's card is a year's: add a year, as in {example}")
+                            .format(example="/stats year:2026 scope:server"))  # fmt: skip
     kind = await chosen_game(services, caller, game, language, length)
     if isinstance(kind, Reply):
         return kind
     game = kind
     who_id, who = (caller.player.id, caller.player.name) if user is None else (user, user.name)
+    if year is not None:
+        return await _year_card(
+            services,
+            caller,
+            results_kind(game, practice),
+            year,
+            None if scope == "player" else caller.guild_id,
+            who_id,
+            who,
+        )
     result = await services.stats.stats(who_id, results_kind(game, practice),
                                         services.daily.today())  # fmt: skip
     palette = palette_named(await services.storage.palette(caller.player.id))
@@ -70,6 +101,41 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
     picture = Picture("stats.png", stats_alt_text(result, who), data=png)
     earned = achievements_text(await listing(services.storage, who_id))  # every game's
     return Reply(f"{stats_text(result, who)}\n\n{earned}", pictures=(picture,))
+
+
+async def _year_card(services: Services, caller: Caller, kind: str, year: int,
+                     server: int | None, who_id: int, who: str) -> Reply:  # fmt: skip
+    """A player's year card, or with ``server`` the server's (only where games are kept by
+    that server), drawn off the event loop; a year with no game says so instead."""
+    if server is not None and server != caller.scope:
+        return Reply.refuse(_(NO_SERVER_YEAR))
+    today = services.daily.today()
+    flavour = YEAR_GAMES["daily" if kind.endswith(":daily") else "practice"]
+    game = _(flavour).format(game=shown_title(kind_name(kind)))
+    palette = palette_named(await services.storage.palette(caller.player.id))
+    try:
+        if server is None:
+            mine = await services.years.player_year(who_id, kind, year, today)
+            if mine is None:
+                return Reply.refuse(_("{who} finished no {game} game in {year}: no card to draw")
+                                    .format(who=who, game=game, year=year))  # fmt: skip
+            png = await asyncio.to_thread(year_card.player_year_png, mine, who, game, palette)
+            alt, name = year_card.player_year_alt(mine, who, game), _file_part(who, who_id)
+        else:
+            ours = await services.years.server_year(server, kind, year, today)
+            if ours is None:
+                return Reply.refuse(_("Nobody here finished a {game} game in {year}: no card "
+                                      "to draw").format(game=game, year=year))  # fmt: skip
+            png = await asyncio.to_thread(year_card.server_year_png, ours, game, palette)
+            alt, name = year_card.server_year_alt(ours, game), f"server-{server}"
+    except YearError as exc:
+        return Reply.refuse(str(exc))
+    return Reply(alt, pictures=(Picture(f"year-{year}-{name}.png", alt, data=png),))
+
+
+def _file_part(name: str, player_id: int) -> str:
+    """A name as a file's name may hold it anywhere (Discord's attachments too)."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-").lower() or str(player_id)
 
 
 @command("streak", Param("game", choices=DAILY_GAMES), LANGUAGE, LENGTH)

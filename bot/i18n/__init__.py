@@ -35,10 +35,12 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 from babel import Locale
+from babel.dates import format_skeleton
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -178,6 +180,18 @@ def format_percent(fraction: float, digits: int = 0) -> str:
     locale = _babel_locale(_current.get())
     pattern = _with_digits(locale.percent_formats[None].pattern, digits)
     return _format_percent(_exact(fraction), format=pattern, locale=locale)
+
+
+def format_day(day: date, skeleton: str = "MMMd") -> str:
+    """A day as the current locale writes it, in the parts ``skeleton`` names (CLDR's):
+    "Mar 14" in English, "14 mars" in French, "14. März" in German."""
+    return str(format_skeleton(skeleton, day, locale=_babel_locale(_current.get())))
+
+
+def month_letters() -> list[str]:
+    """The twelve months' one-letter names in the current locale (a chart's axis)."""
+    names = _babel_locale(_current.get()).months["stand-alone"]["narrow"]
+    return [str(names[m]) for m in range(1, 13)]
 
 
 def _exact(value: float) -> Decimal | float:

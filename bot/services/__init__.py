@@ -23,6 +23,7 @@ from bot.services.guide import GuideService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
+from bot.services.year import YearService
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -72,6 +73,11 @@ class Services:
     def guide(self) -> GuideService:
         """The first-game guide: whom to guide, once each (bot/services/guide.py)."""
         return GuideService(self.storage)
+
+    @cached_property
+    def years(self) -> YearService:
+        """The year card's figures (bot/services/year.py)."""
+        return YearService(self.storage)
 
     @cached_property
     def challenges(self) -> ChallengeService:

@@ -31,5 +31,6 @@ async def coach_dailies(storage: Storage, batch: int = BATCH) -> int:
         except Exception:  # a game the coach cannot read is marked, never retried forever
             log.exception("result %s could not be coached", result_id)
             report = None
-        await storage.skills.record(result_id, None if report is None else report.skill)
+        luck = getattr(report, "luck", None)  # Absurdle's worst cases have no luck
+        await storage.skills.record(result_id, None if report is None else report.skill, luck)
     return len(pending)

@@ -61,6 +61,7 @@ from bot.storage.shares import ShareResult, uncount_shares_of
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 from bot.storage.winner_roles import WinnerRoles
+from bot.storage.years import Years
 
 log = logging.getLogger("wordlebot.storage")
 
@@ -89,6 +90,7 @@ class Storage:
         self.winner_roles = WinnerRoles(db)  # the role the day's winners get, and its holders
         self.achievements = Achievements(db)  # what each player earned, once
         self.imports = Imports(db)  # the checkpoints of share channels' history imports
+        self.years = Years(db)  # the year card's reads
 
     # -- opening, closing, migrating -------------------------------------------------------
 
@@ -615,9 +617,9 @@ class Storage:
 
     async def bulk_results(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Load many finished games at once (benchmarks, imports): (player, scope, kind, day,
-        won, guesses[, the coach's skill]) in play order, with their games, results and
-        standings. They are never coached again (their games hold no rows)."""
-        rows = [(*r, None) if len(r) == 6 else tuple(r) for r in rows]
+        won, guesses[, the coach's skill[, its luck]]) in play order, with their games,
+        results and standings. They are never coached again (their games hold no rows)."""
+        rows = [(*r, *(None,) * (8 - len(r))) for r in rows]
         now = _now()
         async with self.transaction() as db:
             await counts.pause(db, self.db)
@@ -632,7 +634,7 @@ class Storage:
                     key = (old[0], old[1], kind)
                     standings[key] = tuple(old)[2:8]
                     skills[key] = (int(old[8]), int(old[9]))
-            for player_id, scope, kind, day, won, guesses, skill in rows:
+            for player_id, scope, kind, day, won, guesses, skill, _luck in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
                     if skill is not None:
@@ -652,9 +654,9 @@ class Storage:
             )  # fmt: skip
             await db.load(
                 "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
-                            "finished_at", "played_on", "skill", "coached"),
+                            "finished_at", "played_on", "skill", "coached", "luck"),
                 [(base + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now, r[3] or now[:10],
-                  r[6], 1) for i, r in enumerate(rows)],
+                  r[6], 1, r[7]) for i, r in enumerate(rows)],
             )  # fmt: skip
             for kind in {r[2] for r in rows}:  # every row of these kinds was read above
                 await db.execute("DELETE FROM standings WHERE kind = ?", (kind,))

@@ -99,6 +99,12 @@ _GUIDED = """
     UPDATE players SET guided_at = created_at;
 """
 
+# 23 (both engines): the coach's luck (0 to 99) of each finished daily, beside its skill,
+# for the year card's luckiest game (bot/services/year.py); NULL for games coached before.
+_RESULT_LUCK = """
+    ALTER TABLE results ADD COLUMN luck INTEGER;
+"""
+
 
 # 20 (both engines): the winner's role (issue 32): the role a server gives the day's winners
 # (guild_settings.winner_role), the problem with it last said in the digest's channel (said
@@ -548,6 +554,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _ACHIEVEMENTS,
     # 22: the checkpoints of share channels' history imports (see _share_imports).
     _share_imports("INTEGER"),
+    # 23: the coach's luck of each daily (see _RESULT_LUCK).
+    _RESULT_LUCK,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -875,6 +883,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _WINNER_ROLE_POSTGRES,
     _ACHIEVEMENTS,
     _share_imports("BIGINT"),
+    _RESULT_LUCK,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

@@ -30,13 +30,14 @@ class Skills:
         )
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
-    async def record(self, result_id: int, skill: int | None) -> bool:
+    async def record(self, result_id: int, skill: int | None, luck: int | None = None) -> bool:
         """Mark a result coached and add its skill (None: the coach measured none, as for a
-        game won at the first guess) to its player's boards; False if it was coached before."""
+        game won at the first guess) to its player's boards, keeping its luck beside it (the
+        year card's luckiest game); False if it was coached before."""
         async with self.db.transaction() as db:
             if not await db.execute(
-                "UPDATE results SET coached = 1, skill = ? WHERE id = ? AND coached = 0",
-                (skill, result_id),
+                "UPDATE results SET coached = 1, skill = ?, luck = ? WHERE id = ? AND coached = 0",
+                (skill, luck, result_id),
             ):
                 return False
             if skill is None:
