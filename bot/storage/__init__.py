@@ -41,6 +41,7 @@ from bot.storage.database import (
     value,
 )
 from bot.storage.digests import Digests
+from bot.storage.live_boards import LiveBoards
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.races import Races
@@ -83,6 +84,7 @@ class Storage:
         self.races = Races(db)  # races, their players' finishes and the race standings
         self.coop = Coop(db)  # co-op channel games, their rows and standings
         self.answers = LearnedAnswers(db)  # NYT answers learned from players' solved shares
+        self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
 
     # -- opening, closing, migrating -------------------------------------------------------
 

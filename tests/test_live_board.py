@@ -1,0 +1,189 @@
+"""The live daily board: what it shows (squares, never a letter), one message a server and day
+across processes, a deleted board posted again once, a new day's new message, and a burst of
+finishes collapsed into a few edits; on both engines."""
+
+import asyncio
+import re
+from datetime import date
+
+import pytest
+from clock import Clock, at
+
+from bot.render.live_board import live_board_text
+from bot.services import Player, Services
+from bot.services.digest import ChannelGone
+from bot.services.live_board import LiveBoard, MessageGone
+from engine.rules import Mode
+
+SEED = "live-board-5eed-1b2c3d4e5f60718293a4b5c6d7e8f901"
+GUILD, OTHER, CHANNEL = 100, 200, 555
+ANN, BOB, CAT, EVE = (Player(i, n) for i, n in ((1, "ann"), (2, "bob"), (3, "cat"), (5, "eve")))
+NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
+SQUARES = set("🟩🟨⬛")
+
+
+async def until(check, timeout: float = 10.0):
+    """``check()`` once it is true (polled), or the test fails after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := check()):
+        if loop.time() > deadline:
+            pytest.fail(f"not true after {timeout} s: {check}")
+        await asyncio.sleep(0.02)
+    return value
+
+
+class Discord:
+    """Where boards go: keeps each message's text; a message can be deleted, a channel
+    closed."""
+
+    def __init__(self) -> None:
+        self.messages: dict[int, str] = {}
+        self.posts: list[int] = []
+        self.edits: list[int] = []
+        self.gone: set[int] = set()
+        self.closed = False
+
+    async def post(self, channel: int, board: LiveBoard) -> int:
+        await asyncio.sleep(0.01)  # another process gets in here if it can
+        if self.closed:
+            raise ChannelGone("the bot may not post in its channel")
+        message_id = 7000 + len(self.posts)
+        self.posts.append(message_id)
+        self.messages[message_id] = live_board_text(board)
+        return message_id
+
+    async def edit(self, channel: int, message_id: int, board: LiveBoard) -> None:
+        await asyncio.sleep(0.01)
+        if message_id in self.gone:
+            raise MessageGone()
+        self.edits.append(message_id)
+        self.messages[message_id] = live_board_text(board)
+
+
+@pytest.fixture
+async def services(database_url: str, opened):
+    return await opened(database_url, Clock(at("2026-03-01T12:00")), live_board_seconds=0.2)
+
+
+def live(services: Services) -> Discord:
+    discord = Discord()
+    services.live_boards.attach(discord.post, discord.edit)
+    return discord
+
+
+async def play(services: Services, player: Player, misses: int, *, finish: bool = True,
+               scope: int = GUILD, mode: Mode = Mode.NORMAL) -> None:  # fmt: skip
+    assert (await services.games.start(player, scope, daily=True, mode=mode)).ok
+    for word in NEVER[:misses]:
+        assert (await services.games.guess(player, scope, word, kind="wordle:daily")).ok
+    if finish:
+        answer = services.daily.answer("wordle", services.daily.today())
+        assert (await services.games.guess(player, scope, answer, kind="wordle:daily")).ok
+
+
+async def settled(services: Services) -> None:
+    """Until no board of this process has an edit pending."""
+    await until(lambda: not services.live_boards.debouncer.tasks)
+
+
+def no_letters(text: str, services: Services) -> None:
+    """Neither the answer nor a guess, in any case; every grid row squares alone."""
+    answer = services.daily.answer("wordle", services.daily.today())
+    for word in (answer, *NEVER):
+        assert word not in text.lower()
+    assert "||" not in text
+    for line in text.splitlines():
+        if set(line) & SQUARES:
+            assert set(line) <= SQUARES, line
+
+
+async def test_the_board_shows_squares_counts_and_who_is_still_playing(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, ANN, 1, mode=Mode.HARD)
+    await play(services, BOB, 1, finish=False)
+    await play(services, CAT, 0)
+    await play(services, EVE, 0, scope=OTHER)  # another server's board, not this one's
+    await settled(services)
+    [message] = discord.posts
+    text = discord.messages[message]
+    number = (date(2026, 3, 1) - date(2021, 6, 19)).days
+    assert f"**wordlebot Wordle #{number}**" in text and "(2026-03-01)" in text
+    assert "1/6 cat\n🟩🟩🟩🟩🟩\n2/6* ann\n" in text  # best first; hard mode marked
+    assert "Still playing: bob" in text and "*: hard mode" in text
+    assert "eve" not in text
+    no_letters(text, services)
+
+
+async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
+    discord = live(services)
+    await play(services, ANN, 0)
+    await settled(services)
+    assert discord.posts == []
+
+
+async def test_one_board_across_two_processes_and_a_deleted_one_is_posted_again_once(
+    shared_url, opened
+) -> None:
+    clock = Clock(at("2026-03-01T12:00"))
+    first = await opened(shared_url, clock, live_board_seconds=0.1)
+    second = await opened(shared_url, clock, live_board_seconds=0.1)
+    await first.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = Discord()  # one Discord for both processes
+    for services in (first, second):
+        services.live_boards.attach(discord.post, discord.edit)
+    await asyncio.gather(play(first, ANN, 1), play(second, BOB, 0))
+    await asyncio.gather(settled(first), settled(second))
+    [board] = discord.posts
+    assert "1/6 bob" in discord.messages[board] and "2/6 ann" in discord.messages[board]
+
+    discord.gone.add(board)  # deleted in Discord: both processes find it at their next edit
+    await asyncio.gather(play(first, CAT, 0, finish=False), play(second, EVE, 1))
+    await asyncio.gather(settled(first), settled(second))
+    [_, again] = discord.posts
+    text = discord.messages[again]
+    assert "2/6 ann" in text and "Still playing: cat" in text and "2/6 eve" in text
+
+
+async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, ANN, 1)
+    await settled(services)
+    [yesterday] = discord.posts
+    kept = discord.messages[yesterday]
+    services.daily.clock.advance(24 * 3600)
+    await play(services, BOB, 0)
+    await settled(services)
+    assert discord.posts == [yesterday, yesterday + 1]
+    assert discord.messages[yesterday] == kept and "(2026-03-01)" in kept
+    assert "(2026-03-02)" in discord.messages[yesterday + 1]
+    assert "ann" not in discord.messages[yesterday + 1]
+
+
+async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
+    database_url, opened
+) -> None:
+    services = await opened(database_url, Clock(at("2026-03-01T12:00")), live_board_seconds=1.0)
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    players = [Player(100 + i, f"p{i}") for i in range(12)]
+    await asyncio.gather(*(play(services, p, i % 2) for p, i in zip(players, range(12))))
+    await settled(services)
+    changes = len(discord.posts) + len(discord.edits)
+    assert changes <= 3, (discord.posts, discord.edits)
+    [board] = discord.posts
+    assert all(re.search(rf"\d/6 {p.name}\n", discord.messages[board]) for p in players)
+
+
+async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    discord.closed = True
+    assert await services.live_boards.show_now(GUILD) == "the bot may not post in its channel"
+    await play(services, ANN, 0)  # a finish then: nothing posted, nothing raised
+    await settled(services)
+    discord.closed = False
+    assert await services.live_boards.show_now(GUILD) is None
+    assert "1/6 ann" in discord.messages[discord.posts[0]]
