@@ -59,6 +59,7 @@ SERVERS = {
     "sharechannel",
     "resetboard",
     "digest",
+    "liveboard",
     "remind",
     "missing",
     "race",

@@ -5,6 +5,7 @@ finishes collapsed into a few edits; on both engines."""
 import asyncio
 import re
 from datetime import date
+from zoneinfo import ZoneInfo
 
 import pytest
 from clock import Clock, at
@@ -187,3 +188,106 @@ async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> 
     discord.closed = False
     assert await services.live_boards.show_now(GUILD) is None
     assert "1/6 ann" in discord.messages[discord.posts[0]]
+
+
+
+# -- through the real bot process and the Discord stand-in ------------------------------
+
+BOARD = "Today's board"
+
+
+def board_posts(server, channel: int) -> list[dict]:
+    """The boards the bot posted in ``channel``, as posted, oldest first."""
+    return [body for where, body, _ in server.posts
+            if where == channel and BOARD in (body.get("content") or "")]  # fmt: skip
+
+
+def shown(server, channel: int) -> dict | None:
+    """The board in ``channel`` as it is now (the latest one not deleted)."""
+    boards = [m for m in server.store.by_id.values()
+              if m["channel_id"] == str(channel) and BOARD in m["content"]]  # fmt: skip
+    return boards[-1] if boards else None
+
+
+def letters_left(text: str) -> list[str]:
+    """The letters of a board past its headings, its labels and its mentions: none may be
+    left (a guess or an answer would be)."""
+    kept = [re.sub(r"<@\d+>", "", line).replace("Still playing:", "").replace("hard mode", "")
+            for line in text.splitlines() if not line.startswith("**")]  # fmt: skip
+    return [c for c in "".join(kept) if c.isalpha()]
+
+
+async def test_the_live_board_through_the_real_process(server, tmp_path) -> None:
+    """An admin sets the channel (the board is posted at once); a player finishes and one
+    is still playing; a burst of finishes costs a few edits; a 429 on the edit is waited
+    out; a board deleted in Discord is posted again once; the next day has its own."""
+    from bot_process import GUILDS, SEED, BotProcess, command, started
+
+    from bot.services.daily import DailyPuzzles
+
+    database, channel, window = str(tmp_path / "bot.sqlite3"), GUILDS[0] + 1, 1.0
+    puzzles = DailyPuzzles(SEED, ZoneInfo("UTC"))
+    answer = puzzles.answer("wordle", date(2026, 3, 1))
+    bot = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00",
+                     live_board_seconds=str(window))  # fmt: skip
+    await started(server, bot)
+
+    async def play(user_id: int, words: list[str], **options) -> None:
+        start = await server.interact(command("wordle", "daily", user_id=user_id, **options))
+        assert start.kind == 4 and not start.flags & 64, start.text()
+        for word in words:
+            reply = await server.interact(command("guess", user_id=user_id, word=word))
+            assert reply.kind == 4 and not reply.flags & 64, reply.text()
+
+    def showing(*parts: str) -> dict | None:
+        board = shown(server, channel)
+        return board if board is not None and all(p in board["content"] for p in parts) else None
+
+    chosen = await server.interact(command("liveboard", "channel", user_id=20))
+    assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
+    first = await until(lambda: showing("Nobody has played"))
+
+    await play(21, ["aahed", answer], mode="hard")
+    await play(22, ["aahed"])
+    board = await until(lambda: showing("2/6* <@21>", "Still playing: <@22>"))
+    assert board["id"] == first["id"]
+    content = board["content"]
+    assert letters_left(content) == [], content  # no letter at all, past the fixed words
+    grid = [line for line in content.splitlines() if set(line) & SQUARES]
+    assert len(grid) == 2 and grid[1] == "🟩🟩🟩🟩🟩" and set(grid[0]) <= SQUARES
+
+    edits = len(server.edited[board["id"]])
+    began = asyncio.get_running_loop().time()
+    players = range(30, 38)
+    await asyncio.gather(*(play(p, [answer]) for p in players))
+    took = asyncio.get_running_loop().time() - began
+    await until(lambda: showing(*(f"1/6 <@{p}>" for p in players)))
+    burst = len(server.edited[board["id"]]) - edits
+    print(f"a burst of {len(players)} finishes in {took:.2f} s: {burst} edits")
+    assert burst <= took / window + 2, (burst, took)
+
+    patch = "PATCH /channels/{channel_id}/messages/{message_id}"
+    server.fail(patch, 429, retry_after=0.5)
+    await play(40, [answer])
+    await until(lambda: showing("1/6 <@40>"))
+    assert any(op == patch and status == 429 for _, op, status in server.log)
+
+    await server.delete_message(board["id"], guild_id=GUILDS[0])
+    again = await until(lambda: showing("<@21>", "<@40>"))  # the whole day, posted again
+    assert again["id"] != board["id"]
+    await play(41, ["aahed", "zymic", answer])
+    await until(lambda: showing("3/6 <@41>"))
+    assert len(board_posts(server, channel)) == 2  # the first and the one posted again
+    assert bot.stop()[0] == 0
+
+    kept = dict(shown(server, channel) or {})
+    server.identified.clear()
+    next_day = BotProcess(server, database, clock_start="2026-03-02T00:00:30+00:00",
+                          live_board_seconds=str(window))  # fmt: skip
+    await started(server, next_day)
+    await play(21, [puzzles.answer("wordle", date(2026, 3, 2))])
+    newest = await until(lambda: showing("(2026-03-02)", "1/6 <@21>"))
+    assert newest["id"] != kept["id"] and server.store.by_id[kept["id"]] == kept
+    assert len(board_posts(server, channel)) == 3
+    code, err = next_day.stop()
+    assert code == 0, err[-2000:]

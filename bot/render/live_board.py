@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.render.palette import STANDARD
 from bot.render.text import squares_of
 from bot.services.digest import Member
@@ -35,7 +35,10 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
             return text
     kept: list[str] = []
     for i, line in enumerate(lines):
-        more = _("(and {count} more lines)").format(count=len(lines) - i)
+        left = len(lines) - i
+        more = ngettext("(and {count} more line)", "(and {count} more lines)", left).format(
+            count=left
+        )
         if len("\n".join([*kept, line, more])) > limit:
             return "\n".join([*kept, more])
         kept.append(line)
