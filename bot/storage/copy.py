@@ -36,6 +36,7 @@ ORDER = {
     "recent_pings": "target_id, created_at",
     "nyt_answer_votes": "number, player_id",
     "nyt_answers": "number",
+    "live_boards": "guild_id, day",
 }
 BATCH = 50_000
 
