@@ -151,16 +151,22 @@ async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> No
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
     await play(services, ANN, 1)
+    await play(services, CAT, 1, finish=False)
     await settled(services)
     [yesterday] = discord.posts
-    kept = discord.messages[yesterday]
+    assert "Still playing: cat" in discord.messages[yesterday]
     services.daily.clock.advance(24 * 3600)
+    assert await services.closing.run_due() == 1  # midnight closes cat's game: a loss
+    await settled(services)
+    kept = discord.messages[yesterday]
+    assert "X/6 cat" in kept and "Still playing" not in kept
     await play(services, BOB, 0)
     await settled(services)
     assert discord.posts == [yesterday, yesterday + 1]
     assert discord.messages[yesterday] == kept and "(2026-03-01)" in kept
     assert "(2026-03-02)" in discord.messages[yesterday + 1]
     assert "ann" not in discord.messages[yesterday + 1]
+    assert "cat" not in discord.messages[yesterday + 1]
 
 
 async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
@@ -170,7 +176,7 @@ async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
     players = [Player(100 + i, f"p{i}") for i in range(12)]
-    await asyncio.gather(*(play(services, p, i % 2) for p, i in zip(players, range(12))))
+    await asyncio.gather(*(play(services, p, i % 2) for i, p in enumerate(players)))
     await settled(services)
     changes = len(discord.posts) + len(discord.edits)
     assert changes <= 3, (discord.posts, discord.edits)
@@ -188,7 +194,6 @@ async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> 
     discord.closed = False
     assert await services.live_boards.show_now(GUILD) is None
     assert "1/6 ann" in discord.messages[discord.posts[0]]
-
 
 
 # -- through the real bot process and the Discord stand-in ------------------------------

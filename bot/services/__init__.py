@@ -49,6 +49,7 @@ class Services:
         self.closing = ClosingService(self.storage, self.daily)
         self.live_boards = LiveBoardService(self.storage, self.daily, self.live_board_window)
         self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
+        self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress
