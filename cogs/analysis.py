@@ -219,6 +219,8 @@ class Analysis(commands.Cog):
         with use_locale(await self.poster_locale(message.author.id, message.guild.id)):
             done = await record_shares(storage, message.author.id, message.author.display_name,
                                        shares, scope=message.guild.id, posted=posted)  # fmt: skip
+            if done.notes:  # recorded: the server's live board of that day shows it
+                services.live_boards.changed(message.guild.id, posted.isoformat())
             if done.refused:
                 await self.tell(message, done.refused)
 

@@ -29,6 +29,20 @@ def mention(member: Member) -> str:
     return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
 
 
+def cannot_post(interaction: discord.Interaction[Any], channel: discord.TextChannel | None) -> bool:
+    """Whether the bot surely may not post in the chosen channel: the interaction's own
+    channel (Discord says what the bot may do there), or another whose permissions for the
+    bot are known from the guild's cache; unknown: False (the post attempt tells)."""
+    if channel is None or channel.id == interaction.channel_id:
+        allowed = interaction.app_permissions
+    else:
+        me: discord.Member | None = channel.guild.me  # None: not cached
+        if me is None:
+            return False
+        allowed = channel.permissions_for(me)
+    return not (allowed.view_channel and allowed.send_messages)
+
+
 @in_servers
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
@@ -57,8 +71,12 @@ class LiveBoardCommands(
         target = reply.extra.get("live")
         if target is None or interaction.guild_id is None:
             return
-        # The board now, so that the admin learns at once if the bot may not post there.
-        problem = await self.bot.services.live_boards.show_now(interaction.guild_id)
+        # The board now, so that the admin learns at once if the bot may not post there:
+        # from the permissions Discord gives, else from Discord's answer to the post.
+        if cannot_post(interaction, channel):
+            problem: str | None = CHANNEL_CLOSED
+        else:
+            problem = await self.bot.services.live_boards.show_now(interaction.guild_id)
         if problem is not None:
             await answer(interaction, _("The live board cannot be shown in {channel}: {why}. "
                                         "Give the bot View Channel and Send Messages there; "

@@ -8,10 +8,13 @@ from datetime import date
 from zoneinfo import ZoneInfo
 
 import pytest
+from bot_process import GUILDS, BotProcess, command, started
+from bot_process import SEED as E2E_SEED
 from clock import Clock, at
 
 from bot.render.live_board import live_board_text
 from bot.services import Player, Services
+from bot.services.daily import DailyPuzzles
 from bot.services.digest import ChannelGone
 from bot.services.live_board import LiveBoard, MessageGone
 from engine.rules import Mode
@@ -223,15 +226,12 @@ def letters_left(text: str) -> list[str]:
 
 
 async def test_the_live_board_through_the_real_process(server, tmp_path) -> None:
-    """An admin sets the channel (the board is posted at once); a player finishes and one
+    """An admin sets the channel, told at once when the bot may not post there (the board is
+    posted at once when it may); a player finishes and one
     is still playing; a burst of finishes costs a few edits; a 429 on the edit is waited
     out; a board deleted in Discord is posted again once; the next day has its own."""
-    from bot_process import GUILDS, SEED, BotProcess, command, started
-
-    from bot.services.daily import DailyPuzzles
-
     database, channel, window = str(tmp_path / "bot.sqlite3"), GUILDS[0] + 1, 1.0
-    puzzles = DailyPuzzles(SEED, ZoneInfo("UTC"))
+    puzzles = DailyPuzzles(E2E_SEED, ZoneInfo("UTC"))
     answer = puzzles.answer("wordle", date(2026, 3, 1))
     bot = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00",
                      live_board_seconds=str(window))  # fmt: skip
@@ -248,6 +248,12 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
         board = shown(server, channel)
         return board if board is not None and all(p in board["content"] for p in parts) else None
 
+    server.deny(channel, "send_messages")  # said at once, and nothing is posted
+    refused = await server.interact(command("liveboard", "channel", user_id=20), followups=1)
+    assert "The live board cannot be shown in" in refused.text()
+    assert "the bot may not post in its channel" in refused.text() and server.posts == []
+    assert all(int(body.get("flags") or 0) & 64 for body in [refused.data, *refused.followups])
+    server.channel_permissions.pop(channel)
     chosen = await server.interact(command("liveboard", "channel", user_id=20))
     assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
     first = await until(lambda: showing("Nobody has played"))
