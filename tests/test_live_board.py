@@ -4,13 +4,15 @@ finishes collapsed into a few edits; on both engines."""
 
 import asyncio
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 from bot_process import GUILDS, BotProcess, command, started
 from bot_process import SEED as E2E_SEED
 from clock import Clock, at
+from discord.utils import time_snowflake
+from discord_messages import member_message
 
 from bot.render.live_board import live_board_text
 from bot.services import Player, Services
@@ -301,4 +303,26 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     assert newest["id"] != kept["id"] and server.store.by_id[kept["id"]] == kept
     assert len(board_posts(server, channel)) == 3
     code, err = next_day.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server, tmp_path):
+    """A Wordle share a member posts in the server's share channel counts for today: the
+    board shows its score and squares, and its poster."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), message_content_intent="true",
+                     live_board_seconds="0.5")  # fmt: skip
+    await started(server, bot)
+    channel = GUILDS[0] + 1
+    await server.interact(command("sharechannel", user_id=50, enabled=True))
+    await server.interact(command("liveboard", "channel", user_id=50))
+    await until(lambda: shown(server, channel))
+    now = datetime.now(UTC)
+    number = (now.date() - date(2021, 6, 19)).days
+    grid = "⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩"
+    share = member_message(f"Wordle {number:,} 2/6\n\n{grid}", channel_id=channel, author_id=52,
+                           guild_id=GUILDS[0], id=str(time_snowflake(now)))  # fmt: skip
+    await server.deliver_message(share)
+    board = await until(lambda: (b := shown(server, channel)) and "2/6 <@52>" in b["content"] and b)
+    assert f"**Wordle #{number}**" in board["content"] and grid in board["content"]
+    code, err = bot.stop()
     assert code == 0, err[-2000:]
