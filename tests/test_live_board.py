@@ -13,12 +13,14 @@ from bot_process import SEED as E2E_SEED
 from clock import Clock, at
 from discord.utils import time_snowflake
 from discord_messages import member_message
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.render.live_board import live_board_text
+from bot.render.live_board import LIMIT, live_board_text
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
-from bot.services.digest import ChannelGone
-from bot.services.live_board import LiveBoard, MessageGone
+from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
+from bot.services.live_board import LiveBoard, LiveGame, LiveResult, MessageGone
 from engine.rules import Mode
 
 SEED = "live-board-5eed-1b2c3d4e5f60718293a4b5c6d7e8f901"
@@ -201,6 +203,29 @@ async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> 
     assert "1/6 ann" in discord.messages[discord.posts[0]]
 
 
+ROWS = st.lists(st.text("012", min_size=5, max_size=5), min_size=1, max_size=6)
+RESULTS = st.builds(
+    LiveResult, st.builds(Member, st.integers(1, 2**63), st.just("")),
+    st.sampled_from(["1/6", "4/6*", "X/6", "3/9"]), ROWS,
+)  # fmt: skip
+GAMES = st.lists(st.builds(
+    LiveGame, st.sampled_from(DIGEST_KINDS), st.just("**title**"),
+    st.lists(RESULTS, max_size=60),
+    st.lists(st.builds(Member, st.integers(1, 2**63), st.just("")), max_size=30),
+), min_size=1, max_size=4)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(GAMES)
+def test_any_board_fits_one_message_and_holds_no_letter(games) -> None:
+    """Whatever was played (up to hundreds of players), the board is one Discord message
+    and, past its fixed words and the players' mentions, has no letter."""
+    board = LiveBoard(GUILD, date(2026, 3, 1), games)
+    text = live_board_text(board, name=lambda m: f"<@{m.player_id}>")
+    assert len(text) <= LIMIT
+    assert letters_left(re.sub(r"\(and \d+ more lines?\)", "", text)) == []
+
+
 # -- through the real bot process and the Discord stand-in ------------------------------
 
 BOARD = "Today's board"
@@ -220,10 +245,14 @@ def shown(server, channel: int) -> dict | None:
 
 
 def letters_left(text: str) -> list[str]:
-    """The letters of a board past its headings, its labels and its mentions: none may be
-    left (a guess or an answer would be)."""
-    kept = [re.sub(r"<@\d+>", "", line).replace("Still playing:", "").replace("hard mode", "")
-            for line in text.splitlines() if not line.startswith("**")]  # fmt: skip
+    """The letters of a board past its headings, its labels, its mentions and a loss's X:
+    none may be left (a guess or an answer would be)."""
+    labels = ("Still playing:", "hard mode")
+    kept = []
+    for line in text.splitlines():
+        if not line.startswith("**"):  # the heading and each game's title
+            line = re.sub(r"<@\d+>|\bX/\d+", "", line)
+            kept.append(line.replace(labels[0], "").replace(labels[1], ""))
     return [c for c in "".join(kept) if c.isalpha()]
 
 
