@@ -76,7 +76,11 @@ class LiveBoardCommands(
         if cannot_post(interaction, channel):
             problem: str | None = CHANNEL_CLOSED
         else:
-            problem = await self.bot.services.live_boards.show_now(interaction.guild_id)
+            try:
+                problem = await self.bot.services.live_boards.show_now(interaction.guild_id)
+            except discord.HTTPException:  # Discord failed otherwise: the next finish retries
+                log.warning("the live board of guild %s was not shown", interaction.guild_id)
+                problem = None
         if problem is not None:
             await answer(interaction, _("The live board cannot be shown in {channel}: {why}. "
                                         "Give the bot View Channel and Send Messages there; "

@@ -39,6 +39,7 @@ from bot.storage.digests import DayResult
 log = logging.getLogger("wordlebot.live_board")
 
 WINDOW = 5.0  # seconds: at most one edit of a server's board in each
+KNOWN = 10_000  # boards remembered per process (a server's today's, mostly)
 K = TypeVar("K", bound=Hashable)
 
 
@@ -225,7 +226,7 @@ class LiveBoardService:
             return False
         except NotSent:
             return True
-        self.known[stored.message_id] = (guild_id, day)
+        self._know(stored.message_id, guild_id, day)
         return False
 
     async def _post(self, guild_id: int, day: str, channel: int, board: LiveBoard,
@@ -245,11 +246,18 @@ class LiveBoardService:
         # Any other failure keeps the claim: the board may be in Discord; a claim with no
         # message is taken over after a minute (STALE).
         await self.storage.live_boards.posted(guild_id, day, message_id)
-        self.known[message_id] = (guild_id, day)
+        self._know(message_id, guild_id, day)
         return False
+
+    def _know(self, message_id: int, guild_id: int, day: str) -> None:
+        if len(self.known) >= KNOWN and message_id not in self.known:
+            self.known.clear()  # older boards: re-created at their next edit instead
+        self.known[message_id] = (guild_id, day)
 
     def _warn(self, guild_id: int, day: str, why: str) -> None:
         if (guild_id, day) not in self.warned:
+            if len(self.warned) >= KNOWN:
+                self.warned.clear()
             self.warned.add((guild_id, day))
             log.warning("the live board of guild %s is not shown: %s", guild_id, why)
 
