@@ -46,7 +46,7 @@ K = TypeVar("K", bound=Hashable)
 @dataclass(frozen=True)
 class LiveResult:
     member: Member
-    score: str  # "3/6", "X/6"; "3/6*" in hard mode
+    score: str  # "3/6", "X/6"; "3/6*" in hard (or strict) mode
     rows: list[str]  # each guess's pattern digits (a multi-board share: boards by spaces)
 
 
@@ -264,6 +264,6 @@ class LiveBoardService:
 
 def _live_result(result: DayResult, limit: int) -> LiveResult:
     score = f"{result.guesses}/{limit}" if result.won else f"X/{limit}"
-    if result.state.get("mode") == "hard":
+    if result.state.get("mode") in ("hard", "strict"):  # strict keeps hard mode's rules too
         score += "*"
     return LiveResult(Member(result.player_id, result.name), score, _digits(result))
