@@ -201,7 +201,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",
               "cogs.digest", "cogs.reminders", "cogs.coop", "cogs.races",
               "cogs.challenges", "cogs.study", "cogs.help", "cogs.define",
-              "cogs.imports")  # fmt: skip
+              "cogs.imports", "cogs.liveboard")  # fmt: skip
 LEADER_RETRY_SECONDS = 60
 JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
 # Marked for the catalogs, translated where answered (the reader's locale, set for the task).

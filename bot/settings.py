@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     # how often the process that runs the deployment's jobs looks for work.
     digest_delay_seconds: float = Field(default=300, ge=0)
     jobs_interval_seconds: float = Field(default=60, gt=0)
+    # The live daily board (/liveboard): at most one edit of a server's board in this many
+    # seconds (a burst of finishes becomes one edit).
+    live_board_seconds: float = Field(default=5.0, gt=0)
     # /analyze: seconds of one core that reading one paste's grids may take, all together.
     analysis_budget_seconds: float = Field(default=5.0, gt=0, le=60)
     # Tests only: the bot's clock starts at this instant (and runs on at the real pace), so

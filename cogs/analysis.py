@@ -117,13 +117,16 @@ async def count_post(bot: commands.Bot, message: discord.Message,
             storage, guild_id, message.content, posted, await members_named(message),
             age=services.daily.clock() - posted_at(message), outcomes=done.outcomes,
         )  # fmt: skip
-        return done
-    shares = parse_shares(shared_text(message)[:MAX_PASTE]).shares  # recording needs no reading
-    if not shares:
-        return None
-    with use_locale(await poster_locale(bot, message.author.id, guild_id)):
-        return await record_shares(storage, message.author.id, message.author.display_name,
-                                   shares, scope=guild_id, posted=posted)  # fmt: skip
+    else:
+        shares = parse_shares(shared_text(message)[:MAX_PASTE]).shares  # no reading needed
+        if not shares:
+            return None
+        with use_locale(await poster_locale(bot, message.author.id, guild_id)):
+            done = await record_shares(storage, message.author.id, message.author.display_name,
+                                       shares, scope=guild_id, posted=posted)  # fmt: skip
+    if done.notes and posted == services.daily.today():  # today's live board shows it
+        services.live_boards.changed(guild_id, posted.isoformat())
+    return done
 
 
 async def poster_locale(bot: commands.Bot, player_id: int, guild_id: int) -> str | None:

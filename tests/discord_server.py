@@ -173,6 +173,7 @@ class DiscordServer(Gateway):
         # Messages the bot posted in channels (not interaction replies): (channel, body, files)
         self.posts: list[tuple[int, dict[str, Any], list[str]]] = []
         self.deleted_channels: set[int] = set()  # posting there: 404 Unknown Channel
+        self.deleted_messages: set[str] = set()  # deleted by a member: 404 Unknown Message
         # The bot's permissions in a channel (every one where none are set): see ``deny``.
         self.channel_permissions: dict[int, int] = {}
         # Channels the bot is no member of, learnt from interactions that came from there
@@ -253,6 +254,16 @@ class DiscordServer(Gateway):
         if guild_id is not None:
             data["guild_id"] = str(guild_id)
         await self.dispatch(event, data)
+
+    async def delete_message(self, message_id: str | int, *, guild_id: int | None = None) -> None:
+        """A message deleted in Discord by someone else (a moderator): gone from the channel,
+        its edits answered 404 Unknown Message (10008), and MESSAGE_DELETE on the gateway."""
+        message = self.store.by_id.pop(str(message_id))
+        self.deleted_messages.add(str(message_id))
+        event = {"id": str(message_id), "channel_id": message["channel_id"]}
+        if guild_id is not None:
+            event["guild_id"] = str(guild_id)
+        await self.dispatch("MESSAGE_DELETE", event)
 
     def message(self, reply: Reply) -> dict[str, Any] | None:
         """The current state of an interaction's original response (None: none, or deleted)."""
@@ -579,6 +590,8 @@ class DiscordServer(Gateway):
             if target is None:  # @original
                 target = self.replies[interaction].message_id
         message = None if target is None else self.store.by_id.get(target)
+        if message is None and target in self.deleted_messages:  # the bot could not know
+            return self.error(request, "Unknown Message", 10008, 404)
         if message is None:
             self.violations.append(f"{request.method} {request.path}: no such message")
             return self.error(request, "Unknown Message", 10008, 404)

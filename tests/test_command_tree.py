@@ -60,6 +60,7 @@ SERVERS = {
     "import",
     "resetboard",
     "digest",
+    "liveboard",
     "remind",
     "missing",
     "race",

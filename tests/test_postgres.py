@@ -371,6 +371,8 @@ async def filled_sqlite(path: str) -> dict[str, int]:
     await services.storage.set_share_channel(GUILDS[0], 55, True)
     await services.storage.digests.set_channel(GUILDS[0], 56, 1)
     assert await services.storage.digests.claim(GUILDS[0], "2026-01-01", 56)
+    await services.storage.live_boards.set_channel(GUILDS[0], 57)  # the live board's
+    assert await services.storage.live_boards.claim(GUILDS[0], "2026-01-01", 57)
     await services.storage._write(
         "INSERT INTO reminders (guild_id, player_id, channel_id, minute) VALUES (?, 1, 56, 540)",
         (GUILDS[0],),

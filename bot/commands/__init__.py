@@ -23,7 +23,7 @@ from bot.commands.model import (
 )
 
 FAMILIES = ("games", "stats", "help", "analysis", "admin", "digest", "reminders", "together",
-            "define", "imports")  # fmt: skip
+            "define", "imports", "liveboard")  # fmt: skip
 for _family in FAMILIES:
     import_module(f"bot.commands.{_family}")
 

@@ -20,6 +20,7 @@ from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
 from bot.services.guide import GuideService
+from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
@@ -39,12 +40,17 @@ class Services:
     coop: CoopService
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
     analysis_budget: float = BUDGET  # seconds of reading grids per paste
+    live_board_window: float = WINDOW  # seconds: one edit of a server's live board in each
     races: RaceService = field(init=False)  # plays through ``games``: made from it
     closing: ClosingService = field(init=False)  # the job closing the days that ended
+    live_boards: LiveBoardService = field(init=False)  # the live daily board's edits
 
     def __post_init__(self) -> None:
         self.races = RaceService(self.storage, self.daily, self.games)
         self.closing = ClosingService(self.storage, self.daily)
+        self.live_boards = LiveBoardService(self.storage, self.daily, self.live_board_window)
+        self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
+        self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress
@@ -62,6 +68,7 @@ class Services:
         return await self.storage.reset_guild_board(guild_id)
 
     async def close(self) -> None:
+        self.live_boards.detach()
         await self.storage.close()
 
     @cached_property
@@ -96,7 +103,8 @@ async def open_services(settings: Settings) -> Services:
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
                     ReminderService(storage, daily), CoopService(storage, daily),
-                    analysis_budget=settings.analysis_budget_seconds)  # fmt: skip
+                    analysis_budget=settings.analysis_budget_seconds,
+                    live_board_window=settings.live_board_seconds)  # fmt: skip
 
 
 __all__ = [

@@ -18,6 +18,7 @@ close one game twice, and a game finished meanwhile stays as it finished.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import date, datetime, time
 
 from bot.i18n import _
@@ -128,13 +129,17 @@ async def close_game(
     return None, False
 
 
-async def close_dailies(storage: Storage, daily: DailyPuzzles, before: date) -> int:
+async def close_dailies(storage: Storage, daily: DailyPuzzles, before: date,
+                       closed: Callable[[int, str], None] | None = None) -> int:  # fmt: skip
     """Close every daily still going whose day is before ``before`` (at most today);
-    returns how many were found going."""
+    returns how many were found going. ``closed`` is told (scope, day) of each one this
+    call closed (the live board shows its last state)."""
     before = min(before, daily.today())
     found = await storage.open_dailies(DAILY_KINDS, before.isoformat())
     for stored in found:
-        await close_game(storage, stored, date.fromisoformat(stored.puzzle or ""))
+        _saved, done = await close_game(storage, stored, date.fromisoformat(stored.puzzle or ""))
+        if done and closed is not None and stored.puzzle:
+            closed(stored.scope, stored.puzzle)
     return len(found)
 
 
@@ -171,13 +176,14 @@ class ClosingService:
         self.storage = storage
         self.daily = daily  # its clock says which day it is: tests set it
         self._rested: date | None = None  # the day on which a run found nothing to close
+        self.on_daily: Callable[[int, str], None] | None = None  # told of each daily closed
 
     async def run_due(self) -> int:
         """Close what is due; returns how many games were found to close."""
         today = self.daily.today()
         if self._rested == today:
             return 0
-        found = await close_dailies(self.storage, self.daily, today)
+        found = await close_dailies(self.storage, self.daily, today, self.on_daily)
         found += await close_coops(self.storage, self.daily)
         if not found:
             self._rested = today

@@ -247,6 +247,9 @@ class GameService:
     # The version of each game last shown to its player, by (player, game id): a stored game
     # older than that was rolled back (see ROLLED_BACK). Per process; recent games only.
     _shown_version: OrderedDict[tuple[int, int], int] = field(default_factory=OrderedDict)
+    # Told (scope, puzzle day) when a daily starts or ends: the live board shows it
+    # (bot/services/live_board.py). Plain values only; it must not block.
+    on_daily: Callable[[int, str], None] | None = None
 
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
@@ -303,6 +306,7 @@ class GameService:
                     return Outcome.refuse(_(CHANGED))
                 return self._shown(place, again, _(ALREADY_GOING))
             self._remember(stored)
+            self._daily_changed(stored)
             return self._shown(place, stored, note)
 
     async def start_set(
@@ -384,6 +388,7 @@ class GameService:
             self._remember(saved, game)
             if result is None:
                 return self._shown(place, saved)
+            self._daily_changed(saved)
             hard = game.mode is not Mode.NORMAL
             earned = await self.achievements(self.storage, saved, result, hard)
             return replace(self._shown(place, saved), earned=tuple(earned))
@@ -408,6 +413,7 @@ class GameService:
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved)
+            self._daily_changed(saved)
             hard = game.mode is not Mode.NORMAL
             earned = await self.achievements(self.storage, saved, result, hard)
             return replace(self._shown(place, saved, _("The answer was {answer}").format(
@@ -644,6 +650,10 @@ class GameService:
         if now is not None and now.version < stored.version:
             return self._show_older(now)
         return Outcome.refuse(_(CHANGED), self._view(stored))
+
+    def _daily_changed(self, stored: StoredGame) -> None:
+        if self.on_daily is not None and stored.kind.endswith(":daily") and stored.puzzle:
+            self.on_daily(stored.scope, stored.puzzle)
 
     def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
         self._parsed.pop((stored.player_id, stored.id, stored.version - 1), None)

@@ -43,6 +43,7 @@ from bot.storage.database import (
 )
 from bot.storage.digests import Digests
 from bot.storage.imports import Imports
+from bot.storage.live_boards import LiveBoards
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.races import Races
@@ -91,6 +92,7 @@ class Storage:
         self.achievements = Achievements(db)  # what each player earned, once
         self.imports = Imports(db)  # the checkpoints of share channels' history imports
         self.years = Years(db)  # the year card's reads
+        self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
 
     # -- opening, closing, migrating -------------------------------------------------------
 

@@ -39,6 +39,7 @@ ORDER = {
     "winner_roles": "guild_id, player_id, role_id",
     "achievements": "player_id, achievement",
     "share_imports": "guild_id, channel_id",
+    "live_boards": "guild_id, day",
 }
 BATCH = 50_000
 

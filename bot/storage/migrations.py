@@ -170,6 +170,24 @@ def _share_imports(big: str) -> str:
     """
 
 
+# 24 (both engines): the live daily board (bot/services/live_board.py): the channel a server
+# chose for it, and one row per server and puzzle day naming its message. The row is claimed
+# (message_id NULL) before the message is posted and its id set after, each a compare-and-set,
+# so two processes never post two boards of one day; a board deleted in Discord is claimed
+# again from its old id. BIGINT: Discord's ids (SQLite reads it as INTEGER).
+_LIVE_BOARDS = """
+    ALTER TABLE guild_settings ADD COLUMN live_channel BIGINT;
+    CREATE TABLE live_boards (
+        guild_id BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        message_id BIGINT,
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, day)
+    );
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -556,6 +574,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _share_imports("INTEGER"),
     # 23: the coach's luck of each daily (see _RESULT_LUCK).
     _RESULT_LUCK,
+    # 24: the live daily board (see _LIVE_BOARDS).
+    _LIVE_BOARDS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -884,6 +904,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _ACHIEVEMENTS,
     _share_imports("BIGINT"),
     _RESULT_LUCK,
+    _LIVE_BOARDS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -893,4 +914,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
           "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
-          "winner_roles", "achievements", "share_imports")  # fmt: skip
+          "winner_roles", "achievements", "share_imports", "live_boards")  # fmt: skip

@@ -1,0 +1,269 @@
+"""The live daily board: one message a server and puzzle day, in the channel its admins chose
+(/liveboard channel), edited as its players start and finish the dailies: who finished, in how
+many (or X), their grids as squares only, and who is still playing. Never a letter: a grid is
+its colours, and a game still going shows its player's name alone (docs/fair-play.md).
+
+The day is the puzzle day, one for everyone (:mod:`bot.services.daily`): the results it shows
+are that puzzle's, whatever the server's own time zone.
+
+Edits are debounced per process (:class:`Debouncer`): a game that starts or ends marks its
+server's board of its day; the first mark is shown at once and the marks that follow within
+``window`` seconds become one edit at its end, so a burst of finishes costs two edits, and a
+busy server one edit a window, well inside Discord's limits on editing a message. Each edit
+renders the whole board from the database, so the edits of several processes all show
+everything.
+
+One board a day across processes: its message is claimed in the database before it is
+posted (:mod:`bot.storage.live_boards`). A board deleted in Discord is posted again by the
+first edit that finds it gone, once; a new day starts a new message and the last one stays
+as it was last shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from datetime import date
+from typing import Generic, TypeVar
+
+from bot.i18n import negotiate, use_locale
+from bot.services.daily import DailyPuzzles
+from bot.services.digest import DIGEST_KINDS, ChannelGone, Member, NotSent, _digits, _title
+from bot.services.kinds import kind_name, shown_title
+from bot.storage import Storage
+from bot.storage.digests import DayResult
+
+log = logging.getLogger("wordlebot.live_board")
+
+WINDOW = 5.0  # seconds: at most one edit of a server's board in each
+KNOWN = 10_000  # boards remembered per process (a server's today's, mostly)
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    member: Member
+    score: str  # "3/6", "X/6"; "3/6*" in hard (or strict) mode
+    rows: list[str]  # each guess's pattern digits (a multi-board share: boards by spaces)
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    kind: str
+    title: str  # "wordlebot Wordle #1982"
+    finished: list[LiveResult]  # best first, losses last
+    playing: list[Member]  # started and not finished
+
+    @property
+    def hard(self) -> bool:
+        return any(r.score.endswith("*") for r in self.finished)
+
+
+@dataclass(frozen=True)
+class LiveBoard:
+    guild_id: int
+    day: date
+    games: list[LiveGame]
+
+
+class MessageGone(Exception):
+    """The board's message was deleted (Discord's 10008 Unknown Message)."""
+
+
+# What the front end does in Discord: post a board (returns its message id), edit one.
+# Both raise ChannelGone (channel deleted, or closed to the bot), NotSent (nothing reached
+# Discord); an edit raises MessageGone for a message deleted.
+Post = Callable[[int, LiveBoard], Awaitable[int]]  # (channel, board) -> message id
+Edit = Callable[[int, int, LiveBoard], Awaitable[None]]  # (channel, message, board)
+
+
+class Debouncer(Generic[K]):
+    """Runs ``flush(key)`` for each key marked: at once for a first mark, then at most once
+    a ``window`` while marks keep coming (the marks of a window become one run). ``flush``
+    returns True to be run again after the window (it could not finish its work yet)."""
+
+    def __init__(self, window: float, flush: Callable[[K], Awaitable[bool]]) -> None:
+        self.window = window
+        self.flush = flush
+        self.dirty: set[K] = set()
+        self.tasks: dict[K, asyncio.Task[None]] = {}
+
+    def mark(self, key: K) -> None:
+        self.dirty.add(key)
+        if key not in self.tasks:
+            self.tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+
+    async def _run(self, key: K) -> None:
+        try:
+            while key in self.dirty:
+                self.dirty.discard(key)
+                began = time.monotonic()
+                try:
+                    if await self.flush(key):
+                        self.dirty.add(key)
+                except Exception:
+                    log.exception("the live board %s was not updated", key)
+                await asyncio.sleep(max(0.0, self.window - (time.monotonic() - began)))
+        finally:
+            self.tasks.pop(key, None)
+
+    def cancel(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
+        self.tasks.clear()
+        self.dirty.clear()
+
+
+class LiveBoardService:
+    def __init__(self, storage: Storage, daily: DailyPuzzles, window: float = WINDOW) -> None:
+        self.storage = storage
+        self.daily = daily
+        self.debouncer: Debouncer[tuple[int, str]] = Debouncer(window, self._flush)
+        self.post: Post | None = None
+        self.edit: Edit | None = None
+        # The boards this process posted or edited, by message id: a deletion seen on the
+        # gateway re-creates one at once (one seen by no process is re-created at its next
+        # edit, which finds it gone).
+        self.known: dict[int, tuple[int, str]] = {}
+        self.warned: set[tuple[int, str]] = set()  # (server, day) whose channel refused us
+
+    def attach(self, post: Post, edit: Edit) -> None:
+        """Where boards go (Discord's cog); without it, marks are ignored (the console)."""
+        self.post, self.edit = post, edit
+
+    def detach(self) -> None:
+        self.post = self.edit = None
+        self.debouncer.cancel()
+
+    def changed(self, scope: int, day: str) -> None:
+        """A daily of ``day`` started or ended in ``scope``: its board will show it."""
+        if self.post is not None and scope:
+            self.debouncer.mark((scope, day))
+
+    def deleted(self, message_id: int) -> None:
+        """A message was deleted: if it was a board of today, post it again."""
+        key = self.known.pop(message_id, None)
+        if key is not None and key[1] == self.daily.today().isoformat():
+            self.changed(*key)
+
+    async def board(self, guild_id: int, day: date) -> LiveBoard:
+        """The board of ``day`` in a server, from the database: each daily someone here
+        started or finished that day (the digest's reads: :mod:`bot.storage.digests`)."""
+        digests = self.storage.digests
+        games = []
+        for kind in DIGEST_KINDS:
+            finished = await digests.finished(guild_id, kind, day.isoformat())
+            started = await digests.unfinished(guild_id, kind, day.isoformat())
+            if not finished and not started:
+                continue
+            spec = kind_name(kind)
+            if finished:
+                title = _title(shown_title(spec), day, finished)
+            else:
+                title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
+            ordered = sorted(finished, key=lambda r: (r.guesses if r.won else 99, r.player_id))
+            games.append(LiveGame(
+                kind, title, [_live_result(r, spec.limit) for r in ordered],
+                [Member(s.player_id, s.name) for s in started],
+            ))  # fmt: skip
+        return LiveBoard(guild_id, day, games)
+
+    async def show_now(self, guild_id: int) -> str | None:
+        """Post (or update) today's board at once, as an admin sets its channel: None when
+        it is in place, else Discord's refusal as ChannelGone's message (English; the
+        front end translates it)."""
+        try:
+            await self._show(guild_id, self.daily.today().isoformat(), raising=True)
+        except ChannelGone as gone:
+            return str(gone)
+        return None
+
+    async def _flush(self, key: tuple[int, str]) -> bool:
+        return await self._show(*key)
+
+    async def _show(self, guild_id: int, day: str, *, raising: bool = False) -> bool:
+        """Bring the server's board of ``day`` up to date; True to try again later."""
+        if self.post is None or self.edit is None:
+            return False
+        boards = self.storage.live_boards
+        channel = await boards.channel(guild_id)
+        if channel is None:
+            return False
+        settings = await self.storage.guild_settings(guild_id)
+        with use_locale(negotiate(settings.language)):
+            board = await self.board(guild_id, date.fromisoformat(day))
+        stored = await boards.message(guild_id, day)
+        today = day == self.daily.today().isoformat()
+        if stored is None:
+            if not today:  # a day over keeps the board it had; none is made for it now
+                return False
+            if not await boards.claim(guild_id, day, channel):
+                return True  # another process is posting it: edit theirs next time
+            return await self._post(guild_id, day, channel, board, raising)
+        if stored.message_id is None:  # being posted by another process, or it died doing so
+            if await boards.reclaim(guild_id, day, channel, None):
+                return await self._post(guild_id, day, channel, board, raising)
+            return True
+        if stored.channel_id != channel:  # the channel changed today: a board there
+            if today and await boards.reclaim(guild_id, day, channel, stored.message_id):
+                return await self._post(guild_id, day, channel, board, raising)
+            return False
+        try:
+            await self.edit(channel, stored.message_id, board)
+        except MessageGone:
+            self.known.pop(stored.message_id, None)
+            if today and await boards.reclaim(guild_id, day, channel, stored.message_id):
+                log.info("the live board of guild %s was deleted: posted again", guild_id)
+                return await self._post(guild_id, day, channel, board, raising)
+            return today  # another process posts it again: edit theirs next time
+        except ChannelGone as gone:
+            self._warn(guild_id, day, str(gone))
+            if raising:
+                raise
+            return False
+        except NotSent:
+            return True
+        self._know(stored.message_id, guild_id, day)
+        return False
+
+    async def _post(self, guild_id: int, day: str, channel: int, board: LiveBoard,
+                    raising: bool) -> bool:  # fmt: skip
+        assert self.post is not None
+        try:
+            message_id = await self.post(channel, board)
+        except ChannelGone as gone:
+            await self.storage.live_boards.release(guild_id, day)
+            self._warn(guild_id, day, str(gone))
+            if raising:
+                raise
+            return False
+        except NotSent:
+            await self.storage.live_boards.release(guild_id, day)
+            return True
+        # Any other failure keeps the claim: the board may be in Discord; a claim with no
+        # message is taken over after a minute (STALE).
+        await self.storage.live_boards.posted(guild_id, day, message_id)
+        self._know(message_id, guild_id, day)
+        return False
+
+    def _know(self, message_id: int, guild_id: int, day: str) -> None:
+        if len(self.known) >= KNOWN and message_id not in self.known:
+            self.known.clear()  # older boards: re-created at their next edit instead
+        self.known[message_id] = (guild_id, day)
+
+    def _warn(self, guild_id: int, day: str, why: str) -> None:
+        if (guild_id, day) not in self.warned:
+            if len(self.warned) >= KNOWN:
+                self.warned.clear()
+            self.warned.add((guild_id, day))
+            log.warning("the live board of guild %s is not shown: %s", guild_id, why)
+
+
+def _live_result(result: DayResult, limit: int) -> LiveResult:
+    score = f"{result.guesses}/{limit}" if result.won else f"X/{limit}"
+    if result.state.get("mode") in ("hard", "strict"):  # strict keeps hard mode's rules too
+        score += "*"
+    return LiveResult(Member(result.player_id, result.name), score, _digits(result))

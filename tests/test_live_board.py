@@ -1,0 +1,357 @@
+"""The live daily board: what it shows (squares, never a letter), one message a server and day
+across processes, a deleted board posted again once, a new day's new message, and a burst of
+finishes collapsed into a few edits; on both engines."""
+
+import asyncio
+import re
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from bot_process import GUILDS, BotProcess, command, started
+from bot_process import SEED as E2E_SEED
+from clock import Clock, at
+from discord.utils import time_snowflake
+from discord_messages import member_message
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render.live_board import LIMIT, live_board_text
+from bot.services import Player, Services
+from bot.services.daily import DailyPuzzles
+from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
+from bot.services.live_board import LiveBoard, LiveGame, LiveResult, MessageGone
+from engine.rules import Mode
+
+SEED = "live-board-5eed-1b2c3d4e5f60718293a4b5c6d7e8f901"
+GUILD, OTHER, CHANNEL = 100, 200, 555
+ANN, BOB, CAT, EVE = (Player(i, n) for i, n in ((1, "ann"), (2, "bob"), (3, "cat"), (5, "eve")))
+NEVER = ("aahed", "zymic")  # allowed guesses that are never answers
+SQUARES = set("🟩🟨⬛")
+
+
+async def until(check, timeout: float = 10.0):
+    """``check()`` once it is true (polled), or the test fails after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := check()):
+        if loop.time() > deadline:
+            pytest.fail(f"not true after {timeout} s: {check}")
+        await asyncio.sleep(0.02)
+    return value
+
+
+class Discord:
+    """Where boards go: keeps each message's text; a message can be deleted, a channel
+    closed."""
+
+    def __init__(self) -> None:
+        self.messages: dict[int, str] = {}
+        self.posts: list[int] = []
+        self.edits: list[int] = []
+        self.gone: set[int] = set()
+        self.closed = False
+
+    async def post(self, channel: int, board: LiveBoard) -> int:
+        await asyncio.sleep(0.01)  # another process gets in here if it can
+        if self.closed:
+            raise ChannelGone("the bot may not post in its channel")
+        message_id = 7000 + len(self.posts)
+        self.posts.append(message_id)
+        self.messages[message_id] = live_board_text(board)
+        return message_id
+
+    async def edit(self, channel: int, message_id: int, board: LiveBoard) -> None:
+        await asyncio.sleep(0.01)
+        if message_id in self.gone:
+            raise MessageGone()
+        self.edits.append(message_id)
+        self.messages[message_id] = live_board_text(board)
+
+
+@pytest.fixture
+async def services(database_url: str, opened):
+    return await opened(database_url, Clock(at("2026-03-01T12:00")), live_board_seconds=0.2)
+
+
+def live(services: Services) -> Discord:
+    discord = Discord()
+    services.live_boards.attach(discord.post, discord.edit)
+    return discord
+
+
+async def play(services: Services, player: Player, misses: int, *, finish: bool = True,
+               scope: int = GUILD, mode: Mode = Mode.NORMAL) -> None:  # fmt: skip
+    assert (await services.games.start(player, scope, daily=True, mode=mode)).ok
+    for word in NEVER[:misses]:
+        assert (await services.games.guess(player, scope, word, kind="wordle:daily")).ok
+    if finish:
+        answer = services.daily.answer("wordle", services.daily.today())
+        assert (await services.games.guess(player, scope, answer, kind="wordle:daily")).ok
+
+
+async def settled(services: Services) -> None:
+    """Until no board of this process has an edit pending."""
+    await until(lambda: not services.live_boards.debouncer.tasks)
+
+
+def no_letters(text: str, services: Services) -> None:
+    """Neither the answer nor a guess, in any case; every grid row squares alone."""
+    answer = services.daily.answer("wordle", services.daily.today())
+    for word in (answer, *NEVER):
+        assert word not in text.lower()
+    assert "||" not in text
+    for line in text.splitlines():
+        if set(line) & SQUARES:
+            assert set(line) <= SQUARES, line
+
+
+async def test_the_board_shows_squares_counts_and_who_is_still_playing(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, ANN, 1, mode=Mode.HARD)
+    await play(services, BOB, 1, finish=False)
+    await play(services, CAT, 0)
+    await play(services, EVE, 0, scope=OTHER)  # another server's board, not this one's
+    await settled(services)
+    [message] = discord.posts
+    text = discord.messages[message]
+    number = (date(2026, 3, 1) - date(2021, 6, 19)).days
+    assert f"**wordlebot Wordle #{number}**" in text and "(2026-03-01)" in text
+    assert "1/6 cat\n🟩🟩🟩🟩🟩\n2/6* ann\n" in text  # best first; hard mode marked
+    assert "Still playing: bob" in text and "*: hard mode" in text
+    assert "eve" not in text
+    no_letters(text, services)
+
+
+async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
+    discord = live(services)
+    await play(services, ANN, 0)
+    await settled(services)
+    assert discord.posts == []
+
+
+async def test_one_board_across_two_processes_and_a_deleted_one_is_posted_again_once(
+    shared_url, opened
+) -> None:
+    clock = Clock(at("2026-03-01T12:00"))
+    first = await opened(shared_url, clock, live_board_seconds=0.1)
+    second = await opened(shared_url, clock, live_board_seconds=0.1)
+    await first.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = Discord()  # one Discord for both processes
+    for services in (first, second):
+        services.live_boards.attach(discord.post, discord.edit)
+    await asyncio.gather(play(first, ANN, 1), play(second, BOB, 0))
+    await asyncio.gather(settled(first), settled(second))
+    [board] = discord.posts
+    assert "1/6 bob" in discord.messages[board] and "2/6 ann" in discord.messages[board]
+
+    discord.gone.add(board)  # deleted in Discord: both processes find it at their next edit
+    await asyncio.gather(play(first, CAT, 0, finish=False), play(second, EVE, 1))
+    await asyncio.gather(settled(first), settled(second))
+    [_, again] = discord.posts
+    text = discord.messages[again]
+    assert "2/6 ann" in text and "Still playing: cat" in text and "2/6 eve" in text
+
+
+async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, ANN, 1)
+    await play(services, CAT, 1, finish=False)
+    await settled(services)
+    [yesterday] = discord.posts
+    assert "Still playing: cat" in discord.messages[yesterday]
+    services.daily.clock.advance(24 * 3600)
+    assert await services.closing.run_due() == 1  # midnight closes cat's game: a loss
+    await settled(services)
+    kept = discord.messages[yesterday]
+    assert "X/6 cat" in kept and "Still playing" not in kept
+    await play(services, BOB, 0)
+    await settled(services)
+    assert discord.posts == [yesterday, yesterday + 1]
+    assert discord.messages[yesterday] == kept and "(2026-03-01)" in kept
+    assert "(2026-03-02)" in discord.messages[yesterday + 1]
+    assert "ann" not in discord.messages[yesterday + 1]
+    assert "cat" not in discord.messages[yesterday + 1]
+
+
+async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
+    database_url, opened
+) -> None:
+    services = await opened(database_url, Clock(at("2026-03-01T12:00")), live_board_seconds=1.0)
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    players = [Player(100 + i, f"p{i}") for i in range(12)]
+    await asyncio.gather(*(play(services, p, i % 2) for i, p in enumerate(players)))
+    await settled(services)
+    changes = len(discord.posts) + len(discord.edits)
+    assert changes <= 3, (discord.posts, discord.edits)
+    [board] = discord.posts
+    assert all(re.search(rf"\d/6 {p.name}\n", discord.messages[board]) for p in players)
+
+
+async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> None:
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    discord.closed = True
+    assert await services.live_boards.show_now(GUILD) == "the bot may not post in its channel"
+    await play(services, ANN, 0)  # a finish then: nothing posted, nothing raised
+    await settled(services)
+    discord.closed = False
+    assert await services.live_boards.show_now(GUILD) is None
+    assert "1/6 ann" in discord.messages[discord.posts[0]]
+
+
+ROWS = st.lists(st.text("012", min_size=5, max_size=5), min_size=1, max_size=6)
+RESULTS = st.builds(
+    LiveResult, st.builds(Member, st.integers(1, 2**63), st.just("")),
+    st.sampled_from(["1/6", "4/6*", "X/6", "3/9"]), ROWS,
+)  # fmt: skip
+GAMES = st.lists(st.builds(
+    LiveGame, st.sampled_from(DIGEST_KINDS), st.just("**title**"),
+    st.lists(RESULTS, max_size=60),
+    st.lists(st.builds(Member, st.integers(1, 2**63), st.just("")), max_size=30),
+), min_size=1, max_size=4)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(GAMES)
+def test_any_board_fits_one_message_and_holds_no_letter(games) -> None:
+    """Whatever was played (up to hundreds of players), the board is one Discord message
+    and, past its fixed words and the players' mentions, has no letter."""
+    board = LiveBoard(GUILD, date(2026, 3, 1), games)
+    text = live_board_text(board, name=lambda m: f"<@{m.player_id}>")
+    assert len(text) <= LIMIT
+    assert letters_left(re.sub(r"\(and \d+ more lines?\)", "", text)) == []
+
+
+# -- through the real bot process and the Discord stand-in ------------------------------
+
+BOARD = "Today's board"
+
+
+def board_posts(server, channel: int) -> list[dict]:
+    """The boards the bot posted in ``channel``, as posted, oldest first."""
+    return [body for where, body, _ in server.posts
+            if where == channel and BOARD in (body.get("content") or "")]  # fmt: skip
+
+
+def shown(server, channel: int) -> dict | None:
+    """The board in ``channel`` as it is now (the latest one not deleted)."""
+    boards = [m for m in server.store.by_id.values()
+              if m["channel_id"] == str(channel) and BOARD in m["content"]]  # fmt: skip
+    return boards[-1] if boards else None
+
+
+def letters_left(text: str) -> list[str]:
+    """The letters of a board past its headings, its labels, its mentions and a loss's X:
+    none may be left (a guess or an answer would be)."""
+    labels = ("Still playing:", "hard mode")
+    kept = []
+    for line in text.splitlines():
+        if not line.startswith("**"):  # the heading and each game's title
+            line = re.sub(r"<@\d+>|\bX/\d+", "", line)
+            kept.append(line.replace(labels[0], "").replace(labels[1], ""))
+    return [c for c in "".join(kept) if c.isalpha()]
+
+
+async def test_the_live_board_through_the_real_process(server, tmp_path) -> None:
+    """An admin sets the channel, told at once when the bot may not post there (the board is
+    posted at once when it may); a player finishes and one
+    is still playing; a burst of finishes costs a few edits; a 429 on the edit is waited
+    out; a board deleted in Discord is posted again once; the next day has its own."""
+    database, channel, window = str(tmp_path / "bot.sqlite3"), GUILDS[0] + 1, 1.0
+    puzzles = DailyPuzzles(E2E_SEED, ZoneInfo("UTC"))
+    answer = puzzles.answer("wordle", date(2026, 3, 1))
+    bot = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00",
+                     live_board_seconds=str(window))  # fmt: skip
+    await started(server, bot)
+
+    async def play(user_id: int, words: list[str], **options) -> None:
+        start = await server.interact(command("wordle", "daily", user_id=user_id, **options))
+        assert start.kind == 4 and not start.flags & 64, start.text()
+        for word in words:
+            reply = await server.interact(command("guess", user_id=user_id, word=word))
+            assert reply.kind == 4 and not reply.flags & 64, reply.text()
+
+    def showing(*parts: str) -> dict | None:
+        board = shown(server, channel)
+        return board if board is not None and all(p in board["content"] for p in parts) else None
+
+    server.deny(channel, "send_messages")  # said at once, and nothing is posted
+    refused = await server.interact(command("liveboard", "channel", user_id=20), followups=1)
+    assert "The live board cannot be shown in" in refused.text()
+    assert "the bot may not post in its channel" in refused.text() and server.posts == []
+    assert all(int(body.get("flags") or 0) & 64 for body in [refused.data, *refused.followups])
+    server.channel_permissions.pop(channel)
+    chosen = await server.interact(command("liveboard", "channel", user_id=20))
+    assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
+    first = await until(lambda: showing("Nobody has played"))
+
+    await play(21, ["aahed", answer], mode="hard")
+    await play(22, ["aahed"])
+    board = await until(lambda: showing("2/6* <@21>", "Still playing: <@22>"))
+    assert board["id"] == first["id"]
+    content = board["content"]
+    assert letters_left(content) == [], content  # no letter at all, past the fixed words
+    grid = [line for line in content.splitlines() if set(line) & SQUARES]
+    assert len(grid) == 2 and grid[1] == "🟩🟩🟩🟩🟩" and set(grid[0]) <= SQUARES
+
+    edits = len(server.edited[board["id"]])
+    began = asyncio.get_running_loop().time()
+    players = range(30, 38)
+    await asyncio.gather(*(play(p, [answer]) for p in players))
+    took = asyncio.get_running_loop().time() - began
+    await until(lambda: showing(*(f"1/6 <@{p}>" for p in players)))
+    burst = len(server.edited[board["id"]]) - edits
+    print(f"a burst of {len(players)} finishes in {took:.2f} s: {burst} edits")
+    assert burst <= took / window + 2, (burst, took)
+
+    patch = "PATCH /channels/{channel_id}/messages/{message_id}"
+    server.fail(patch, 429, retry_after=0.5)
+    await play(40, [answer])
+    await until(lambda: showing("1/6 <@40>"))
+    assert any(op == patch and status == 429 for _, op, status in server.log)
+
+    await server.delete_message(board["id"], guild_id=GUILDS[0])
+    again = await until(lambda: showing("<@21>", "<@40>"))  # the whole day, posted again
+    assert again["id"] != board["id"]
+    await play(41, ["aahed", "zymic", answer])
+    await until(lambda: showing("3/6 <@41>"))
+    assert len(board_posts(server, channel)) == 2  # the first and the one posted again
+    assert bot.stop()[0] == 0
+
+    kept = dict(shown(server, channel) or {})
+    server.identified.clear()
+    next_day = BotProcess(server, database, clock_start="2026-03-02T00:00:30+00:00",
+                          live_board_seconds=str(window))  # fmt: skip
+    await started(server, next_day)
+    await play(21, [puzzles.answer("wordle", date(2026, 3, 2))])
+    newest = await until(lambda: showing("(2026-03-02)", "1/6 <@21>"))
+    assert newest["id"] != kept["id"] and server.store.by_id[kept["id"]] == kept
+    assert len(board_posts(server, channel)) == 3
+    code, err = next_day.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server, tmp_path):
+    """A Wordle share a member posts in the server's share channel counts for today: the
+    board shows its score and squares, and its poster."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), message_content_intent="true",
+                     live_board_seconds="0.5")  # fmt: skip
+    await started(server, bot)
+    channel = GUILDS[0] + 1
+    await server.interact(command("sharechannel", user_id=50, enabled=True))
+    await server.interact(command("liveboard", "channel", user_id=50))
+    await until(lambda: shown(server, channel))
+    now = datetime.now(UTC)
+    number = (now.date() - date(2021, 6, 19)).days
+    grid = "⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩"
+    share = member_message(f"Wordle {number:,} 2/6\n\n{grid}", channel_id=channel, author_id=52,
+                           guild_id=GUILDS[0], id=str(time_snowflake(now)))  # fmt: skip
+    await server.deliver_message(share)
+    board = await until(lambda: (b := shown(server, channel)) and "2/6 <@52>" in b["content"] and b)
+    assert f"**Wordle #{number}**" in board["content"] and grid in board["content"]
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
