@@ -37,6 +37,7 @@ from cogs.common import (
 )
 from cogs.cooldowns import play_wait, slow_down
 
+MESSAGE_LIMIT = 2000  # characters in a message's content (Discord)
 STYLES = {
     "guess": discord.ButtonStyle.success,
     "hint": discord.ButtonStyle.secondary,
@@ -88,6 +89,26 @@ def command_work(interaction: discord.Interaction[Any], path: str,
     return COMMANDS[path].run(bot_of(interaction).services, caller_of(interaction), **options)
 
 
+def pieces(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in messages of at most ``limit`` characters, cut between lines (within a
+    line only where one line is longer than a message)."""
+    found: list[str] = []
+    current: str | None = None  # the message being filled (None: none yet)
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current is not None:
+                found.append(current)
+            current = None
+            found.append(line[:limit])
+            line = line[limit:]
+        joined = line if current is None else f"{current}\n{line}"
+        if len(joined) > limit:
+            found.append(current or "")
+            joined = line
+        current = joined
+    return [*found, current or ""]
+
+
 async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer with ``reply`` in a new message: its board (with buttons) or its text, then
     its secret privately."""
@@ -97,9 +118,11 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
         picks = choices_view(reply)
         files = [picture_file(p) for p in reply.pictures]
         extra = {"view": picks} if picks is not None else {}
-        await answer(interaction, reply.text or _(NO_GAME),
-                     private=reply.private or picks is not None,
-                     files=files, **extra)  # fmt: skip
+        first, *more = pieces(reply.text or _(NO_GAME))
+        private = reply.private or picks is not None
+        await answer(interaction, first, private=private, files=files, **extra)
+        for piece in more:  # a text past one message's 2,000 characters (a translated /help)
+            await answer(interaction, piece, private=private)
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
     await send_achievements(interaction, reply)

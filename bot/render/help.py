@@ -65,6 +65,7 @@ SECTIONS = (
     )),
     Section(N_("See how you are doing"), (
         Entry("/stats game:quordle", N_("played, win %, streaks, distribution")),
+        Entry("/stats year:2026", N_("your year in review, as a picture")),
         Entry("/streak", N_("your current and best daily streak")),
         Entry("/leaderboard metric:wins", N_("who leads, here or everywhere")),
         _console("/digest day:2026-11-24", N_("a day's results at this terminal")),
@@ -83,7 +84,9 @@ SECTIONS = (
     Section(N_("Run a server (admins)"), (
         Entry("/settings server", N_("time zone, hints, fail score, seasons, roles")),
         Entry("/sharechannel enabled:true", N_("count the shares posted here")),
+        Entry("/import since:2026-01-01", N_("count the shares posted here before")),
         Entry("/digest channel", N_("post yesterday's results here daily (/digest off)")),
+        Entry("/digest role", N_("a role for each day's winners")),
         Entry("/liveboard channel", N_("today's results, live (/liveboard off)")),
         Entry("/resetboard", N_("clear this server's leaderboard")),
         _discord("Apps > Record results", N_("count the Wordle app's recap")),
