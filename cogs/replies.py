@@ -103,7 +103,8 @@ def pieces(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
             line = line[limit:]
         joined = line if current is None else f"{current}\n{line}"
         if len(joined) > limit:
-            found.append(current or "")
+            if current:  # never an empty message: Discord refuses one
+                found.append(current)
             joined = line
         current = joined
     return [*found, current or ""]

@@ -137,8 +137,11 @@ _ACHIEVEMENTS = """
         PRIMARY KEY (player_id, achievement)
     );
     ALTER TABLE guild_settings ADD COLUMN achievements_public INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX IF NOT EXISTS standings_player ON standings(player_id);
 """
+_ACHIEVEMENTS_POSTGRES = _ACHIEVEMENTS
+# PostgreSQL has had it since its version 6 (and would refuse even IF NOT EXISTS in the
+# transaction of a migration that changed standings before: "pending trigger events").
+_ACHIEVEMENTS += "    CREATE INDEX IF NOT EXISTS standings_player ON standings(player_id);\n"
 
 
 def _share_imports(big: str) -> str:
@@ -901,7 +904,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _GUIDED,
     # 20: as SQLite's 20.
     _WINNER_ROLE_POSTGRES,
-    _ACHIEVEMENTS,
+    _ACHIEVEMENTS_POSTGRES,
     _share_imports("BIGINT"),
     _RESULT_LUCK,
     _LIVE_BOARDS,
