@@ -559,6 +559,12 @@ class Storage:
         (:func:`.shares.record_share`)."""
         async with self.transaction() as db:
             # The player's row locked first: no game of theirs is inserted until we commit.
+            # Made if missing (and deleted below), so that a share recorded meanwhile for one
+            # with no data yet waits for the mark too (PostgreSQL: the insert of their row).
+            made = await db.execute(
+                "INSERT INTO players (id, name, created_at) VALUES (?, '', ?) "
+                "ON CONFLICT DO NOTHING", (player_id, _now()),
+            ) if forget is not None else 0  # fmt: skip
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
             if mark is not None and today is not None:
                 suffix, until = lasting or ("", today)
@@ -601,7 +607,8 @@ class Storage:
             # An import they started keeps running, no longer theirs.
             await db.execute("UPDATE share_imports SET started_by = 0 WHERE started_by = ?",
                              (player_id,))  # fmt: skip
-            deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
+            gone = await db.execute("DELETE FROM players WHERE id = ?", (player_id,))
+            deleted = gone == 1 and not made
         await self.db.after_delete()
         return deleted
 
