@@ -313,3 +313,9 @@ async def test_a_share_posted_before_a_deletion_never_counts_again(services, clo
         (player_mark(key, ANN.id), stamp(clock()))]  # fmt: skip
     assert await share(Moment(clock() - timedelta(seconds=30), key)) == ["forgotten"]
     assert (await share(None))[0] == "new"  # recorded by the player themself, now
+    # One with nothing stored is told so, and marked all the same: their old posts stay out.
+    assert not await services.delete_player(3)
+    assert await left_of(services, 3) == [0, 0, 0, 0]
+    marked = await services.storage._one("SELECT 1 FROM forgotten WHERE mark = ?",
+                                         (player_mark(key, 3),))  # fmt: skip
+    assert marked is not None
