@@ -23,8 +23,10 @@ from bot.commands import COMMANDS
 from bot.discord_bot import answer
 from bot.i18n import _, use_locale
 from bot.services.analysis import MAX_PASTE
+from bot.services.deletion import MARKS
 from bot.services.shares import (
     MAX_MESSAGE,
+    Moment,
     Recording,
     posting_day,
     record_app_results,
@@ -45,6 +47,12 @@ def posted_at(message: discord.Message) -> datetime:
     edited into a share days later is a share of that day), or its creation (its id's time:
     neither can be forged)."""
     return message.edited_at or message.created_at
+
+
+def moment_of(message: discord.Message, services: Any) -> Moment:
+    """When a message was posted (:func:`posted_at`): a player who deleted their data since
+    is not credited with it."""
+    return Moment(posted_at(message), services.daily.key(MARKS))
 
 
 def shared_text(message: discord.Message) -> str:
@@ -116,6 +124,7 @@ async def count_post(bot: commands.Bot, message: discord.Message,
         done.notes = await record_app_results(
             storage, guild_id, message.content, posted, await members_named(message),
             age=services.daily.clock() - posted_at(message), outcomes=done.outcomes,
+            moment=moment_of(message, services),
         )  # fmt: skip
     else:
         shares = parse_shares(shared_text(message)[:MAX_PASTE]).shares  # no reading needed
@@ -123,7 +132,8 @@ async def count_post(bot: commands.Bot, message: discord.Message,
             return None
         with use_locale(await poster_locale(bot, message.author.id, guild_id)):
             done = await record_shares(storage, message.author.id, message.author.display_name,
-                                       shares, scope=guild_id, posted=posted)  # fmt: skip
+                                       shares, scope=guild_id, posted=posted,
+                                       moment=moment_of(message, services))  # fmt: skip
     if done.notes and posted == services.daily.today():  # today's live board shows it
         services.live_boards.changed(guild_id, posted.isoformat())
     return done
@@ -189,11 +199,12 @@ class Analysis(commands.Cog):
             )
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)  # members are asked
-        daily = bot_of(interaction).services.daily
+        services = bot_of(interaction).services
+        daily = services.daily
         notes = await record_app_results(
-            bot_of(interaction).services.storage, interaction.guild_id, message.content,
+            services.storage, interaction.guild_id, message.content,
             posting_day(posted_at(message), daily.zone), await members_named(message),
-            age=daily.clock() - posted_at(message),
+            age=daily.clock() - posted_at(message), moment=moment_of(message, services),
         )  # fmt: skip
         await answer(interaction, "\n".join(notes)[:1900], private=True)
 

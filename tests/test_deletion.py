@@ -3,6 +3,7 @@ played until the day ends (an anonymous mark each), on both engines and in every
 the console deletes as Discord does."""
 
 import asyncio
+import json
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -15,8 +16,11 @@ from bot.console import Console
 from bot.services import Player, Services, open_services
 from bot.services.archive import play_archive
 from bot.services.daily import EPOCH
-from bot.services.deletion import DELETED, LASTING
+from bot.services.deletion import DELETED, LASTING, MARKS, player_mark
+from bot.services.shares import Moment, record_app_results, record_shares
 from bot.settings import load_settings
+from bot.storage.cooldowns import stamp
+from engine.shares import parse_shares
 
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-deletion"
 ANN, BOB = Player(1, "ann"), Player(2, "bob")
@@ -255,3 +259,63 @@ async def test_in_discord_a_deletion_keeps_todays_daily_played_until_the_job_pur
     assert await marks(services) == []
     (board,) = await double.command("wordle", "daily", user_id=ANN.id)
     assert "wordlebot Wordle #1718" in board.text
+
+
+def wordle_share(day: date, guesses: int = 3) -> str:
+    rows = ["⬛🟨⬛⬛⬛"] * (guesses - 1) + ["🟩🟩🟩🟩🟩"]
+    return f"Wordle {(day - EPOCH).days:,} {guesses}/6\n" + "\n".join(rows)
+
+
+async def left_of(services: Services, player_id: int) -> list[int]:
+    """The player's rows, their shares', their boards' (by table)."""
+    tables = {"players": "id", "share_results": "player_id", "standings": "player_id",
+              "period_standings": "player_id"}  # fmt: skip
+    return [int((await services.storage._one(
+        f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (player_id,)))[0])
+        for table, column in tables.items()]  # fmt: skip
+
+
+async def test_a_share_posted_before_a_deletion_never_counts_again(services, clock) -> None:
+    """A deletion leaves the player's own mark with its moment, for good: their shares and
+    the Wordle app's recaps posted before it (read later, an import) count nothing and say
+    nothing of them; what they post after it counts; a second deletion moves the moment."""
+    key = services.daily.key(MARKS)
+    shares = parse_shares(wordle_share(TODAY)).shares
+    before = Moment(clock() - timedelta(hours=2), key)
+
+    async def share(moment: Moment | None) -> list[str]:
+        done = await record_shares(services.storage, ANN.id, ANN.name, shares, scope=GUILD,
+                                   posted=TODAY, moment=moment)  # fmt: skip
+        return done.outcomes + done.notes
+
+    assert (await share(before))[0] == "new"
+    assert await services.delete_player(ANN.id)
+    stored = await services.storage._all("SELECT mark, deleted_at FROM forgotten")
+    assert [tuple(r) for r in stored] == [(player_mark(key, ANN.id), stamp(clock()))]
+    assert player_mark(b"another deployment", ANN.id) != stored[0][0]  # the seed names her
+
+    assert await share(before) == ["forgotten"]  # an import of the old message: nothing said
+    recap = "Here are yesterday's results:\n👑 3/6: <@1> @bob"
+    notes = await record_app_results(services.storage, GUILD, recap, TODAY + timedelta(days=1),
+                                     [(BOB.id, "bob")], moment=before)  # fmt: skip
+    assert notes == ["Wordle #1717: 1 results recorded, 0 already recorded (see /stats)"]
+    assert await left_of(services, ANN.id) == [0, 0, 0, 0]
+    assert await left_of(services, BOB.id) == [1, 1, 2, 4]  # the recap counted for bob
+    assert await services.storage.shares(ANN.id) == []
+    assert json.loads(await services.export_player(ANN.id))["shares"] == []
+
+    clock.advance(60)  # a second after would do: back, and playing
+    assert (await share(Moment(clock(), key)))[0] == "new"
+    assert len(await services.storage.shares(ANN.id)) == 1
+    clock.advance(60)
+    assert await services.delete_player(ANN.id)  # a second deletion: the later moment
+    assert [tuple(r) for r in await services.storage._all("SELECT * FROM forgotten")] == [
+        (player_mark(key, ANN.id), stamp(clock()))]  # fmt: skip
+    assert await share(Moment(clock() - timedelta(seconds=30), key)) == ["forgotten"]
+    assert (await share(None))[0] == "new"  # recorded by the player themself, now
+    # One with nothing stored is told so, and marked all the same: their old posts stay out.
+    assert not await services.delete_player(3)
+    assert await left_of(services, 3) == [0, 0, 0, 0]
+    marked = await services.storage._one("SELECT 1 FROM forgotten WHERE mark = ?",
+                                         (player_mark(key, 3),))  # fmt: skip
+    assert marked is not None

@@ -7,6 +7,7 @@ refuses; admins only, a day in range, a share channel."""
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import sqlite3
 from datetime import UTC, date, datetime, time, timedelta
@@ -17,6 +18,7 @@ from bot_process import GUILDS, MEMBER, BotProcess, command, started
 from discord_messages import EPHEMERAL, forwarded, past_message, user
 
 from bot.services.imports import LEASE
+from engine.app_results import WORDLE_APP_ID
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -321,3 +323,75 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
             "Read Message History" in m["content"] for m in progress(server, guild)))  # fmt: skip
     finally:
         process.stop()
+
+
+async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, tmp_path, opened):
+    """Pat's shares and the Wordle app's recap naming her count live; she deletes her data;
+    an admin then imports the channel's history: nothing of hers comes back (boards, /stats,
+    /leaderboard, her export), the import names nobody (her shares are among those refused),
+    and an old message of hers Discord sends again unedited counts nothing. A share she posts
+    after deleting counts: she came back and played."""
+    database = str(tmp_path / "bot.sqlite3")
+    guild, pat, quinn = GUILDS[0], 5000, 5001
+    channel = guild + 1
+
+    def post(author: dict[str, Any], text: str, when: datetime) -> dict[str, Any]:
+        return past_message(text, channel_id=channel, author_id=int(author["id"]), at=when,
+                            author=author)  # fmt: skip
+
+    people = {pat: user(pat, "pat"), quinn: user(quinn, "quinn")}
+    days = [TODAY - timedelta(days=back) for back in (5, 4, 3)]
+    history = [post(people[k], wordle(day, 2 + k - pat), at(day, 12, k - pat))
+               for day in days for k in people]  # fmt: skip
+    recap = f"Here are yesterday's results:\n👑 3/6: <@{pat}> <@{quinn}>"
+    history.append(post(user(WORDLE_APP_ID, "Wordle", bot=True), recap,
+                        at(TODAY - timedelta(days=1), 8)))  # fmt: skip
+    server.seed(channel, history)
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        await share_channel(server, guild)
+        for message in history:  # read live first
+            await server.deliver_message(message, guild_id=guild)
+        await wait_for(lambda: len(boards(database, guild, 0)["shares"]) == 8)
+        counted = boards(database, guild, 0)
+        assert {row[0] for row in counted["standings"]} == {pat, quinn}
+
+        gone = await server.interact(command("mydata", "delete", user_id=pat, guild=guild,
+                                             confirm="DELETE"))  # fmt: skip
+        assert "Deleted" in gone.text(), gone.text()
+        quinns = {name: [r for r in rows if r[0] == quinn] for name, rows in counted.items()}
+        assert boards(database, guild, 0) == quinns
+
+        await import_(server, guild, TODAY - timedelta(days=10))
+        await wait_for(lambda: done(database, guild, server))
+        row = checkpoint(database, guild)
+        assert row is not None  # her 3 shares and her line of the recap: refused, unnamed
+        assert [row[k] for k in CHECKPOINT] == ["done", 7, 0, 4, 4, 0]
+        assert boards(database, guild, 0) == quinns
+        [shown] = progress(server, guild)
+        assert "pat" not in shown["content"] and str(pat) not in shown["content"]
+        stats = await server.interact(command("stats", user_id=quinn, guild=guild))
+        assert "Wordle" in stats.text(), stats.text()
+        board = await server.interact(command("leaderboard", user_id=quinn, guild=guild))
+        assert "quinn" in board.text() and "pat" not in board.text(), board.text()
+        own = await server.interact(command("stats", user_id=pat, guild=guild))
+        stranger = await server.interact(command("stats", user_id=9999, guild=guild))
+        figures = own.text().split("```")[1]  # the stats block (a first-use guide may follow)
+        assert figures == stranger.text().split("```")[1].replace("9999", str(pat))  # a stranger
+        assert "Played: 0" in figures or "0 of" in figures, figures
+
+        # Discord sends an old message of hers again, unedited (an embed resolved): nothing;
+        # then she posts a share, after deleting: it counts, for her, on today's board.
+        await server.deliver_message(history[0], event="MESSAGE_UPDATE", guild_id=guild)
+        now = datetime.now(UTC)
+        await server.deliver_message(post(people[pat], wordle(now.date()), now), guild_id=guild)
+        await wait_for(lambda: any(r[0] == pat for r in boards(database, guild, 0)["shares"]))
+        hers = [r for r in boards(database, guild, 0)["shares"] if r[0] == pat]
+        assert [r[2] for r in hers] == [(now.date() - EPOCH).days]
+        assert server.dm_channels == {}  # nobody was told anything
+    finally:
+        process.stop()
+    services = await opened(database)
+    exported = json.loads(await services.export_player(pat))
+    assert [s["puzzle"] for s in exported["shares"]] == [(now.date() - EPOCH).days]

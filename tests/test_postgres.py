@@ -391,6 +391,7 @@ async def filled_sqlite(path: str) -> dict[str, int]:
         "VALUES (1, 1, 1, 2, 'x')",
         "INSERT INTO coop_standings (scope, player_id, points) VALUES (100, 1, 2)",
         "INSERT INTO played_marks (mark, day) VALUES ('5eed', '2026-01-01')",  # a deletion's
+        "INSERT INTO forgotten (mark, deleted_at) VALUES ('5eed', 'x')",  # and the player's
         "INSERT INTO recent_pings (target_id, created_at) VALUES (2, 'x')",  # and its pings
         "INSERT INTO nyt_answer_votes (number, player_id, answer, voted_at) "  # a vote
         "VALUES (1900, 1, 'cigar', 'x')",

@@ -31,7 +31,7 @@ from bot.services.closing import (
 )
 from bot.services.cooldowns import CHALLENGES_PER_TARGET
 from bot.services.daily import DailyPuzzles
-from bot.services.deletion import CHALLENGE, LASTING, played_mark
+from bot.services.deletion import CHALLENGE, LASTING, MARKS, played_mark, player_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
 from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
 from bot.services.kinds import (
@@ -84,7 +84,6 @@ NO_HINTS_IN_RACES = N_("No hints in a race: everyone plays on their own")
 ALREADY_GOING = N_("You already have a game going: here it is")
 IN_PROGRESS = N_("Here is your game in progress")
 PLAYED_THIS = N_("You have already played this one")
-MARKS = "played-marks"  # the purpose of the key deletion marks are made with
 # A challenge's word may be any word the game accepts (TARES as well as CIGAR): its hints
 # read every allowed word, whatever the word, so they never tell an answer-list word apart.
 ANY_WORD_KINDS = ("wordle:custom",)
@@ -675,13 +674,15 @@ class GameService:
         return await self.storage.marked(mark, self.daily.today().isoformat())
 
     async def delete_player(self, player_id: int) -> bool:
-        """Delete everything of the player's, leaving today's marks (bot.services.deletion)."""
+        """Delete everything of the player's, leaving today's marks and their own, with the
+        moment (bot.services.deletion)."""
         key = self.daily.key(MARKS)
         async with self._locks.hold(player_id):
             deleted = await self.storage.delete_player(
                 player_id, mark=lambda kind, puzzle: played_mark(key, player_id, kind, puzzle),
                 today=self.daily.today().isoformat(), pings_since=self._pings_since(),
                 lasting=(CHALLENGE, LASTING),
+                forget=(player_mark(key, player_id), stamp(self.daily.clock())),
             )  # fmt: skip
             self.forget_player(player_id)
         return deleted

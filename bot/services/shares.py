@@ -12,6 +12,10 @@ Who is credited: a share, its poster; a recap of the Wordle app, the players it 
 id, and a plain ``@Name`` only when exactly one member of that server has that display name
 when the recap is read, within :data:`NAMES_FRESH` of its posting (no name is remembered:
 whoever takes a name later is never credited under it).
+
+Read from a channel (live, by /import, or the "Record results" menu), a message also carries
+its :class:`Moment`: a player who deleted their data since it was posted is not credited
+with it (:mod:`bot.services.deletion`); nobody is told, and the import counts it as refused.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from bot.i18n import N_, _, format_number, ngettext
+from bot.services.deletion import player_mark
 from bot.storage import Storage
-from bot.storage.shares import REFUSED, current_numbers, newest_number
+from bot.storage.cooldowns import stamp
+from bot.storage.shares import FORGOTTEN, REFUSED, current_numbers, newest_number
 from engine.app_results import parse_app_results
 from engine.shares import CLONE_GAMES, Share
 from engine.variants import is_language_list, variant_names
@@ -43,6 +49,26 @@ def posting_day(posted_at: datetime, zone: tzinfo) -> date:
     """The puzzle day of a message posted at ``posted_at``: its date in the deployment's zone
     (the day the bot's own dailies change)."""
     return posted_at.astimezone(zone).date()
+
+
+@dataclass(frozen=True)
+class Moment:
+    """When a message read from a channel was posted (its last edit, if any), with the key
+    of the deployment's deletion marks."""
+
+    at: datetime
+    key: bytes
+
+    def forgotten(self, player_id: int) -> tuple[str, str]:
+        """What the storage asks of a share of ``player_id`` in this message: the player's
+        mark, and the moment (a share posted before they deleted their data counts nothing)."""
+        return player_mark(self.key, player_id), stamp(self.at)
+
+
+def forgotten(moment: Moment | None, player_id: int) -> tuple[str, str] | None:
+    """The one check every share read from a channel goes through (None: recorded by its
+    player, now)."""
+    return None if moment is None else moment.forgotten(player_id)
 
 
 @dataclass
@@ -85,11 +111,12 @@ def refusal(game: str, puzzle: int, outcome: str, posted: date, title: str = "")
 
 
 async def record_shares(
-    storage: Storage, player_id: int, name: str, shares: list[Share], *, scope: int, posted: date
-) -> Recording:
+    storage: Storage, player_id: int, name: str, shares: list[Share], *, scope: int,
+    posted: date, moment: Moment | None = None,
+) -> Recording:  # fmt: skip
     """Record each of a message's shares (its first :data:`MAX_SHARES_PER_MESSAGE`) to its
     poster's results, in server ``scope`` (0: direct messages), for a message posted on
-    ``posted``; says what happened to each."""
+    ``posted`` (at ``moment``, read from a channel); says what happened to each."""
     done = Recording()
     for share in shares[:MAX_SHARES_PER_MESSAGE]:
         title = share.title
@@ -109,7 +136,11 @@ async def record_shares(
         grid = "|".join(",".join(str(p) for p in b.rows) for b in share.boards)
         outcome = await storage.record_share(player_id, game, share.puzzle, solved,
                                              guesses, share.hard, grid, scope=scope,
-                                             today=posted, name=name)  # fmt: skip
+                                             today=posted, name=name,
+                                             forgotten=forgotten(moment, player_id))  # fmt: skip
+        if outcome == FORGOTTEN:  # nothing to say: the poster's old message counts nothing
+            done.outcomes.append(outcome)
+            continue
         if outcome in REFUSED:
             done.refuse(refusal(game, share.puzzle, outcome, posted, title), outcome)
             continue
@@ -150,7 +181,7 @@ APP_NOT_RECAP = N_("This is not a results message from the Wordle app: nothing r
 async def record_app_results(
     storage: Storage, guild_id: int, text: str, posted: date,
     members: Sequence[tuple[int, str]] = (), *, age: timedelta = timedelta(0),
-    outcomes: list[str] | None = None,
+    outcomes: list[str] | None = None, moment: Moment | None = None,
 ) -> list[str]:  # fmt: skip
     """Record each player's result from the official Wordle app's daily recap, posted on
     ``posted`` (the app's "yesterday" is the day before) and read ``age`` after it was
@@ -158,7 +189,8 @@ async def record_app_results(
     with that display name (``members``: the server's members now, by id and display name);
     a name that fits nobody or several, or read after :data:`NAMES_FRESH`, credits nobody.
     Recording the same recap twice changes nothing: a player's result for a puzzle is one
-    row however it arrived. ``outcomes`` (/import) receives each player's outcome."""
+    row however it arrived. ``outcomes`` (/import) receives each player's outcome. A player
+    who deleted their data after ``moment`` is left out, unsaid."""
     said = [] if outcomes is None else outcomes
     parsed = parse_app_results(text[:MAX_MESSAGE])
     if parsed.kind != "recap":
@@ -188,7 +220,11 @@ async def record_app_results(
             player, name = fits.pop(), result.name or ""
         outcome = await storage.record_share(player, "wordle", puzzle, result.won,
                                              result.guesses, False, "app", scope=guild_id,
-                                             today=posted, name=name)  # fmt: skip
+                                             today=posted, name=name,
+                                             forgotten=forgotten(moment, player))  # fmt: skip
+        if outcome == FORGOTTEN:  # named by nobody: not even "not recorded"
+            said.append(outcome)
+            continue
         if outcome in REFUSED:
             notes.append(
                 _("{user}: {refusal}").format(

@@ -443,16 +443,19 @@ class Storage:
     async def record_share(
         self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,
         grid: str, *, scope: int, today: date, name: str = "",
+        forgotten: tuple[str, str] | None = None,
     ) -> str:  # fmt: skip
         """Record a result from a share or the Wordle app, posted in ``scope`` on puzzle day
         ``today`` (the message's day, not the reader's): 'new', 'same' (already recorded),
         'replaced', or why it was refused and not stored (:data:`.shares.REFUSED`). It counts
         on its server's boards unless a game played here counts for the same puzzle. The
-        player is made (named ``name``, when given) only when something is recorded."""
+        player is made (named ``name``, when given) only when something is recorded. With
+        ``forgotten`` (the player's mark, the message's stored time), a share posted before
+        the player deleted their data is 'forgotten' and stored nowhere."""
         share = ShareResult(player_id, game, puzzle, won, guesses, hard, grid)
-        return await self.db.run(
-            share_rows.record_share(self.db.for_update, share, scope, today, _now(), name)
-        )
+        return await self.db.run(share_rows.record_share(
+            self.db.for_update, share, scope, today, _now(), name, forgotten
+        ))  # fmt: skip
 
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
         if enabled:
@@ -538,7 +541,7 @@ class Storage:
     async def delete_player(
         self, player_id: int, *, mark: Callable[[str, str], str] | None = None,
         today: str | None = None, pings_since: str | None = None,
-        lasting: tuple[str, str] | None = None,
+        lasting: tuple[str, str] | None = None, forget: tuple[str, str] | None = None,
     ) -> bool:  # fmt: skip
         """Remove the player and everything of theirs (foreign keys cascade); then the
         engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
@@ -550,9 +553,18 @@ class Storage:
         ``pings_since`` (a stored time), the players their challenges named since then stay
         named (``recent_pings``): deleting is no way around a target's cooldown. With
         ``lasting`` (a kind's suffix, a day), games of such kinds leave their mark whenever
-        they were played, holding until that day (a challenge has no day of its own)."""
+        they were played, holding until that day (a challenge has no day of its own). With
+        ``forget`` (the player's own mark, a stored time), that mark stays for good with the
+        later of its times: no share of theirs posted before counts again
+        (:func:`.shares.record_share`)."""
         async with self.transaction() as db:
             # The player's row locked first: no game of theirs is inserted until we commit.
+            # Made if missing (and deleted below), so that a share recorded meanwhile for one
+            # with no data yet waits for the mark too (PostgreSQL: the insert of their row).
+            made = await db.execute(
+                "INSERT INTO players (id, name, created_at) VALUES (?, '', ?) "
+                "ON CONFLICT DO NOTHING", (player_id, _now()),
+            ) if forget is not None else 0  # fmt: skip
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
             if mark is not None and today is not None:
                 suffix, until = lasting or ("", today)
@@ -583,11 +595,20 @@ class Storage:
                     "AND created_at > ? ON CONFLICT DO NOTHING",
                     (player_id, pings_since),
                 )
+            if forget is not None:
+                await db.execute(
+                    "INSERT INTO forgotten (mark, deleted_at) VALUES (?, ?) "
+                    "ON CONFLICT(mark) DO UPDATE SET deleted_at = CASE "
+                    "WHEN excluded.deleted_at > forgotten.deleted_at THEN excluded.deleted_at "
+                    "ELSE forgotten.deleted_at END",
+                    forget,
+                )
             await db.execute("DELETE FROM nyt_answer_votes WHERE player_id = ?", (player_id,))
             # An import they started keeps running, no longer theirs.
             await db.execute("UPDATE share_imports SET started_by = 0 WHERE started_by = ?",
                              (player_id,))  # fmt: skip
-            deleted = await db.execute("DELETE FROM players WHERE id = ?", (player_id,)) == 1
+            gone = await db.execute("DELETE FROM players WHERE id = ?", (player_id,))
+            deleted = gone == 1 and not made
         await self.db.after_delete()
         return deleted
 

@@ -40,6 +40,7 @@ ORDER = {
     "achievements": "player_id, achievement",
     "share_imports": "guild_id, channel_id",
     "live_boards": "guild_id, day",
+    "forgotten": "mark",
 }
 BATCH = 50_000
 

@@ -190,6 +190,17 @@ _LIVE_BOARDS = """
     );
 """
 
+# 25 (both engines): the players who deleted their data (bot/services/deletion.py): the
+# keyed mark of each (it names nobody without the deployment's seed) and the moment of their
+# last deletion; a share of theirs posted before it never counts again (an import of old
+# history, an old message edited).
+_FORGOTTEN = """
+    CREATE TABLE forgotten (
+        mark TEXT PRIMARY KEY,
+        deleted_at TEXT NOT NULL
+    );
+"""
+
 
 def _recent_pings(player_id: str) -> str:
     return f"""
@@ -579,6 +590,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _RESULT_LUCK,
     # 24: the live daily board (see _LIVE_BOARDS).
     _LIVE_BOARDS,
+    # 25: the players who deleted their data (see _FORGOTTEN).
+    _FORGOTTEN,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -908,6 +921,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _share_imports("BIGINT"),
     _RESULT_LUCK,
     _LIVE_BOARDS,
+    # 25: as SQLite's 25.
+    _FORGOTTEN,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -917,4 +932,5 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "period_standings", "reminders", "races", "race_players", "race_standings",
           "challenges", "coop_games", "coop_rows", "coop_standings",
           "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
-          "winner_roles", "achievements", "share_imports", "live_boards")  # fmt: skip
+          "winner_roles", "achievements", "share_imports", "live_boards",
+          "forgotten")  # fmt: skip

@@ -17,6 +17,9 @@ exactly what reading it live did.
   replaces it (a correction), but a non-NYT share only on the day it was first posted
   (``"settled"`` otherwise).
 A refused share is stored nowhere.
+- A share of a player who deleted their data, posted before that moment (read later from
+  the channel's history, or an old message edited), is ``"forgotten"``: stored nowhere,
+  told to nobody (the table ``forgotten``, :mod:`bot.services.deletion`).
 
 A share counts on the board of the server it was recorded in (direct messages are scope 0),
 never on the global boards: a share is only as trustworthy as the channel it was posted in,
@@ -50,6 +53,7 @@ COUNTED_GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")  # dailies
 # What recording a share did: it counts (or changed), or why it was refused and not stored.
 RECORDED = ("new", "same", "replaced")
 REFUSED = ("implausible", "not current", "one a day", "settled")
+FORGOTTEN = "forgotten"  # posted before its player deleted their data: stored nowhere, silently
 
 
 def share_kind(game: str) -> str | None:
@@ -110,22 +114,32 @@ def lock_player(for_update: str, player_id: int, kind: str) -> Steps[None]:
 
 
 def record_share(
-    for_update: str, share: ShareResult, scope: int, posted_on: date, now: str, name: str = ""
-) -> Steps[str]:
+    for_update: str, share: ShareResult, scope: int, posted_on: date, now: str, name: str = "",
+    forgotten: tuple[str, str] | None = None,
+) -> Steps[str]:  # fmt: skip
     """Record a share posted on ``posted_on`` in ``scope`` by the player (named ``name``):
     'new', 'same' (already recorded, nothing changes) or 'replaced' (a correction, or the
     same result recorded from another server); or one of :data:`REFUSED`, and nothing is
-    stored (the rules: module docstring)."""
+    stored (the rules: module docstring). ``forgotten``: the player's mark and the stored
+    time the message was posted, or None (the player records it themself, now)."""
     if not 0 <= share.puzzle <= newest_number(posted_on):
         return "implausible"  # before any statement: a 20-digit number fits no column
     numbers = current_numbers(share.game, posted_on)
     if numbers is not None and share.puzzle not in numbers:
         return "not current"
     kind = share_kind(share.game)
-    yield execute(  # refused below only when a share of theirs is here: the player too
+    made = yield execute(  # refused below only when a share of theirs is here: the player too
         "INSERT INTO players (id, name, created_at) VALUES (?, '', ?) ON CONFLICT DO NOTHING",
         (share.player_id, now),
     )
+    # Asked after the insert, which waits for a deletion of the player in progress
+    # (PostgreSQL: their row is locked), so a deletion's mark is seen once it is committed.
+    if forgotten is not None and (yield one(
+        "SELECT 1 FROM forgotten WHERE mark = ? AND deleted_at >= ?", forgotten
+    )) is not None:  # fmt: skip
+        if made:
+            yield execute("DELETE FROM players WHERE id = ?", (share.player_id,))
+        return FORGOTTEN
     if kind is not None:
         yield from lock_player(for_update, share.player_id, kind)
     day = share_day(share.game, share.puzzle, posted_on)
