@@ -176,6 +176,30 @@ async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> No
     assert "cat" not in discord.messages[yesterday + 1]
 
 
+@pytest.mark.parametrize("move", ["start today's", "guess"])
+async def test_a_daily_closed_by_its_player_after_midnight_shows_on_its_days_board(
+    services, move
+) -> None:
+    """Just after midnight, before the closing job runs, the player's own move closes
+    yesterday's game: yesterday's board shows the loss, not "Still playing", for good."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, CAT, 1, finish=False)
+    await settled(services)
+    [yesterday] = discord.posts
+    assert "Still playing: cat" in discord.messages[yesterday]
+    services.daily.clock.advance(12 * 3600 + 20)  # 00:00:20, the closing job not run yet
+    if move == "guess":
+        moved = await services.games.guess(CAT, GUILD, NEVER[1], kind="wordle:daily")
+    else:
+        moved = await services.games.start(CAT, GUILD, daily=True)
+    assert "closed" in (moved.message or "").lower(), moved.message
+    await settled(services)
+    kept = discord.messages[yesterday]
+    assert "X/6 cat" in kept and "Still playing" not in kept
+    assert await services.closing.run_due() == 0  # nothing left for the midnight job
+
+
 async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
     database_url, opened
 ) -> None:
