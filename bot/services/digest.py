@@ -173,12 +173,14 @@ class DigestService:
         if day < self.daily.today():
             await close_dailies(self.storage, self.daily, day + timedelta(days=1))
         digests = self.storage.digests
+        all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
+        all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
         games = []
         for kind in DIGEST_KINDS:
-            finished = await digests.finished(guild_id, kind, day.isoformat())
+            finished = all_finished.get(kind)
             if not finished:
                 continue
-            started = await digests.unfinished(guild_id, kind, day.isoformat())
+            started = all_started.get(kind, [])
             days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
             games.append(await self._game(kind, day, finished, started, days))
         return Digest(guild_id, day, games, await self._podium(guild_id, day))

@@ -151,12 +151,15 @@ class LiveBoardService:
 
     async def board(self, guild_id: int, day: date) -> LiveBoard:
         """The board of ``day`` in a server, from the database: each daily someone here
-        started or finished that day (the digest's reads: :mod:`bot.storage.digests`)."""
+        started or finished that day (the digest's reads, :mod:`bot.storage.digests`: three
+        queries, whatever the number of kinds)."""
         digests = self.storage.digests
+        all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
+        all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
         games = []
         for kind in DIGEST_KINDS:
-            finished = await digests.finished(guild_id, kind, day.isoformat())
-            started = await digests.unfinished(guild_id, kind, day.isoformat())
+            finished = all_finished.get(kind, [])
+            started = all_started.get(kind, [])
             if not finished and not started:
                 continue
             spec = kind_name(kind)
