@@ -157,6 +157,46 @@ async def test_one_board_across_two_processes_and_a_deleted_one_is_posted_again_
     assert "2/6 ann" in text and "Still playing: cat" in text and "2/6 eve" in text
 
 
+async def test_an_edit_of_one_process_landing_after_anothers_newer_one_is_put_right(
+    shared_url, opened
+) -> None:
+    """Process one renders bob's finish; before its edit lands, process two renders cat's
+    and edits. Discord applies one's edit last, without cat: one reads the board again,
+    finds it changed, and edits it once more, so cat shows without waiting for another
+    change."""
+    clock = Clock(at("2026-03-01T12:00"))
+    one = await opened(shared_url, clock, live_board_seconds=0.1)
+    two = await opened(shared_url, clock, live_board_seconds=0.1)
+    await one.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = Discord()
+    for services in (one, two):
+        services.live_boards.attach(discord.post, discord.edit)
+    await play(one, ANN, 0)
+    await settled(one)
+    [board] = discord.posts
+
+    rendered, landed = asyncio.Event(), asyncio.Event()
+
+    async def late_edit(channel: int, message_id: int, shown: LiveBoard) -> None:
+        if any(r.member.name == "bob" for game in shown.games for r in game.finished):
+            rendered.set()  # one's last render: bob's finish, and not cat's
+            await landed.wait()  # held until two's edit is in Discord
+        await discord.edit(channel, message_id, shown)
+
+    one.live_boards.attach(discord.post, late_edit)
+    await play(one, BOB, 1)
+    await rendered.wait()
+    await play(two, CAT, 0)
+    await settled(two)
+    assert "1/6 cat" in discord.messages[board]  # two's edit, with everything
+    edits = len(discord.edits)
+    landed.set()
+    await settled(one)
+    text = discord.messages[board]
+    assert "2/6 bob" in text and "1/6 cat" in text and "1/6 ann" in text
+    assert len(discord.edits) == edits + 2  # the late edit, and the one that put it right
+
+
 async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> None:
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
