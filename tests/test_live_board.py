@@ -18,7 +18,8 @@ from discord_messages import member_message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.live_board import LIMIT, live_board_text
+from bot.render.live_board import live_board_text
+from bot.render.text import MESSAGE_LIMIT
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
 from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
@@ -381,7 +382,7 @@ def test_any_board_fits_one_message_and_holds_no_letter(games) -> None:
     and, past its fixed words and the players' mentions, has no letter."""
     board = LiveBoard(GUILD, date(2026, 3, 1), games)
     text = live_board_text(board, name=lambda m: f"<@{m.player_id}>")
-    assert len(text) <= LIMIT
+    assert len(text) <= MESSAGE_LIMIT
     assert letters_left(re.sub(r"\(and \d+ more lines?\)", "", text)) == []
 
 

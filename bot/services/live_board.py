@@ -35,7 +35,14 @@ from typing import Generic, TypeVar
 
 from bot.i18n import negotiate, use_locale
 from bot.services.daily import DailyPuzzles
-from bot.services.digest import DIGEST_KINDS, ChannelGone, Member, NotSent, _digits, _title
+from bot.services.digest import (
+    DIGEST_KINDS,
+    ChannelGone,
+    Member,
+    NotSent,
+    day_title,
+    grid_digits,
+)
 from bot.services.kinds import kind_name, shown_title
 from bot.storage import Storage
 from bot.storage.digests import DayResult
@@ -168,7 +175,7 @@ class LiveBoardService:
                 continue
             spec = kind_name(kind)
             if finished:
-                title = _title(shown_title(spec), day, finished)
+                title = day_title(shown_title(spec), day, finished)
             else:
                 title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
             ordered = sorted(finished, key=lambda r: (r.guesses if r.won else 99, r.player_id))
@@ -278,4 +285,4 @@ def _live_result(result: DayResult, limit: int) -> LiveResult:
     score = f"{result.guesses}/{limit}" if result.won else f"X/{limit}"
     if result.state.get("mode") in ("hard", "strict"):  # strict keeps hard mode's rules too
         score += "*"
-    return LiveResult(Member(result.player_id, result.name), score, _digits(result))
+    return LiveResult(Member(result.player_id, result.name), score, grid_digits(result))
