@@ -22,7 +22,7 @@ from bot.render.alt_text import board_alt_text
 from bot.render.palette import STANDARD, Palette, palette_named
 from bot.render.text import board_rows, finished_definition, keyboard_markdown, status_line, title
 from bot.services import DM, GameView, Player
-from bot.services.digest import ChannelGone, NotSent
+from bot.services.digest import ChannelGone, Member, NotSent
 
 if TYPE_CHECKING:
     from bot.discord_bot import WordleBot
@@ -40,6 +40,10 @@ FORM_SECONDS = 900.0
 # warning that tells a server's admin translates it, ``_(str(gone))``).
 CHANNEL_DELETED = N_("its channel no longer exists")
 CHANNEL_CLOSED = N_("the bot may not post in its channel")
+
+
+def mention(member: Member) -> str:
+    return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
 
 
 def guess_form_field(label: str) -> tuple[discord.ui.Label[Any], discord.ui.TextInput[Any]]:

@@ -19,20 +19,15 @@ from bot.discord_bot import WordleBot
 from bot.i18n import _, use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
-from bot.render.text import digest_text
-from bot.services.digest import Digest, Member
+from bot.render.text import MESSAGE_LIMIT, digest_text
+from bot.services.digest import Digest
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
-from cogs.common import in_servers, post_in_channel
+from cogs.common import in_servers, mention, post_in_channel
 from cogs.replies import perform
 
 log = logging.getLogger("wordlebot.digest")
-LIMIT = 2000  # characters in one Discord message
 UNKNOWN_ROLE = 10011  # Discord's JSON error code
-
-
-def mention(member: Member) -> str:
-    return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
 
 
 def role_problem(me: discord.Member, role: discord.Role) -> str | None:
@@ -109,11 +104,10 @@ class DigestCommands(
             png = await asyncio.to_thread(digest_png, digest)
             files.append(discord.File(io.BytesIO(png), filename="digest.png",
                                       description=digest_alt_text(digest)))  # fmt: skip
-        if len(text) > LIMIT:  # a big server: the start in the message, all of it attached
+        if len(text) > MESSAGE_LIMIT:  # a big server: the start in the message, all attached
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
-            text = (
-                text[: LIMIT - 40].rsplit("\n", 1)[0] + "\n" + _("(the whole digest is attached)")
-            )
+            start = text[: MESSAGE_LIMIT - 40].rsplit("\n", 1)[0]
+            text = start + "\n" + _("(the whole digest is attached)")
         message = await post_in_channel(
             self.bot, channel.guild_id, channel.channel_id, text, files=files,
             allowed_mentions=discord.AllowedMentions.none(),

@@ -16,17 +16,20 @@ from bot.commands import ChannelId
 from bot.discord_bot import WordleBot, answer
 from bot.i18n import _, use_locale
 from bot.render.live_board import live_board_text
-from bot.services.digest import ChannelGone, Member, NotSent
+from bot.services.digest import ChannelGone, NotSent
 from bot.services.live_board import LiveBoard, MessageGone
-from cogs.common import CHANNEL_CLOSED, CHANNEL_DELETED, in_servers, in_time, post_in_channel
+from cogs.common import (
+    CHANNEL_CLOSED,
+    CHANNEL_DELETED,
+    in_servers,
+    in_time,
+    mention,
+    post_in_channel,
+)
 from cogs.replies import command_work, send_reply
 
 log = logging.getLogger("wordlebot.live_board")
 UNKNOWN_MESSAGE = 10008  # Discord's JSON error code for a message that is gone
-
-
-def mention(member: Member) -> str:
-    return f"<@{member.player_id}>"  # shown as the name; nobody is pinged (allowed_mentions)
 
 
 def cannot_post(interaction: discord.Interaction[Any], channel: discord.TextChannel | None) -> bool:

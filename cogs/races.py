@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot.commands.together import join_race, play_race, start_race
 from bot.discord_bot import WordleBot, answer, fitted, turned_away
 from bot.i18n import pgettext
-from bot.render.text import race_text
+from bot.render.text import MESSAGE_LIMIT, race_text
 from bot.services import GameView
 from bot.services.races import RaceBoard, RaceOutcome
 from cogs.common import answers_failures, bot_of, in_servers, in_time, post_in_channel, refuse
@@ -34,7 +34,6 @@ from cogs.replies import caller_of, command_work, perform, send_reply
 
 log = logging.getLogger("wordlebot.races")
 TICK = 5.0  # seconds between looks at lobbies and time limits that are due
-LIMIT = 2000  # characters in one Discord message
 GameChoice = Literal["wordle", "primel", "dordle", "quordle", "octordle"]
 NONE = discord.AllowedMentions.none()  # the scoreboard names players, pinging nobody
 STYLES = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
@@ -55,8 +54,8 @@ def _when(moment: datetime) -> str:
 def scoreboard(board: RaceBoard) -> dict[str, Any]:
     """The race message: its text (players as mentions, pinging nobody) and buttons."""
     text = race_text(board, lambda r: f"<@{r.player_id}>", _when)
-    if len(text) > LIMIT:
-        text = race_text(board, lambda r: f"<@{r.player_id}>", _when, grids=False)[:LIMIT]
+    if len(text) > MESSAGE_LIMIT:
+        text = race_text(board, lambda r: f"<@{r.player_id}>", _when, grids=False)[:MESSAGE_LIMIT]
     race = board.race
     actions = {"lobby": ("join", "start"), "running": ("play",)}.get(race.status, ())
     view = discord.ui.View(timeout=None) if actions else None

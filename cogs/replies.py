@@ -18,7 +18,7 @@ import discord
 from bot.commands import COMMANDS, Caller, Picture, Reply
 from bot.discord_bot import answer, fitted, turned_away
 from bot.i18n import _, ngettext, pgettext
-from bot.render.text import share_text, title
+from bot.render.text import MESSAGE_LIMIT, share_text, title
 from bot.services import GameView
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
 from cogs.common import (
@@ -37,7 +37,6 @@ from cogs.common import (
 )
 from cogs.cooldowns import play_wait, slow_down
 
-MESSAGE_LIMIT = 2000  # characters in a message's content (Discord)
 STYLES = {
     "guess": discord.ButtonStyle.success,
     "hint": discord.ButtonStyle.secondary,

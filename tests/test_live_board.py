@@ -3,6 +3,8 @@ across processes, a deleted board posted again once, a new day's new message, an
 finishes collapsed into a few edits; on both engines."""
 
 import asyncio
+import json
+import random
 import re
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
@@ -16,11 +18,13 @@ from discord_messages import member_message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.live_board import LIMIT, live_board_text
+from bot.render.live_board import live_board_text
+from bot.render.text import MESSAGE_LIMIT
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
 from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
 from bot.services.live_board import LiveBoard, LiveGame, LiveResult, MessageGone
+from bot.storage.digests import DayResult, DayStart
 from engine.rules import Mode
 
 SEED = "live-board-5eed-1b2c3d4e5f60718293a4b5c6d7e8f901"
@@ -154,6 +158,46 @@ async def test_one_board_across_two_processes_and_a_deleted_one_is_posted_again_
     assert "2/6 ann" in text and "Still playing: cat" in text and "2/6 eve" in text
 
 
+async def test_an_edit_of_one_process_landing_after_anothers_newer_one_is_put_right(
+    shared_url, opened
+) -> None:
+    """Process one renders bob's finish; before its edit lands, process two renders cat's
+    and edits. Discord applies one's edit last, without cat: one reads the board again,
+    finds it changed, and edits it once more, so cat shows without waiting for another
+    change."""
+    clock = Clock(at("2026-03-01T12:00"))
+    one = await opened(shared_url, clock, live_board_seconds=0.1)
+    two = await opened(shared_url, clock, live_board_seconds=0.1)
+    await one.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = Discord()
+    for services in (one, two):
+        services.live_boards.attach(discord.post, discord.edit)
+    await play(one, ANN, 0)
+    await settled(one)
+    [board] = discord.posts
+
+    rendered, landed = asyncio.Event(), asyncio.Event()
+
+    async def late_edit(channel: int, message_id: int, shown: LiveBoard) -> None:
+        if any(r.member.name == "bob" for game in shown.games for r in game.finished):
+            rendered.set()  # one's last render: bob's finish, and not cat's
+            await landed.wait()  # held until two's edit is in Discord
+        await discord.edit(channel, message_id, shown)
+
+    one.live_boards.attach(discord.post, late_edit)
+    await play(one, BOB, 1)
+    await rendered.wait()
+    await play(two, CAT, 0)
+    await settled(two)
+    assert "1/6 cat" in discord.messages[board]  # two's edit, with everything
+    edits = len(discord.edits)
+    landed.set()
+    await settled(one)
+    text = discord.messages[board]
+    assert "2/6 bob" in text and "1/6 cat" in text and "1/6 ann" in text
+    assert len(discord.edits) == edits + 2  # the late edit, and the one that put it right
+
+
 async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> None:
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
@@ -174,6 +218,122 @@ async def test_a_new_day_starts_a_new_message_and_the_last_stays(services) -> No
     assert "(2026-03-02)" in discord.messages[yesterday + 1]
     assert "ann" not in discord.messages[yesterday + 1]
     assert "cat" not in discord.messages[yesterday + 1]
+
+
+@pytest.mark.parametrize("move", ["start today's", "guess"])
+async def test_a_daily_closed_by_its_player_after_midnight_shows_on_its_days_board(
+    services, move
+) -> None:
+    """Just after midnight, before the closing job runs, the player's own move closes
+    yesterday's game: yesterday's board shows the loss, not "Still playing", for good."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, CAT, 1, finish=False)
+    await settled(services)
+    [yesterday] = discord.posts
+    assert "Still playing: cat" in discord.messages[yesterday]
+    services.daily.clock.advance(12 * 3600 + 20)  # 00:00:20, the closing job not run yet
+    if move == "guess":
+        moved = await services.games.guess(CAT, GUILD, NEVER[1], kind="wordle:daily")
+    else:
+        moved = await services.games.start(CAT, GUILD, daily=True)
+    assert "closed" in (moved.message or "").lower(), moved.message
+    await settled(services)
+    kept = discord.messages[yesterday]
+    assert "X/6 cat" in kept and "Still playing" not in kept
+    assert await services.closing.run_due() == 0  # nothing left for the midnight job
+
+
+async def per_kind_reads(db, scope: int, kind: str, day: str) -> tuple[list, list]:
+    """The board's reads before they were batched (two or three queries a kind), verbatim:
+    the reference the day's batched reads must equal."""
+    game, _, flavour = kind.partition(":")
+    rows = await db.all(
+        "SELECT r.player_id, p.name, r.kind, r.won, r.guesses, g.state FROM results r "
+        "JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
+        "WHERE r.scope = ? AND r.kind = ? AND r.day = ? ORDER BY r.id",
+        (scope, kind, day),
+    )
+    finished = [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5]))
+                for r in rows]  # fmt: skip
+    if flavour == "daily":
+        shared = await db.all(
+            "SELECT s.player_id, p.name, s.won, s.guesses, s.grid, s.puzzle FROM share_results s "
+            "JOIN players p ON p.id = s.player_id "
+            "WHERE s.scope = ? AND s.game = ? AND s.day = ? AND s.counted = 1 ORDER BY s.id",
+            (scope, game, day),
+        )
+        finished += [DayResult(r[0], r[1], kind, bool(r[2]), int(r[3]), {}, r[4], int(r[5]))
+                     for r in shared]  # fmt: skip
+    rows = await db.all(
+        "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
+        "WHERE g.scope = ? AND g.kind = ? AND g.puzzle = ? AND g.status = 'playing' "
+        "ORDER BY g.id",
+        (scope, kind, day),
+    )
+    return finished, [DayStart(r[0], r[1], r[2]) for r in rows]
+
+
+PLAYED = ("wordle", "primel", "wordle-es-5", "wordle-en-6")  # dailies played here
+SHARED = ("wordle", "dordle", "quordle", "wordle-fr-5")  # shares that count on a board
+
+
+async def mixed_days(services: Services, seed: int) -> list[str]:
+    """Two days of a few servers' dailies, shares and practice games, drawn from ``seed``:
+    finished, lost, given up, still going; the days it made."""
+    draw = random.Random(seed)
+    days = []
+    for _day in range(2):
+        today = services.daily.today()
+        days.append(today.isoformat())
+        for i in range(14):
+            player, scope = Player(10 + i, f"p{i}"), draw.choice([GUILD, OTHER, 0])
+            for variant in draw.sample(PLAYED, draw.randint(0, 3)):
+                kind = f"{variant}:daily"
+                assert (await services.games.start(player, scope, variant, daily=True)).ok
+                end = draw.choice(["win", "miss", "give up", "going"])
+                if end == "miss" and variant == "wordle":
+                    await services.games.guess(player, scope, NEVER[0], kind=kind)
+                if end in ("win", "miss"):
+                    answer = services.daily.answer(variant, today)
+                    await services.games.guess(player, scope, answer, kind=kind)
+                elif end == "give up":
+                    await services.games.give_up(player, scope, kind=kind)
+            if draw.random() < 0.3:  # a practice game: never on a board
+                await services.games.start(player, scope)
+                await services.games.give_up(player, scope, kind="wordle:practice")
+            for game in draw.sample(SHARED, draw.randint(0, 2)):
+                number = DailyPuzzles.number(today) if game == "wordle" else 900 + i
+                await services.storage.record_share(
+                    player.id, game, number, draw.random() < 0.8, draw.randint(1, 6), False,
+                    "0,242|242", scope=draw.choice([GUILD, OTHER]), today=today,
+                    name=player.name,
+                )  # fmt: skip
+        services.daily.clock.advance(24 * 3600)
+    return days
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_the_days_reads_at_once_equal_the_reads_kind_by_kind(services, seed) -> None:
+    """The board reads a day's results, shares and games going of every kind at once (three
+    queries, not three a kind): the same players, in the same order, as kind by kind."""
+    days = await mixed_days(services, seed)
+    digests = services.storage.digests
+    seen = 0
+    for day in days:
+        for scope in (GUILD, OTHER, 0):
+            finished = await digests.finished(scope, day, DIGEST_KINDS)
+            started = await digests.unfinished(scope, day, DIGEST_KINDS)
+            for kind in DIGEST_KINDS:
+                wanted = await per_kind_reads(digests.db, scope, kind, day)
+                assert (finished.get(kind, []), started.get(kind, [])) == wanted, kind
+                seen += len(wanted[0]) + len(wanted[1])
+            assert set(finished) | set(started) <= set(DIGEST_KINDS)
+            some = ("primel:daily", "dordle:daily")  # only the kinds asked for
+            assert await digests.finished(scope, day, some) == {
+                k: v for k, v in finished.items() if k in some
+            }
+    assert seen > 20  # the seed made a day worth comparing
 
 
 async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
@@ -222,7 +382,7 @@ def test_any_board_fits_one_message_and_holds_no_letter(games) -> None:
     and, past its fixed words and the players' mentions, has no letter."""
     board = LiveBoard(GUILD, date(2026, 3, 1), games)
     text = live_board_text(board, name=lambda m: f"<@{m.player_id}>")
-    assert len(text) <= LIMIT
+    assert len(text) <= MESSAGE_LIMIT
     assert letters_left(re.sub(r"\(and \d+ more lines?\)", "", text)) == []
 
 

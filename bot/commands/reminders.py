@@ -7,11 +7,10 @@ from __future__ import annotations
 from bot.commands.admin import here, server_refusal
 from bot.commands.model import Caller, Param, Reply, command
 from bot.i18n import _
+from bot.render.text import MESSAGE_LIMIT
 from bot.services import Services
 from bot.services.daily import DailyPuzzles
 from bot.services.reminders import DEFAULT_TIME, BadTime, clock_time, parse_time
-
-LIMIT = 2000  # characters in one Discord message
 
 
 @command("remind on", Param("time"))
@@ -79,6 +78,6 @@ async def missing(services: Services, caller: Caller) -> Reply:
     text = _("Not played Wordle #{number} yet: {players}").format(
         number=number, players=", ".join(names)
     )
-    if len(text) > LIMIT:
-        text = text[: LIMIT - 20].rsplit(",", 1)[0] + ", " + _("and more")
+    if len(text) > MESSAGE_LIMIT:
+        text = text[: MESSAGE_LIMIT - 20].rsplit(",", 1)[0] + ", " + _("and more")
     return Reply(text)

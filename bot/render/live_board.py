@@ -7,11 +7,9 @@ from collections.abc import Callable
 
 from bot.i18n import _, ngettext
 from bot.render.palette import STANDARD
-from bot.render.text import squares_of
+from bot.render.text import MESSAGE_LIMIT, squares_of
 from bot.services.digest import Member
 from bot.services.live_board import LiveBoard, LiveGame
-
-LIMIT = 2000  # characters in one Discord message
 
 
 def squares(row: str) -> str:
@@ -20,7 +18,7 @@ def squares(row: str) -> str:
 
 
 def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: m.name,
-                    limit: int = LIMIT) -> str:  # fmt: skip
+                    limit: int = MESSAGE_LIMIT) -> str:  # fmt: skip
     """The board, within ``limit`` characters: with every grid if they fit, else scores
     only, else as many lines as fit and how many more there are."""
     heading = _("**Today's board** ({day}), updated as players finish").format(day=board.day)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 from engine.pattern import to_emoji
 from engine.solver.coach import BoardsCoaching, WorstCaseCoaching
 
+MESSAGE_LIMIT = 2000  # characters in one Discord message's content
 # Marked for the catalogs: translate where shown, _(METRIC_TITLES[metric]).
 METRIC_TITLES = {
     "wins": N_("Wins"),

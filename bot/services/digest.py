@@ -173,12 +173,14 @@ class DigestService:
         if day < self.daily.today():
             await close_dailies(self.storage, self.daily, day + timedelta(days=1))
         digests = self.storage.digests
+        all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
+        all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
         games = []
         for kind in DIGEST_KINDS:
-            finished = await digests.finished(guild_id, kind, day.isoformat())
+            finished = all_finished.get(kind)
             if not finished:
                 continue
-            started = await digests.unfinished(guild_id, kind, day.isoformat())
+            started = all_started.get(kind, [])
             days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
             games.append(await self._game(kind, day, finished, started, days))
         return Digest(guild_id, day, games, await self._podium(guild_id, day))
@@ -213,12 +215,12 @@ class DigestService:
             (label, [Member(r.player_id, r.name) for r in group])
             for (_rank, label), group in groupby(ordered, key=score)
         ]
-        grids = [(Member(r.player_id, r.name), _digits(r)) for r in ordered]
+        grids = [(Member(r.player_id, r.name), grid_digits(r)) for r in ordered]
         played_here = [r for r in ordered if r.state]
         skilful, luckiest = await self._highlights(played_here[:COACHED_GAMES])
         hosted = kind.endswith(":daily") and spec.daily
         return GameDigest(
-            kind, _title(shown_title(spec), day, finished), streak, scores,
+            kind, day_title(shown_title(spec), day, finished), streak, scores,
             [Member(s.player_id, s.name) for s in started], grids,
             max((len(d) for _member, rows in grids for d in rows), default=5), spec.limit, skilful,
             luckiest, self.daily.answer(spec.variant, day) if hosted else "", spec.variant,
@@ -324,7 +326,7 @@ class DigestService:
                           digest.day)  # fmt: skip
 
 
-def _title(title: str, day: date, results: list[DayResult]) -> str:
+def day_title(title: str, day: date, results: list[DayResult]) -> str:
     """ "wordlebot Wordle #1982" for our daily; a shared game's own name and number."""
     if any(r.state for r in results):
         return f"wordlebot {title} #{DailyPuzzles.number(day)}"
@@ -333,7 +335,7 @@ def _title(title: str, day: date, results: list[DayResult]) -> str:
     return f"{title} #{number}"
 
 
-def _digits(result: DayResult) -> list[str]:
+def grid_digits(result: DayResult) -> list[str]:
     """A result's grid, a row of pattern digits per guess; a multi-board share's boards side
     by side, a space between them (a board already solved leaves spaces)."""
     if result.grid is not None:

@@ -559,6 +559,8 @@ class GameService:
             self._forget(stored)
             return Outcome.refuse(_(CHANGED), self._view(stored))
         self._remember(ended)
+        if closed_here:  # its day's live board shows the loss (the midnight job found none)
+            self._daily_changed(ended)
         if not closed_here and ended.status != Status.LOST.value:  # finished elsewhere first
             return Outcome.refuse(_(GAME_OVER), self._view(ended))
         return Outcome.refuse(closed_message(self.daily, stored.kind, day), self._view(ended))

@@ -10,8 +10,12 @@ Edits are debounced per process (:class:`Debouncer`): a game that starts or ends
 server's board of its day; the first mark is shown at once and the marks that follow within
 ``window`` seconds become one edit at its end, so a burst of finishes costs two edits, and a
 busy server one edit a window, well inside Discord's limits on editing a message. Each edit
-renders the whole board from the database, so the edits of several processes all show
-everything.
+renders the whole board from the database. The edits of several processes are not ordered:
+one rendered before another process's change can land after that process's own edit and
+hide the change. So each edit is followed by a second read, and a board that changed since
+its render is edited again after the window: every change shows within a window or two,
+unless the process stops (or loses Discord's answer) between an edit and that check; then
+it shows at the board's next change.
 
 One board a day across processes: its message is claimed in the database before it is
 posted (:mod:`bot.storage.live_boards`). A board deleted in Discord is posted again by the
@@ -31,7 +35,14 @@ from typing import Generic, TypeVar
 
 from bot.i18n import negotiate, use_locale
 from bot.services.daily import DailyPuzzles
-from bot.services.digest import DIGEST_KINDS, ChannelGone, Member, NotSent, _digits, _title
+from bot.services.digest import (
+    DIGEST_KINDS,
+    ChannelGone,
+    Member,
+    NotSent,
+    day_title,
+    grid_digits,
+)
 from bot.services.kinds import kind_name, shown_title
 from bot.storage import Storage
 from bot.storage.digests import DayResult
@@ -151,17 +162,20 @@ class LiveBoardService:
 
     async def board(self, guild_id: int, day: date) -> LiveBoard:
         """The board of ``day`` in a server, from the database: each daily someone here
-        started or finished that day (the digest's reads: :mod:`bot.storage.digests`)."""
+        started or finished that day (the digest's reads, :mod:`bot.storage.digests`: three
+        queries, whatever the number of kinds)."""
         digests = self.storage.digests
+        all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
+        all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
         games = []
         for kind in DIGEST_KINDS:
-            finished = await digests.finished(guild_id, kind, day.isoformat())
-            started = await digests.unfinished(guild_id, kind, day.isoformat())
+            finished = all_finished.get(kind, [])
+            started = all_started.get(kind, [])
             if not finished and not started:
                 continue
             spec = kind_name(kind)
             if finished:
-                title = _title(shown_title(spec), day, finished)
+                title = day_title(shown_title(spec), day, finished)
             else:
                 title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
             ordered = sorted(finished, key=lambda r: (r.guesses if r.won else 99, r.player_id))
@@ -192,9 +206,8 @@ class LiveBoardService:
         channel = await boards.channel(guild_id)
         if channel is None:
             return False
-        settings = await self.storage.guild_settings(guild_id)
-        with use_locale(negotiate(settings.language)):
-            board = await self.board(guild_id, date.fromisoformat(day))
+        locale = negotiate((await self.storage.guild_settings(guild_id)).language)
+        board = await self._read(guild_id, day, locale)
         stored = await boards.message(guild_id, day)
         today = day == self.daily.today().isoformat()
         if stored is None:
@@ -227,7 +240,13 @@ class LiveBoardService:
         except NotSent:
             return True
         self._know(stored.message_id, guild_id, day)
-        return False
+        # Another process's edit may have landed before this one and shown a change this
+        # render missed: read again, and a board changed meanwhile is edited once more.
+        return await self._read(guild_id, day, locale) != board
+
+    async def _read(self, guild_id: int, day: str, locale: str) -> LiveBoard:
+        with use_locale(locale):
+            return await self.board(guild_id, date.fromisoformat(day))
 
     async def _post(self, guild_id: int, day: str, channel: int, board: LiveBoard,
                     raising: bool) -> bool:  # fmt: skip
@@ -266,4 +285,4 @@ def _live_result(result: DayResult, limit: int) -> LiveResult:
     score = f"{result.guesses}/{limit}" if result.won else f"X/{limit}"
     if result.state.get("mode") in ("hard", "strict"):  # strict keeps hard mode's rules too
         score += "*"
-    return LiveResult(Member(result.player_id, result.name), score, _digits(result))
+    return LiveResult(Member(result.player_id, result.name), score, grid_digits(result))

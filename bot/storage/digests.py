@@ -9,6 +9,7 @@ nothing. A send that failed before anything reached Discord releases its claim.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +48,11 @@ class DayStart:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _marks(values: Sequence[object]) -> str:
+    """The placeholders of an ``IN (...)`` list of ``values``."""
+    return ", ".join("?" for _ in values)
 
 
 class Digests:
@@ -112,37 +118,61 @@ class Digests:
 
     # -- a day's dailies in a server ---------------------------------------------------
 
-    async def finished(self, scope: int, kind: str, day: str) -> list[DayResult]:
-        """The day's results here: the dailies played, then the shares that count (one
-        result a player and puzzle: see :mod:`bot.storage.shares`)."""
-        game, _, flavour = kind.partition(":")
+    async def finished(
+        self, scope: int, day: str, kinds: Sequence[str]
+    ) -> dict[str, list[DayResult]]:
+        """The day's results here of each of ``kinds`` that has any: the dailies played, then
+        the shares that count for a daily kind (one result a player and puzzle: see
+        :mod:`bot.storage.shares`). One query a table, whatever the number of kinds."""
+        wanted = tuple(dict.fromkeys(kinds))
+        if not wanted:
+            return {}
+        found: dict[str, list[DayResult]] = {}
         rows = await self.db.all(
             "SELECT r.player_id, p.name, r.kind, r.won, r.guesses, g.state FROM results r "
             "JOIN players p ON p.id = r.player_id JOIN games g ON g.id = r.game_id "
-            "WHERE r.scope = ? AND r.kind = ? AND r.day = ? ORDER BY r.id",
-            (scope, kind, day),
+            f"WHERE r.scope = ? AND r.kind IN ({_marks(wanted)}) AND r.day = ? ORDER BY r.id",
+            (scope, *wanted, day),
         )
-        played = [DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5]))
-                  for r in rows]  # fmt: skip
-        if flavour != "daily":
-            return played
+        for r in rows:
+            found.setdefault(r[2], []).append(
+                DayResult(r[0], r[1], r[2], bool(r[3]), int(r[4]), json.loads(r[5]))
+            )
+        games = tuple(kind.partition(":")[0] for kind in wanted if kind.endswith(":daily"))
+        if not games:
+            return found
         shared = await self.db.all(
-            "SELECT s.player_id, p.name, s.won, s.guesses, s.grid, s.puzzle FROM share_results s "
-            "JOIN players p ON p.id = s.player_id "
-            "WHERE s.scope = ? AND s.game = ? AND s.day = ? AND s.counted = 1 ORDER BY s.id",
-            (scope, game, day),
+            "SELECT s.player_id, p.name, s.game, s.won, s.guesses, s.grid, s.puzzle "
+            "FROM share_results s JOIN players p ON p.id = s.player_id "
+            f"WHERE s.scope = ? AND s.game IN ({_marks(games)}) AND s.day = ? AND s.counted = 1 "
+            "ORDER BY s.id",
+            (scope, *games, day),
         )
-        return played + [DayResult(r[0], r[1], kind, bool(r[2]), int(r[3]), {}, r[4], int(r[5]))
-                         for r in shared]  # fmt: skip
+        for r in shared:  # after the kind's games played here, as they were always shown
+            kind = f"{r[2]}:daily"
+            found.setdefault(kind, []).append(
+                DayResult(r[0], r[1], kind, bool(r[3]), int(r[4]), {}, r[5], int(r[6]))
+            )
+        return found
 
-    async def unfinished(self, scope: int, kind: str, day: str) -> list[DayStart]:
+    async def unfinished(
+        self, scope: int, day: str, kinds: Sequence[str]
+    ) -> dict[str, list[DayStart]]:
+        """The dailies of ``day`` here of each of ``kinds`` started and not finished, by
+        kind (a kind with none left out); one query."""
+        wanted = tuple(dict.fromkeys(kinds))
+        if not wanted:
+            return {}
         rows = await self.db.all(
             "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
-            "WHERE g.scope = ? AND g.kind = ? AND g.puzzle = ? AND g.status = 'playing' "
-            "ORDER BY g.id",
-            (scope, kind, day),
+            f"WHERE g.scope = ? AND g.kind IN ({_marks(wanted)}) AND g.puzzle = ? "
+            "AND g.status = 'playing' ORDER BY g.id",
+            (scope, *wanted, day),
         )
-        return [DayStart(r[0], r[1], r[2]) for r in rows]
+        found: dict[str, list[DayStart]] = {}
+        for r in rows:
+            found.setdefault(r[2], []).append(DayStart(r[0], r[1], r[2]))
+        return found
 
     async def days_played(self, scope: int, kind: str, until: str, limit: int) -> list[str]:
         """The latest days, up to ``until``, on which someone here finished the daily or

@@ -103,9 +103,3 @@ class LiveBoards:
             "DELETE FROM live_boards WHERE guild_id = ? AND day = ? AND message_id IS NULL",
             (guild_id, day),
         )
-
-    async def forget_day(self, guild_id: int, day: str) -> None:
-        """The board of ``day`` starts over (its channel changed): the old message stays."""
-        await self.db.write(
-            "DELETE FROM live_boards WHERE guild_id = ? AND day = ?", (guild_id, day)
-        )
