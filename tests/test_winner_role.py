@@ -10,8 +10,11 @@ import pytest
 from clock import at
 from test_digest import ANN, BOB, CAT, CHANNEL, DAY, GUILD, Discord, play
 
+from bot.render.text import digest_text
+from bot.services.shares import record_shares
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
+from engine.shares import parse_shares
 
 ROLE = 4242
 NEXT = DAY + timedelta(days=1)
@@ -84,6 +87,39 @@ async def test_the_role_goes_to_each_days_winners_and_back_at_the_next_digest(se
     await run(services, roles, "2026-03-04T06:00")  # a day nobody won: nobody holds it
     assert roles.held[ROLE] == {CAT.id}
     assert await services.storage.winner_roles.holders(GUILD) == []
+
+
+async def forge(services, player, text: str, day: date) -> None:
+    """A share typed by ``player`` in a share channel on ``day``: anyone can type one."""
+    done = await record_shares(services.storage, player.id, player.name,
+                               parse_shares(text).shares, scope=GUILD, posted=day)  # fmt: skip
+    assert done.notes and "recorded" in done.notes[0], done.notes
+
+
+async def test_a_forged_share_never_takes_the_role(services) -> None:
+    """Think like a cheater: BOB types a perfect 1/6 share of the day's NYT Wordle (and one
+    of Dordle, a game only shares bring) while ANN wins the bot's daily in 2. The digest
+    lists the shares with their scores, but 👑 and the role go to ANN alone; a share tied
+    with her is listed on a line of its own, uncrowned."""
+    roles = Roles()
+    number = (DAY - date(2021, 6, 19)).days
+    await play(services, ANN, DAY, 1)
+    await forge(services, BOB, f"Wordle {number:,} 1/6\n🟩🟩🟩🟩🟩", DAY)
+    await forge(services, BOB, "Dordle #123 1&2/7\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛\n⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩", DAY)
+    await forge(services, CAT, f"Wordle {number:,} 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", DAY)
+    discord = await run(services, roles, "2026-03-02T06:00")
+    [(_channel, digest)] = discord.posts
+    wordle, dordle = digest.games
+    assert [m.name for m in wordle.crowned] == ["ann"] and dordle.crowned == []
+    text = digest_text(digest)
+    assert "\n1/6: bob\n👑 2/6: ann\n2/6: cat\n" in text and text.count("👑") == 1
+    assert roles.held[ROLE] == {ANN.id} and roles.calls == [("give", ANN.id)]
+    # A day with shares only: nobody is crowned, and the holder loses the role.
+    await forge(services, BOB, f"Wordle {number + 1:,} 1/6\n🟩🟩🟩🟩🟩", NEXT)
+    discord = await run(services, roles, "2026-03-03T06:00")
+    [(_channel, digest)] = discord.posts
+    assert [g.crowned for g in digest.games] == [[]] and "👑" not in digest_text(digest)
+    assert roles.held[ROLE] == set() and BOB.id not in {p for _a, p in roles.calls}
 
 
 async def test_the_role_is_never_given_before_the_day_is_over(services) -> None:
