@@ -63,7 +63,8 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     it back from her (not from a member an admin gave it to) and gives it to the new winner
     (one who left the server is skipped). With Manage Roles taken from the bot, the next
     digest still posts, and the channel is told plainly why the role did not move. A
-    forged 1/6 share posted in a share channel is listed, never crowned nor given the role."""
+    forged 1/6 share posted in a share channel is listed, never crowned nor given the role;
+    /mydata delete and /digest off take it back at once."""
     database = str(tmp_path / "bot.sqlite3")
     server.member_roles[(GUILD, 30)] = {WINNERS}  # given by an admin: never the bot's to take
 
@@ -96,6 +97,10 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await until(lambda: server.holders(GUILD, WINNERS) == {21, 30}, "the role given to 21")
     [(where, body, _files)] = server.posts
     assert where == CHANNEL and "👑 1/6: <@21>\n1/6: <@23>\n2/6: <@22>" in body["content"]
+    # 21 deletes her data, and with it the record of her role: it is taken back at once.
+    deleted = await server.interact(command("mydata", "delete", user_id=21, confirm="DELETE"))
+    assert deleted.flags & 64 and "Deleted your games" in deleted.text()
+    assert server.holders(GUILD, WINNERS) == {30}
     await play(server, 22, date(2026, 3, 2), 0)
     await play(server, 24, date(2026, 3, 2), 0)
     server.departed.add((GUILD, 24))  # won, then left the server
@@ -108,6 +113,8 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await until(lambda: server.holders(GUILD, WINNERS) == {22, 30}, "the role moved to 22")
     assert "👑 1/6: <@22> <@24>" in server.posts[1][1]["content"]
     await play(server, 21, date(2026, 3, 3), 0)
+    [bot_role] = [r for r in server.roles_of(GUILD) if r["id"] == str(BOT_ROLE)]
+    allowed = int(bot_role["permissions"])
     await server.set_role_permissions(GUILD, BOT_ROLE, 0)  # an admin takes Manage Roles away
     assert next_day.stop()[0] == 0
 
@@ -120,6 +127,16 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert note["content"].startswith("The bot cannot give the winner's role: it needs the "
                                       "Manage Roles permission.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {22, 30}  # nothing moved, nothing refused
+    # /digest off: no digest would take the role back, so it is taken at once, or the admin
+    # is told why not.
+    off = await server.interact(command("digest", "off", user_id=ADMIN))
+    assert off.flags & 64 and "could not take the winner's role back" in off.text()
+    assert server.holders(GUILD, WINNERS) == {22, 30}
+    await server.set_role_permissions(GUILD, BOT_ROLE, allowed)
+    off = await server.interact(command("digest", "off", user_id=ADMIN))
+    assert off.data["content"] == ("The daily digest is off. The bot took the winner's role back from "
+                                   "the member it gave it to.")  # fmt: skip
+    assert server.holders(GUILD, WINNERS) == {30}
     code, err = later.stop()
     assert code == 0, err[-2000:]
 
