@@ -134,8 +134,8 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert server.holders(GUILD, WINNERS) == {22, 30}
     await server.set_role_permissions(GUILD, BOT_ROLE, allowed)
     off = await server.interact(command("digest", "off", user_id=ADMIN))
-    assert off.data["content"] == ("The daily digest is off. The bot took the winner's role back from "
-                                   "the member it gave it to.")  # fmt: skip
+    assert off.data["content"] == ("The daily digest is off. The bot took the winner's role "
+                                   "back from 1 member it had given it to.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {30}
     code, err = later.stop()
     assert code == 0, err[-2000:]

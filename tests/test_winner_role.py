@@ -107,7 +107,9 @@ async def test_a_forged_share_never_takes_the_role(services) -> None:
     number = (DAY - date(2021, 6, 19)).days
     await play(services, ANN, DAY, 1)
     await forge(services, BOB, f"Wordle {number:,} 1/6\n🟩🟩🟩🟩🟩", DAY)
-    await forge(services, BOB, "Dordle #123 1&2/7\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛\n⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩", DAY)
+    await forge(
+        services, BOB, "Dordle #123 1&2/7\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛\n⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩", DAY
+    )
     await forge(services, CAT, f"Wordle {number:,} 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", DAY)
     discord = await run(services, roles, "2026-03-02T06:00")
     [(_channel, digest)] = discord.posts
@@ -271,7 +273,7 @@ async def test_digest_off_and_no_role_take_the_role_back_at_once(services) -> No
     roles.cannot = None
     done = await run_command(services, admin, "digest off", door=roles)
     assert done.text == ("The daily digest is off. The bot took the winner's role back from "
-                         "the 2 members it gave it to.")  # fmt: skip
+                         "2 members it had given it to.")  # fmt: skip
     assert roles.held[ROLE] == {CAT.id} and await services.storage.winner_roles.holders(GUILD) == []
     # On again, a winner; then no role: taken back at once too.
     await run_command(services, admin, "digest channel")
@@ -279,6 +281,6 @@ async def test_digest_off_and_no_role_take_the_role_back_at_once(services) -> No
     await run(services, roles, "2026-03-03T06:00")
     assert roles.held[ROLE] == {BOB.id, CAT.id}
     done = await run_command(services, admin, "digest role", door=roles)
-    assert done.text == ("No winner's role. The bot took the winner's role back from the member "
-                         "it gave it to.")  # fmt: skip
+    assert done.text == ("No winner's role. The bot took the winner's role back from 1 member it "
+                         "had given it to.")  # fmt: skip
     assert roles.held[ROLE] == {CAT.id}

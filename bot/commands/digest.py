@@ -50,13 +50,15 @@ async def _taken_back(services: Services, guild_id: int, door: RoleDoor | None) 
     count, problem = await take_back(services.storage, door, guild_id)
     said = []
     if count:
-        said.append(ngettext("The bot took the winner's role back from the member it gave it to.",
-                             "The bot took the winner's role back from the {count} members it "
-                             "gave it to.", count).format(count=count))  # fmt: skip
+        said.append(ngettext("The bot took the winner's role back from {count} member it had "
+                             "given it to.", "The bot took the winner's role back from {count} "
+                             "members it had given it to.", count).format(count=count))  # fmt: skip
     if problem is not None:
-        said.append(_("The bot could not take the winner's role back from everyone it gave it "
-                      "to: it needs Manage Roles, and its highest role above the winner's role. "
-                      "Fix that and run this command again, or remove the role by hand."))  # fmt: skip
+        said.append(_(
+            "The bot could not take the winner's role back from everyone it gave it to: it "
+            "needs Manage Roles, and its highest role above the winner's role. Fix that and run "
+            "this command again, or remove the role by hand."
+        ))  # fmt: skip
     return said
 
 
