@@ -55,7 +55,9 @@ class DiscordRoles:
     whichever process holds its gateway). ``taking``: why it takes the role back, in the
     server's audit log (marked for the catalogs)."""
 
-    def __init__(self, bot: WordleBot, taking: str = N_("A new day's winners (daily digest)")):
+    def __init__(
+        self, bot: WordleBot, taking: str = N_("A new day's winners (daily digest)")
+    ) -> None:
         self.bot = bot
         self.taking = taking
 
