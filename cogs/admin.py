@@ -17,6 +17,7 @@ from bot.discord_bot import WordleBot, answer
 from bot.i18n import N_, _
 from bot.services.kinds import native_name
 from cogs.common import anywhere, bot_of, in_servers, in_time
+from cogs.digest import DiscordRoles
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
 from cogs.replies import caller_of, command_work, perform, send_reply
@@ -151,7 +152,9 @@ class Admin(commands.Cog):
     @data.command(name="delete", description="Delete everything the bot stores about you")
     @app_commands.describe(confirm="Type DELETE to confirm")
     async def delete(self, interaction: discord.Interaction[Any], confirm: str) -> None:
-        await perform(interaction, "mydata delete", confirm=confirm)
+        """The winner's roles the bot gave them are taken back at once (their records go)."""
+        door = DiscordRoles(self.bot, N_("The member deleted their data (/mydata delete)"))
+        await perform(interaction, "mydata delete", confirm=confirm, door=door)
 
     @data.command(name="unshare", description="Remove a result you recorded from a share")
     @app_commands.describe(game="The game its share named, e.g. wordle",

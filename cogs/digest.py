@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.commands import ChannelId, RoleId
 from bot.discord_bot import WordleBot
-from bot.i18n import _, use_locale
+from bot.i18n import N_, _, use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import MESSAGE_LIMIT, digest_text
@@ -44,6 +44,47 @@ def role_problem(me: discord.Member, role: discord.Role) -> str | None:
     return None
 
 
+class DiscordRoles:
+    """The winner's role in Discord (:class:`bot.services.winner_role.RoleDoor`): what the
+    digest, /digest off and /mydata delete change, by Discord's HTTP API (any server,
+    whichever process holds its gateway). ``taking``: why it takes the role back, in the
+    server's audit log (marked for the catalogs)."""
+
+    def __init__(
+        self, bot: WordleBot, taking: str = N_("A new day's winners (daily digest)")
+    ) -> None:
+        self.bot = bot
+        self.taking = taking
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        """Checked before each digest's changes: permissions and roles move meanwhile."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None or guild.me is None:
+            return None  # another process's server: Discord's answer will say
+        role = guild.get_role(role_id)
+        return "unknown" if role is None else role_problem(guild.me, role)
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        try:
+            reason = _("The day's winner (daily digest)")
+            await self.bot.http.add_role(guild_id, player_id, role_id, reason=reason)
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_ROLE:
+                raise RoleRefused("unknown") from None
+            raise MemberGone from None
+        except discord.Forbidden:
+            raise RoleRefused("refused") from None
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        try:
+            reason = _(self.taking)
+            await self.bot.http.remove_role(guild_id, player_id, role_id, reason=reason)
+        except discord.NotFound:  # the member left, or the role is gone: nothing to take
+            raise MemberGone from None
+        except discord.Forbidden:
+            raise RoleRefused("refused") from None
+
+
 @in_servers
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
@@ -52,6 +93,8 @@ class DigestCommands(
 ):
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
+        self.roles = DiscordRoles(bot)
+        self.stopping = DiscordRoles(bot, N_("The daily digest stopped giving this role"))
 
     async def cog_load(self) -> None:
         self.bot.leader_jobs.append(self.post_due)
@@ -70,7 +113,7 @@ class DigestCommands(
     @app_commands.command(name="off", description="Stop posting the daily digest")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def off(self, interaction: discord.Interaction[Any]) -> None:
-        await perform(interaction, "digest off")
+        await perform(interaction, "digest off", door=self.stopping)
 
     @app_commands.command(name="role", description="A role for each day's winners (none: stop)")
     @app_commands.describe(role="Given to the day's winners, taken back at the next digest")
@@ -84,12 +127,14 @@ class DigestCommands(
         elif role is not None and not interaction.app_permissions.manage_roles:
             problem = "manage_roles"  # the server is not in this process's cache
         chosen = None if role is None else RoleId(role.id)
-        await perform(interaction, "digest role", role=chosen, role_problem=problem)
+        await perform(interaction, "digest role", role=chosen, role_problem=problem,
+                      door=self.stopping)  # fmt: skip
 
     # -- the job -----------------------------------------------------------------------
 
     async def post_due(self) -> None:
-        await self.bot.services.digests.run_due(self.post, self.warn, door=self, say=self.say)
+        await self.bot.services.digests.run_due(self.post, self.warn, door=self.roles,
+                                                say=self.say)  # fmt: skip
 
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
         """Send one digest, in the server's language; Discord's refusals become what the
@@ -128,36 +173,6 @@ class DigestCommands(
         except discord.HTTPException:
             log.warning("could not tell the admin of guild %s that the digest is off",
                         channel.guild_id)  # fmt: skip
-
-    # -- the winner's role (bot.services.winner_role.RoleDoor) ----------------------------
-
-    async def problem(self, guild_id: int, role_id: int) -> str | None:
-        """Checked before each digest's changes: permissions and roles move meanwhile."""
-        guild = self.bot.get_guild(guild_id)
-        if guild is None or guild.me is None:
-            return None  # another process's server: Discord's answer will say
-        role = guild.get_role(role_id)
-        return "unknown" if role is None else role_problem(guild.me, role)
-
-    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
-        try:
-            reason = _("The day's winner (daily digest)")
-            await self.bot.http.add_role(guild_id, player_id, role_id, reason=reason)
-        except discord.NotFound as exc:
-            if exc.code == UNKNOWN_ROLE:
-                raise RoleRefused("unknown") from None
-            raise MemberGone from None
-        except discord.Forbidden:
-            raise RoleRefused("refused") from None
-
-    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
-        try:
-            reason = _("A new day's winners (daily digest)")
-            await self.bot.http.remove_role(guild_id, player_id, role_id, reason=reason)
-        except discord.NotFound:  # the member left, or the role is gone: nothing to take
-            raise MemberGone from None
-        except discord.Forbidden:
-            raise RoleRefused("refused") from None
 
     async def say(self, channel: DigestChannel, text: str) -> None:
         """A problem with the winner's role, in the digest's channel."""

@@ -3,12 +3,15 @@ Discord stand-in, which keeps each member's roles and refuses a change as Discor
 Missing Permissions without Manage Roles or above the bot's highest role)."""
 
 import asyncio
-from datetime import date
+import sqlite3
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 from bot_process import GUILDS, SEED, BotProcess, command, started
+from discord.utils import time_snowflake
+from discord_messages import member_message
 from discord_server import DiscordServer
 
 from bot.services.daily import DailyPuzzles
@@ -39,6 +42,12 @@ async def play(server: DiscordServer, user_id: int, day: date, misses: int) -> N
         assert reply.kind == 4 and not reply.flags & 64, reply.text()
 
 
+def shares(database: str) -> list[tuple[int, int]]:
+    """(player, guesses) of the shares recorded, read from the bot's database."""
+    with sqlite3.connect(database) as db:
+        return db.execute("SELECT player_id, guesses FROM share_results").fetchall()
+
+
 async def until(condition: Any, what: str, timeout: float = 60) -> None:
     """Wait for ``condition()`` to hold (polled: the bot's jobs run every 0.1 s)."""
     for _ in range(int(timeout * 20)):
@@ -53,11 +62,14 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     role to its winner, and only once the day is over; after a restart the next digest takes
     it back from her (not from a member an admin gave it to) and gives it to the new winner
     (one who left the server is skipped). With Manage Roles taken from the bot, the next
-    digest still posts, and the channel is told plainly why the role did not move."""
+    digest still posts, and the channel is told plainly why the role did not move. A
+    forged 1/6 share posted in a share channel is listed, never crowned nor given the role;
+    /mydata delete and /digest off take it back at once."""
     database = str(tmp_path / "bot.sqlite3")
     server.member_roles[(GUILD, 30)] = {WINNERS}  # given by an admin: never the bot's to take
 
-    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **FAST)
+    noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00",
+                      message_content_intent="true", **FAST)  # fmt: skip
     await started(server, noon)
     assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
     above = await server.interact(set_role(server, MODERATORS))
@@ -69,6 +81,13 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert chosen.flags & 64 and f"<@&{WINNERS}> goes to each day's winners" in chosen.text()
     await play(server, 21, date(2026, 3, 1), 0)
     await play(server, 22, date(2026, 3, 1), 1)
+    await server.interact(command("sharechannel", user_id=ADMIN, enabled=True))
+    posted = datetime(2026, 3, 1, 12, 30, tzinfo=UTC)  # anyone can type a perfect share
+    forged = member_message(f"Wordle {(posted.date() - date(2021, 6, 19)).days:,} 1/6\n\n"
+                            "🟩🟩🟩🟩🟩", channel_id=CHANNEL, author_id=23, guild_id=GUILD,
+                            id=str(time_snowflake(posted)))  # fmt: skip
+    await server.deliver_message(forged)
+    await until(lambda: shares(database) == [(23, 1)], "the forged share recorded")
     assert server.holders(GUILD, WINNERS) == {30}  # 1 March is still being played
     assert noon.stop()[0] == 0
 
@@ -77,7 +96,11 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await started(server, midnight)
     await until(lambda: server.holders(GUILD, WINNERS) == {21, 30}, "the role given to 21")
     [(where, body, _files)] = server.posts
-    assert where == CHANNEL and "👑 1/6: <@21>" in body["content"]
+    assert where == CHANNEL and "👑 1/6: <@21>\n1/6: <@23>\n2/6: <@22>" in body["content"]
+    # 21 deletes her data, and with it the record of her role: it is taken back at once.
+    deleted = await server.interact(command("mydata", "delete", user_id=21, confirm="DELETE"))
+    assert deleted.flags & 64 and "Deleted your games" in deleted.text()
+    assert server.holders(GUILD, WINNERS) == {30}
     await play(server, 22, date(2026, 3, 2), 0)
     await play(server, 24, date(2026, 3, 2), 0)
     server.departed.add((GUILD, 24))  # won, then left the server
@@ -90,6 +113,8 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await until(lambda: server.holders(GUILD, WINNERS) == {22, 30}, "the role moved to 22")
     assert "👑 1/6: <@22> <@24>" in server.posts[1][1]["content"]
     await play(server, 21, date(2026, 3, 3), 0)
+    [bot_role] = [r for r in server.roles_of(GUILD) if r["id"] == str(BOT_ROLE)]
+    allowed = int(bot_role["permissions"])
     await server.set_role_permissions(GUILD, BOT_ROLE, 0)  # an admin takes Manage Roles away
     assert next_day.stop()[0] == 0
 
@@ -102,6 +127,16 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert note["content"].startswith("The bot cannot give the winner's role: it needs the "
                                       "Manage Roles permission.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {22, 30}  # nothing moved, nothing refused
+    # /digest off: no digest would take the role back, so it is taken at once, or the admin
+    # is told why not.
+    off = await server.interact(command("digest", "off", user_id=ADMIN))
+    assert off.flags & 64 and "could not take the winner's role back" in off.text()
+    assert server.holders(GUILD, WINNERS) == {22, 30}
+    await server.set_role_permissions(GUILD, BOT_ROLE, allowed)
+    off = await server.interact(command("digest", "off", user_id=ADMIN))
+    assert off.data["content"] == ("The daily digest is off. The bot took the winner's role "
+                                   "back from 1 member it had given it to.")  # fmt: skip
+    assert server.holders(GUILD, WINNERS) == {30}
     code, err = later.stop()
     assert code == 0, err[-2000:]
 

@@ -10,8 +10,13 @@ import pytest
 from clock import at
 from test_digest import ANN, BOB, CAT, CHANNEL, DAY, GUILD, Discord, play
 
+from bot.commands.model import Caller, run_command
+from bot.render.text import digest_text
+from bot.services import Player
+from bot.services.shares import record_shares
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
+from engine.shares import parse_shares
 
 ROLE = 4242
 NEXT = DAY + timedelta(days=1)
@@ -84,6 +89,41 @@ async def test_the_role_goes_to_each_days_winners_and_back_at_the_next_digest(se
     await run(services, roles, "2026-03-04T06:00")  # a day nobody won: nobody holds it
     assert roles.held[ROLE] == {CAT.id}
     assert await services.storage.winner_roles.holders(GUILD) == []
+
+
+async def forge(services, player, text: str, day: date) -> None:
+    """A share typed by ``player`` in a share channel on ``day``: anyone can type one."""
+    done = await record_shares(services.storage, player.id, player.name,
+                               parse_shares(text).shares, scope=GUILD, posted=day)  # fmt: skip
+    assert done.notes and "recorded" in done.notes[0], done.notes
+
+
+async def test_a_forged_share_never_takes_the_role(services) -> None:
+    """Think like a cheater: BOB types a perfect 1/6 share of the day's NYT Wordle (and one
+    of Dordle, a game only shares bring) while ANN wins the bot's daily in 2. The digest
+    lists the shares with their scores, but 👑 and the role go to ANN alone; a share tied
+    with her is listed on a line of its own, uncrowned."""
+    roles = Roles()
+    number = (DAY - date(2021, 6, 19)).days
+    await play(services, ANN, DAY, 1)
+    await forge(services, BOB, f"Wordle {number:,} 1/6\n🟩🟩🟩🟩🟩", DAY)
+    await forge(
+        services, BOB, "Dordle #123 1&2/7\n🟩🟩🟩🟩🟩 ⬛🟩⬛⬛⬛\n⬛⬛⬛⬛⬛ 🟩🟩🟩🟩🟩", DAY
+    )
+    await forge(services, CAT, f"Wordle {number:,} 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", DAY)
+    discord = await run(services, roles, "2026-03-02T06:00")
+    [(_channel, digest)] = discord.posts
+    wordle, dordle = digest.games
+    assert [m.name for m in wordle.crowned] == ["ann"] and dordle.crowned == []
+    text = digest_text(digest)
+    assert "\n1/6: bob\n👑 2/6: ann\n2/6: cat\n" in text and text.count("👑") == 1
+    assert roles.held[ROLE] == {ANN.id} and roles.calls == [("give", ANN.id)]
+    # A day with shares only: nobody is crowned, and the holder loses the role.
+    await forge(services, BOB, f"Wordle {number + 1:,} 1/6\n🟩🟩🟩🟩🟩", NEXT)
+    discord = await run(services, roles, "2026-03-03T06:00")
+    [(_channel, digest)] = discord.posts
+    assert [g.crowned for g in digest.games] == [[]] and "👑" not in digest_text(digest)
+    assert roles.held[ROLE] == set() and BOB.id not in {p for _a, p in roles.calls}
 
 
 async def test_the_role_is_never_given_before_the_day_is_over(services) -> None:
@@ -179,3 +219,68 @@ async def test_no_role_takes_it_back_at_the_next_digest(services) -> None:
     await run(services, roles, "2026-03-03T06:00")
     assert roles.calls == [("give", ANN.id), ("take", ANN.id)]
     assert await services.storage.winner_roles.holders(GUILD) == []
+
+
+async def test_a_winner_who_deletes_their_data_loses_the_role_at_once(services) -> None:
+    """Think like a cheater: win, then delete your data before the next digest, whose record
+    of you is gone with it. The deletion takes the role back at once (Discord's door)."""
+    roles = Roles()
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY, 1)
+    await run(services, roles, "2026-03-02T06:00")
+    assert roles.held[ROLE] == {ANN.id, BOB.id}
+    assert await services.delete_player(ANN.id, door=roles)
+    assert roles.held[ROLE] == {BOB.id} and roles.calls[-1] == ("take", ANN.id)
+    assert [h.player_id for h in await services.storage.winner_roles.holders(GUILD)] == [BOB.id]
+    await play(services, CAT, NEXT, 1)
+    await run(services, roles, "2026-03-03T06:00")
+    assert roles.held[ROLE] == {CAT.id}
+
+
+async def test_a_deletion_while_the_role_is_being_given_still_takes_it_back(services) -> None:
+    """The winner deletes their data between the digest's record and Discord's change: the
+    deletion saw the record and took back nothing yet given; the digest, finding its record
+    gone once the role is given, takes it back itself."""
+    roles = Roles()
+    give = roles.give
+
+    async def deleted_meanwhile(guild_id: int, player_id: int, role_id: int) -> None:
+        assert await services.delete_player(player_id, door=roles)
+        await give(guild_id, player_id, role_id)
+
+    roles.give = deleted_meanwhile  # type: ignore[method-assign]
+    await play(services, ANN, DAY, 1)
+    await run(services, roles, "2026-03-02T06:00")
+    assert roles.held[ROLE] == set()
+    assert roles.calls == [("take", ANN.id), ("give", ANN.id), ("take", ANN.id)]
+    assert await services.storage.winner_roles.holders(GUILD) == []
+
+
+async def test_digest_off_and_no_role_take_the_role_back_at_once(services) -> None:
+    """No digest would take it back once it is off (or there is no role): the command does,
+    from those the bot gave it to alone, and says so; a refusal is said and kept on record
+    for the next try."""
+    roles = Roles()
+    roles.held[ROLE] = {CAT.id}  # an admin's doing
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY, 1)
+    await run(services, roles, "2026-03-02T06:00")
+    admin = Caller(Player(9, "admin"), GUILD, CHANNEL, guild_id=GUILD, manages_server=True)
+    roles.cannot = "manage_roles"
+    refused = await run_command(services, admin, "digest off", door=roles)
+    assert "could not take the winner's role back" in refused.text
+    assert roles.held[ROLE] == {ANN.id, BOB.id, CAT.id} and len(roles.calls) == 2
+    roles.cannot = None
+    done = await run_command(services, admin, "digest off", door=roles)
+    assert done.text == ("The daily digest is off. The bot took the winner's role back from "
+                         "2 members it had given it to.")  # fmt: skip
+    assert roles.held[ROLE] == {CAT.id} and await services.storage.winner_roles.holders(GUILD) == []
+    # On again, a winner; then no role: taken back at once too.
+    await run_command(services, admin, "digest channel")
+    await play(services, BOB, NEXT, 1)
+    await run(services, roles, "2026-03-03T06:00")
+    assert roles.held[ROLE] == {BOB.id, CAT.id}
+    done = await run_command(services, admin, "digest role", door=roles)
+    assert done.text == ("No winner's role. The bot took the winner's role back from 1 member it "
+                         "had given it to.")  # fmt: skip
+    assert roles.held[ROLE] == {CAT.id}

@@ -10,8 +10,9 @@ import pytest
 from clock import at
 from PIL import Image
 
+from bot.commands.stats import NO_SERVER_YEAR
 from bot.console import Console
-from bot.i18n import LOCALES, use_locale
+from bot.i18n import LOCALES, _, use_locale
 from bot.render.year import (
     HEIGHT,
     WIDTH,
@@ -224,5 +225,12 @@ async def test_stats_year_answers_with_the_card_through_the_real_process(server,
     assert "2 Spieler; 2 Spiele gespielt" in attachment["description"]
     future = await server.interact(command("stats", user_id=1, year=year + 1))
     assert future.flags & 64 and f"{year + 1} has not begun yet" in future.text()
+    # In a direct message there is no server's year: refused plainly, in the asker's language,
+    # never the asker's own card instead.
+    direct = await server.interact(command("stats", user_id=1, guild=None, year=year,
+                                           scope="server", where={"locale": "de"}))  # fmt: skip
+    assert direct.flags & 64 and not direct.data.get("attachments")
+    with use_locale("de"):
+        assert direct.data["content"] == _(NO_SERVER_YEAR) != NO_SERVER_YEAR
     code, err = bot.stop()
     assert code == 0, err[-2000:]

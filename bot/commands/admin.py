@@ -17,6 +17,7 @@ from bot.render.palette import PALETTES, palette_named
 from bot.render.text import squares_of
 from bot.services import Services, deletion, shares
 from bot.services.kinds import LANGUAGES, NotShipped, kind_for
+from bot.services.winner_role import RoleDoor
 
 # The interface's languages a player may choose (auto: as Discord shows yours).
 INTERFACE = ("auto", *LOCALES)
@@ -253,12 +254,14 @@ async def export(services: Services, caller: Caller) -> Reply:
 
 
 @command("mydata delete", Param("confirm", required=True), guides=False)
-async def delete(services: Services, caller: Caller, confirm: str) -> Reply:
+async def delete(services: Services, caller: Caller, confirm: str,
+                 door: RoleDoor | None = None) -> Reply:  # fmt: skip
     """Deletion keeps, for the rest of the puzzle day, what the player played that day
-    (bot/services/deletion.py): no way to play a daily again with its answer known."""
+    (bot/services/deletion.py): no way to play a daily again with its answer known.
+    ``door``: Discord's roles, to take back the winner's roles the bot gave the player."""
     if confirm != deletion.CONFIRM:
         return Reply.refuse(_(deletion.NOT_CONFIRMED))
-    deleted = await services.delete_player(caller.player.id)
+    deleted = await services.delete_player(caller.player.id, door=door)
     return Reply(_(deletion.DELETED if deleted else deletion.NOTHING), private=True,
                  extra={"deleted": deleted})  # fmt: skip
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bot.commands.admin import here, server_refusal
 from bot.commands.model import Caller, ChannelId, Param, Reply, RoleId, command
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.services import Services
-from bot.services.winner_role import problem_text
+from bot.services.winner_role import RoleDoor, problem_text, take_back
 
 
 @command("digest channel", Param("channel", ChannelId))
@@ -42,22 +42,44 @@ async def channel(services: Services, caller: Caller, channel: ChannelId | None 
     return Reply(" ".join(sentences), private=True)
 
 
+async def _taken_back(services: Services, guild_id: int, door: RoleDoor | None) -> list[str]:
+    """Take the winner's role back now from those the bot gave it to (no digest will), and
+    say so; ``door``: Discord's roles (the console has none)."""
+    if door is None:
+        return []
+    count, problem = await take_back(services.storage, door, guild_id)
+    said = []
+    if count:
+        said.append(ngettext("The bot took the winner's role back from {count} member it had "
+                             "given it to.", "The bot took the winner's role back from {count} "
+                             "members it had given it to.", count).format(count=count))  # fmt: skip
+    if problem is not None:
+        said.append(_(
+            "The bot could not take the winner's role back from everyone it gave it to: it "
+            "needs Manage Roles, and its highest role above the winner's role. Fix that and run "
+            "this command again, or remove the role by hand."
+        ))  # fmt: skip
+    return said
+
+
 @command("digest off")
-async def off(services: Services, caller: Caller) -> Reply:
+async def off(services: Services, caller: Caller, door: RoleDoor | None = None) -> Reply:
+    """No more digests; the winner's role, which moves with them, is taken back at once."""
     refusal = server_refusal(caller, manage=True)
     if refusal is not None:
         return refusal
     assert caller.guild_id is not None
     await services.storage.digests.set_channel(caller.guild_id, None, None)
-    return Reply(_("The daily digest is off."), private=True)
+    sentences = [_("The daily digest is off."), *await _taken_back(services, caller.guild_id, door)]
+    return Reply(" ".join(sentences), private=True)
 
 
 @command("digest role", Param("role", RoleId))
 async def role(services: Services, caller: Caller, role: RoleId | None = None,
-               role_problem: str | None = None) -> Reply:  # fmt: skip
+               role_problem: str | None = None, door: RoleDoor | None = None) -> Reply:  # fmt: skip
     """The winner's role: given to each day's winners (👑 in the digest), taken back at the
-    next digest; no role: none given, and the holders lose it at the next digest.
-    ``role_problem``: why the bot cannot give ``role`` (a key of
+    next digest; no role: none given, and the holders lose it at once (``door``: Discord's
+    roles). ``role_problem``: why the bot cannot give ``role`` (a key of
     :data:`~bot.services.winner_role.PROBLEMS`; Discord's cog knows)."""
     refusal = server_refusal(caller, manage=True)
     if refusal is not None:
@@ -70,8 +92,8 @@ async def role(services: Services, caller: Caller, role: RoleId | None = None,
     store = services.storage.winner_roles
     await store.set_role(caller.guild_id, role)
     if role is None:
-        return Reply(_("No winner's role: whoever holds it from the bot loses it at the next "
-                       "digest."), private=True)  # fmt: skip
+        sentences = [_("No winner's role."), *await _taken_back(services, caller.guild_id, door)]
+        return Reply(" ".join(sentences), private=True)
     sentences = [_("{role} goes to each day's winners (👑 in the digest) and is taken back at "
                    "the next digest.").format(role=f"<@&{role}>")]  # fmt: skip
     if not any(c.guild_id == caller.guild_id for c in await services.storage.digests.channels()):

@@ -79,6 +79,8 @@ async def stats(services: Services, caller: Caller, game: str = "wordle",
     if scope == "server" and year is None:
         return Reply.refuse(_("A server's card is a year's: add a year, as in {example}")
                             .format(example="/stats year:2026 scope:server"))  # fmt: skip
+    if scope == "server" and caller.guild_id is None:  # a direct message: no server's year
+        return Reply.refuse(_(NO_SERVER_YEAR))
     kind = await chosen_game(services, caller, game, language, length)
     if isinstance(kind, Reply):
         return kind

@@ -543,8 +543,8 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
                  ngettext("Your group is on a {count} day streak! Here are the results:",
                           "Your group is on a {count} days streak! Here are the results:",
                           game.streak).format(count=game.streak)]  # fmt: skip
-        for i, (score, members) in enumerate(game.scores):
-            crown = "👑 " if i == 0 and game.crowned else ""
+        for score, members in game.scores:
+            crown = "👑 " if members == game.crowned else ""
             lines.append(f"{crown}{score}: {' '.join(name(m) for m in members)}")
         if game.unfinished:
             lines.append(

@@ -24,6 +24,7 @@ from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
+from bot.services.winner_role import RoleDoor, take_from_player
 from bot.services.year import YearService
 from bot.settings import Settings
 from bot.storage import Storage
@@ -57,11 +58,16 @@ class Services:
         without their answers)."""
         return json.dumps(public_export(await self.storage.export_player(player_id)), indent=2)
 
-    async def delete_player(self, player_id: int) -> bool:
+    async def delete_player(self, player_id: int, door: RoleDoor | None = None) -> bool:
         """Delete everything stored about a player; what they played today stays played
-        until the day ends (an anonymous mark each: bot/services/deletion.py)."""
+        until the day ends (an anonymous mark each: bot/services/deletion.py). With ``door``
+        (Discord's), the winner's roles the bot gave them are taken back at once: the
+        records that would let a digest do it go with their data."""
+        held = [] if door is None else await self.storage.winner_roles.held_by(player_id)
         deleted = await self.games.delete_player(player_id)
         self.guide.forget(player_id)  # their next command is a first use again
+        if door is not None:
+            await take_from_player(door, player_id, held)
         return deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -74,7 +74,9 @@ class GameDigest:
     kind: str
     title: str  # "wordlebot Wordle #1982"
     streak: int  # consecutive days, ending with this one, on which someone here finished
-    scores: list[tuple[str, list[Member]]]  # "3/6" -> players, best first; failures last
+    # "3/6" -> players, best first, failures last; the crowned have a line of their own (a
+    # share with their score follows it).
+    scores: list[tuple[str, list[Member]]]
     unfinished: list[Member]
     grids: list[tuple[Member, list[str]]]  # each finished game's rows as pattern digits
     length: int
@@ -85,13 +87,9 @@ class GameDigest:
     # a digest is only made once its day is over, when the answer may be told.
     answer: str = ""
     variant: str = ""
-
-    @property
-    def crowned(self) -> list[Member]:
-        """The best score's players, when someone won."""
-        if self.scores and not self.scores[0][0].startswith("X"):
-            return self.scores[0][1]
-        return []
+    # 👑, and the winner's role: the best won game played with the bot that day. A pasted
+    # share can be typed by anyone, so it is listed with its score, never crowned.
+    crowned: list[Member] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -210,11 +208,15 @@ class DigestService:
         def score(r: DayResult) -> tuple[int, str]:
             return (r.guesses, f"{r.guesses}/{spec.limit}") if r.won else (99, f"X/{spec.limit}")
 
-        ordered = sorted(finished, key=lambda r: (score(r)[0], r.player_id))
-        scores = [
-            (label, [Member(r.player_id, r.name) for r in group])
-            for (_rank, label), group in groupby(ordered, key=score)
-        ]
+        played_here = sorted((r for r in finished if r.state), key=lambda r: score(r)[0])
+        best = [r for r in played_here if r.won and r.guesses == played_here[0].guesses]
+
+        def line(r: DayResult) -> tuple[int, str, bool]:  # the crowned first among equals
+            return (*score(r), r not in best)
+
+        ordered = sorted(finished, key=lambda r: (line(r), r.player_id))
+        scores = [(label, [Member(r.player_id, r.name) for r in group])
+                  for (_rank, label, _crowned), group in groupby(ordered, key=line)]  # fmt: skip
         grids = [(Member(r.player_id, r.name), grid_digits(r)) for r in ordered]
         played_here = [r for r in ordered if r.state]
         skilful, luckiest = await self._highlights(played_here[:COACHED_GAMES])
@@ -224,6 +226,7 @@ class DigestService:
             [Member(s.player_id, s.name) for s in started], grids,
             max((len(d) for _member, rows in grids for d in rows), default=5), spec.limit, skilful,
             luckiest, self.daily.answer(spec.variant, day) if hosted else "", spec.variant,
+            [Member(r.player_id, r.name) for r in ordered if r in best],
         )  # fmt: skip
 
     async def _highlights(
@@ -313,7 +316,8 @@ class DigestService:
 
     async def _crown(self, channel: DigestChannel, digest: Digest, door: RoleDoor | None,
                      say: Say | None) -> None:  # fmt: skip
-        """The winner's role to the day's crowned (👑): never the digest's undoing."""
+        """The winner's role to the day's crowned (👑: games played with the bot, never a
+        share): never the digest's undoing."""
         if door is None or say is None:
             return
         winners = {m.player_id for game in digest.games for m in game.crowned}

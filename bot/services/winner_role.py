@@ -1,5 +1,6 @@
 """The winner's role: a role a server's admins name (``/digest role``) that the bot gives to
-the day's winners (👑 in the digest) and takes back at the next digest.
+the day's winners (👑 in the digest: the best games played with the bot, never a pasted
+share, which anyone can type) and takes back at the next digest.
 
 It moves with the digest, never before: the digest of a day is made once that day is over
 everywhere and claimed once in the database (:mod:`bot.services.digest`), and the role is
@@ -7,6 +8,10 @@ given in that same run, so finishing first reveals nothing early and a day is cr
 whatever the processes and restarts. Who holds the role by the bot's hand is recorded before
 it is given (:mod:`bot.storage.winner_roles`), so the next digest takes it back from them
 alone, in whichever process runs it; a member who holds it for another reason keeps it.
+
+Taken back at once, not at the next digest, when no digest would ever come for it: from
+every holder when the digest is turned off or the role unset (:func:`take_back`), and from a
+player who deletes their data, whose records go with it (:func:`take_from_player`).
 
 What Discord allows is the cog's to say (:class:`RoleDoor`): the bot needs Manage Roles, and
 the role must sit below the bot's highest role, belong to no integration and not be
@@ -132,10 +137,61 @@ async def crown(storage: Storage, door: RoleDoor, say: Say, channel: DigestChann
                 await door.give(guild, player_id, role)
             except MemberGone:  # left the server: nothing to take back later
                 await store.taken(guild, player_id, role)
+                continue
             except RoleRefused:
                 await store.taken(guild, player_id, role)
                 raise
+            if not await store.holds(guild, player_id, role):
+                # They deleted their data meanwhile: their deletion took back what it saw,
+                # this is taken back too (no record would ever let a digest do it).
+                with contextlib.suppress(MemberGone):
+                    await door.take(guild, player_id, role)
     except RoleRefused as exc:
         log.warning("winner's role of guild %s: %s", guild, exc.code)
         return await refused(exc.code)
     await store.solved(guild)
+
+
+async def take_back(storage: Storage, door: RoleDoor, guild_id: int) -> tuple[int, str | None]:
+    """Take the role back now from every member the bot gave it to in a server (its digest
+    is off, or it has no role any more: no digest would). Returns how many lost it, and the
+    problem (a key of PROBLEMS) that stopped it, if any: the holders left are kept on record,
+    for the next digest or the next try."""
+    store = storage.winner_roles
+    count = 0
+    for holder in await store.holders(guild_id):
+        try:
+            await _take(door, guild_id, holder.player_id, holder.role_id)
+            count += 1
+        except MemberGone:  # left, or the role is gone: nothing to take
+            pass
+        except RoleRefused as exc:
+            log.warning("winner's role of guild %s not taken back: %s", guild_id, exc.code)
+            return count, exc.code
+        await store.taken(guild_id, holder.player_id, holder.role_id)
+    return count, None
+
+
+async def _take(door: RoleDoor, guild_id: int, player_id: int, role_id: int) -> None:
+    """Take a role back, unless what the bot knows says Discord would refuse (never asked in
+    vain: Discord counts refusals)."""
+    problem = await door.problem(guild_id, role_id)
+    if problem == "unknown":
+        raise MemberGone
+    if problem is not None:
+        raise RoleRefused(problem)
+    await door.take(guild_id, player_id, role_id)
+
+
+async def take_from_player(door: RoleDoor, player_id: int, held: list[tuple[int, int]]) -> None:
+    """Take back the roles ``held`` ((server, role), read before their data was deleted)
+    from a player whose data is gone, with the records that would have let a digest do it.
+    A refusal is logged: nothing is left to try again from."""
+    for guild_id, role_id in held:
+        try:
+            await _take(door, guild_id, player_id, role_id)
+        except MemberGone:
+            pass
+        except RoleRefused as exc:
+            log.warning("winner's role of guild %s not taken back from a deleted player: %s",
+                        guild_id, exc.code)  # fmt: skip

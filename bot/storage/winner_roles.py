@@ -4,7 +4,8 @@ holds it by the bot's hand (``winner_roles``).
 A holder is recorded *before* the role is given and forgotten only once it is taken back, so
 a restart, a crash between the two, or another process running the next digest still knows
 whom to take it from; members who hold the role for any other reason are never recorded,
-so never touched. A player's rows go with their data (the foreign key cascades).
+so never touched. A player's rows go with their data (the foreign key cascades): Discord's
+front end reads them first and takes those roles back at once (:mod:`bot.services`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,23 @@ class WinnerRoles:
             (guild_id,),
         )
         return [Holder(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def held_by(self, player_id: int) -> list[tuple[int, int]]:
+        """(server, role) of every role the bot gave the player and has not taken back."""
+        rows = await self.db.all(
+            "SELECT guild_id, role_id FROM winner_roles WHERE player_id = ? "
+            "ORDER BY guild_id, role_id",
+            (player_id,),
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
+
+    async def holds(self, guild_id: int, player_id: int, role_id: int) -> bool:
+        """Whether the bot's record of this holder is still there (a deletion drops it)."""
+        row = await self.db.one(
+            "SELECT 1 FROM winner_roles WHERE guild_id = ? AND player_id = ? AND role_id = ?",
+            (guild_id, player_id, role_id),
+        )
+        return row is not None
 
     async def latest_day(self, guild_id: int) -> str | None:
         """The latest digest's day that gave the role here (a later one is never undone)."""
