@@ -109,6 +109,9 @@ async def test_deleting_the_admin_keeps_the_import_without_their_id(database_url
     storage = await Storage.open(database_url)
     try:
         await claim(storage, "a")
+        exported = await storage.export_player(70)
+        [mine] = exported["share_imports"]  # their export lists the import they started
+        assert (mine["guild_id"], mine["channel_id"]) == (GUILD, CHANNEL)
         await storage.delete_player(70)
         row = await storage.imports.get(GUILD, CHANNEL)
         assert row is not None and row.started_by == 0

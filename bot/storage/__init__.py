@@ -528,6 +528,9 @@ class Storage:
             "WHERE player_id = ? ORDER BY guild_id, role_id",
             "achievements": "SELECT achievement, earned_at, scope FROM achievements "
             "WHERE player_id = ? ORDER BY earned_at, achievement",
+            # the share channels' imports this admin started (the id is zeroed on deletion)
+            "share_imports": "SELECT guild_id, channel_id, since, status, started_at "
+            "FROM share_imports WHERE started_by = ? ORDER BY started_at, channel_id",
         }
         data: dict[str, Any] = {}
         for name, sql in tables.items():
