@@ -941,6 +941,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--results", type=whole(1, 100 * RUNS), default=200_000)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
+    p = benches.add_parser("liveboard", help="a server's live daily board built from the database")
+    p.add_argument("--players", type=whole(1, 100_000), default=100)
+    p.add_argument("--builds", type=whole(1, 100_000), default=200)
+    p.add_argument("--database", dest="board_database", metavar="URL",
+                   help="also PostgreSQL: an empty database, or 'embedded'")  # fmt: skip
+    p.set_defaults(run=later("bot.cli.live_board_bench", "cmd_bench_live_board"))
     p = benches.add_parser("storage-layer", help="our SQL layer against SQLAlchemy Core")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_storage_layer)

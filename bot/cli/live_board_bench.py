@@ -1,7 +1,7 @@
 """The time of building a server's live daily board (:mod:`bot.services.live_board`), and the
 queries it takes, on SQLite and on PostgreSQL when one is named.
 
-    python -m bot.cli.live_board_bench [--players 100] [--builds 200] [--database URL|embedded]
+    wordlebot bench liveboard [--players 100] [--builds 200] [--database URL|embedded]
 
 The server's day: most players finish today's Wordle daily, some are still playing, some
 post a Dordle share; other days and another server add rows the board must pass over.
@@ -86,19 +86,15 @@ async def _measure(url: str, players: int, builds: int) -> dict[str, float]:
         await services.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.cli.live_board_bench")
-    parser.add_argument("--players", type=int, default=100)
-    parser.add_argument("--builds", type=int, default=200)
-    parser.add_argument("--database", help="a PostgreSQL URL, or 'embedded'")
-    args = parser.parse_args(argv)
+def cmd_bench_live_board(args: argparse.Namespace) -> int:
+    """``wordlebot bench liveboard``: the board's build time on SQLite (and PostgreSQL)."""
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(tempfile.TemporaryDirectory())
         engines = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"}
-        if args.database == "embedded":
+        if args.board_database == "embedded":
             engines["postgresql"] = stack.enter_context(embedded_postgres())
-        elif args.database:
-            engines["postgresql"] = args.database
+        elif args.board_database:
+            engines["postgresql"] = args.board_database
         for engine, url in engines.items():
             figures = event_loop.run(_measure(url, args.players, args.builds))
             print(f"{engine}: a board of {figures['shown']:.0f} players in "
@@ -106,7 +102,3 @@ def main(argv: list[str] | None = None) -> int:
                   f"{figures['ms_p90']:.2f} ms), {figures['cpu_ms']:.2f} ms of the bot's CPU, "
                   f"{figures['queries']:.0f} queries")  # fmt: skip
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
