@@ -33,13 +33,14 @@ async def where(storage: Storage, player: int) -> tuple[int, int, dict[int, tupl
         "SELECT guesses, scope FROM share_results WHERE player_id = ? AND puzzle = ?",
         (player, NUMBER),
     )
-    boards = {
-        scope: tuple(r) if (r := await storage._one(
+    boards = {}
+    for scope in (A, B):
+        standing = await storage._one(
             "SELECT played, wins, win_guesses FROM standings "
-            "WHERE scope = ? AND player_id = ? AND kind = 'wordle:daily'", (scope, player),
-        )) else (0, 0, 0)  # fmt: skip
-        for scope in (A, B)
-    }
+            "WHERE scope = ? AND player_id = ? AND kind = 'wordle:daily'",
+            (scope, player),
+        )
+        boards[scope] = (0, 0, 0) if standing is None else tuple(standing)
     return int(row[0]), int(row[1]), boards
 
 

@@ -327,7 +327,7 @@ async def test_a_player_gone_between_a_boards_counts_and_its_rows_leaves_a_page_
 
 
 async def test_the_live_boards_still_playing_read_walks_an_index(database_url) -> None:
-    """"Still playing" (the live board, each refresh) reads the games in progress of one day
+    """ "Still playing" (the live board, each refresh) reads the games in progress of one day
     here through ``games_playing_day``, never a scan of every game ever played."""
     storage = await Storage.open(database_url)
     numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) "

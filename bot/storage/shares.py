@@ -175,12 +175,12 @@ def record_share(
         (share.player_id, kind, day),
     )) is None  # fmt: skip
     if old is None:
+        key = (share.player_id, share.game, share.puzzle)
         inserted = yield execute(
             "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
             "recorded_at, scope, day, counted, posted_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (share.player_id, share.game, share.puzzle, *values, now, scope, day, int(counted),
-             posted_at),
+            (*key, *values, now, scope, day, int(counted), posted_at),
         )
         if not inserted:  # recorded at this moment elsewhere (a game no board counts)
             return "same"
