@@ -229,9 +229,8 @@ class Analysis(commands.Cog):
         """The same reading as /analyze, privately; on one's own message (a forward one
         made, too) its shares count for one's stats too, as posted that day."""
         own = message.author.id == interaction.user.id
-        posted = posting_day(posted_at(message), bot_of(interaction).services.daily.zone)
         await thinking_first(interaction, "analyze", paste=shared_text(message),
-                             posted=posted if own else None)  # fmt: skip
+                             posted_at=posted_at(message) if own else None)  # fmt: skip
 
     @in_servers
     @app_commands.command(name="sharechannel", description="Record shares posted in this channel")

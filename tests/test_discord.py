@@ -232,6 +232,27 @@ async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own
     assert await double.bot.services.storage.shares(BOB) == []
 
 
+async def test_the_message_menu_on_an_older_message_of_ones_own_changes_nothing(double):
+    """The menu records one's own message as of its posting (its last edit): used on an old
+    message after a newer one corrected it, it says "already recorded" and the correction
+    stands."""
+    from discord_double import message
+
+    old = message({"content": CURRENT}, author_id=ANN)
+    four = CURRENT.replace("3/6", "4/6").replace("🟩🟩⬛🟩🟩\n", "🟩🟩⬛🟩🟩\n" * 2)
+    fixed = message({"content": four}, author_id=ANN)
+    fixed["edited_timestamp"] = "2026-11-21T09:00:00+00:00"  # corrected later
+    gate = double.bot.services.analysis_gate._last
+    said = []
+    for menu in (old, fixed, old):
+        gate.clear()  # past the cooldown
+        said.append((await double.message_command("Analyze Wordle result", menu,
+                                                  user_id=ANN))[1].text)  # fmt: skip
+    assert ["recorded (see" in said[0], "updated" in said[1], "already" in said[2]] == [True] * 3
+    [share] = await double.bot.services.storage.shares(ANN)
+    assert share["guesses"] == 4
+
+
 async def test_the_message_menu_reads_a_forward_and_records_it_for_its_forwarder(double):
     """A forward's text is in ``message_snapshots``: the menu reads it there, and used by
     the one who forwarded it (its poster here) records it, never for the share's author."""

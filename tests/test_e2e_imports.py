@@ -395,3 +395,54 @@ async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, 
     services = await opened(database)
     exported = json.loads(await services.export_player(pat))
     assert [s["puzzle"] for s in exported["shares"]] == [(now.date() - EPOCH).days]
+
+
+async def test_an_old_message_imported_later_leaves_a_correction_where_it_was(server, tmp_path):
+    """A player posts Wordle #N as 3/6 in server A's share channel, then corrects it that
+    day to 4/6 in server B's (the share moves to B). Later /import in A reads the old 3/6
+    message: "already counted", and the share stays 4/6 on B's board, none on A's; so when
+    Discord sends A's old message again."""
+    database = str(tmp_path / "bot.sqlite3")
+    first, second = GUILDS[0], GUILDS[1]
+    player, day = 6000, TODAY - timedelta(days=10)
+    old = past_message(wordle(day, 3), channel_id=first + 1, author_id=player, at=at(day, 9))
+    fixed = past_message(wordle(day, 4), channel_id=second + 1, author_id=player,
+                         at=at(day, 10))  # fmt: skip
+    server.seed(first + 1, [old])
+    server.seed(second + 1, [fixed])
+
+    def shares(guild: int) -> list[tuple]:
+        return boards(database, guild, player)["shares"]
+
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        for guild in (first, second):
+            await share_channel(server, guild)
+        await server.deliver_message(old, guild_id=first)
+        await wait_for(lambda: len(shares(first)) == 1)
+        await server.deliver_message(fixed, guild_id=second)
+        await wait_for(lambda: len(shares(second)) == 1)
+        corrected = {guild: boards(database, guild, player) for guild in (first, second)}
+        assert corrected[first]["shares"] == [] and [r[4] for r in shares(second)] == [4]
+        assert [r[2:5] for r in corrected[second]["standings"]] == [(1, 1, 4)]
+
+        await import_(server, first, day - timedelta(days=1))
+        await wait_for(lambda: done(database, first, server))
+        row = checkpoint(database, first)
+        assert row is not None
+        assert [row[k] for k in CHECKPOINT] == ["done", 1, 0, 1, 0, 0]  # already counted
+        assert {guild: boards(database, guild, player) for guild in (first, second)} == corrected
+
+        # Discord sends the old message again, unedited; then a share of today, counted.
+        await server.deliver_message(old, event="MESSAGE_UPDATE", guild_id=first)
+        now = datetime.now(UTC)
+        today = past_message(wordle(now.date(), 5), channel_id=first + 1, author_id=player,
+                             at=now)  # fmt: skip
+        await server.deliver_message(today, guild_id=first)
+        await wait_for(lambda: len(shares(first)) == 1)
+        assert [r[2] for r in shares(first)] == [(now.date() - EPOCH).days]
+        assert boards(database, second, player) == corrected[second]
+        assert server.dm_channels == {}  # nothing refused, nobody told
+    finally:
+        process.stop()

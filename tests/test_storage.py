@@ -18,6 +18,7 @@ from bot.storage import (
     counts,
     periods,
 )
+from bot.storage.digests import unfinished_query
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.periods import PRIOR_GAMES
 from bot.storage.records import GLOBAL
@@ -322,4 +323,29 @@ async def test_a_player_gone_between_a_boards_counts_and_its_rows_leaves_a_page_
     rows, total = await storage.leaderboard(5, "wordle:daily", "average", page=3, per_page=1,
                                             today=date(2026, 3, 1))  # fmt: skip
     assert (rows, total) == ([], 3)
+    await storage.close()
+
+
+async def test_the_live_boards_still_playing_read_walks_an_index(database_url) -> None:
+    """ "Still playing" (the live board, each refresh) reads the games in progress of one day
+    here through ``games_playing_day``, never a scan of every game ever played."""
+    storage = await Storage.open(database_url)
+    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) "
+    await storage._write(numbers + "INSERT INTO players (id, name, created_at) "
+                         "SELECT i, 'p', 'x' FROM n")  # fmt: skip
+    await storage._write(  # 3000 games over 30 servers and 100 days, a third in progress
+        numbers + "INSERT INTO games (player_id, scope, kind, puzzle, state, version, status, "
+        "created_at, updated_at) SELECT i, i % 30, 'wordle:daily', 'day' || (i % 100), '{}', "
+        "1, CASE WHEN i % 3 = 0 THEN 'playing' ELSE 'won' END, 'x', 'x' FROM n"
+    )
+    await storage._write("ANALYZE")
+    kinds = ("wordle:daily", "primel:daily")
+    explain = "EXPLAIN " if storage.db.for_update else "EXPLAIN QUERY PLAN "
+    rows = await storage._all(explain + unfinished_query(len(kinds)), (3, *kinds, "day3"))
+    plan = " ".join(str(tuple(row)) for row in rows)
+    assert "games_playing_day" in plan, plan
+    found = await storage.digests.unfinished(3, "day3", kinds)
+    assert [start.player_id for start in found["wordle:daily"]] == [3, 303, 603, 903, 1203,
+                                                                    1503, 1803, 2103, 2403,
+                                                                    2703]  # fmt: skip
     await storage.close()

@@ -9,7 +9,7 @@ whether the answer will be private once the work is let in and before it starts.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import date
+from datetime import datetime
 
 from bot.commands.model import Caller, Param, Picture, Reply, command
 from bot.i18n import N_, _
@@ -18,7 +18,7 @@ from bot.render.text import analysis_text, coaching_text
 from bot.results import DIRECTORY as RESULTS
 from bot.services import Services
 from bot.services.analysis import NOTHING_TO_COACH, coach_game
-from bot.services.shares import record_shares
+from bot.services.shares import Moment, posting_day, record_shares
 from bot.services.study import hard_mode_study
 
 Thinking = Callable[[bool], Awaitable[object]]  # (private) -> None
@@ -37,11 +37,11 @@ SHARE = Param("share", bool, flag=("share", None))
 )
 async def analyze(services: Services, caller: Caller, paste: str, words: str | None = None,
                   share: bool = False, *, thinking: Thinking | None = None,
-                  posted: date | None = None) -> Reply:  # fmt: skip
-    """What a paste shows; privately unless shared. ``posted``: the day the paste was posted
-    by the caller (the message menu on one's own message), whose shares then count for them.
-    In the console a paste is a post in its one channel: where /sharechannel has made that a
-    share channel, its shares count too."""
+                  posted_at: datetime | None = None) -> Reply:  # fmt: skip
+    """What a paste shows; privately unless shared. ``posted_at``: when the paste was posted
+    by the caller (the message menu on one's own message), whose shares then count for them,
+    as of that moment. In the console a paste is a post, now, in its one channel: where
+    /sharechannel has made that a share channel, its shares count too."""
 
     async def admitted() -> None:
         if thinking is not None:
@@ -52,11 +52,13 @@ async def analyze(services: Services, caller: Caller, paste: str, words: str | N
     if result.refused is not None:
         return Reply.refuse(result.refused)
     text = analysis_text(result)
-    if posted is None and caller.front == "console" and await _records(services, caller):
-        posted = services.daily.today()
-    if result.shares and posted is not None:
+    if posted_at is None and caller.front == "console" and await _records(services, caller):
+        posted_at = services.daily.clock()
+    if result.shares and posted_at is not None:
         done = await record_shares(services.storage, caller.player.id, caller.player.name,
-                                   result.shares, scope=caller.scope, posted=posted)  # fmt: skip
+                                   result.shares, scope=caller.scope,
+                                   posted=posting_day(posted_at, services.daily.zone),
+                                   moment=Moment(posted_at))  # fmt: skip
         text += "\n" + "\n".join(done.notes)
     return Reply(text[:MESSAGE], private=not share)
 

@@ -16,6 +16,8 @@ whoever takes a name later is never credited under it).
 Read from a channel (live, by /import, or the "Record results" menu), a message also carries
 its :class:`Moment`: a player who deleted their data since it was posted is not credited
 with it (:mod:`bot.services.deletion`); nobody is told, and the import counts it as refused.
+Its moment also orders a player's messages of one puzzle: one older than the message recorded
+changes nothing (:mod:`bot.storage.shares`); with no message (the console), it is now.
 """
 
 from __future__ import annotations
@@ -53,22 +55,28 @@ def posting_day(posted_at: datetime, zone: tzinfo) -> date:
 
 @dataclass(frozen=True)
 class Moment:
-    """When a message read from a channel was posted (its last edit, if any), with the key
-    of the deployment's deletion marks."""
+    """When a message was posted (its last edit, if any), with the key of the deployment's
+    deletion marks (None: the player records their own message themself, unchecked)."""
 
     at: datetime
-    key: bytes
+    key: bytes | None = None
 
     def forgotten(self, player_id: int) -> tuple[str, str]:
         """What the storage asks of a share of ``player_id`` in this message: the player's
         mark, and the moment (a share posted before they deleted their data counts nothing)."""
+        assert self.key is not None
         return player_mark(self.key, player_id), stamp(self.at)
+
+
+def posted_at(moment: Moment | None) -> datetime | None:
+    """When a share's message was posted (None: now, there is none)."""
+    return None if moment is None else moment.at
 
 
 def forgotten(moment: Moment | None, player_id: int) -> tuple[str, str] | None:
     """The one check every share read from a channel goes through (None: recorded by its
-    player, now)."""
-    return None if moment is None else moment.forgotten(player_id)
+    player)."""
+    return None if moment is None or moment.key is None else moment.forgotten(player_id)
 
 
 @dataclass
@@ -116,7 +124,7 @@ async def record_shares(
 ) -> Recording:  # fmt: skip
     """Record each of a message's shares (its first :data:`MAX_SHARES_PER_MESSAGE`) to its
     poster's results, in server ``scope`` (0: direct messages), for a message posted on
-    ``posted`` (at ``moment``, read from a channel); says what happened to each."""
+    ``posted`` (at ``moment``; None: now); says what happened to each."""
     done = Recording()
     for share in shares[:MAX_SHARES_PER_MESSAGE]:
         title = share.title
@@ -137,7 +145,8 @@ async def record_shares(
         outcome = await storage.record_share(player_id, game, share.puzzle, solved,
                                              guesses, share.hard, grid, scope=scope,
                                              today=posted, name=name,
-                                             forgotten=forgotten(moment, player_id))  # fmt: skip
+                                             forgotten=forgotten(moment, player_id),
+                                             posted_at=posted_at(moment))  # fmt: skip
         if outcome == FORGOTTEN:  # nothing to say: the poster's old message counts nothing
             done.outcomes.append(outcome)
             continue
@@ -221,7 +230,8 @@ async def record_app_results(
         outcome = await storage.record_share(player, "wordle", puzzle, result.won,
                                              result.guesses, False, "app", scope=guild_id,
                                              today=posted, name=name,
-                                             forgotten=forgotten(moment, player))  # fmt: skip
+                                             forgotten=forgotten(moment, player),
+                                             posted_at=posted_at(moment))  # fmt: skip
         if outcome == FORGOTTEN:  # named by nobody: not even "not recorded"
             said.append(outcome)
             continue

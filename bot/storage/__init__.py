@@ -22,6 +22,7 @@ from bot.storage import shares as share_rows
 from bot.storage.achievements import Achievements
 from bot.storage.answers import LearnedAnswers
 from bot.storage.challenges import Challenges
+from bot.storage.cooldowns import stamp
 from bot.storage.coop import Coop
 from bot.storage.database import (
     MEMORY,
@@ -443,7 +444,7 @@ class Storage:
     async def record_share(
         self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,
         grid: str, *, scope: int, today: date, name: str = "",
-        forgotten: tuple[str, str] | None = None,
+        forgotten: tuple[str, str] | None = None, posted_at: datetime | None = None,
     ) -> str:  # fmt: skip
         """Record a result from a share or the Wordle app, posted in ``scope`` on puzzle day
         ``today`` (the message's day, not the reader's): 'new', 'same' (already recorded),
@@ -451,10 +452,13 @@ class Storage:
         on its server's boards unless a game played here counts for the same puzzle. The
         player is made (named ``name``, when given) only when something is recorded. With
         ``forgotten`` (the player's mark, the message's stored time), a share posted before
-        the player deleted their data is 'forgotten' and stored nowhere."""
+        the player deleted their data is 'forgotten' and stored nowhere. ``posted_at``: when
+        its message was posted (its last edit; None: now): a message older than the one
+        recorded changes nothing ('same')."""
         share = ShareResult(player_id, game, puzzle, won, guesses, hard, grid)
+        moment = stamp(posted_at or datetime.now(UTC))
         return await self.db.run(share_rows.record_share(
-            self.db.for_update, share, scope, today, _now(), name, forgotten
+            self.db.for_update, share, scope, today, _now(), name, forgotten, moment
         ))  # fmt: skip
 
     async def set_share_channel(self, guild_id: int, channel_id: int, enabled: bool) -> None:
@@ -510,7 +514,7 @@ class Storage:
             "FROM results WHERE player_id = ? ORDER BY id",
             "standings": "SELECT scope, kind, played, wins, win_guesses, current_streak, "
             "max_streak, last_day FROM standings WHERE player_id = ? ORDER BY kind, scope",
-            "shares": "SELECT game, puzzle, won, guesses, hard, grid, recorded_at "
+            "shares": "SELECT game, puzzle, won, guesses, hard, grid, recorded_at, posted_at "
             "FROM share_results WHERE player_id = ? ORDER BY game, puzzle",
             "challenges": "SELECT id, guild_id, channel_id, target_id, game, answer, "
             "max_guesses, created_at FROM challenges WHERE setter_id = ? ORDER BY id",

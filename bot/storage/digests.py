@@ -55,6 +55,17 @@ def _marks(values: Sequence[object]) -> str:
     return ", ".join("?" for _ in values)
 
 
+def unfinished_query(kinds: int) -> str:
+    """The dailies of a day here of ``kinds`` kinds in progress (parameters: the scope, the
+    kinds, the day): an index walk of the games in progress of that day
+    (``games_playing_day``, migration 26), never a scan of every game."""
+    return (
+        "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
+        f"WHERE g.scope = ? AND g.kind IN ({_marks(range(kinds))}) AND g.puzzle = ? "
+        "AND g.status = 'playing' ORDER BY g.id"
+    )
+
+
 class Digests:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -163,12 +174,7 @@ class Digests:
         wanted = tuple(dict.fromkeys(kinds))
         if not wanted:
             return {}
-        rows = await self.db.all(
-            "SELECT g.player_id, p.name, g.kind FROM games g JOIN players p ON p.id = g.player_id "
-            f"WHERE g.scope = ? AND g.kind IN ({_marks(wanted)}) AND g.puzzle = ? "
-            "AND g.status = 'playing' ORDER BY g.id",
-            (scope, *wanted, day),
-        )
+        rows = await self.db.all(unfinished_query(len(wanted)), (scope, *wanted, day))
         found: dict[str, list[DayStart]] = {}
         for r in rows:
             found.setdefault(r[2], []).append(DayStart(r[0], r[1], r[2]))

@@ -202,6 +202,18 @@ _FORGOTTEN = """
 """
 
 
+# 26 (both engines): when each recorded share's message was posted (its last edit, if any;
+# now for a share with no message): a message older than the recorded one never undoes it
+# (bot/storage/shares.py), however late it is read (an import months later). Rows recorded
+# before: the moment they were recorded. And the live board's "still playing" read
+# (bot/storage/digests.py, unfinished) as an index walk over the games in progress only.
+_SHARE_MOMENTS = """
+    ALTER TABLE share_results ADD COLUMN posted_at TEXT NOT NULL DEFAULT '';
+    UPDATE share_results SET posted_at = recorded_at;
+    CREATE INDEX games_playing_day ON games(scope, puzzle) WHERE status = 'playing';
+"""
+
+
 def _recent_pings(player_id: str) -> str:
     return f"""
     CREATE TABLE recent_pings (
@@ -592,6 +604,9 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _LIVE_BOARDS,
     # 25: the players who deleted their data (see _FORGOTTEN).
     _FORGOTTEN,
+    # 26: the moment of each share's message; the games in progress by day (see
+    # _SHARE_MOMENTS).
+    _SHARE_MOMENTS,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -923,6 +938,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _LIVE_BOARDS,
     # 25: as SQLite's 25.
     _FORGOTTEN,
+    # 26: as SQLite's 26.
+    _SHARE_MOMENTS,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

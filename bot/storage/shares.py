@@ -16,6 +16,11 @@ exactly what reading it live did.
 - The same share again changes nothing (``"same"``); a different result for the same puzzle
   replaces it (a correction), but a non-NYT share only on the day it was first posted
   (``"settled"`` otherwise).
+- A message older than the one recorded (``posted_at``: when it was posted, its last edit if
+  any) changes nothing either (``"same"``, superseded), whenever it is read: an import, or
+  Discord sending an old message again, never undoes a later correction nor moves a share to
+  the old message's server. So a player's messages of one puzzle end with the newest one's
+  result, in whatever order they are read (at the same moment, the one read last).
 A refused share is stored nowhere.
 - A share of a player who deleted their data, posted before that moment (read later from
   the channel's history, or an old message edited), is ``"forgotten"``: stored nowhere,
@@ -115,13 +120,15 @@ def lock_player(for_update: str, player_id: int, kind: str) -> Steps[None]:
 
 def record_share(
     for_update: str, share: ShareResult, scope: int, posted_on: date, now: str, name: str = "",
-    forgotten: tuple[str, str] | None = None,
+    forgotten: tuple[str, str] | None = None, posted_at: str = "",
 ) -> Steps[str]:  # fmt: skip
     """Record a share posted on ``posted_on`` in ``scope`` by the player (named ``name``):
-    'new', 'same' (already recorded, nothing changes) or 'replaced' (a correction, or the
-    same result recorded from another server); or one of :data:`REFUSED`, and nothing is
-    stored (the rules: module docstring). ``forgotten``: the player's mark and the stored
-    time the message was posted, or None (the player records it themself, now)."""
+    'new', 'same' (already recorded, or superseded by a newer message: nothing changes) or
+    'replaced' (a correction); or one of :data:`REFUSED`, and nothing is stored (the rules:
+    module docstring). ``forgotten``: the player's mark and the stored time the message was
+    posted, or None (the player records it themself, now). ``posted_at``: the stored time
+    its message was posted (its last edit), ``now`` when empty."""
+    posted_at = posted_at or now
     if not 0 <= share.puzzle <= newest_number(posted_on):
         return "implausible"  # before any statement: a 20-digit number fits no column
     numbers = current_numbers(share.game, posted_on)
@@ -145,11 +152,16 @@ def record_share(
     day = share_day(share.game, share.puzzle, posted_on)
     values = (int(share.won), share.guesses, int(share.hard), share.grid)
     old = yield one(
-        "SELECT id, won, guesses, hard, grid, scope, day, counted FROM share_results "
+        "SELECT id, won, guesses, hard, grid, scope, day, counted, posted_at FROM share_results "
         f"WHERE player_id = ? AND game = ? AND puzzle = ?{for_update}",
         (share.player_id, share.game, share.puzzle),
     )
+    if old is not None and posted_at < old["posted_at"]:
+        return "same"  # superseded: a newer message of theirs says what counts
     if old is not None and tuple(old)[1:5] == values:
+        if posted_at > old["posted_at"]:  # the newer message says it too: older ones lose
+            yield execute("UPDATE share_results SET posted_at = ? WHERE id = ?",
+                          (posted_at, old["id"]))  # fmt: skip
         return "same"
     if old is not None and old["day"] != day:
         return "settled"  # a non-NYT share corrected on a later day: its day has passed
@@ -163,11 +175,12 @@ def record_share(
         (share.player_id, kind, day),
     )) is None  # fmt: skip
     if old is None:
+        key = (share.player_id, share.game, share.puzzle)
         inserted = yield execute(
             "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
-            "recorded_at, scope, day, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            (share.player_id, share.game, share.puzzle, *values, now, scope, day, int(counted)),
+            "recorded_at, scope, day, counted, posted_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (*key, *values, now, scope, day, int(counted), posted_at),
         )
         if not inserted:  # recorded at this moment elsewhere (a game no board counts)
             return "same"
@@ -177,8 +190,8 @@ def record_share(
                               bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
         yield execute(
             "UPDATE share_results SET won = ?, guesses = ?, hard = ?, grid = ?, "
-            "recorded_at = ?, scope = ?, counted = ? WHERE id = ?",
-            (*values, now, scope, int(counted), old["id"]),
+            "recorded_at = ?, scope = ?, counted = ?, posted_at = ? WHERE id = ?",
+            (*values, now, scope, int(counted), posted_at, old["id"]),
         )
     if counted:
         yield from _count(scope, share.player_id, share.game, day, share.won, share.guesses, 1)
