@@ -390,15 +390,22 @@ class WordleBot(commands.Bot):
 
     async def send_guide(self, interaction: discord.Interaction[Any]) -> None:
         """The first-game guide, privately, as a follow-up to the player's first command,
-        in their language and colours (bot/render/guide.py); once (the mark is taken)."""
+        in their language and colours (bot/render/guide.py); once (the mark is taken). Not
+        sent, the mark goes back: the player's next command guides them."""
         if not interaction.extras.pop(GUIDE, False):
             return
+        player_id = interaction.user.id
         try:
             await follow_reader(interaction)  # their language as it is now (/settings me)
-            palette = palette_named(await self.services.storage.palette(interaction.user.id))
+            palette = palette_named(await self.services.storage.palette(player_id))
             await answer(interaction, guide_text("discord", palette), private=True)
-        except Exception as exc:  # the command was answered: a guide lost is no failure of it
-            log.warning("the first-game guide was not sent: %r", exc)
+        except Exception as exc:  # the command was answered: a guide missed is no failure of it
+            kept = "kept for the next command"
+            try:
+                await self.services.guide.not_given(player_id)
+            except Exception:
+                kept = "lost: its mark could not be taken back"
+            log.warning("the first-game guide was not sent (%s): %r", kept, exc)
 
     async def answer_failure(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """What the player is told when handling their interaction failed, slash command,

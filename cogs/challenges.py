@@ -16,12 +16,12 @@ from discord.ext import commands
 
 from bot.commands import UserId
 from bot.commands.together import play_challenge
-from bot.discord_bot import WordleBot, fitted, turned_away
+from bot.discord_bot import WordleBot, fitted
 from bot.i18n import _, pgettext
 from bot.render.text import challenge_text
 from bot.services import GameView
 from bot.services.challenges import MAX_GUESSES, ChallengeBoard
-from cogs.common import GREY, answers_failures, bot_of, in_servers, in_time, refuse
+from cogs.common import GREY, Admitted, answers_failures, bot_of, in_servers, in_time, refuse
 from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, command_work, send_reply
 
@@ -30,6 +30,7 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class PlayButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"wb:challenge:play:(?P<challenge>[0-9]+)",
 ):
@@ -51,9 +52,6 @@ class PlayButton(
         match: re.Match[str],
     ) -> PlayButton:
         return cls(int(match["challenge"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord_bot import PUBLIC_THINKING, answer
+from bot.discord_bot import PUBLIC_THINKING, answer, turned_away
 from bot.i18n import N_
 from bot.render import images
 from bot.render.alt_text import board_alt_text
@@ -194,6 +194,15 @@ async def _delete_board(interaction: discord.Interaction[Any]) -> None:
         await interaction.delete_original_response()
     except discord.HTTPException as exc:  # gone already, or the token expired: fine
         log.info("an old board was not deleted: %s", exc.status)
+
+
+class Admitted:
+    """First among a button's bases (``class X(Admitted, discord.ui.DynamicItem[...])``): a
+    press is admitted as a command is, a private "busy" past the bot's capacity, and then
+    speaks its presser's language (:func:`bot.discord_bot.turned_away`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return not await turned_away(interaction)
 
 
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[None]])

@@ -28,6 +28,7 @@ from cogs.common import (
     FORM_SECONDS,
     GREEN,
     GREY,
+    Admitted,
     answers_failures,
     bot_of,
     form_values,
@@ -47,7 +48,9 @@ MODAL_ID = re.compile(r"wb:modal:coop:(?P<coop>[0-9]+)")
 
 
 class CoopButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:coop:guess:(?P<coop>[0-9]+)"
+    Admitted,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wb:coop:guess:(?P<coop>[0-9]+)",
 ):
     """The shared board's Guess button: anyone in the channel may press it."""
 
@@ -63,9 +66,6 @@ class CoopButton(
         match: re.Match[str],
     ) -> CoopButton:  # fmt: skip
         return cls(int(match["coop"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -23,12 +23,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.together import join_race, play_race, start_race
-from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.discord_bot import WordleBot, answer, fitted
 from bot.i18n import pgettext
 from bot.render.text import MESSAGE_LIMIT, race_text
 from bot.services import GameView
 from bot.services.races import RaceBoard, RaceOutcome
-from cogs.common import answers_failures, bot_of, in_servers, in_time, post_in_channel, refuse
+from cogs.common import (
+    Admitted,
+    answers_failures,
+    bot_of,
+    in_servers,
+    in_time,
+    post_in_channel,
+    refuse,
+)
 from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, command_work, perform, send_reply
 
@@ -66,6 +74,7 @@ def scoreboard(board: RaceBoard) -> dict[str, Any]:
 
 
 class RaceButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"wb:race:(?P<action>join|start|play):(?P<race>[0-9]+)",
 ):
@@ -82,9 +91,6 @@ class RaceButton(
         match: re.Match[str],
     ) -> RaceButton:  # fmt: skip
         return cls(match["action"], int(match["race"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -16,13 +16,14 @@ from typing import Any
 import discord
 
 from bot.commands import COMMANDS, Caller, Picture, Reply
-from bot.discord_bot import answer, fitted, turned_away
+from bot.discord_bot import answer, fitted
 from bot.i18n import _, ngettext, pgettext
 from bot.render.text import MESSAGE_LIMIT, share_text, title
 from bot.services import GameView
 from bot.services.games import GAME_OVER, NO_GAME, NOT_YOURS
 from cogs.common import (
     FORM_SECONDS,
+    Admitted,
     answers_failures,
     board_message,
     board_posted,
@@ -183,6 +184,7 @@ def picture_file(picture: Picture) -> discord.File:
 
 
 class GameButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"wb:game:(?P<action>guess|hint|giveup):(?P<game>[0-9]+)",
 ):
@@ -201,9 +203,6 @@ class GameButton(
         match: re.Match[str],
     ) -> GameButton:
         return cls(match["action"], int(match["game"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -232,7 +231,7 @@ class GameButton(
 
 
 class ShareButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:share:(?P<game>[0-9]+)"
+    Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:share:(?P<game>[0-9]+)"
 ):
     """A finished board's Share: the share text, privately, ready to copy (NYT format in the
     player's colours). Its custom id carries the game, so it works after a restart."""
@@ -252,9 +251,6 @@ class ShareButton(
     ) -> ShareButton:
         return cls(int(match["game"]))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
-
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         game = await bot_of(interaction).services.games.game(self.game_id)
@@ -269,6 +265,7 @@ class ShareButton(
 
 
 class PickButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"wb:pick:(?P<action>guess|giveup):(?P<game>[0-9]+):(?P<word>[a-z0-9]{0,16})",
 ):
@@ -290,9 +287,6 @@ class PickButton(
         match: re.Match[str],
     ) -> PickButton:
         return cls(match["action"], int(match["game"]), match["word"], item.label or "")
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -11,11 +11,11 @@ from discord.ext import commands
 
 from bot.commands import COMMANDS, Reply, UserId
 from bot.commands.stats import MAX_PAGE
-from bot.discord_bot import WordleBot, answer, fitted, turned_away
+from bot.discord_bot import WordleBot, answer, fitted
 from bot.i18n import _, pgettext
 from bot.services.kinds import DAILY_GAMES, GAMES, KINDS
 from bot.services.skill import coach_dailies
-from cogs.common import GREEN, answers_failures, anywhere, bot_of, in_time, refuse
+from cogs.common import GREEN, Admitted, answers_failures, anywhere, bot_of, in_time, refuse
 from cogs.games import LANGUAGES, WORDS, Length
 from cogs.replies import caller_of, perform, picture_file
 
@@ -34,7 +34,7 @@ PAGE_ID = (
 )  # the period came later: a button without one is an all-time board
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
+class PageButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     """A leaderboard page button: everything needed to draw the page is in its custom id."""
 
     def __init__(self, game: str, metric: str, scope: str, page: int, label: str,
@@ -56,9 +56,6 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         page = int(match["page"])
         return cls(match["game"], match["metric"], match["scope"], page, str(page),
                    match["period"] or "all")  # fmt: skip
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return not await turned_away(interaction)  # and the page speaks the presser's language
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

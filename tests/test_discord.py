@@ -474,3 +474,13 @@ async def test_past_capacity_new_interactions_are_turned_away_at_once(double):
         assert only(sent).ephemeral and "busy" in only(sent).text
     stored = await double.bot.services.storage.active_games(ANN, 900000000000000002)
     assert stored[0].state["rows"] == []
+
+
+def test_every_button_is_admitted_as_a_command_is(double):
+    """Each kind of button the bot answers (the board's above, and the others alike) turns
+    away a press past capacity: none bypasses cogs.common.Admitted."""
+    from cogs.common import Admitted
+
+    buttons = [item for item in discord.ui.DynamicItem.__subclasses__()
+               if item.__module__.startswith("cogs.")]  # fmt: skip
+    assert len(buttons) >= 7 and all(issubclass(item, Admitted) for item in buttons), buttons

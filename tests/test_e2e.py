@@ -98,7 +98,9 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
 async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_path):
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
-    await server.interact(command("wordle", "practice", user_id=6))  # setup_hook is long done
+    # The board and its first-game guide (bot.stop() holds the stand-in's loop: a guide in
+    # flight then would wait out the bot's drain and be lost). setup_hook is long done.
+    await server.interact(command("wordle", "practice", user_id=6), followups=1)
     code, err = bot.stop()
     assert code == 0 and "run `wordlebot sync`" in err, err[-2000:]
 
@@ -108,7 +110,7 @@ async def test_a_dev_guild_the_app_is_not_in_says_so_and_the_bot_runs_on(server,
     server.fail("PUT /applications/{application_id}/guilds/{guild_id}/commands", 403)
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, bot)  # (nothing is synced: it waits a moment)
-    reply = await server.interact(command("wordle", "practice", user_id=6))
+    reply = await server.interact(command("wordle", "practice", user_id=6), followups=1)
     code, err = bot.stop()
     assert reply.kind == 4 and code == 0, err[-2000:]
     errors = [line for line in err.splitlines() if "ERROR" in line]
@@ -123,7 +125,7 @@ async def test_no_sync_warning_once_commands_are_published(server, tmp_path):
     server.commands[f"/api/v10/applications/{APP_ID}/commands"] = [published]
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
-    await server.interact(command("wordle", "practice", user_id=7))
+    await server.interact(command("wordle", "practice", user_id=7), followups=1)
     code, err = bot.stop()
     assert code == 0 and "wordlebot sync" not in err, err[-2000:]
 

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 from bot_process import (
+    APP_ELSEWHERE,
     BOT_DM,
     GUILDS,
     MEMBER,
@@ -372,6 +373,40 @@ async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, context):
                                  settle=True)  # fmt: skip
     assert "possible" in hint.text()
     assert server.posts == []  # nothing through the channel: only interaction answers
+
+
+UNINSTALLED = 930000000000000200  # a server that never added the bot (used by a user install)
+
+
+def in_a_server_without_the_bot(payload: dict, user_id: int) -> dict:
+    """A global command from a server that never installed the app, through the player's
+    user install: a guild, but only the user as authorising owner, and no member's bot."""
+    payload["data"].pop("guild_id", None)
+    channel = str(UNINSTALLED + 1)
+    payload.update({"guild_id": str(UNINSTALLED), "channel_id": channel, "context": 0,
+                    "authorizing_integration_owners": {"1": str(user_id)},
+                    "app_permissions": str(APP_ELSEWHERE),
+                    "channel": payload["channel"] | {"id": channel,
+                                                     "guild_id": str(UNINSTALLED)}})  # fmt: skip
+    return payload
+
+
+async def test_a_guide_discord_refused_comes_with_the_next_command(server, bot):
+    """A newcomer's first command, in a server that never installed the bot: Discord refuses
+    the guide's follow-up (there, an interaction gets 5 at most). The guide is not lost: the
+    next command brings it."""
+    guide = "A short guide, shown only this once"
+    server.fail("POST /webhooks/{webhook_id}/{webhook_token}", 400)
+    first = await server.interact(in_a_server_without_the_bot(
+        command("wordle", "practice", user_id=51), 51))  # fmt: skip
+    assert first.kind == 4 and "Guess 1 of 6" in first.text(), first.text()
+    await wait_for(lambda: "first-game guide was not sent" in bot.logged())  # (then kept)
+    assert first.followups == []
+    second = await server.interact(in_a_server_without_the_bot(
+        command("streak", user_id=51), 51), followups=1)  # fmt: skip
+    [said] = second.followups  # (before this change: none, the mark taken, the guide lost)
+    assert guide in said["content"] and said["flags"] & EPHEMERAL
+    assert server.posts == []
 
 
 async def test_other_locales_play_the_same(server, bot):

@@ -43,6 +43,18 @@ async def test_two_processes_asking_at_once_guide_once(shared_url, opened):
         assert await one.storage.guided(player.id) and await other.storage.guided(player.id)
 
 
+async def test_a_guide_not_said_gives_its_mark_back(shared_url, opened):
+    """Discord refused the guide's message: the mark goes back, and the player's next use,
+    whichever process it reaches, guides them; once more only."""
+    one, other = await opened(shared_url), await opened(shared_url)
+    ann = Player(ANN, "ann")
+    assert await one.guide.first_use(ann)
+    await one.guide.not_given(ANN)
+    assert not await one.storage.guided(ANN)
+    assert await other.guide.first_use(ann)
+    assert not await one.guide.first_use(ann) and not await other.guide.first_use(ann)
+
+
 async def test_the_guide_speaks_the_players_language(make_double):
     double = await make_double()
     double.new_players.update({ANN, BOB})

@@ -2,7 +2,8 @@
 never again, whichever process of the deployment they reach and however many at once.
 
 The database decides (``players.guided_at``, set by a compare-and-set): of two processes
-asking for the same player at once, one is told to guide. Deleting a player's data
+asking for the same player at once, one is told to guide; a guide that could not be said
+gives the mark back (``not_given``), so the next use guides instead. Deleting a player's data
 (/mydata delete) forgets the mark with the rest: the next use is a first one again. The
 words are :func:`bot.render.guide.guide_text`; each front end says them its own way
 (Discord: privately, after the first command's answer; the console: before its reply).
@@ -36,6 +37,13 @@ class GuideService:
             self._known.clear()
         self._known.add(player.id)
         return first
+
+    async def not_given(self, player_id: int) -> None:
+        """The guide :meth:`first_use` granted could not be said (Discord refused the message,
+        the network failed): the mark goes back, so the player's next use guides them. Said
+        twice (a message that went out all the same) beats never said."""
+        await self.storage.release_guide(player_id)
+        self._known.discard(player_id)
 
     def forget(self, player_id: int) -> None:
         """The player's data was deleted: their next command is a first use again."""

@@ -268,6 +268,11 @@ class Storage:
         )
         return changed == 1
 
+    async def release_guide(self, player_id: int) -> None:
+        """Take the mark back: the guide claimed was never said (Discord refused it), so the
+        player's next use claims it again."""
+        await self._write("UPDATE players SET guided_at = NULL WHERE id = ?", (player_id,))
+
     # -- games -------------------------------------------------------------------------
 
     async def active_game(
