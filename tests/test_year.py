@@ -165,7 +165,7 @@ async def test_the_console_writes_the_card_and_says_where(opened, tmp_path) -> N
     assert "2 games played; 2 wins (100%)" in text  # the alt text, said too
     assert "2027 has not begun yet: choose 2026 or an earlier year" in text
     assert "A year is a number such as 2026, not -3" in text
-    assert "Tess M. finished no Wordle, dailies game in 2019: no card to draw" in text
+    assert "Tess M. finished no game in 2019 (Wordle, dailies): no card to draw" in text
     assert "A server's year lives in its server" in text
     assert "A server's card is a year's: add a year, as in /stats year:2026 scope:server" in text
 

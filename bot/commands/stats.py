@@ -119,7 +119,7 @@ async def _year_card(services: Services, caller: Caller, kind: str, year: int,
         if server is None:
             mine = await services.years.player_year(who_id, kind, year, today)
             if mine is None:
-                return Reply.refuse(_("{who} finished no {game} game in {year}: no card to draw")
+                return Reply.refuse(_("{who} finished no game in {year} ({game}): no card to draw")
                                     .format(who=who, game=game, year=year))  # fmt: skip
             png = await asyncio.to_thread(year_card.player_year_png, mine, who, game, palette)
             alt, name = year_card.player_year_alt(mine, who, game), _file_part(who, who_id)
