@@ -38,7 +38,7 @@ import numpy.typing as npt
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
 from engine.solver.bounds import parts_ceilings
-from engine.solver.measures import count_parts, parts_and_squares
+from engine.solver.measures import best_inside, count_parts, squares
 from engine.solver.position import (
     Position,
     allowed_pool,
@@ -52,6 +52,7 @@ from engine.variants import Variant
 INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 _CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
+_BATCH_PATTERNS = 3**6  # up to this many patterns the buckets' best answers are counted at once
 EVERY = 100_000  # a width no pool reaches: every guess the mode allows is tried
 
 HardKey = tuple[int, ...]
@@ -327,8 +328,8 @@ class ExactSearch:
             few = np.flatnonzero(bound <= np.partition(bound, width - 1)[width - 1])
         else:
             few = np.arange(len(bound))
-        _, squares = parts_and_squares(np.take(rows, scored[few], axis=1), self._patterns)
-        top = few[np.lexsort((self._tie[pool[scored[few]]], squares, bound[few]))][:width]
+        paired = squares(np.take(rows, scored[few], axis=1), self._patterns)
+        top = few[np.lexsort((self._tie[pool[scored[few]]], paired, bound[few]))][:width]
         ranked = Ranked(width, pool[scored[top]], bound[top], int(bound.min()))
         self._ranks[key] = ranked
         return ranked
@@ -380,6 +381,23 @@ class ExactSearch:
                 known = (best, int(ties[np.argmin(self._tie[ties])]))
             self._inside[key] = known
         return known
+
+    def _count_inside(self, buckets: Buckets, depth: int) -> None:
+        """Learn at once the best answer inside each bucket whose floor will ask for it (three
+        answers or more, not yet known): one batch for all, not a few numpy calls each."""
+        if depth < 2 or self._patterns > _BATCH_PATTERNS:
+            return
+        keys, sets = [], []
+        for members, h in buckets:
+            if not 3 <= len(members) <= self._patterns + 1:
+                continue
+            key = members.tobytes()
+            if key not in self._inside and (key, depth, h) not in self.memo:
+                keys.append(key)
+                sets.append(members)
+        if len(sets) > 1:
+            found = best_inside(self._matrix, self._answer_rows, self._tie, sets, self._patterns)
+            self._inside.update(zip(keys, found, strict=True))
 
     def _floor(
         self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int = 0
@@ -468,6 +486,7 @@ class ExactSearch:
         total = len(s) + sum(floors)
         if 0 < limit <= total:
             return buckets, floors
+        self._count_inside(buckets, depth - 1)
         for i, (members, h) in enumerate(buckets):
             floor = self._floor(members, depth - 1, h)
             total, floors[i] = total + floor - floors[i], floor

@@ -18,6 +18,7 @@ import numpy.typing as npt
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
+_PAIRS_UP_TO = 1 << 20  # candidate pairs times guesses: this few compare every pair at once
 _SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
 _PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
 _PLAIN_IF_DENSE = 3**8  # and up to 8 where the candidates are many enough to fill them
@@ -255,6 +256,19 @@ def parts_and_squares(
     return parts, share.sum(axis=0, dtype=np.int64)
 
 
+def squares(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> npt.NDArray[np.int64]:
+    """Sum of squared bucket sizes of each guess, alone: what the exact search breaks ties
+    of its bound by. A bucket of c candidates holds c * c ordered pairs with equal patterns,
+    so a small table compares every pair at once, in one numpy call."""
+    n, guesses = by_candidate.shape
+    if n * n * guesses > _PAIRS_UP_TO:
+        return parts_and_squares(by_candidate, n_patterns)[1]
+    same = by_candidate[:, None, :] == by_candidate[None, :, :]
+    return np.asarray(np.count_nonzero(same.reshape(n * n, guesses), axis=0), dtype=np.int64)
+
+
 def count_parts(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> npt.NDArray[np.int64]:
@@ -319,3 +333,40 @@ def rank(
         return order[:top]
     order = np.lexsort((fixed_order, ~possible, key))
     return order if top is None else order[:top]
+
+
+def best_inside(
+    matrix: npt.NDArray[np.unsignedinteger],
+    answer_rows: npt.NDArray[np.intp],
+    tie: npt.NDArray[np.integer],
+    sets: list[npt.NDArray[np.intp]],
+    n_patterns: int,
+) -> list[tuple[int, int]]:
+    """For each set of candidates (rows of the answers-major ``matrix``): the most parts an
+    answer in it splits it into, and the first such answer in the ``tie`` order (a guess row).
+
+    Every set at once, so a guess's buckets cost a few numpy calls rather than a few each:
+    each answer's patterns over its own set are marked in a byte table, one row of
+    ``n_patterns`` per answer, and its parts are the marks in its row.
+    """
+    if not sets:
+        return []
+    sizes = np.array([len(s) for s in sets], dtype=np.intp)
+    members = np.concatenate(sets)
+    total = len(members)
+    starts = np.zeros(len(sets), dtype=np.intp)
+    starts[1:] = np.cumsum(sizes)[:-1]
+    of_set = np.repeat(np.arange(len(sets)), sizes)
+    # every (candidate, answer) pair of the same set: answer k meets the candidates of its set
+    meets = sizes[of_set]
+    answer = np.repeat(np.arange(total), meets)
+    first_pair = np.cumsum(meets) - meets
+    candidate = starts[of_set][answer] + np.arange(len(answer)) - np.repeat(first_pair, meets)
+    rows = answer_rows[members]
+    patterns = matrix[members[candidate], rows[answer]].astype(np.intp)
+    seen = np.zeros(total * n_patterns, dtype=bool)
+    seen[answer * n_patterns + patterns] = True
+    parts = np.count_nonzero(seen.reshape(total, n_patterns), axis=1)
+    order = np.lexsort((tie[rows], -parts, of_set))  # each set's best answer, first in the tie
+    firsts = order[starts]
+    return list(zip(parts[firsts].tolist(), rows[firsts].tolist(), strict=True))
