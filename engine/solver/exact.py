@@ -232,19 +232,8 @@ class ExactSearch:
             return 2 * n - 1, first_in
         if depth >= 3 and parts_in == n - 1:
             return 2 * n, first_in  # one pair left costs 2n; nothing beats 2n now
-        pool = self._pool_at(s, hard)
-        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
-        if depth == 2 and self.settings.losses:  # each bucket then costs 2c - 1: the bound
-            possible = np.zeros(len(self.variant.guesses), dtype=bool)
-            possible[self._answer_rows[s]] = True
-            bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
-            least = np.flatnonzero(bound == bound.min())
-            return int(bound.min()), int(pool[least[np.argmin(self._tie[pool[least]])]])
-        if depth == 2:  # every answer must be known after this guess: a complete split
-            perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
-            if len(perfect) == 0:
-                return INF, first_in
-            return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
+        if depth == 2:
+            return self._last_split(s, hard, first_in)
         root = (n, depth) == self._root
         if root and self._first is not None:
             guesses = np.asarray(self._first, dtype=np.intp)
@@ -286,6 +275,26 @@ class ExactSearch:
         if best_guess < 0 and beta >= INF:
             return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
+
+    def _last_split(
+        self, s: npt.NDArray[np.intp], hard: HardKey | None, first_in: int
+    ) -> tuple[int, int]:
+        """The cost of ``s`` with two guesses left, and its guess (its pool's columns copied
+        here only: above, the ranking reads them)."""
+        n = len(s)
+        pool = self._pool_at(s, hard)
+        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
+        if self.settings.losses:  # each bucket then costs 2c - 1: the bound
+            possible = np.zeros(len(self.variant.guesses), dtype=bool)
+            possible[self._answer_rows[s]] = True
+            bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
+            least = np.flatnonzero(bound == bound.min())
+            return int(bound.min()), int(pool[least[np.argmin(self._tie[pool[least]])]])
+        # every answer must be known after this guess: a complete split
+        perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
+        if len(perfect) == 0:
+            return INF, first_in
+        return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
 
     def _settled(self, n: int, depth: int) -> int | None:
         """The cost of ``n`` answers where nothing needs searching (None elsewhere): two
