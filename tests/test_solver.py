@@ -14,8 +14,22 @@ from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import NEAR, best_guess, rank_guesses
 from engine.solver.hints import hint
-from engine.solver.measures import Measure, count_parts, score_patterns, sort_key
-from engine.solver.position import InconsistentHistory, Position, by_answer
+from engine.solver.measures import (
+    Measure,
+    best_inside,
+    count_parts,
+    parts_and_squares,
+    score_patterns,
+    sort_key,
+    squares,
+)
+from engine.solver.position import (
+    InconsistentHistory,
+    Position,
+    answer_rows,
+    by_answer,
+    tie_order,
+)
 from engine.solver.tree import build_tree, guesses_needed, paths
 from engine.variants import Variant, get_variant
 from engine.words import WordList
@@ -57,6 +71,41 @@ def test_parts_are_the_distinct_patterns_on_every_counting_path(wordle, data) ->
     rows = by_answer(wordle)[candidates][:, guesses]
     expected = [len(set(rows[:, j].tolist())) for j in range(len(guesses))]
     assert count_parts(rows, 243).tolist() == expected
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_squares_compared_pairwise_equal_the_counted_ones(wordle, data) -> None:
+    """The exact search's squares, every pair of candidates compared at once where the
+    table is small, equal the sum of squared bucket sizes counted bucket by bucket."""
+    n = data.draw(st.sampled_from([1, 2, 3, 9, 40, 63, 64, 200]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    guesses = rng.choice(len(wordle.guesses), size=data.draw(st.sampled_from([1, 8, 300])))
+    rows = by_answer(wordle)[candidates][:, guesses]
+    expected = [
+        sum(c * c for c in Counter(rows[:, j].tolist()).values()) for j in range(len(guesses))
+    ]
+    assert squares(rows, 243).tolist() == expected == parts_and_squares(rows, 243)[1].tolist()
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_best_answers_inside_counted_at_once_equal_each_set_counted_alone(wordle, data) -> None:
+    """For sets of candidates of every size (a guess's buckets, overlapping or not), the
+    batch gives each set's most parts an answer in it makes, and the first such answer in
+    the tie order, as counting each set alone does."""
+    matrix, rows_of, tie = by_answer(wordle), answer_rows(wordle), tie_order(wordle)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    sizes = data.draw(st.lists(st.sampled_from([1, 2, 3, 5, 17, 60, 244]), min_size=1, max_size=6))
+    sets = [np.sort(rng.choice(len(wordle.answers), size=k, replace=False)) for k in sizes]
+    expected = []
+    for s in sets:
+        inside = rows_of[s]
+        parts = np.array([len(set(matrix[s, g].tolist())) for g in inside])
+        best = inside[parts == parts.max()]
+        expected.append((int(parts.max()), int(best[np.argmin(tie[best])])))
+    assert best_inside(np.asarray(matrix), rows_of, tie, sets, 243) == expected
 
 
 @settings(max_examples=25)
