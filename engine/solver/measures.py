@@ -242,7 +242,8 @@ def entropies(
 def parts_and_squares(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Only what the exact search needs: distinct patterns and sum of squared bucket sizes."""
+    """Distinct patterns and sum of squared bucket sizes: what the reference beam counts
+    (``bot/cli/reference_beam.py``), and the exact search's squares past a small table."""
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
         parts, squares = np.zeros(guesses, dtype=np.int64), np.zeros(guesses, dtype=np.int64)
