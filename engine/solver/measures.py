@@ -19,7 +19,8 @@ _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
 _PAIRS_UP_TO = 1 << 20  # candidate pairs times guesses: this few compare every pair at once
-_SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
+_SORT_UP_TO = 512
+_BYTES_SUM, _TOP_BYTE = np.uint64(0x0101010101010101), np.uint64(56)  # guesses: this few sort their columns faster than either
 _PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
 _PLAIN_IF_DENSE = 3**8  # and up to 8 where the candidates are many enough to fill them
 
@@ -291,16 +292,21 @@ def count_parts(
         return parts
     out = np.empty(guesses, dtype=np.int64)
     if compact_width(n, n_patterns) == n_patterns:  # mark the patterns seen, one byte each:
-        seen = np.empty(_CHUNK * n_patterns, dtype=bool)  # an eighth of a count table's traffic
-        index_type = np.uint16 if _CHUNK * n_patterns < 1 << 16 else np.intp
-        offsets = np.arange(_CHUNK, dtype=index_type) * n_patterns
+        # an eighth of a count table's traffic; each guess's row padded to whole 8-byte words,
+        # whose marks are added eight at a time (times 0x0101..01, the top byte is their sum)
+        stride = -(-n_patterns // 8) * 8
+        seen = np.empty(_CHUNK * stride, dtype=np.uint8)
+        words = seen.view(np.uint64).reshape(_CHUNK, stride // 8)
+        index_type = np.uint16 if _CHUNK * stride <= 1 << 16 else np.intp
+        offsets = np.arange(_CHUNK, dtype=index_type) * stride
         for start in range(0, guesses, _CHUNK):
             block = by_candidate[:, start : start + _CHUNK]
             k = block.shape[1]
-            seen[: k * n_patterns] = False
+            seen[: k * stride] = 0
             flat = np.add(block, offsets[None, :k], dtype=index_type, casting="unsafe")
-            seen[flat.ravel()] = True
-            out[start : start + k] = np.count_nonzero(seen[: k * n_patterns].reshape(k, -1), axis=1)
+            seen[flat.ravel()] = 1
+            marks = (words[:k] * _BYTES_SUM) >> _TOP_BYTE
+            out[start : start + k] = marks.sum(axis=1)
         return out
     for start, counts in count_chunks(by_candidate, n_patterns):
         out[start : start + len(counts)] = np.count_nonzero(counts, axis=1)
