@@ -19,8 +19,8 @@ _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
 _PAIRS_UP_TO = 1 << 20  # candidate pairs times guesses: this few compare every pair at once
-_SORT_UP_TO = 512
-_BYTES_SUM, _TOP_BYTE = np.uint64(0x0101010101010101), np.uint64(56)  # guesses: this few sort their columns faster than either
+_SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
+_BYTES_SUM, _TOP_BYTE = np.uint64(0x0101010101010101), np.uint64(56)  # 8 marks' sum: top byte
 _PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
 _PLAIN_IF_DENSE = 3**8  # and up to 8 where the candidates are many enough to fill them
 
