@@ -279,8 +279,8 @@ class ExactSearch:
     def _last_split(
         self, s: npt.NDArray[np.intp], hard: HardKey | None, first_in: int
     ) -> tuple[int, int]:
-        """The cost of ``s`` with two guesses left, and its guess (its pool's columns copied
-        here only: above, the ranking reads them)."""
+        """The cost of ``s`` with two guesses left, and its guess. Only here does a node copy
+        its pool's columns; with more guesses left the ranking reads them, once per set."""
         n = len(s)
         pool = self._pool_at(s, hard)
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
