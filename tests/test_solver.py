@@ -19,6 +19,7 @@ from engine.solver.measures import (
     best_inside,
     count_parts,
     parts_and_squares,
+    rank_by_parts,
     score_patterns,
     sort_key,
     squares,
@@ -497,3 +498,25 @@ def test_exact_search_in_hard_mode_reaches_the_proven_optimum(wordle, tmp_path) 
         for guess, pattern in rows:
             assert check_guess(wordle, words[guess], history, Mode.HARD).allowed
             history.append((words[guess], pattern))
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_ranking_a_few_candidates_equals_the_plain_ranking(wordle, data) -> None:
+    """The exact search's ranking of a small set (the cut read off the scores' counts) picks
+    the guesses, bounds and least bound that sorting every guess's bound, squares and tie
+    order gives."""
+    n = data.draw(st.sampled_from([1, 2, 3, 5, 12, 30, 47]))
+    top = data.draw(st.sampled_from([1, 3, 8, 100]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    pool = np.sort(rng.choice(len(wordle.guesses), size=data.draw(st.sampled_from([5, 2000]))))
+    rows = by_answer(wordle)[candidates][:, pool]
+    won = np.isin(pool, answer_rows(wordle)[candidates])
+    tie = rng.permutation(len(pool)) if data.draw(st.booleans()) else np.zeros(len(pool), int)
+    scores = score_patterns(rows, 243)
+    bound = 3 * n - scores.parts - won
+    plain = np.lexsort((tie, np.rint(scores.expected * n), bound))[:top]
+    guesses, bounds, lowest = rank_by_parts(rows, won, tie, top, 243)
+    assert guesses.tolist() == plain.tolist()
+    assert bounds.tolist() == bound[plain].tolist() and lowest == bound.min()

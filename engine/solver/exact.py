@@ -38,7 +38,7 @@ import numpy.typing as npt
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
 from engine.solver.bounds import parts_ceilings
-from engine.solver.measures import best_inside, count_parts, squares
+from engine.solver.measures import best_inside, count_parts, rank_by_parts, squares
 from engine.solver.position import (
     Position,
     allowed_pool,
@@ -327,7 +327,13 @@ class ExactSearch:
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
         possible = np.zeros(len(self.variant.guesses), dtype=bool)
         possible[self._answer_rows[s]] = True
-        won = possible[pool]
+        won = possible if pool is self._all else possible[pool]
+        if n < _CEILINGS_FROM and width < len(pool):  # a few passes over the pool, not a dozen
+            tie = self._tie if pool is self._all else self._tie[pool]
+            top, bounds, lower = rank_by_parts(rows, won, tie, width, self._patterns)
+            ranked = Ranked(width, pool[top], bounds, lower)
+            self._ranks[key] = ranked
+            return ranked
         if n < _CEILINGS_FROM or len(pool) <= width:
             scored = np.arange(len(pool))
             bound = 3 * n - count_parts(rows, self._patterns) - won

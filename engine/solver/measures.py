@@ -271,6 +271,33 @@ def squares(
     return np.asarray(np.count_nonzero(same.reshape(n * n, guesses), axis=0), dtype=np.int64)
 
 
+def rank_by_parts(
+    by_candidate: npt.NDArray[np.unsignedinteger],
+    won: npt.NDArray[np.bool_],
+    tie: npt.NDArray[np.integer],
+    top: int,
+    n_patterns: int,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], int]:
+    """The exact search's ranking of a pool over a few candidates: the ``top`` guesses with
+    the lowest bound ``3n - parts - won`` (``won``: the guess can be the answer), ties broken
+    by the sum of squared bucket sizes, then by ``tie``; their bounds; the lowest bound.
+
+    A few passes over the pool, where a small set's parts cost about as much as one: parts
+    plus won take at most n + 2 values, so their counts give the cut without a partition.
+    """
+    n = by_candidate.shape[0]
+    score = count_parts(by_candidate, n_patterns) + won
+    counts = np.bincount(score, minlength=n + 2)
+    reaching = np.cumsum(counts[::-1])  # reaching[i]: the guesses scoring n + 1 - i or more
+    cut = n + 1 - int(np.argmax(reaching >= min(top, len(score))))
+    few = np.flatnonzero(score >= cut)
+    bounds = 3 * n - score[few]
+    paired = squares(np.take(by_candidate, few, axis=1), n_patterns)
+    first = np.lexsort((tie[few], paired, bounds))[:top]
+    lowest = 3 * n - (n + 1 - int(np.argmax(reaching > 0)))
+    return few[first], bounds[first], lowest
+
+
 def count_parts(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> npt.NDArray[np.int64]:
@@ -285,11 +312,11 @@ def count_parts(
         ordered = np.sort(by_candidate, axis=0)
         changes = np.count_nonzero(ordered[1:] != ordered[:-1], axis=0)
         return np.asarray(changes + min(n, 1), dtype=np.int64)
-    if n < _FIRST_SEEN_UNDER:
-        parts = np.full(guesses, min(n, 1), dtype=np.int64)
+    if n < _FIRST_SEEN_UNDER:  # count the candidates an earlier one shares a pattern with
+        shared = np.zeros(guesses, dtype=np.uint8)
         for j in range(1, n):
-            parts += ~(by_candidate[:j] == by_candidate[j]).any(axis=0)
-        return parts
+            shared += (by_candidate[:j] == by_candidate[j]).any(axis=0)
+        return np.asarray(n - shared.astype(np.int64), dtype=np.int64)
     out = np.empty(guesses, dtype=np.int64)
     if compact_width(n, n_patterns) == n_patterns:  # mark the patterns seen, one byte each:
         # an eighth of a count table's traffic; each guess's row padded to whole 8-byte words,
