@@ -503,6 +503,8 @@ class ExactSearch:
             return buckets, floors
         self._count_inside(buckets, depth - 1)
         for i, (members, h) in enumerate(buckets):
+            if len(members) <= 2 and depth > 2:
+                break  # largest first: the rest are settled, their cheap floors exact (1, 3)
             floor = self._floor(members, depth - 1, h)
             total, floors[i] = total + floor - floors[i], floor
         for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked
