@@ -14,8 +14,23 @@ from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.exact_trees import optimal_tree
 from engine.solver.greedy import NEAR, best_guess, rank_guesses
 from engine.solver.hints import hint
-from engine.solver.measures import Measure, count_parts, score_patterns, sort_key
-from engine.solver.position import InconsistentHistory, Position, by_answer
+from engine.solver.measures import (
+    Measure,
+    best_inside,
+    count_parts,
+    parts_and_squares,
+    rank_by_parts,
+    score_patterns,
+    sort_key,
+    squares,
+)
+from engine.solver.position import (
+    InconsistentHistory,
+    Position,
+    answer_rows,
+    by_answer,
+    tie_order,
+)
 from engine.solver.tree import build_tree, guesses_needed, paths
 from engine.variants import Variant, get_variant
 from engine.words import WordList
@@ -57,6 +72,41 @@ def test_parts_are_the_distinct_patterns_on_every_counting_path(wordle, data) ->
     rows = by_answer(wordle)[candidates][:, guesses]
     expected = [len(set(rows[:, j].tolist())) for j in range(len(guesses))]
     assert count_parts(rows, 243).tolist() == expected
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_squares_compared_pairwise_equal_the_counted_ones(wordle, data) -> None:
+    """The exact search's squares, every pair of candidates compared at once where the
+    table is small, equal the sum of squared bucket sizes counted bucket by bucket."""
+    n = data.draw(st.sampled_from([1, 2, 3, 9, 40, 63, 64, 200]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    guesses = rng.choice(len(wordle.guesses), size=data.draw(st.sampled_from([1, 8, 300])))
+    rows = by_answer(wordle)[candidates][:, guesses]
+    expected = [
+        sum(c * c for c in Counter(rows[:, j].tolist()).values()) for j in range(len(guesses))
+    ]
+    assert squares(rows, 243).tolist() == expected == parts_and_squares(rows, 243)[1].tolist()
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_best_answers_inside_counted_at_once_equal_each_set_counted_alone(wordle, data) -> None:
+    """For sets of candidates of every size (a guess's buckets, overlapping or not), the
+    batch gives each set's most parts an answer in it makes, and the first such answer in
+    the tie order, as counting each set alone does."""
+    matrix, rows_of, tie = by_answer(wordle), answer_rows(wordle), tie_order(wordle)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    sizes = data.draw(st.lists(st.sampled_from([1, 2, 3, 5, 17, 60, 244]), min_size=1, max_size=6))
+    sets = [np.sort(rng.choice(len(wordle.answers), size=k, replace=False)) for k in sizes]
+    expected = []
+    for s in sets:
+        inside = rows_of[s]
+        parts = np.array([len(set(matrix[s, g].tolist())) for g in inside])
+        best = inside[parts == parts.max()]
+        expected.append((int(parts.max()), int(best[np.argmin(tie[best])])))
+    assert best_inside(np.asarray(matrix), rows_of, tie, sets, 243) == expected
 
 
 @settings(max_examples=25)
@@ -448,3 +498,25 @@ def test_exact_search_in_hard_mode_reaches_the_proven_optimum(wordle, tmp_path) 
         for guess, pattern in rows:
             assert check_guess(wordle, words[guess], history, Mode.HARD).allowed
             history.append((words[guess], pattern))
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_ranking_a_few_candidates_equals_the_plain_ranking(wordle, data) -> None:
+    """The exact search's ranking of a small set (the cut read off the scores' counts) picks
+    the guesses, bounds and least bound that sorting every guess's bound, squares and tie
+    order gives."""
+    n = data.draw(st.sampled_from([1, 2, 3, 5, 12, 30, 47]))
+    top = data.draw(st.sampled_from([1, 3, 8, 100]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    candidates = np.sort(rng.choice(len(wordle.answers), size=n, replace=False))
+    pool = np.sort(rng.choice(len(wordle.guesses), size=data.draw(st.sampled_from([5, 2000]))))
+    rows = by_answer(wordle)[candidates][:, pool]
+    won = np.isin(pool, answer_rows(wordle)[candidates])
+    tie = rng.permutation(len(pool)) if data.draw(st.booleans()) else np.zeros(len(pool), int)
+    scores = score_patterns(rows, 243)
+    bound = 3 * n - scores.parts - won
+    plain = np.lexsort((tie, np.rint(scores.expected * n), bound))[:top]
+    guesses, bounds, lowest = rank_by_parts(rows, won, tie, top, 243)
+    assert guesses.tolist() == plain.tolist()
+    assert bounds.tolist() == bound[plain].tolist() and lowest == bound.min()

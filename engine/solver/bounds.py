@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.matrix import group_keys, group_table, pattern_dtype
-from engine.solver.measures import count_chunks
+from engine.solver.measures import count_chunks, count_parts
 from engine.variants import Variant
 
 
@@ -57,8 +57,10 @@ def entropy_upper_bounds(
 def parts_ceilings(variant: Variant, candidates: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
     """An upper bound on the distinct patterns of every guess over ``candidates``."""
     index = group_index(variant)
-    ordered = np.sort(index.values[candidates], axis=0)  # (n, groups)
-    distinct = 1 + np.count_nonzero(ordered[1:] != ordered[:-1], axis=0)
+    distinct = count_parts(index.values[candidates], 3**variant.length)  # (groups,)
     distinct = np.append(distinct, 1)  # a guess's missing groups (-1) show one value
-    ceilings: npt.NDArray[np.int64] = np.prod(distinct[index.of_guess], axis=1, dtype=np.int64)
-    return np.minimum(ceilings, len(candidates))
+    ceilings = np.full(len(index.of_guess), len(candidates), dtype=np.int64)
+    product = distinct[index.of_guess[:, 0]]
+    for i in range(1, index.of_guess.shape[1]):  # column by column: a short axis reduces slowly
+        product = product * distinct[index.of_guess[:, i]]
+    return np.minimum(product, ceilings)

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from engine.pattern import tiles, winning
 from engine.rules import Mode, Row
 from engine.solver.bounds import parts_ceilings
-from engine.solver.measures import count_parts, parts_and_squares
+from engine.solver.measures import best_inside, count_parts, rank_by_parts, squares
 from engine.solver.position import (
     Position,
     allowed_pool,
@@ -52,6 +52,7 @@ from engine.variants import Variant
 INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 _CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
+_BATCH_PATTERNS = 3**6  # up to this many patterns the buckets' best answers are counted at once
 EVERY = 100_000  # a width no pool reaches: every guess the mode allows is tried
 
 HardKey = tuple[int, ...]
@@ -231,19 +232,8 @@ class ExactSearch:
             return 2 * n - 1, first_in
         if depth >= 3 and parts_in == n - 1:
             return 2 * n, first_in  # one pair left costs 2n; nothing beats 2n now
-        pool = self._pool_at(s, hard)
-        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
-        if depth == 2 and self.settings.losses:  # each bucket then costs 2c - 1: the bound
-            possible = np.zeros(len(self.variant.guesses), dtype=bool)
-            possible[self._answer_rows[s]] = True
-            bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
-            least = np.flatnonzero(bound == bound.min())
-            return int(bound.min()), int(pool[least[np.argmin(self._tie[pool[least]])]])
-        if depth == 2:  # every answer must be known after this guess: a complete split
-            perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
-            if len(perfect) == 0:
-                return INF, first_in
-            return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
+        if depth == 2:
+            return self._last_split(s, hard, first_in)
         root = (n, depth) == self._root
         if root and self._first is not None:
             guesses = np.asarray(self._first, dtype=np.intp)
@@ -286,6 +276,26 @@ class ExactSearch:
             return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
 
+    def _last_split(
+        self, s: npt.NDArray[np.intp], hard: HardKey | None, first_in: int
+    ) -> tuple[int, int]:
+        """The cost of ``s`` with two guesses left, and its guess. Only here does a node copy
+        its pool's columns; with more guesses left the ranking reads them, once per set."""
+        n = len(s)
+        pool = self._pool_at(s, hard)
+        rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
+        if self.settings.losses:  # each bucket then costs 2c - 1: the bound
+            possible = np.zeros(len(self.variant.guesses), dtype=bool)
+            possible[self._answer_rows[s]] = True
+            bound = 3 * n - count_parts(rows, self._patterns) - possible[pool]
+            least = np.flatnonzero(bound == bound.min())
+            return int(bound.min()), int(pool[least[np.argmin(self._tie[pool[least]])]])
+        # every answer must be known after this guess: a complete split
+        perfect = np.flatnonzero(count_parts(rows, self._patterns) == n)
+        if len(perfect) == 0:
+            return INF, first_in
+        return 2 * n, int(pool[perfect[np.argmin(self._tie[pool[perfect]])]])
+
     def _settled(self, n: int, depth: int) -> int | None:
         """The cost of ``n`` answers where nothing needs searching (None elsewhere): two
         answers or fewer (guess one, then the other), or one guess left or none. The last
@@ -317,7 +327,13 @@ class ExactSearch:
         rows = self._matrix[s] if pool is self._all else self._matrix[np.ix_(s, pool)]
         possible = np.zeros(len(self.variant.guesses), dtype=bool)
         possible[self._answer_rows[s]] = True
-        won = possible[pool]
+        won = possible if pool is self._all else possible[pool]
+        if n < _CEILINGS_FROM and width < len(pool):  # a few passes over the pool, not a dozen
+            tie = self._tie if pool is self._all else self._tie[pool]
+            top, bounds, lower = rank_by_parts(rows, won, tie, width, self._patterns)
+            ranked = Ranked(width, pool[top], bounds, lower)
+            self._ranks[key] = ranked
+            return ranked
         if n < _CEILINGS_FROM or len(pool) <= width:
             scored = np.arange(len(pool))
             bound = 3 * n - count_parts(rows, self._patterns) - won
@@ -327,8 +343,8 @@ class ExactSearch:
             few = np.flatnonzero(bound <= np.partition(bound, width - 1)[width - 1])
         else:
             few = np.arange(len(bound))
-        _, squares = parts_and_squares(np.take(rows, scored[few], axis=1), self._patterns)
-        top = few[np.lexsort((self._tie[pool[scored[few]]], squares, bound[few]))][:width]
+        paired = squares(np.take(rows, scored[few], axis=1), self._patterns)
+        top = few[np.lexsort((self._tie[pool[scored[few]]], paired, bound[few]))][:width]
         ranked = Ranked(width, pool[scored[top]], bound[top], int(bound.min()))
         self._ranks[key] = ranked
         return ranked
@@ -380,6 +396,23 @@ class ExactSearch:
                 known = (best, int(ties[np.argmin(self._tie[ties])]))
             self._inside[key] = known
         return known
+
+    def _count_inside(self, buckets: Buckets, depth: int) -> None:
+        """Learn at once the best answer inside each bucket whose floor will ask for it (three
+        answers or more, not yet known): one batch for all, not a few numpy calls each."""
+        if depth < 2 or self._patterns > _BATCH_PATTERNS:
+            return
+        keys, sets = [], []
+        for members, h in buckets:
+            if not 3 <= len(members) <= self._patterns + 1:
+                continue
+            key = members.tobytes()
+            if key not in self._inside and (key, depth, h) not in self.memo:
+                keys.append(key)
+                sets.append(members)
+        if len(sets) > 1:
+            found = best_inside(self._matrix, self._answer_rows, self._tie, sets, self._patterns)
+            self._inside.update(zip(keys, found, strict=True))
 
     def _floor(
         self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int = 0
@@ -468,7 +501,10 @@ class ExactSearch:
         total = len(s) + sum(floors)
         if 0 < limit <= total:
             return buckets, floors
+        self._count_inside(buckets, depth - 1)
         for i, (members, h) in enumerate(buckets):
+            if len(members) <= 2 and depth > 2:
+                break  # largest first: the rest are settled, their cheap floors exact (1, 3)
             floor = self._floor(members, depth - 1, h)
             total, floors[i] = total + floor - floors[i], floor
         for i, (members, h) in enumerate(buckets):  # the largest buckets' pools, ranked

@@ -18,7 +18,9 @@ import numpy.typing as npt
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
+_PAIRS_UP_TO = 1 << 20  # candidate pairs times guesses: this few compare every pair at once
 _SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
+_BYTES_SUM, _TOP_BYTE = np.uint64(0x0101010101010101), np.uint64(56)  # 8 marks' sum: top byte
 _PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
 _PLAIN_IF_DENSE = 3**8  # and up to 8 where the candidates are many enough to fill them
 
@@ -241,7 +243,8 @@ def entropies(
 def parts_and_squares(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Only what the exact search needs: distinct patterns and sum of squared bucket sizes."""
+    """Distinct patterns and sum of squared bucket sizes: what the reference beam counts
+    (``bot/cli/reference_beam.py``), and the exact search's squares past a small table."""
     n, guesses = by_candidate.shape
     if n >= _SMALL_POOL or guesses == 0:
         parts, squares = np.zeros(guesses, dtype=np.int64), np.zeros(guesses, dtype=np.int64)
@@ -253,6 +256,46 @@ def parts_and_squares(
     inverse = 1.0 / np.arange(1, n + 1, dtype=np.float64)
     parts = np.rint(inverse[share - 1].sum(axis=0)).astype(np.int64)
     return parts, share.sum(axis=0, dtype=np.int64)
+
+
+def squares(
+    by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
+) -> npt.NDArray[np.int64]:
+    """Sum of squared bucket sizes of each guess, alone: what the exact search breaks ties
+    of its bound by. A bucket of c candidates holds c * c ordered pairs with equal patterns,
+    so a small table compares every pair at once, in one numpy call."""
+    n, guesses = by_candidate.shape
+    if n * n * guesses > _PAIRS_UP_TO:
+        return parts_and_squares(by_candidate, n_patterns)[1]
+    same = by_candidate[:, None, :] == by_candidate[None, :, :]
+    return np.asarray(np.count_nonzero(same.reshape(n * n, guesses), axis=0), dtype=np.int64)
+
+
+def rank_by_parts(
+    by_candidate: npt.NDArray[np.unsignedinteger],
+    won: npt.NDArray[np.bool_],
+    tie: npt.NDArray[np.integer],
+    top: int,
+    n_patterns: int,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], int]:
+    """The exact search's ranking of a pool over a few candidates: the ``top`` guesses with
+    the lowest bound ``3n - parts - won`` (``won``: the guess can be the answer), ties broken
+    by the sum of squared bucket sizes, then by ``tie``; their bounds; the lowest bound.
+
+    A few passes over the pool, where a small set's parts cost about as much as one: parts
+    plus won take at most n + 2 values, so their counts give the cut without a partition.
+    """
+    n = by_candidate.shape[0]
+    score = count_parts(by_candidate, n_patterns) + won
+    counts = np.bincount(score, minlength=n + 2)
+    reaching = np.cumsum(counts[::-1])  # reaching[i]: the guesses scoring n + 1 - i or more
+    cut = n + 1 - int(np.argmax(reaching >= min(top, len(score))))
+    few = np.flatnonzero(score >= cut)
+    bounds = 3 * n - score[few]
+    paired = squares(np.take(by_candidate, few, axis=1), n_patterns)
+    first = np.lexsort((tie[few], paired, bounds))[:top]
+    lowest = 3 * n - (n + 1 - int(np.argmax(reaching > 0)))
+    return few[first], bounds[first], lowest
 
 
 def count_parts(
@@ -269,23 +312,28 @@ def count_parts(
         ordered = np.sort(by_candidate, axis=0)
         changes = np.count_nonzero(ordered[1:] != ordered[:-1], axis=0)
         return np.asarray(changes + min(n, 1), dtype=np.int64)
-    if n < _FIRST_SEEN_UNDER:
-        parts = np.full(guesses, min(n, 1), dtype=np.int64)
+    if n < _FIRST_SEEN_UNDER:  # count the candidates an earlier one shares a pattern with
+        shared = np.zeros(guesses, dtype=np.uint8)
         for j in range(1, n):
-            parts += ~(by_candidate[:j] == by_candidate[j]).any(axis=0)
-        return parts
+            shared += (by_candidate[:j] == by_candidate[j]).any(axis=0)
+        return np.asarray(n - shared.astype(np.int64), dtype=np.int64)
     out = np.empty(guesses, dtype=np.int64)
     if compact_width(n, n_patterns) == n_patterns:  # mark the patterns seen, one byte each:
-        seen = np.empty(_CHUNK * n_patterns, dtype=bool)  # an eighth of a count table's traffic
-        index_type = np.uint16 if _CHUNK * n_patterns < 1 << 16 else np.intp
-        offsets = np.arange(_CHUNK, dtype=index_type) * n_patterns
+        # an eighth of a count table's traffic; each guess's row padded to whole 8-byte words,
+        # whose marks are added eight at a time (times 0x0101..01, the top byte is their sum)
+        stride = -(-n_patterns // 8) * 8
+        seen = np.empty(_CHUNK * stride, dtype=np.uint8)
+        words = seen.view(np.uint64).reshape(_CHUNK, stride // 8)
+        index_type = np.uint16 if _CHUNK * stride <= 1 << 16 else np.intp
+        offsets = np.arange(_CHUNK, dtype=index_type) * stride
         for start in range(0, guesses, _CHUNK):
             block = by_candidate[:, start : start + _CHUNK]
             k = block.shape[1]
-            seen[: k * n_patterns] = False
+            seen[: k * stride] = 0
             flat = np.add(block, offsets[None, :k], dtype=index_type, casting="unsafe")
-            seen[flat.ravel()] = True
-            out[start : start + k] = np.count_nonzero(seen[: k * n_patterns].reshape(k, -1), axis=1)
+            seen[flat.ravel()] = 1
+            marks = (words[:k] * _BYTES_SUM) >> _TOP_BYTE
+            out[start : start + k] = marks.sum(axis=1)
         return out
     for start, counts in count_chunks(by_candidate, n_patterns):
         out[start : start + len(counts)] = np.count_nonzero(counts, axis=1)
@@ -319,3 +367,40 @@ def rank(
         return order[:top]
     order = np.lexsort((fixed_order, ~possible, key))
     return order if top is None else order[:top]
+
+
+def best_inside(
+    matrix: npt.NDArray[np.unsignedinteger],
+    answer_rows: npt.NDArray[np.intp],
+    tie: npt.NDArray[np.integer],
+    sets: list[npt.NDArray[np.intp]],
+    n_patterns: int,
+) -> list[tuple[int, int]]:
+    """For each set of candidates (rows of the answers-major ``matrix``): the most parts an
+    answer in it splits it into, and the first such answer in the ``tie`` order (a guess row).
+
+    Every set at once, so a guess's buckets cost a few numpy calls rather than a few each:
+    each answer's patterns over its own set are marked in a byte table, one row of
+    ``n_patterns`` per answer, and its parts are the marks in its row.
+    """
+    if not sets:
+        return []
+    sizes = np.array([len(s) for s in sets], dtype=np.intp)
+    members = np.concatenate(sets)
+    total = len(members)
+    starts = np.zeros(len(sets), dtype=np.intp)
+    starts[1:] = np.cumsum(sizes)[:-1]
+    of_set = np.repeat(np.arange(len(sets)), sizes)
+    # every (candidate, answer) pair of the same set: answer k meets the candidates of its set
+    meets = sizes[of_set]
+    answer = np.repeat(np.arange(total), meets)
+    first_pair = np.cumsum(meets) - meets
+    candidate = starts[of_set][answer] + np.arange(len(answer)) - np.repeat(first_pair, meets)
+    rows = answer_rows[members]
+    patterns = matrix[members[candidate], rows[answer]].astype(np.intp)
+    seen = np.zeros(total * n_patterns, dtype=bool)
+    seen[answer * n_patterns + patterns] = True
+    parts = np.count_nonzero(seen.reshape(total, n_patterns), axis=1)
+    order = np.lexsort((tie[rows], -parts, of_set))  # each set's best answer, first in the tie
+    firsts = order[starts]
+    return list(zip(parts[firsts].tolist(), rows[firsts].tolist(), strict=True))
