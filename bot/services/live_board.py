@@ -94,9 +94,10 @@ Edit = Callable[[int, int, LiveBoard], Awaitable[None]]  # (channel, message, bo
 class Debouncer(Generic[K]):
     """Runs ``flush(key)`` for each key marked: at once for a first mark, then at most once
     a ``window`` while marks keep coming (the marks of a window become one run). ``flush``
-    returns True to be run again after the window (it could not finish its work yet)."""
+    returns True to be run again after the window (it could not finish its work yet), None
+    when it showed nothing (no board there): no edit to space out, so no window."""
 
-    def __init__(self, window: float, flush: Callable[[K], Awaitable[bool]]) -> None:
+    def __init__(self, window: float, flush: Callable[[K], Awaitable[bool | None]]) -> None:
         self.window = window
         self.flush = flush
         self.dirty: set[K] = set()
@@ -112,11 +113,15 @@ class Debouncer(Generic[K]):
             while key in self.dirty:
                 self.dirty.discard(key)
                 began = time.monotonic()
+                shown: bool | None = False
                 try:
-                    if await self.flush(key):
+                    shown = await self.flush(key)
+                    if shown:
                         self.dirty.add(key)
                 except Exception:
                     log.exception("the live board %s was not updated", key)
+                if shown is None:
+                    continue
                 await asyncio.sleep(max(0.0, self.window - (time.monotonic() - began)))
         finally:
             self.tasks.pop(key, None)
@@ -195,7 +200,9 @@ class LiveBoardService:
             return str(gone)
         return None
 
-    async def _flush(self, key: tuple[int, str]) -> bool:
+    async def _flush(self, key: tuple[int, str]) -> bool | None:
+        if self.post is None or await self.storage.live_boards.channel(key[0]) is None:
+            return None  # no board in this server: nothing shown, nothing to space out
         return await self._show(*key)
 
     async def _show(self, guild_id: int, day: str, *, raising: bool = False) -> bool:
