@@ -152,7 +152,7 @@ def cmd_define(args: argparse.Namespace) -> int:
     elif found:
         print(found.word)
         for sense in found.senses:
-            print(f"  ({sense.part}) {sense.gloss}")
+            print(f"  ({sense.part}) {sense.gloss}" if sense.part else f"  {sense.gloss}")
         print(f"Source: {found.source}")
     else:
         print(f"No definition of {args.word.strip().lower()!r} in the {args.language!r} dictionary",
