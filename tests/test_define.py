@@ -3,7 +3,9 @@ answer's definition on a finished board, never before the game ends."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import unicodedata
 from collections import Counter
 
@@ -245,3 +247,12 @@ async def test_define_in_discord_asks_the_players_own_language_then_english() ->
         assert none.text == "El diccionario no tiene una definición de 'gatto'."  # in Spanish
     finally:
         await bot.close()
+
+
+@pytest.mark.parametrize("language", ["en", "it", "de"])
+def test_each_dictionary_matches_the_checksum_its_readme_row_records(language: str) -> None:
+    """wordlists/README.md, "Definitions", records each file's source, licence and SHA-256."""
+    text = (DIRECTORY / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)/definitions\.tsv` \|.*\| `([0-9a-f]{64})` \|$", text, re.M))
+    data = (DIRECTORY / language / "definitions.tsv").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == rows[language]

@@ -721,7 +721,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = commands.add_parser("define", help="a short definition of a word, with its source")
     p.add_argument("word")
-    p.add_argument("--language", default="en", help="the dictionary's language (en)")
+    p.add_argument(
+        "--language",
+        default="en",
+        help="the dictionary's language: en, it, de (wordlists/README.md)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_define)
 
