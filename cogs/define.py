@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import anywhere
+from cogs.games import LANGUAGES
 from cogs.replies import perform
 
 
@@ -18,10 +19,14 @@ class Define(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="define", description="A word's short definition, with its source")
-    @app_commands.describe(word="The word to look up (English)")
+    @app_commands.describe(
+        word="The word to look up", language="The word's language (default: yours, else English)"
+    )
+    @app_commands.choices(language=LANGUAGES)
     @anywhere
-    async def define(self, interaction: discord.Interaction[Any], word: str) -> None:
-        await perform(interaction, "define", word=word)
+    async def define(self, interaction: discord.Interaction[Any], word: str,
+                     language: str | None = None) -> None:  # fmt: skip
+        await perform(interaction, "define", word=word, language=language)
 
 
 async def setup(bot: commands.Bot) -> None:

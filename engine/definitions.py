@@ -1,7 +1,9 @@
 """Short definitions of words, from a licensed offline dictionary shipped beside the word
-lists (``wordlists/<language>/definitions.tsv``, made by ``wordlists/make_definitions.py``;
-English only so far, from Princeton WordNet 3.0). A language without such a file has no
-definitions: :func:`definition` answers ``None``, and nothing is shown.
+lists (``wordlists/<language>/definitions.tsv``; English from Princeton WordNet 3.0, Italian
+from ItalWordNet and MultiWordNet, German from German Wiktionary: ``wordlists/README.md``,
+"Definitions", says how each is made). A language without such a file has no definitions:
+:func:`definition` answers ``None``, and nothing is shown. A sense's part of speech is ""
+where its dictionary names none (German Wiktionary's glosses).
 
 A definition says nothing of any game: whether a word is an answer is the services' business,
 and they show a game's answer's definition only once the game is over.
@@ -18,7 +20,8 @@ from wordlists import DIRECTORY
 
 @dataclass(frozen=True)
 class Sense:
-    """One meaning: its part of speech (``noun``, ``verb``, ``adjective``, ``adverb``) and gloss."""
+    """One meaning: its part of speech (``noun``, ``verb``, ``adjective``, ``adverb``, or ""
+    where the dictionary names none) and gloss."""
 
     part: str
     gloss: str

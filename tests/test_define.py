@@ -3,15 +3,21 @@ answer's definition on a finished board, never before the game ends."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import unicodedata
+from collections import Counter
 
-from test_console import SEED, scripted
+import pytest
+from test_console import SEED, script, scripted
 
 from bot.cli import main
 from bot.render.text import finished_definition
 from bot.services import GameView
 from bot.settings import load_settings
 from engine.definitions import definition
+from wordlists import DIRECTORY
 
 CIGAR = "CIGAR (noun): a roll of tobacco for smoking"
 SOURCE = "Princeton WordNet 3.0"
@@ -124,3 +130,129 @@ async def test_a_digest_names_the_day_that_is_over_its_word_and_meaning(tmp_path
     found = definition(answer)
     assert f"The word: ||{answer.upper()}||" in text
     assert found is None or found.senses[0].gloss[:20] in text
+
+
+# Other languages (issue 32): a dictionary whose glosses are written in the language itself,
+# where one under an open licence exists (wordlists/README.md, "Definitions").
+GATTO = "mammifero carnivoro"
+HAUS = "zu einem bestimmten Zweck erbautes Gebäude"
+
+
+def test_italian_and_german_words_are_defined_in_their_own_language() -> None:
+    gatto = definition("gatto", "it")
+    assert gatto is not None and gatto.senses[0].gloss == GATTO
+    assert gatto.source.startswith("ItalWordNet (ODC-BY 1.0) and MultiWordNet (CC BY 3.0)")
+    # An accented lemma is found by the playing form its list types: "città" as "citta".
+    assert definition("citta", "it") is not None and definition("città", "it") is None
+    haus = definition("Haus", "de")
+    assert haus is not None and haus.senses[0].gloss == HAUS and haus.senses[0].part == ""
+    assert haus.source.startswith("German Wiktionary (de.wiktionary.org)")
+    assert "CC BY-SA 4.0" in haus.source
+    assert definition("haus", "it") is None and definition("gatto", "de") is None
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "fr", "pl"])
+def test_a_language_without_a_dictionary_defines_nothing(language: str) -> None:
+    """No openly licensed dictionary with glosses in these languages could be had
+    (wordlists/README.md says which were checked): nothing is shown, nothing invented."""
+    words = (DIRECTORY / language / "5-answers.txt").read_text().split()
+    assert not (DIRECTORY / language / "definitions.tsv").exists()
+    assert all(definition(word, language) is None for word in words[:50])
+
+
+@pytest.mark.parametrize("language", ["en", "it", "de"])
+def test_every_dictionary_holds_only_words_of_its_lists_at_most_two_senses_each(
+    language: str,
+) -> None:
+    lists = ["wordle-allowed.txt", "wordle-nyt-allowed.txt"] if language == "en" else []
+    paths = [DIRECTORY / name for name in lists]
+    paths += sorted((DIRECTORY / language).glob("*-allowed.txt"))
+    ours = {word for path in paths for word in path.read_text().split()}
+    lines = (DIRECTORY / language / "definitions.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# source\t")
+    senses = Counter()
+    for line in lines[1:]:
+        word, part, gloss = line.split("\t")
+        assert word in ours and word == unicodedata.normalize("NFC", word).lower()
+        assert part in {"", "noun", "verb", "adjective", "adverb"} and gloss.strip() == gloss
+        senses[word] += 1
+    assert max(senses.values()) <= 2
+
+
+async def test_define_in_a_language_at_the_console(tmp_path) -> None:
+    text, services = await scripted(
+        tmp_path, "/define gatto language:it", "/define Haus language:de",
+        "/define crane language:it", "/define gatto", "/define casa language:xx",
+    )  # fmt: skip
+    await services.close()
+    assert "GATTO" in text and f"(noun) {GATTO}" in text and "Source: ItalWordNet" in text
+    # German Wiktionary names no part of speech: the gloss stands alone.
+    assert f"HAUS\n{HAUS}" in text and "Source: German Wiktionary" in text
+    assert "No definition of 'crane' in the dictionary." in text
+    # Without a language, the console's player (no Discord locale) is asked in English.
+    assert "No definition of 'gatto' in the dictionary." in text
+    assert "language takes en, es, pt, fr, de, it, pl, not 'xx'" in text
+
+
+async def test_a_finished_italian_or_german_board_shows_its_answers_definition(tmp_path) -> None:
+    from bot.services import open_services
+
+    services = await open_services(load_settings(database_path=str(tmp_path / "l.sqlite3"),
+                                                 daily_seed=SEED))  # fmt: skip
+    services.games.choose_answer = {"wordle-it-5": "gatto", "wordle-de-4": "haus"}.get
+    shown: list[str] = []
+    from bot.console import Console
+    from bot.services import Player
+
+    console = Console(services, Player(5, "tess"), shown.append, colour=False)
+    await console.run(script("/wordle practice language:it", "gatto",
+                             "/wordle practice language:de length:4", "haus"))  # fmt: skip
+    await services.close()
+    text = "\n".join(shown)
+    before, after = text.split("GATTO (noun)", 1)
+    assert GATTO not in before and f"GATTO (noun): {GATTO}" in text
+    assert f"HAUS: {HAUS}" in after
+
+
+def test_a_finished_board_in_a_language_without_a_dictionary_shows_nothing() -> None:
+    assert (
+        finished_definition(view("won", "gatto", "wordle-it-5"), spoiler=True)
+        == f"||(noun) {GATTO}||"
+    )
+    assert finished_definition(view("won", "haus", "wordle-de-4"), spoiler=False) == f"HAUS: {HAUS}"
+    answer = (DIRECTORY / "es" / "5-answers.txt").read_text().split()[0]
+    assert finished_definition(view("won", answer, "wordle-es-5"), spoiler=False) == ""
+    assert finished_definition(view("lost", answer, "wordle-es-5"), spoiler=True) == ""
+
+
+async def test_define_in_discord_asks_the_players_own_language_then_english() -> None:
+    from discord_double import DiscordDouble
+
+    from bot.discord_bot import WordleBot
+
+    bot = WordleBot(load_settings(database_path=":memory:", daily_seed=SEED), warm_engine=False)
+    try:
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        double = DiscordDouble(bot)
+        double.locale = "it"
+        [italian] = await double.command("define", user_id=111, word="gatto")
+        assert italian.ephemeral and GATTO in italian.text and "ItalWordNet" in italian.text
+        [english] = await double.command("define", user_id=111, word="crane")  # then English
+        assert "lifts and moves heavy objects" in english.text and SOURCE in english.text
+        [asked] = await double.command("define", user_id=111, word="haus", language="de")
+        assert HAUS in asked.text and "German Wiktionary" in asked.text
+        double.locale = "es-ES"  # no Spanish dictionary: English only
+        [none] = await double.command("define", user_id=111, word="gatto")
+        assert none.text == "El diccionario no tiene una definición de 'gatto'."  # in Spanish
+    finally:
+        await bot.close()
+
+
+@pytest.mark.parametrize("language", ["en", "it", "de"])
+def test_each_dictionary_matches_the_checksum_its_readme_row_records(language: str) -> None:
+    """wordlists/README.md, "Definitions", records each file's source, licence and SHA-256."""
+    text = (DIRECTORY / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)/definitions\.tsv` \|.*\| `([0-9a-f]{64})` \|$", text, re.M))
+    data = (DIRECTORY / language / "definitions.tsv").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == rows[language]

@@ -18,13 +18,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "bot", "cogs", "wordlists")
 # Files the code opens at run time (engine/variants.py, engine/answer_model.py,
 # engine/nyt_history.py, bot/services/challenges.py, bot/services/study.py,
-# bot/render/letters.py): named, so the
-# check below can never pass by the files having moved out of the packages.
+# bot/render/letters.py, engine/definitions.py with the licences that travel with its
+# dictionaries): named, so the check below can never pass by the files having moved out of
+# the packages.
 READ_AT_RUN_TIME = [
     "wordlists/wordle-answers.txt", "wordlists/wordle-allowed.txt",
     "wordlists/wordle-nyt-answers.txt", "wordlists/wordle-nyt-allowed.txt",
     "wordlists/wordle-nyt-zipf.tsv", "wordlists/wordle-nyt-history.tsv",
     "wordlists/profanity-en.txt",
+    "wordlists/en/definitions.tsv", "wordlists/en/LICENSE-wordnet",
+    "wordlists/it/definitions.tsv", "wordlists/it/LICENSE-italwordnet",
+    "wordlists/it/LICENSE-multiwordnet",
+    "wordlists/de/definitions.tsv", "wordlists/de/LICENSE-wiktionary",
     "bot/results/hardmode-wordle.json", "bot/results/hardmode-wordle.png",
     "bot/results/hardmode-primel.json", "bot/results/hardmode-primel.png",
     "bot/render/fonts/DejaVuSans-Bold.ttf",

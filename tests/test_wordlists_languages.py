@@ -57,6 +57,10 @@ def test_each_language_folder_holds_exactly_its_lengths(code: str) -> None:
     expected = {"profanity.txt"}
     if code == "en":  # English's dictionary for /define (wordlists/README.md), and its licence
         expected |= {"definitions.tsv", "LICENSE-wordnet"}
+    if code == "it":  # Italian's, from two wordnets whose notices travel with it
+        expected |= {"definitions.tsv", "LICENSE-italwordnet", "LICENSE-multiwordnet"}
+    if code == "de":  # German's, from German Wiktionary (CC BY-SA 4.0)
+        expected |= {"definitions.tsv", "LICENSE-wiktionary"}
     for length in entry["lengths"]:
         if (code, length) != ("en", 5):
             expected |= {f"{length}-answers.txt", f"{length}-allowed.txt"}

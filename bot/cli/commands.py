@@ -152,7 +152,7 @@ def cmd_define(args: argparse.Namespace) -> int:
     elif found:
         print(found.word)
         for sense in found.senses:
-            print(f"  ({sense.part}) {sense.gloss}")
+            print(f"  ({sense.part}) {sense.gloss}" if sense.part else f"  {sense.gloss}")
         print(f"Source: {found.source}")
     else:
         print(f"No definition of {args.word.strip().lower()!r} in the {args.language!r} dictionary",
@@ -721,7 +721,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = commands.add_parser("define", help="a short definition of a word, with its source")
     p.add_argument("word")
-    p.add_argument("--language", default="en", help="the dictionary's language (en)")
+    p.add_argument(
+        "--language",
+        default="en",
+        help="the dictionary's language: en, it, de (wordlists/README.md)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_define)
 

@@ -213,10 +213,18 @@ def part_of_speech(part: str) -> str:
     return _(PARTS_OF_SPEECH[part]) if part in PARTS_OF_SPEECH else part
 
 
+def sense_text(part: str, gloss: str, longest: int | None = None) -> str:
+    """ "(noun) a roll of tobacco", or the gloss alone where the dictionary names no part of
+    speech (German Wiktionary's glosses); cut to ``longest`` characters if given."""
+    if longest is not None and len(gloss) > longest:
+        gloss = gloss[: longest - 1] + "…"
+    return f"({part_of_speech(part)}) {gloss}" if part else gloss
+
+
 def definition_text(found: Definition) -> str:
     """/define's answer: the word, its senses, and the dictionary it comes from."""
     lines = [f"**{found.word.upper()}**"]
-    lines += [f"({part_of_speech(sense.part)}) {sense.gloss}" for sense in found.senses]
+    lines += [sense_text(sense.part, sense.gloss) for sense in found.senses]
     lines.append("-# " + _("Source: {source}").format(source=found.source))
     return "\n".join(lines)
 
@@ -231,8 +239,7 @@ def day_definition(answer: str, variant: str) -> str:
     if found is None:
         return ""
     sense = found.senses[0]
-    gloss = sense.gloss if len(sense.gloss) <= GLOSS else sense.gloss[: GLOSS - 1] + "…"
-    return f" ||({part_of_speech(sense.part)}) {gloss}||"
+    return f" ||{sense_text(sense.part, sense.gloss, GLOSS)}||"
 
 
 def finished_definition(game: GameView, *, spoiler: bool) -> str:
@@ -250,9 +257,11 @@ def finished_definition(game: GameView, *, spoiler: bool) -> str:
     if found is None:
         return ""
     sense = found.senses[0]
-    gloss = sense.gloss if len(sense.gloss) <= GLOSS else sense.gloss[: GLOSS - 1] + "…"
     if spoiler:
-        return f"||({part_of_speech(sense.part)}) {gloss}||"
+        return f"||{sense_text(sense.part, sense.gloss, GLOSS)}||"
+    gloss = sense_text("", sense.gloss, GLOSS)
+    if not sense.part:
+        return _("{word}: {gloss}").format(word=found.word.upper(), gloss=gloss)
     return _("{word} ({part}): {gloss}").format(
         word=found.word.upper(), part=part_of_speech(sense.part), gloss=gloss
     )
