@@ -27,6 +27,7 @@ from bot.i18n import N_, _, negotiate, set_locale, use_locale
 from bot.i18n.translator import CatalogTranslator
 from bot.render.guide import guide_text
 from bot.render.palette import palette_named
+from bot.render.text import MESSAGE_LIMIT
 from bot.services import Player, Services, open_services
 from bot.services.kinds import KINDS
 from bot.settings import NO_TOKEN, Settings
@@ -48,9 +49,6 @@ PUBLIC_THINKING = "wordlebot-public-thinking"
 ANSWERED = "wordlebot-answered"
 
 
-CONTENT_LIMIT = 2000  # characters in a message's content
-
-
 def fitted(interaction: discord.Interaction[Any], message: dict[str, Any]) -> dict[str, Any]:
     """``message`` (send or edit keywords) as the bot may show it where ``interaction`` came
     from (its ``app_permissions``; Discord refuses the rest with a 403): without Attach Files
@@ -69,7 +67,7 @@ def fitted(interaction: discord.Interaction[Any], message: dict[str, Any]) -> di
                 embed.set_image(url=None)
     if embeds and not allowed.embed_links:
         parts = [message.get("content") or "", *map(embed_text, embeds)]
-        message["content"] = "\n\n".join(p for p in parts if p)[:CONTENT_LIMIT]
+        message["content"] = "\n\n".join(p for p in parts if p)[:MESSAGE_LIMIT]
         message["embeds"] = []
     elif embeds:
         message["embeds"] = embeds

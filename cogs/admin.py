@@ -15,6 +15,7 @@ from bot.commands import COMMANDS, ChannelId, RoleId
 from bot.commands.admin import INTERFACE
 from bot.discord_bot import WordleBot, answer
 from bot.i18n import N_, _
+from bot.render.text import MESSAGE_LIMIT
 from bot.services.kinds import native_name
 from cogs.common import anywhere, bot_of, in_servers, in_time
 from cogs.digest import DiscordRoles
@@ -146,7 +147,7 @@ class Admin(commands.Cog):
             await answer(interaction, reply.text, private=True, files=[file])
         else:
             inline = f"{reply.text}\n```json\n{text}\n```"
-            await answer(interaction, inline if len(inline) <= 2000 else _(NO_FILES_HERE),
+            await answer(interaction, inline if len(inline) <= MESSAGE_LIMIT else _(NO_FILES_HERE),
                          private=True)  # fmt: skip
 
     @data.command(name="delete", description="Delete everything the bot stores about you")
