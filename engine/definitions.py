@@ -63,9 +63,24 @@ def definition(word: str, language: str = "en", directory: Path = DIRECTORY) -> 
     if not language.isalpha():
         return None
     source, words = _dictionary(directory / language / "definitions.tsv")
-    word = word.strip().lower()
+    word = _typed(word, language)
     senses = words.get(word)
     return Definition(word, senses, source) if senses else None
+
+
+def _typed(word: str, language: str) -> str:
+    """A typed word as the dictionary keys it: the language's playing form (NFC, lower case,
+    its accents folded as its lists fold them: Italian ``città`` is ``citta``)."""
+    from engine.variants import REGISTRY  # the word lists' registry: only when asked
+    from engine.words import LookAlikeError, normalise
+
+    known = REGISTRY.languages.get(language)
+    if known is None:
+        return word.strip().lower()
+    try:
+        return normalise(word, known.alphabet, known.fold)
+    except LookAlikeError:  # no word of the dictionary: let the lookup say so
+        return word.strip().lower()
 
 
 __all__ = ["Definition", "Sense", "definition"]

@@ -142,8 +142,13 @@ def test_italian_and_german_words_are_defined_in_their_own_language() -> None:
     gatto = definition("gatto", "it")
     assert gatto is not None and gatto.senses[0].gloss == GATTO
     assert gatto.source.startswith("ItalWordNet (ODC-BY 1.0) and MultiWordNet (CC BY 3.0)")
-    # An accented lemma is found by the playing form its list types: "città" as "citta".
-    assert definition("citta", "it") is not None and definition("città", "it") is None
+    # An accented lemma is kept in the playing form its list types ("città" as "citta"), and
+    # a word is looked up as typed the way the game reads it: accents folded, NFC, any case.
+    assert definition("citta", "it") is not None
+    assert definition("città", "it") == definition("CITTÀ", "it") == definition("citta", "it")
+    nfd = unicodedata.normalize("NFD", "Abmähen")
+    assert definition(nfd, "de") is not None
+    assert definition(nfd, "de") == definition("abmähen", "de")
     haus = definition("Haus", "de")
     assert haus is not None and haus.senses[0].gloss == HAUS and haus.senses[0].part == ""
     assert haus.source.startswith("German Wiktionary (de.wiktionary.org)")
