@@ -320,18 +320,19 @@ def count_parts(
     out = np.empty(guesses, dtype=np.int64)
     if compact_width(n, n_patterns) == n_patterns:  # mark the patterns seen, one byte each:
         # an eighth of a count table's traffic; each guess's row padded to whole 8-byte words,
-        # whose marks are added eight at a time (times 0x0101..01, the top byte is their sum)
+        # whose marks are added eight at a time (times 0x0101..01, the top byte is their sum).
+        # The marks' indices are numpy's own intp: a narrower index is widened on every store
+        # (twice the time); chunks of about 64K marks keep them and the table in cache.
         stride = -(-n_patterns // 8) * 8
-        seen = np.empty(_CHUNK * stride, dtype=np.uint8)
-        words = seen.view(np.uint64).reshape(_CHUNK, stride // 8)
-        index_type = np.uint16 if _CHUNK * stride <= 1 << 16 else np.intp
-        offsets = np.arange(_CHUNK, dtype=index_type) * stride
-        for start in range(0, guesses, _CHUNK):
-            block = by_candidate[:, start : start + _CHUNK]
+        chunk = int(np.clip(1 << ((1 << 16) // n).bit_length() - 1, 128, 512))
+        seen = np.empty(chunk * stride, dtype=np.uint8)
+        words = seen.view(np.uint64).reshape(chunk, stride // 8)
+        offsets = np.arange(chunk, dtype=np.intp) * stride
+        for start in range(0, guesses, chunk):
+            block = by_candidate[:, start : start + chunk]
             k = block.shape[1]
             seen[: k * stride] = 0
-            flat = np.add(block, offsets[None, :k], dtype=index_type, casting="unsafe")
-            seen[flat.ravel()] = 1
+            seen[np.add(block, offsets[None, :k], dtype=np.intp).ravel()] = 1
             marks = (words[:k] * _BYTES_SUM) >> _TOP_BYTE
             out[start : start + k] = marks.sum(axis=1)
         return out
