@@ -18,7 +18,8 @@ import numpy.typing as npt
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
-_PAIRS_UP_TO = 1 << 20  # candidate pairs times guesses: this few compare every pair at once
+_PAIRS_UP_TO = 12  # candidates: up to this many, squares compare every pair at once
+_SQUARES_CHUNK = 32  # guesses per squares table: 32 x 243 counts stay in the first cache
 _SORT_UP_TO = 512  # guesses: this few sort their columns faster than either
 _BYTES_SUM, _TOP_BYTE = np.uint64(0x0101010101010101), np.uint64(56)  # 8 marks' sum: top byte
 _PLAIN_UP_TO = 3**6  # patterns: count tables indexed by the pattern itself up to 6 letters,
@@ -262,13 +263,24 @@ def squares(
     by_candidate: npt.NDArray[np.unsignedinteger], n_patterns: int
 ) -> npt.NDArray[np.int64]:
     """Sum of squared bucket sizes of each guess, alone: what the exact search breaks ties
-    of its bound by. A bucket of c candidates holds c * c ordered pairs with equal patterns,
-    so a small table compares every pair at once, in one numpy call."""
+    of its bound by, over a few guesses. A few candidates compare every pair at once (a
+    bucket of c holds c * c ordered pairs with equal patterns); more count each guess's
+    buckets, a few guesses a time, in a table small enough to stay in cache."""
     n, guesses = by_candidate.shape
-    if n * n * guesses > _PAIRS_UP_TO:
+    if n <= _PAIRS_UP_TO:
+        same = by_candidate[:, None, :] == by_candidate[None, :, :]
+        return np.asarray(np.count_nonzero(same.reshape(n * n, guesses), axis=0), dtype=np.int64)
+    if compact_width(n, n_patterns) != n_patterns:
         return parts_and_squares(by_candidate, n_patterns)[1]
-    same = by_candidate[:, None, :] == by_candidate[None, :, :]
-    return np.asarray(np.count_nonzero(same.reshape(n * n, guesses), axis=0), dtype=np.int64)
+    out = np.empty(guesses, dtype=np.int64)
+    offsets = np.arange(_SQUARES_CHUNK, dtype=np.intp) * n_patterns
+    for start in range(0, guesses, _SQUARES_CHUNK):
+        block = by_candidate[:, start : start + _SQUARES_CHUNK]
+        k = block.shape[1]
+        flat = np.add(block, offsets[None, :k], dtype=np.intp).ravel()
+        counts = np.bincount(flat, minlength=k * n_patterns).reshape(k, n_patterns)
+        out[start : start + k] = np.einsum("gp,gp->g", counts, counts)
+    return out
 
 
 def rank_by_parts(
