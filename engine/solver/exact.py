@@ -158,6 +158,7 @@ class ExactSearch:
         self._revealed: dict[tuple[int, int], HardKey] = {}
         self._inside: dict[bytes, tuple[int, int]] = {}  # (best parts of an answer, it)
         self._ranks: dict[tuple[bytes, HardKey | None], Ranked] = {}
+        self._split: dict[tuple[bytes, int, HardKey | None], Buckets] | None = None
         self._all = np.arange(len(self.variant.guesses), dtype=np.intp)
         self._root = (0, 0)  # (candidates, depth) of the position being solved
         self._first: Sequence[int] | None = None
@@ -175,12 +176,14 @@ class ExactSearch:
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         self._root = (len(position.candidates), depth)
         self._first, self.openers = first, []
+        self._split = {}  # each guess's buckets at each set, while this solve runs
         if self.time_limit is not None:
             self._deadline = time.monotonic() + self.time_limit
         try:
             total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
         finally:
             self._first, self._deadline = None, math.inf
+            self._split = None
         if total >= INF:
             raise ValueError("no tree solves every answer within the guess limit")
         return total, self._tree(position.candidates, depth, hard)
@@ -495,7 +498,12 @@ class ExactSearch:
         """The buckets of ``guess`` and their floors: the cheap ones first, then the largest
         buckets' look-aheads, until |S| plus their sum reaches ``limit`` (where the caller
         stops: the guess cannot beat it)."""
-        buckets = self._buckets(s, patterns, guess, hard)
+        key = (s.tobytes(), guess, hard)
+        buckets = None if self._split is None else self._split.get(key)
+        if buckets is None:
+            buckets = self._buckets(s, patterns, guess, hard)
+            if self._split is not None:
+                self._split[key] = buckets
         lost = self.settings.losses and depth <= 1  # the buckets have no guess left
         floors = [len(members) if lost else 2 * len(members) - 1 for members, _ in buckets]
         total = len(s) + sum(floors)
