@@ -468,15 +468,23 @@ class ExactSearch:
         then knows (where it matters: three candidates or more)."""
         order = np.argsort(patterns, kind="stable")
         ordered, members = patterns[order], s[order]
-        cuts = (np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()
-        starts, ends = [0, *cuts], [*cuts, len(s)]
-        found = [
-            (members[a:b], None if hard is None or b - a < 3 else self._after(hard, guess, p))
-            for a, b, p in zip(starts, ends, ordered[starts].tolist(), strict=True)
-            if p != self._win
+        new = np.empty(len(s), dtype=bool)
+        new[0], new[1:] = True, ordered[1:] != ordered[:-1]
+        starts = np.flatnonzero(new)
+        ends = np.append(starts[1:], len(s))
+        kept = ordered[starts] != self._win
+        starts, ends = starts[kept], ends[kept]
+        largest = np.argsort(starts - ends, kind="stable")  # ties: in pattern order
+        starts, ends = starts[largest], ends[largest]
+        if hard is None:
+            return [
+                (members[a:b], None) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+            ]
+        patterns_kept = ordered[starts].tolist()
+        return [
+            (members[a:b], None if b - a < 3 else self._after(hard, guess, p))
+            for a, b, p in zip(starts.tolist(), ends.tolist(), patterns_kept, strict=True)
         ]
-        found.sort(key=lambda item: -len(item[0]))
-        return found
 
     def _guess_floor(
         self, s: npt.NDArray[np.intp], guess: int, depth: int, hard: HardKey | None, limit: int
