@@ -181,12 +181,12 @@ class ExactSearch:
             self._deadline = time.monotonic() + self.time_limit
         try:
             total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
+            if total >= INF:
+                raise ValueError("no tree solves every answer within the guess limit")
+            return total, self._tree(position.candidates, depth, hard)
         finally:
             self._first, self._deadline = None, math.inf
             self._split = None
-        if total >= INF:
-            raise ValueError("no tree solves every answer within the guess limit")
-        return total, self._tree(position.candidates, depth, hard)
 
     def guess_cost(self, position: Position, guess: int, depth: int) -> int:
         """Total guesses to solve every candidate when ``guess`` is played now (exact within
@@ -607,10 +607,12 @@ class ExactSearch:
         else:
             guess = self.memo[(s.tobytes(), depth, hard)][1]
         node = Node(guess, n)
-        patterns = self._matrix[s, guess]
-        for pattern in np.unique(patterns).tolist():
-            if pattern == self._win or depth <= 1:  # no guess left for the rest: lost
-                continue
-            child_hard = None if hard is None else self._after(hard, guess, pattern)
-            node.children[pattern] = self._tree(s[patterns == pattern], depth - 1, child_hard)
+        if depth <= 1:  # no guess left for the rest: lost
+            return node
+        buckets = None if self._split is None else self._split.get((s.tobytes(), guess, hard))
+        if buckets is None:  # the search never split it: two candidates or fewer
+            buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
+        children = [(int(self._matrix[members[0], guess]), members, h) for members, h in buckets]
+        for pattern, members, child_hard in sorted(children, key=lambda child: child[0]):
+            node.children[pattern] = self._tree(members, depth - 1, child_hard)
         return node
