@@ -193,7 +193,7 @@ class ExactSearch:
         the settings' width), or ``INF`` when it cannot finish within ``depth``."""
         s = position.candidates
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
-        return self._try(s, self._matrix[s, guess], guess, depth, hard, INF)
+        return self._try(s, guess, depth, hard, INF)
 
     def floor(self, position: Position, look_ahead: bool = False) -> int:
         """A lower bound on the total from ``position``: never above what ``solve`` finds
@@ -261,7 +261,7 @@ class ExactSearch:
                 break  # in floor order: nothing later can do better
             g = int(guesses[rank])
             bar = best + 1 if best_guess >= 0 and rank < best_rank else best  # ties: rank
-            total = self._try(s, self._matrix[s, g], g, depth, hard, bar)
+            total = self._try(s, g, depth, hard, bar)
             if root:
                 self.openers.append(OpenerTried(g, floor, total))
             if total < bar:
@@ -427,11 +427,12 @@ class ExactSearch:
         n = len(s)
         if (settled := self._settled(n, depth)) is not None:
             return settled
-        key = (s.tobytes(), depth, hard)
+        members = s.tobytes()
+        key = (members, depth, hard)
         known = self.memo.get(key)
         if known is not None:
             return known[0]
-        parts_in, _ = self._best_inside(s)
+        parts_in, _ = self._inside.get(members) or self._best_inside(s)
         if parts_in == n:
             return 2 * n - 1
         if depth >= 3 and parts_in == n - 1:
@@ -441,7 +442,7 @@ class ExactSearch:
             floor = self._lookahead(s, depth, hard, ranked)
             self.memo[key] = (floor, -1)  # "at least": the search may still cut below it
             return floor
-        known_rank = self._ranks.get((s.tobytes(), hard))
+        known_rank = self._ranks.get((members, hard))
         return 2 * n if known_rank is None else max(2 * n, known_rank.lower)
 
     def _lookahead(
@@ -491,13 +492,12 @@ class ExactSearch:
     ) -> int:
         """A lower bound on the total when ``guess`` is played at ``s``, looking ahead in its
         buckets until it reaches ``limit`` (0: no look-ahead, the cheap floors alone)."""
-        _, floors = self._floors(s, self._matrix[s, guess], guess, depth, hard, limit)
+        _, floors = self._floors(s, guess, depth, hard, limit)
         return min(INF, len(s) + sum(floors))
 
     def _floors(
         self,
         s: npt.NDArray[np.intp],
-        patterns: npt.NDArray[np.unsignedinteger],
         guess: int,
         depth: int,
         hard: HardKey | None,
@@ -509,7 +509,7 @@ class ExactSearch:
         key = (s.tobytes(), guess, hard)
         buckets = None if self._split is None else self._split.get(key)
         if buckets is None:
-            buckets = self._buckets(s, patterns, guess, hard)
+            buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
             if self._split is not None:
                 self._split[key] = buckets
         lost = self.settings.losses and depth <= 1  # the buckets have no guess left
@@ -533,14 +533,13 @@ class ExactSearch:
     def _try(
         self,
         s: npt.NDArray[np.intp],
-        patterns: npt.NDArray[np.unsignedinteger],
         guess: int,
         depth: int,
         hard: HardKey | None,
         best: int,
     ) -> int:
         """Total cost of ``guess`` at this node, or anything >= ``best`` once it cannot win."""
-        buckets, floors = self._floors(s, patterns, guess, depth, hard, best)
+        buckets, floors = self._floors(s, guess, depth, hard, best)
         total, rest = len(s), sum(floors)
         if total + rest >= best:
             return INF
