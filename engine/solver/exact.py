@@ -458,6 +458,16 @@ class ExactSearch:
             best = min(best, self._guess_floor(s, guess, depth, hard, limit=0))
         return best
 
+    def _split_of(self, s: npt.NDArray[np.intp], guess: int, hard: HardKey | None) -> Buckets:
+        """The buckets of ``guess`` at ``s``, split once in a solve."""
+        key = (s.tobytes(), guess, hard)
+        buckets = None if self._split is None else self._split.get(key)
+        if buckets is None:
+            buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
+            if self._split is not None:
+                self._split[key] = buckets
+        return buckets
+
     def _buckets(
         self,
         s: npt.NDArray[np.intp],
@@ -506,12 +516,7 @@ class ExactSearch:
         """The buckets of ``guess`` and their floors: the cheap ones first, then the largest
         buckets' look-aheads, until |S| plus their sum reaches ``limit`` (where the caller
         stops: the guess cannot beat it)."""
-        key = (s.tobytes(), guess, hard)
-        buckets = None if self._split is None else self._split.get(key)
-        if buckets is None:
-            buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
-            if self._split is not None:
-                self._split[key] = buckets
+        buckets = self._split_of(s, guess, hard)
         lost = self.settings.losses and depth <= 1  # the buckets have no guess left
         floors = [len(members) if lost else 2 * len(members) - 1 for members, _ in buckets]
         total = len(s) + sum(floors)
@@ -608,9 +613,7 @@ class ExactSearch:
         node = Node(guess, n)
         if depth <= 1:  # no guess left for the rest: lost
             return node
-        buckets = None if self._split is None else self._split.get((s.tobytes(), guess, hard))
-        if buckets is None:  # the search never split it: two candidates or fewer
-            buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
+        buckets = self._split_of(s, guess, hard)
         children = [(int(self._matrix[members[0], guess]), members, h) for members, h in buckets]
         for pattern, members, child_hard in sorted(children, key=lambda child: child[0]):
             node.children[pattern] = self._tree(members, depth - 1, child_hard)
