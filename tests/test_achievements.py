@@ -4,24 +4,32 @@ takes; told to the player privately, in the channel only where the server allows
 dailies only, and never a win in one guess."""
 
 import asyncio
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from clock import Clock, at
 from discord_double import only
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.console import Console
 from bot.services import Player
 from bot.services.achievements import (
+    ABSURDLE_IN_FOUR,
     BY_ID,
     CATALOGUE,
+    IN_TWO,
     Facts,
+    award_from_games,
+    listing,
     newly_earned,
     totals_facts,
 )
 from bot.services.kinds import KINDS, LANGUAGES
+from bot.services.shares import record_shares
+from bot.storage import Storage
+from bot.storage.achievements import WON_GAMES
 from bot.storage.records import Result
+from engine.shares import parse_shares
 from engine.variants import variant_name
 
 SEED = "7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-tests"
@@ -275,3 +283,139 @@ async def test_the_real_process_tells_privately_and_announces_where_allowed(serv
     code, err = bot.stop()  # everything in flight is sent before it exits
     assert code == 0, err[-2000:]
     assert len(quiet.followups) == 1  # never announced where the server did not allow it
+
+
+# -- achievements of one game: read from the games stored, so none is lost ---------------------
+
+GAMES = st.lists(st.tuples(st.sampled_from(KIND_NAMES), st.booleans(), st.integers(0, 8)),
+                 max_size=12)  # fmt: skip
+
+
+async def finished_at(storage, game_id: int) -> str:
+    return str((await storage._one("SELECT finished_at FROM results WHERE game_id = ?",
+                                   (game_id,)))[0])  # fmt: skip
+
+
+async def test_a_one_game_achievement_the_database_missed_comes_dated_by_its_game(
+    shared_url, opened
+):
+    """Ann wins the daily in two while another connection holds the achievements table (a
+    real lock: her award waits the busy timeout out, then gives up, her game kept). The next
+    game's end, in another server, awards it: dated when and placed where her daily ended,
+    not at the check; a first win, a total's rule, comes with it, dated now. Once only."""
+    services = await opened(shared_url, Clock(START), answers="cigar")
+    storage, ann = services.storage, Player(ANN, "ann")
+    holder = await Storage.open(shared_url, migrate=False)  # another process's connection
+    real = services.games.achievements
+
+    async def busy_once(*args):
+        services.games.achievements = real
+        async with holder.transaction() as tx:  # SQLite: the write lock, held
+            if "://" in shared_url:  # PostgreSQL: writes to the table wait, reads go on
+                await tx.execute("LOCK TABLE achievements IN EXCLUSIVE MODE")
+            return await real(*args)
+
+    services.games.achievements = busy_once
+    answer = services.daily.answer("wordle", services.daily.today())
+    opener = "crane" if answer != "crane" else "slate"
+    daily = await services.games.start(ann, 100, "wordle", daily=True)
+    await services.games.guess(ann, 100, opener, kind="wordle:daily")
+    won = await services.games.guess(ann, 100, answer, kind="wordle:daily")
+    await holder.close()
+    assert won.ok and won.game.status == "won" and won.earned == ()  # busy: nothing now
+    assert await storage.achievements.earned(ANN) == {}
+    played = await finished_at(storage, daily.game.game_id)
+
+    practice = await services.games.start(ann, 200, "wordle")
+    later = await services.games.guess(ann, 200, "cigar", game_id=practice.game.game_id)
+    assert later.earned == ("first_win", "two_guesses")
+    rows = await storage._all("SELECT achievement, earned_at, scope FROM achievements "
+                              "WHERE player_id = ? ORDER BY achievement", (ANN,))  # fmt: skip
+    (first, first_at, first_scope), (two, two_at, two_scope) = (tuple(r) for r in rows)
+    assert (two, two_at, two_scope) == ("two_guesses", played, 100)
+    assert (first, first_scope) == ("first_win", 200)
+    assert played < await finished_at(storage, practice.game.game_id) <= first_at
+    again = await services.games.start(ann, 200, "wordle")
+    last = await services.games.guess(ann, 200, "cigar", game_id=again.game.game_id)
+    assert last.ok and last.earned == ()
+
+
+async def test_stats_makes_an_award_still_due_and_shares_or_practice_earn_none(
+    database_url, opened
+):
+    """Games stored without their award (an Absurdle won in three last Christmas): /stats
+    makes it, dated by that game. What the rules refuse stays refused: a practice Wordle won
+    in two, a pasted share of a daily in two, a daily won in one."""
+    services = await opened(database_url, Clock(START))
+    storage = services.storage
+    await storage.bulk_results([(ANN, 7, "absurdle:practice", None, True, 3),
+                                (ANN, 7, "wordle:practice", None, True, 2),
+                                (ANN, 7, "wordle:daily", "2025-12-24", True, 1)])  # fmt: skip
+    await storage.db.write("UPDATE results SET finished_at = ?", ("2025-12-25T10:00:00+00:00",))
+    share = "Wordle 1,717 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩"
+    done = await record_shares(storage, ANN, "ann", parse_shares(share).shares, scope=7,
+                               posted=date(2026, 3, 2))  # fmt: skip
+    assert done.outcomes == ["new"]
+    shown: list[str] = []
+    await Console(services, Player(ANN, "ann"), shown.append, colour=False).handle("/stats")
+    text = "\n".join(shown)
+    assert "🏆 Absurdle in four, earned 2025-12-25" in text
+    assert "▫️ In two: Win a daily in exactly two guesses" in text
+    assert set(await storage.achievements.earned(ANN)) == {"absurdle_4"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES)
+def test_the_games_stored_earn_what_the_rule_says_once_dated_by_the_first(games):
+    """Whatever games a player finished with the bot, a check awards each achievement of one
+    game exactly when the catalogue's rule holds for one of them, dated by the first such
+    game, and a second check nothing; the stored read and the rule agree."""
+
+    def ended(game_id: int) -> str:
+        return f"2026-01-{game_id:02d}T12:00:00+00:00"
+
+    async def main() -> None:
+        storage = await Storage.open(":memory:")
+        try:
+            await storage.bulk_results([(ANN, 7, kind, None, won, guesses)
+                                        for kind, won, guesses in games])  # fmt: skip
+            for game_id in range(1, len(games) + 1):  # each game a day after the one before
+                await storage.db.write("UPDATE results SET finished_at = ? WHERE game_id = ?",
+                                       (ended(game_id), game_id))  # fmt: skip
+            listed = {line.achievement.id: line.earned_at for line in await listing(storage, ANN)}
+            for achievement in CATALOGUE:
+                if achievement.game is None:
+                    continue
+                firsts = [
+                    i
+                    for i, (kind, won, guesses) in enumerate(games, 1)
+                    if achievement.earned(Facts(kind=kind, won=won, guesses=guesses))
+                ]
+                expected = ended(firsts[0]) if firsts else None
+                assert listed[achievement.id] == expected, (achievement.id, games)
+            assert await award_from_games(storage, ANN, {}) == []  # earned once
+        finally:
+            await storage.close()
+
+    asyncio.run(main())
+
+
+async def test_the_check_reads_a_players_wins_through_their_index(database_url) -> None:
+    """The check at each game's end reads the player's wins in that many guesses through
+    ``results_won``, never every game they played (tests/achievement_check_speed.py times
+    it), and so does the award it makes."""
+    storage = await Storage.open(database_url)
+    try:
+        await storage.bulk_results([(p, 7, ("wordle:daily", "absurdle:practice")[g % 2], None,
+                                     g % 3 > 0, 3 + g % 4)
+                                    for p in range(1, 201) for g in range(20)])  # fmt: skip
+        await storage.db.write("ANALYZE")
+        explain = "EXPLAIN " if storage.db.for_update else "EXPLAIN QUERY PLAN "
+        for rule in (IN_TWO, ABSURDLE_IN_FOUR):
+            for sql in (f"SELECT 1 {WON_GAMES} LIMIT 1",
+                        f"SELECT id {WON_GAMES} ORDER BY id LIMIT 1"):  # fmt: skip
+                rows = await storage._all(explain + sql, (5, rule.fewest, rule.most, rule.kinds))
+                plan = " ".join(str(tuple(row)) for row in rows)
+                assert "results_won" in plan, plan
+    finally:
+        await storage.close()

@@ -319,3 +319,64 @@ async def test_a_share_posted_before_a_deletion_never_counts_again(services, clo
     marked = await services.storage._one("SELECT 1 FROM forgotten WHERE mark = ?",
                                          (player_mark(key, 3),))  # fmt: skip
     assert marked is not None
+
+
+async def test_a_recap_posted_after_a_deletion_credits_no_game_of_a_day_begun_before(
+    services, clock
+) -> None:
+    """The Wordle app's recap reports games played on its puzzle's day, before it was posted:
+    one posted the morning after Ann deleted her data, of the day she deleted on, counts
+    nothing for her (live or read again by /import) and counts for Bob as ever; her own share
+    of that puzzle, posted after her deletion, counts (she came back and played); a recap of
+    a day that began after her deletion counts for her."""
+    key, storage = services.daily.key(MARKS), services.storage
+    assert not await services.delete_player(ANN.id)  # today at noon (marked all the same)
+    recap = f"Here are yesterday's results:\n👑 3/6: <@{ANN.id}> <@{BOB.id}>"
+
+    async def read(posted: date, hour: int) -> tuple[list[str], list[str]]:
+        said: list[str] = []
+        moment = Moment(datetime.combine(posted, datetime.min.time(), UTC)
+                        + timedelta(hours=hour), key)  # fmt: skip
+        notes = await record_app_results(storage, GUILD, recap, posted, outcomes=said,
+                                         moment=moment)  # fmt: skip
+        return said, notes
+
+    tomorrow = TODAY + timedelta(days=1)
+    said, notes = await read(tomorrow, 8)  # today's puzzle, posted tomorrow morning
+    assert said == ["forgotten", "new"]
+    assert notes == ["Wordle #1717: 1 results recorded, 0 already recorded (see /stats)"]
+    assert await left_of(services, ANN.id) == [0, 0, 0, 0]
+    assert await left_of(services, BOB.id) == [1, 1, 2, 4]
+    assert (await read(tomorrow, 23))[0] == ["forgotten", "same"]  # read again, later
+    clock.advance(20 * 3600)  # tomorrow, 08:00: her own share of today's puzzle counts
+    mine = await record_shares(storage, ANN.id, ANN.name, parse_shares(wordle_share(TODAY))
+                               .shares, scope=GUILD, posted=tomorrow,
+                               moment=Moment(clock(), key))  # fmt: skip
+    assert mine.outcomes == ["new"]
+    assert (await read(tomorrow, 9))[0] == ["forgotten", "same"]  # her line still counts not
+
+    said, _notes = await read(TODAY + timedelta(days=2), 8)  # tomorrow's puzzle: played after
+    assert said == ["new", "new"]
+    assert [s["puzzle"] for s in await storage.shares(ANN.id)] == [1717, 1718]
+
+
+async def test_a_recap_line_is_forgotten_by_the_deployments_day_not_utcs(
+    database_url, opened
+) -> None:
+    """Where the puzzle day begins is the deployment's zone (here New York, UTC-5): Ann
+    deletes at 03:00 UTC on 2 March, still 1 March in New York. The recap of New York's
+    1 March counts nothing for her; the recap of New York's 2 March, which began at 05:00
+    UTC, after her deletion, counts (by UTC's day it would not)."""
+    clock = Clock(datetime(2026, 3, 2, 3, tzinfo=UTC))
+    services = await opened(database_url, clock, daily_timezone="America/New_York")
+    key, zone = services.daily.key(MARKS), services.daily.zone
+    assert not await services.delete_player(ANN.id)
+    recap = f"Here are yesterday's results:\n👑 3/6: <@{ANN.id}> <@{BOB.id}>"
+    said: list[str] = []
+    for posted in (date(2026, 3, 2), date(2026, 3, 3)):  # each at 08:00 in New York
+        moment = Moment(datetime(posted.year, posted.month, posted.day, 13, tzinfo=UTC), key,
+                        zone)  # fmt: skip
+        await record_app_results(services.storage, GUILD, recap, posted, outcomes=said,
+                                 moment=moment)  # fmt: skip
+    assert said == ["forgotten", "new", "new", "new"]
+    assert [s["puzzle"] for s in await services.storage.shares(ANN.id)] == [1717]

@@ -327,7 +327,8 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
 
 async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, tmp_path, opened):
     """Pat's shares and the Wordle app's recap naming her count live; she deletes her data;
-    an admin then imports the channel's history: nothing of hers comes back (boards, /stats,
+    the app's next recap, of the day she deleted on, counts nothing for her, live or read
+    again; an admin then imports the channel's history: nothing of hers comes back (boards, /stats,
     /leaderboard, her export), the import names nobody (her shares are among those refused),
     and an old message of hers Discord sends again unedited counts nothing. A share she posts
     after deleting counts: she came back and played."""
@@ -362,12 +363,20 @@ async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, 
         assert "Deleted" in gone.text(), gone.text()
         quinns = {name: [r for r in rows if r[0] == quinn] for name, rows in counted.items()}
         assert boards(database, guild, 0) == quinns
+        # The app's recap of yesterday, posted after she deleted: her line reports a game
+        # played before that, so it counts nothing for her; Quinn's counts.
+        late = post(user(WORDLE_APP_ID, "Wordle", bot=True), recap, datetime.now(UTC))
+        server.seed(channel, [late])
+        await server.deliver_message(late, guild_id=guild)
+        await wait_for(lambda: len(boards(database, guild, 0)["shares"]) == 5)
+        quinns = boards(database, guild, 0)
+        assert {r[0] for rows in quinns.values() for r in rows} == {quinn}
 
         await import_(server, guild, TODAY - timedelta(days=10))
         await wait_for(lambda: done(database, guild, server))
         row = checkpoint(database, guild)
-        assert row is not None  # her 3 shares and her line of the recap: refused, unnamed
-        assert [row[k] for k in CHECKPOINT] == ["done", 7, 0, 4, 4, 0]
+        assert row is not None  # her 3 shares and her lines of the recaps: refused, unnamed
+        assert [row[k] for k in CHECKPOINT] == ["done", 8, 0, 5, 5, 0]
         assert boards(database, guild, 0) == quinns
         [shown] = progress(server, guild)
         assert "pat" not in shown["content"] and str(pat) not in shown["content"]

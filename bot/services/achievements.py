@@ -16,8 +16,10 @@ be forged, so shares earn nothing). What counts, thinking like a cheater:
   deterministic and its hint shows the way, so it is a puzzle solved, never a rank.
 
 Most rules read totals, so an award missed (the database busy when a game ended, a daily
-closed at midnight) is made when the next game ends. Only "In two" and "Absurdle in four"
-belong to one game's moment.
+closed at midnight) is made when the next game ends. "In two" and "Absurdle in four" belong
+to one game (:class:`OneGame`): they are read from the games stored, so one missed is made
+at the next check (the next game's end, or the next /stats), dated by the game that earned
+it, where it was played.
 """
 
 from __future__ import annotations
@@ -55,19 +57,43 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class OneGame:
+    """What earns an achievement of one game: a game of ``kinds`` (a LIKE pattern with one
+    "%": "%:daily", "absurdle:%") won with the bot in ``fewest`` to ``most`` guesses. The
+    same rule reads the game that just ended (:meth:`holds`) and the games stored
+    (:meth:`bot.storage.achievements.Achievements.won_a_game`)."""
+
+    kinds: str
+    fewest: int
+    most: int
+
+    def holds(self, facts: Facts) -> bool:
+        head, _percent, tail = self.kinds.partition("%")
+        kind = facts.kind
+        return (facts.won and self.fewest <= facts.guesses <= self.most
+                and len(kind) >= len(head) + len(tail)
+                and kind.startswith(head) and kind.endswith(tail))  # fmt: skip
+
+
+IN_TWO = OneGame("%:daily", 2, 2)  # skill: dailies only; one guess is luck or a leak
+ABSURDLE_IN_FOUR = OneGame("absurdle:%", 1, ABSURDLE_MOST)
+
+
+@dataclass(frozen=True)
 class Achievement:
     id: str
     title: str  # marked for the catalogs: translate where shown
     description: str
     earned: Callable[[Facts], bool]
     progress: Callable[[Facts], tuple[int, int]] | None = None  # (so far, goal)
+    game: OneGame | None = None  # earned by one game: read from the games stored
 
 
 CATALOGUE: tuple[Achievement, ...] = (
     Achievement("first_win", N_("First win"), N_("Win a game with the bot"),
                 lambda f: f.wins >= 1),
     Achievement("two_guesses", N_("In two"), N_("Win a daily in exactly two guesses"),
-                lambda f: f.daily and f.won and f.guesses == 2),
+                IN_TWO.holds, game=IN_TWO),
     Achievement("games_100", N_("100 games"), N_("Finish 100 games with the bot"),
                 lambda f: f.games >= GAMES_GOAL, lambda f: (f.games, GAMES_GOAL)),
     Achievement("streak_30", N_("30-day streak"), N_("Win a daily 30 days in a row"),
@@ -78,8 +104,7 @@ CATALOGUE: tuple[Achievement, ...] = (
                 lambda f: (f.hard_daily_wins, HARD_GOAL)),
     Achievement("absurdle_4", N_("Absurdle in four"),
                 N_("Beat Absurdle in four guesses or fewer"),
-                lambda f: f.kind.startswith("absurdle:") and f.won
-                and 0 < f.guesses <= ABSURDLE_MOST),
+                ABSURDLE_IN_FOUR.holds, game=ABSURDLE_IN_FOUR),
     Achievement("every_language", N_("Every language"),
                 N_("Win a Wordle daily in every language the bot has"),
                 lambda f: f.languages >= set(LANGUAGES),
@@ -121,11 +146,12 @@ def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0
 
 async def award(storage: Storage, stored: StoredGame, result: Result, hard: bool) -> list[str]:
     """The achievements the game just ended (``stored``, saved with ``result``) earns its
-    player, recorded once; the ids newly earned. Called once the result is stored, on the
-    game service's one path for every front end. Costs a read of what the player earned and
-    one of their global standings rows; the hard-mode count only after a hard daily win
-    while that one is still to earn. A busy database awards nothing now (the totals' rules
-    catch up at the next game)."""
+    player, and any still due from their games before, recorded once; the ids newly earned.
+    Called once the result is stored, on the game service's one path for every front end.
+    Costs a read of what the player earned and one of their global standings rows, one
+    indexed read for each achievement of one game still to earn; the hard-mode count only
+    after a hard daily win while that one is still to earn. A busy database awards nothing
+    now: the next check makes what is due."""
     store = storage.achievements
     player = stored.player_id
     try:
@@ -136,14 +162,29 @@ async def award(storage: Storage, stored: StoredGame, result: Result, hard: bool
         hard_wins = 0
         if hard and result.won and result.day is not None and "hard_10" not in earned:
             hard_wins = await store.hard_daily_wins(player)
-        facts = totals_facts(rows, hard_wins, kind=stored.kind, won=result.won,
-                             guesses=result.guesses)  # fmt: skip
-        new = newly_earned(facts, earned)
-        if not new:
-            return []
-        return await store.award(player, new, stored.scope, _now())
+        totals = [a for a in newly_earned(totals_facts(rows, hard_wins), earned)
+                  if BY_ID[a].game is None]  # fmt: skip
+        new = await store.award(player, totals, stored.scope, _now()) if totals else []
+        new += await award_from_games(storage, player, earned)
     except StorageBusy:
         return []
+    return [a.id for a in CATALOGUE if a.id in new]
+
+
+async def award_from_games(storage: Storage, player_id: int, earned: dict[str, str]) -> list[str]:
+    """Award each achievement of one game not in ``earned`` that a game the player finished
+    with the bot earns (the one just ended among them), as the first such game: when and
+    where it ended. The ids newly earned."""
+    store, new = storage.achievements, []
+    for achievement in CATALOGUE:
+        rule = achievement.game
+        if rule is None or achievement.id in earned:
+            continue
+        found = await store.won_a_game(player_id, rule.kinds, rule.fewest, rule.most)
+        if found and await store.award_for_game(player_id, achievement.id, rule.kinds,
+                                                rule.fewest, rule.most):  # fmt: skip
+            new.append(achievement.id)
+    return new
 
 
 @dataclass(frozen=True)
@@ -157,9 +198,15 @@ class Line:
 
 async def listing(storage: Storage, player_id: int) -> list[Line]:
     """Every achievement for ``player_id``: those earned with their dates, the others with
-    the progress made toward them where a count says it."""
+    the progress made toward them where a count says it. An achievement of one game still
+    due (its award missed) is made first, dated by its game (a busy database: later)."""
     store = storage.achievements
     earned = await store.earned(player_id)
+    try:
+        if await award_from_games(storage, player_id, earned):
+            earned = await store.earned(player_id)
+    except StorageBusy:
+        pass  # listed as it stands; the next check makes it
     rows = [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in await store.totals(player_id)]
     hard = 0 if "hard_10" in earned else await store.hard_daily_wins(player_id)
     facts = totals_facts(rows, hard)

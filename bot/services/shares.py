@@ -16,6 +16,8 @@ whoever takes a name later is never credited under it).
 Read from a channel (live, by /import, or the "Record results" menu), a message also carries
 its :class:`Moment`: a player who deleted their data since it was posted is not credited
 with it (:mod:`bot.services.deletion`); nobody is told, and the import counts it as refused.
+A recap's line reports a game played on its puzzle's day, before the recap: it counts
+nothing for a player who deleted their data after that day began, however late it came.
 Its moment also orders a player's messages of one puzzle: one older than the message recorded
 changes nothing (:mod:`bot.storage.shares`); with no message (the console), it is now.
 """
@@ -24,14 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from bot.i18n import N_, _, format_number, ngettext
 from bot.services.deletion import player_mark
 from bot.storage import Storage
 from bot.storage.cooldowns import stamp
 from bot.storage.shares import FORGOTTEN, REFUSED, current_numbers, newest_number
-from engine.app_results import parse_app_results
+from engine.app_results import NYT_EPOCH, parse_app_results
 from engine.shares import CLONE_GAMES, Share
 from engine.variants import is_language_list, variant_names
 
@@ -53,19 +55,30 @@ def posting_day(posted_at: datetime, zone: tzinfo) -> date:
     return posted_at.astimezone(zone).date()
 
 
+def day_start(day: date, zone: tzinfo) -> datetime:
+    """When puzzle day ``day`` begins in the deployment's zone (a midnight a clock change
+    skips: the day's first moment)."""
+    return datetime.combine(day, time(), zone)
+
+
 @dataclass(frozen=True)
 class Moment:
     """When a message was posted (its last edit, if any), with the key of the deployment's
-    deletion marks (None: the player records their own message themself, unchecked)."""
+    deletion marks (None: the player records their own message themself, unchecked) and the
+    zone its puzzle days begin in."""
 
     at: datetime
     key: bytes | None = None
+    zone: tzinfo = UTC
 
-    def forgotten(self, player_id: int) -> tuple[str, str]:
-        """What the storage asks of a share of ``player_id`` in this message: the player's
-        mark, and the moment (a share posted before they deleted their data counts nothing)."""
+    def forgotten(self, player_id: int, played_on: date | None = None) -> tuple[str, str]:
+        """What the storage asks of a result of ``player_id`` in this message: the player's
+        mark, and the moment a deletion at or after which leaves it uncounted. A share: the
+        message's (posted before the deletion). A recap's line, of a game ``played_on`` a
+        day: that day's start, or the message's if earlier (the game came before it)."""
         assert self.key is not None
-        return player_mark(self.key, player_id), stamp(self.at)
+        moment = self.at if played_on is None else min(self.at, day_start(played_on, self.zone))
+        return player_mark(self.key, player_id), stamp(moment)
 
 
 def posted_at(moment: Moment | None) -> datetime | None:
@@ -73,10 +86,15 @@ def posted_at(moment: Moment | None) -> datetime | None:
     return None if moment is None else moment.at
 
 
-def forgotten(moment: Moment | None, player_id: int) -> tuple[str, str] | None:
-    """The one check every share read from a channel goes through (None: recorded by its
-    player)."""
-    return None if moment is None or moment.key is None else moment.forgotten(player_id)
+def forgotten(
+    moment: Moment | None, player_id: int, played_on: date | None = None
+) -> tuple[str, str] | None:
+    """The one check every result read from a channel goes through (None: recorded by its
+    player); ``played_on``: the day a recap's line reports a game of (see
+    :meth:`Moment.forgotten`)."""
+    if moment is None or moment.key is None:
+        return None
+    return moment.forgotten(player_id, played_on)
 
 
 @dataclass
@@ -199,7 +217,8 @@ async def record_app_results(
     a name that fits nobody or several, or read after :data:`NAMES_FRESH`, credits nobody.
     Recording the same recap twice changes nothing: a player's result for a puzzle is one
     row however it arrived. ``outcomes`` (/import) receives each player's outcome. A player
-    who deleted their data after ``moment`` is left out, unsaid."""
+    who deleted their data after the puzzle's day began is left out, unsaid (their game was
+    before it, whenever the recap is posted or read; ``moment``: the message's)."""
     said = [] if outcomes is None else outcomes
     parsed = parse_app_results(text[:MAX_MESSAGE])
     if parsed.kind != "recap":
@@ -207,6 +226,7 @@ async def record_app_results(
     puzzle = parsed.puzzle_for(posted)
     if puzzle is None:
         return [_("This recap does not say which day it is about: nothing recorded.")]
+    played_on = NYT_EPOCH + timedelta(days=puzzle)  # the day its lines' games were played
     named = {member_id: name for member_id, name in members}
     notes, counts = list(parsed.problems), {"new": 0, "same": 0, "replaced": 0}
     for result in parsed.results:
@@ -230,7 +250,7 @@ async def record_app_results(
         outcome = await storage.record_share(player, "wordle", puzzle, result.won,
                                              result.guesses, False, "app", scope=guild_id,
                                              today=posted, name=name,
-                                             forgotten=forgotten(moment, player),
+                                             forgotten=forgotten(moment, player, played_on),
                                              posted_at=posted_at(moment))  # fmt: skip
         if outcome == FORGOTTEN:  # named by nobody: not even "not recorded"
             said.append(outcome)

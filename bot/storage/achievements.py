@@ -15,6 +15,12 @@ from bot.storage.records import GLOBAL
 
 # A stored game's mode as the engine writes it (json.dumps of its to_dict): hard and strict.
 HARD_STATES = ('%"mode": "hard"%', '%"mode": "strict"%')
+# The player's games won with the bot of kinds LIKE a pattern in a range of guesses: the
+# games an achievement of one game reads (a walk of the index results_won: their wins in
+# that many guesses only). Shares are never results.
+WON_GAMES = (
+    "FROM results WHERE player_id = ? AND won = 1 AND guesses BETWEEN ? AND ? AND kind LIKE ?"
+)
 
 
 class Achievements:
@@ -40,6 +46,25 @@ class Achievements:
             ):
                 new.append(achievement)
         return new
+
+    async def won_a_game(self, player_id: int, kinds: str, fewest: int, most: int) -> bool:
+        """Whether the player won a game of ``kinds`` (a LIKE pattern) with the bot in
+        ``fewest`` to ``most`` guesses: one indexed read."""
+        row = await self.db.one(f"SELECT 1 {WON_GAMES} LIMIT 1",
+                                (player_id, fewest, most, kinds))  # fmt: skip
+        return row is not None
+
+    async def award_for_game(self, player_id: int, achievement: str, kinds: str, fewest: int,
+                             most: int) -> bool:  # fmt: skip
+        """Record ``achievement`` as earned by the first such game (:meth:`won_a_game`), when
+        and where that game ended, in one statement (a player deleted meanwhile: no game,
+        nothing recorded); whether it is new."""
+        return bool(await self.db.write(
+            "INSERT INTO achievements (player_id, achievement, earned_at, scope) "
+            f"SELECT player_id, ?, finished_at, scope {WON_GAMES} ORDER BY id LIMIT 1 "
+            "ON CONFLICT DO NOTHING",
+            (achievement, player_id, fewest, most, kinds),
+        ))  # fmt: skip
 
     async def totals(self, player_id: int) -> list[Row]:
         """The player's own standings of every kind (games played with the bot: the global

@@ -212,6 +212,13 @@ _SHARE_MOMENTS = """
     UPDATE share_results SET posted_at = recorded_at;
     CREATE INDEX games_playing_day ON games(scope, puzzle) WHERE status = 'playing';
 """
+# 27 (both engines): each player's games won, by guesses and kind. The achievements of one
+# game ("In two", "Absurdle in four": bot/services/achievements.py) are read from the games
+# stored, so one the database missed when its game ended is made at the next check; the read
+# walks only the player's wins in that many guesses (bot/storage/achievements.py).
+_WON_GAMES = """
+    CREATE INDEX results_won ON results(player_id, guesses, kind) WHERE won = 1;
+"""
 
 
 def _recent_pings(player_id: str) -> str:
@@ -607,6 +614,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 26: the moment of each share's message; the games in progress by day (see
     # _SHARE_MOMENTS).
     _SHARE_MOMENTS,
+    # 27: each player's games won, by guesses (see _WON_GAMES).
+    _WON_GAMES,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -940,6 +949,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _FORGOTTEN,
     # 26: as SQLite's 26.
     _SHARE_MOMENTS,
+    # 27: as SQLite's 27.
+    _WON_GAMES,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
