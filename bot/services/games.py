@@ -47,8 +47,9 @@ from bot.services.kinds import (
     parse,
     shown_title,
 )
-from bot.storage import Deletion, Result, Storage, StorageBusy, StoredGame
+from bot.storage import Result, Storage, StorageBusy, StoredGame
 from bot.storage.cooldowns import stamp
+from bot.storage.records import Deletion
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
 from engine.answer_model import allowed_model
