@@ -321,8 +321,8 @@ async def test_a_winner_being_deleted_is_not_recorded_nor_given_the_role(
     """PostgreSQL, where a deletion's transaction runs beside others (SQLite's holds the one
     write lock whole): the digest records the role while the deletion holds the player's
     row. Recording waits for that row, finds it gone and gives nothing; the other winner is
-    crowned as ever (a record inserted meanwhile would break the deletion's foreign key, or
-    go unseen by it)."""
+    crowned as ever (recorded without the row's lock, the insert failed on its foreign key
+    once the row was gone, and that stopped the crowning of everyone after)."""
     services = await opened(postgres_url, at("2026-03-02T06:00"))
     await services.storage.digests.set_channel(GUILD, CHANNEL, 9)
     await services.storage.winner_roles.set_role(GUILD, ROLE)
