@@ -128,6 +128,28 @@ async def test_the_board_shows_squares_counts_and_who_is_still_playing(services)
     no_letters(text, services)
 
 
+async def test_a_deleted_player_leaves_todays_boards_at_once(services) -> None:
+    """/mydata delete: every board of today that showed the player is shown again from the
+    database at once, through the boards' own edits, not at its next change; the others
+    playing stay on it."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    await services.storage.live_boards.set_channel(OTHER, CHANNEL + 1)
+    discord = live(services)
+    await play(services, ANN, 1)
+    await play(services, BOB, 0)
+    assert (await services.games.start(ANN, OTHER, "primel", daily=True)).ok  # still going
+    await play(services, EVE, 0, scope=OTHER)
+    await settled(services)
+    here, there = discord.posts
+    assert "2/6 ann" in discord.messages[here] and "Still playing: ann" in discord.messages[there]
+    edits = len(discord.edits)
+    assert await services.delete_player(ANN.id)
+    await settled(services)
+    assert discord.posts == [here, there] and len(discord.edits) == edits + 2
+    assert "ann" not in discord.messages[here] and "1/6 bob" in discord.messages[here]
+    assert "ann" not in discord.messages[there] and "1/6 eve" in discord.messages[there]
+
+
 async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
     discord = live(services)
     await play(services, ANN, 0)
@@ -513,5 +535,39 @@ async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server,
     await server.deliver_message(share)
     board = await until(lambda: (b := shown(server, channel)) and "2/6 <@52>" in b["content"] and b)
     assert f"**Wordle #{number}**" in board["content"] and grid in board["content"]
+    code, err = bot.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_a_deletion_takes_the_player_off_the_live_board_at_once(server, tmp_path):
+    """A player who finished and one still playing are on the board; /mydata delete takes
+    each off it at once (the board's next edit, from the database), while the others
+    stay."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), live_board_seconds="0.5",
+                     clock_start="2026-03-01T12:00:00+00:00")  # fmt: skip
+    await started(server, bot)
+    channel = GUILDS[0] + 1
+    await server.interact(command("liveboard", "channel", user_id=20))
+    for user_id, words in ((21, ["aahed"]), (22, ["aahed"]), (23, ["zymic"])):
+        start = await server.interact(command("wordle", "daily", user_id=user_id))
+        assert start.kind == 4, start.text()
+        for word in words:
+            await server.interact(command("guess", user_id=user_id, word=word))
+    await server.interact(command("giveup", user_id=21))  # 21 finished (X), 22 and 23 play
+    playing = "Still playing: <@22> <@23>"
+    board = await until(lambda: (b := shown(server, channel)) and playing in b["content"] and b)
+    assert "X/6 <@21>" in board["content"]
+    for user_id in (21, 22):
+        deleted = await server.interact(
+            command("mydata", "delete", user_id=user_id, confirm="DELETE")
+        )
+        assert "Deleted your games" in deleted.text()
+
+    def without_them() -> dict | None:
+        now = shown(server, channel)
+        return now if now and not re.search("<@2[12]>", now["content"]) else None
+
+    now = await until(without_them)
+    assert now["id"] == board["id"] and "Still playing: <@23>" in now["content"]
     code, err = bot.stop()
     assert code == 0, err[-2000:]

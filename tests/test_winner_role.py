@@ -6,6 +6,7 @@ problem is said once, in the digest's channel, on both engines."""
 import asyncio
 from datetime import date, timedelta
 
+import asyncpg
 import pytest
 from clock import at
 from test_digest import ANN, BOB, CAT, CHANNEL, DAY, GUILD, Discord, play
@@ -284,3 +285,87 @@ async def test_digest_off_and_no_role_take_the_role_back_at_once(services) -> No
     assert done.text == ("No winner's role. The bot took the winner's role back from 1 member it "
                          "had given it to.")  # fmt: skip
     assert roles.held[ROLE] == {CAT.id}
+
+
+async def test_a_role_given_while_a_deletion_waits_to_begin_is_taken_back(
+    shared_url, opened
+) -> None:
+    """The winner deletes their data in one process while another's digest crowns them: the
+    deletion waits behind a move of theirs (their lock) while the digest records the role,
+    gives it and finds its record still there. The deletion then takes it back from what its
+    own transaction read (a read before it, as once done, saw no record: the role stayed)."""
+    deleting = await opened(shared_url, at("2026-03-02T06:00"))
+    crowning = await opened(shared_url, at("2026-03-02T06:00"))
+    await crowning.storage.digests.set_channel(GUILD, CHANNEL, 9)
+    await crowning.storage.winner_roles.set_role(GUILD, ROLE)
+    await play(crowning, ANN, DAY, 1)
+    roles = Roles()
+    locks = deleting.games._locks
+
+    async def deletion_waits() -> bool:
+        return locks._locks[ANN.id][1] == 2  # the move's hold, and the deletion's
+
+    async with locks.hold(ANN.id):  # a move of theirs being played
+        deletion = asyncio.create_task(deleting.delete_player(ANN.id, door=roles))
+        await until(deletion_waits)
+        assert len((await run(crowning, roles, "2026-03-02T06:00")).posts) == 1
+        assert roles.held[ROLE] == {ANN.id} and not deletion.done()
+    assert await deletion
+    assert roles.held[ROLE] == set() and roles.calls == [("give", ANN.id), ("take", ANN.id)]
+    assert await crowning.storage.winner_roles.holders(GUILD) == []
+
+
+async def test_a_winner_being_deleted_is_not_recorded_nor_given_the_role(
+    postgres_url, opened
+) -> None:
+    """PostgreSQL, where a deletion's transaction runs beside others (SQLite's holds the one
+    write lock whole): the digest records the role while the deletion holds the player's
+    row. Recording waits for that row, finds it gone and gives nothing; the other winner is
+    crowned as ever (recorded without the row's lock, the insert failed on its foreign key
+    once the row was gone, and that stopped the crowning of everyone after)."""
+    services = await opened(postgres_url, at("2026-03-02T06:00"))
+    await services.storage.digests.set_channel(GUILD, CHANNEL, 9)
+    await services.storage.winner_roles.set_role(GUILD, ROLE)
+    await play(services, ANN, DAY, 1)
+    await play(services, BOB, DAY, 1)
+    roles, at_roles, go = Roles(), asyncio.Event(), asyncio.Event()
+    problem = roles.problem
+
+    async def paused(guild_id: int, role_id: int) -> str | None:
+        at_roles.set()  # the digest is about to record and give: it waits for the deletion
+        await go.wait()
+        return await problem(guild_id, role_id)
+
+    roles.problem = paused  # type: ignore[method-assign]
+    digest = asyncio.create_task(run(services, roles, "2026-03-02T06:00"))
+    await at_roles.wait()
+    gate, watch = await asyncpg.connect(postgres_url), await asyncpg.connect(postgres_url)
+    try:  # (watched from outside the gate's transaction, which keeps one view of activity)
+        waiting = ("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                   "AND wait_event_type = 'Lock'")  # fmt: skip
+        async with gate.transaction():
+            # Held until released: the deletion, once it holds the player's row, waits here
+            # (within the lock timeout, 1.5 s: the steps below take milliseconds).
+            await gate.execute("LOCK TABLE forgotten IN SHARE MODE")
+            deletion = asyncio.create_task(services.delete_player(ANN.id, door=roles))
+            await until(lambda: watch.fetchval(waiting), 1)
+            go.set()
+            await until(lambda: watch.fetchval(waiting), 2)  # recording ANN's waits
+            assert roles.calls == [] and not deletion.done()
+        assert await deletion
+        assert len((await digest).posts) == 1
+    finally:
+        await gate.close()
+        await watch.close()
+    assert roles.held[ROLE] == {BOB.id} and roles.calls == [("give", BOB.id)]
+    assert [h.player_id for h in await services.storage.winner_roles.holders(GUILD)] == [BOB.id]
+
+
+async def until(read, expected: object = True, timeout: float = 10.0) -> None:
+    """Until ``await read()`` equals ``expected`` (polled), or the test fails."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (value := await read()) != expected:
+        if loop.time() > deadline:
+            pytest.fail(f"{value!r}, not {expected!r}, after {timeout} s")
+        await asyncio.sleep(0.01)

@@ -62,13 +62,13 @@ class Services:
         """Delete everything stored about a player; what they played today stays played
         until the day ends (an anonymous mark each: bot/services/deletion.py). With ``door``
         (Discord's), the winner's roles the bot gave them are taken back at once: the
-        records that would let a digest do it go with their data."""
-        held = [] if door is None else await self.storage.winner_roles.held_by(player_id)
-        deleted = await self.games.delete_player(player_id)
+        records that would let a digest do it go with their data (the roles to take are
+        read in the deletion's transaction: one recorded just before it is taken too)."""
+        deletion = await self.games.delete_player(player_id)
         self.guide.forget(player_id)  # their next command is a first use again
         if door is not None:
-            await take_from_player(door, player_id, held)
-        return deleted
+            await take_from_player(door, player_id, deletion.roles)
+        return deletion.deleted
 
     async def reset_guild_board(self, guild_id: int) -> int:
         return await self.storage.reset_guild_board(guild_id)

@@ -49,6 +49,7 @@ from bot.services.kinds import (
 )
 from bot.storage import Result, Storage, StorageBusy, StoredGame
 from bot.storage.cooldowns import stamp
+from bot.storage.records import Deletion
 from engine.absurdle import AbsurdleGame
 from engine.aio import hint_async
 from engine.answer_model import allowed_model
@@ -675,19 +676,22 @@ class GameService:
         mark = played_mark(self.daily.key(MARKS), player_id, kind, puzzle)
         return await self.storage.marked(mark, self.daily.today().isoformat())
 
-    async def delete_player(self, player_id: int) -> bool:
+    async def delete_player(self, player_id: int) -> Deletion:
         """Delete everything of the player's, leaving today's marks and their own, with the
-        moment (bot.services.deletion)."""
+        moment (bot.services.deletion); today's boards that showed them are shown again."""
         key = self.daily.key(MARKS)
         async with self._locks.hold(player_id):
-            deleted = await self.storage.delete_player(
+            deletion = await self.storage.delete_player(
                 player_id, mark=lambda kind, puzzle: played_mark(key, player_id, kind, puzzle),
                 today=self.daily.today().isoformat(), pings_since=self._pings_since(),
                 lasting=(CHALLENGE, LASTING),
                 forget=(player_mark(key, player_id), stamp(self.daily.clock())),
             )  # fmt: skip
             self.forget_player(player_id)
-        return deleted
+        for scope, day in deletion.boards:
+            if self.on_daily is not None:
+                self.on_daily(scope, day)
+        return deletion
 
     async def purge_marks(self) -> int:
         """Forget the marks of puzzle days that have ended (a job on the clock)."""

@@ -20,7 +20,8 @@ it shows at the board's next change.
 One board a day across processes: its message is claimed in the database before it is
 posted (:mod:`bot.storage.live_boards`). A board deleted in Discord is posted again by the
 first edit that finds it gone, once; a new day starts a new message and the last one stays
-as it was last shown.
+as it was last shown. A player who deletes their data leaves today's boards at once: their
+deletion marks each board that showed them (read in its transaction), as a finish would.
 """
 
 from __future__ import annotations

@@ -184,7 +184,7 @@ async def _take(door: RoleDoor, guild_id: int, player_id: int, role_id: int) -> 
 
 
 async def take_from_player(door: RoleDoor, player_id: int, held: list[tuple[int, int]]) -> None:
-    """Take back the roles ``held`` ((server, role), read before their data was deleted)
+    """Take back the roles ``held`` ((server, role), read in their deletion's transaction)
     from a player whose data is gone, with the records that would have let a digest do it.
     A refusal is logged: nothing is left to try again from."""
     for guild_id, role_id in held:

@@ -44,13 +44,14 @@ from bot.storage.database import (
 )
 from bot.storage.digests import Digests
 from bot.storage.imports import Imports
-from bot.storage.live_boards import LiveBoards
+from bot.storage.live_boards import LiveBoards, boards_showing
 from bot.storage.migrations import LATEST
 from bot.storage.periods import Ranked, add_to_periods, board_page, period_keys
 from bot.storage.races import Races
 from bot.storage.records import (
     DEFAULT_SEASON_DAYS,
     GLOBAL,
+    Deletion,
     GuildSettings,
     Result,
     Standing,
@@ -62,7 +63,7 @@ from bot.storage.reminders import Reminders
 from bot.storage.shares import ShareResult, uncount_shares_of
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
-from bot.storage.winner_roles import WinnerRoles
+from bot.storage.winner_roles import WinnerRoles, roles_held_by
 from bot.storage.years import Years
 
 log = logging.getLogger("wordlebot.storage")
@@ -554,7 +555,7 @@ class Storage:
         self, player_id: int, *, mark: Callable[[str, str], str] | None = None,
         today: str | None = None, pings_since: str | None = None,
         lasting: tuple[str, str] | None = None, forget: tuple[str, str] | None = None,
-    ) -> bool:  # fmt: skip
+    ) -> Deletion:  # fmt: skip
         """Remove the player and everything of theirs (foreign keys cascade); then the
         engine makes sure the old rows are gone from disk too (SQLite: zeroed pages and a
         truncated write-ahead log; PostgreSQL: a vacuum).
@@ -568,7 +569,12 @@ class Storage:
         they were played, holding until that day (a challenge has no day of its own). With
         ``forget`` (the player's own mark, a stored time), that mark stays for good with the
         later of its times: no share of theirs posted before counts again
-        (:func:`.shares.record_share`)."""
+        (:func:`.shares.record_share`).
+
+        Returns, read with the player's row locked (no role recorded for them meanwhile goes
+        unseen: :meth:`.winner_roles.WinnerRoles.giving` waits for that lock), the winner's
+        roles the bot gave them and, with ``today``, the servers whose board of that day
+        showed them: what the front ends undo, as no record of it is left."""
         async with self.transaction() as db:
             # The player's row locked first: no game of theirs is inserted until we commit.
             # Made if missing (and deleted below), so that a share recorded meanwhile for one
@@ -578,6 +584,8 @@ class Storage:
                 "ON CONFLICT DO NOTHING", (player_id, _now()),
             ) if forget is not None else 0  # fmt: skip
             await db.one(f"SELECT id FROM players WHERE id = ?{self.db.for_update}", (player_id,))
+            roles = await roles_held_by(db, player_id)
+            boards = [] if today is None else await boards_showing(db, player_id, today)
             if mark is not None and today is not None:
                 suffix, until = lasting or ("", today)
                 played = await db.all(
@@ -622,7 +630,7 @@ class Storage:
             gone = await db.execute("DELETE FROM players WHERE id = ?", (player_id,))
             deleted = gone == 1 and not made
         await self.db.after_delete()
-        return deleted
+        return Deletion(deleted, roles, boards)
 
     async def marked(self, mark: str, today: str) -> bool:
         """Whether a deletion left this mark for ``today`` (older marks no longer count)."""

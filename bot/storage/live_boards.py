@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.storage.database import Database
 
@@ -103,3 +104,17 @@ class LiveBoards:
             "DELETE FROM live_boards WHERE guild_id = ? AND day = ? AND message_id IS NULL",
             (guild_id, day),
         )
+
+
+async def boards_showing(tx: Any, player_id: int, day: str) -> list[tuple[int, str]]:
+    """(server, ``day``) of each board of that day that shows the player (the reads of
+    :mod:`bot.storage.digests`, by player): a daily finished or going there, a share counted
+    there. Read in ``tx``, their deletion's: those boards are shown again without them."""
+    rows = await tx.all(
+        "SELECT scope FROM results WHERE player_id = ? AND day = ? AND kind LIKE '%:daily' "
+        "UNION SELECT scope FROM share_results WHERE player_id = ? AND day = ? AND counted = 1 "
+        "UNION SELECT scope FROM games WHERE player_id = ? AND puzzle = ? "
+        "AND status = 'playing' AND kind LIKE '%:daily' ORDER BY scope",
+        (player_id, day, player_id, day, player_id, day),
+    )
+    return [(int(r[0]), day) for r in rows]

@@ -80,3 +80,16 @@ def fold(row: StandingRow | None, result: Result) -> StandingRow:
         max(best, current),
         result.day if result.day is not None else last_day,
     )
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """What a player's deletion found in its own transaction, once their row was locked: what
+    the front ends must undo now that no record of it is left."""
+
+    deleted: bool  # they had data
+    roles: list[tuple[int, int]]  # (server, role): the winner's roles the bot gave them
+    boards: list[tuple[int, str]]  # (server, day): today's live boards that showed them
+
+    def __bool__(self) -> bool:  # read as the bool a deletion returned before
+        return self.deleted

@@ -4,14 +4,19 @@ holds it by the bot's hand (``winner_roles``).
 A holder is recorded *before* the role is given and forgotten only once it is taken back, so
 a restart, a crash between the two, or another process running the next digest still knows
 whom to take it from; members who hold the role for any other reason are never recorded,
-so never touched. A player's rows go with their data (the foreign key cascades): Discord's
-front end reads them first and takes those roles back at once (:mod:`bot.services`).
+so never touched. A player's rows go with their data (the foreign key cascades): their
+deletion reads them in its transaction (:func:`roles_held_by`), with the player's row
+locked, and Discord's front end takes those roles back at once (:mod:`bot.services`). A
+holder is recorded with that row locked too, so each record is either read by the deletion
+or refused after it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from bot.storage.cooldowns import lock_player
 from bot.storage.database import Database
 
 
@@ -49,15 +54,6 @@ class WinnerRoles:
         )
         return [Holder(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
-    async def held_by(self, player_id: int) -> list[tuple[int, int]]:
-        """(server, role) of every role the bot gave the player and has not taken back."""
-        rows = await self.db.all(
-            "SELECT guild_id, role_id FROM winner_roles WHERE player_id = ? "
-            "ORDER BY guild_id, role_id",
-            (player_id,),
-        )
-        return [(int(r[0]), int(r[1])) for r in rows]
-
     async def holds(self, guild_id: int, player_id: int, role_id: int) -> bool:
         """Whether the bot's record of this holder is still there (a deletion drops it)."""
         row = await self.db.one(
@@ -73,16 +69,19 @@ class WinnerRoles:
 
     async def giving(self, guild_id: int, player_id: int, role_id: int, day: str) -> bool:
         """Record that the role is about to be given; False when the player has no data
-        (deleted since): they are not given it."""
-        return (
-            await self.db.write(
-                "INSERT INTO winner_roles (guild_id, player_id, role_id, day) "
-                "SELECT ?, id, ?, ? FROM players WHERE id = ? "
-                "ON CONFLICT(guild_id, player_id, role_id) DO UPDATE SET day = excluded.day",
-                (guild_id, role_id, day, player_id),
+        (deleted since, or being deleted: the lock waits for that deletion): they are not
+        given it."""
+        async with self.db.transaction() as tx:
+            await lock_player(tx, self.db.for_update, player_id)
+            return (
+                await tx.execute(
+                    "INSERT INTO winner_roles (guild_id, player_id, role_id, day) "
+                    "SELECT ?, id, ?, ? FROM players WHERE id = ? "
+                    "ON CONFLICT(guild_id, player_id, role_id) DO UPDATE SET day = excluded.day",
+                    (guild_id, role_id, day, player_id),
+                )
+                == 1
             )
-            == 1
-        )
 
     async def taken(self, guild_id: int, player_id: int, role_id: int) -> None:
         """Forget a holder: the role was taken back (or they left the server)."""
@@ -117,3 +116,13 @@ class WinnerRoles:
             "AND winner_role_problem IS NOT NULL",
             (guild_id,),
         )
+
+
+async def roles_held_by(tx: Any, player_id: int) -> list[tuple[int, int]]:
+    """(server, role) of every role the bot gave the player and has not taken back, read in
+    ``tx`` (their deletion's, once it holds their row)."""
+    rows = await tx.all(
+        "SELECT guild_id, role_id FROM winner_roles WHERE player_id = ? ORDER BY guild_id, role_id",
+        (player_id,),
+    )
+    return [(int(r[0]), int(r[1])) for r in rows]
