@@ -145,10 +145,12 @@ class BotProcess:
                                         stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
         RUNNING.append(self)
 
-    async def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
+    async def stop(self, sig: int = signal.SIGTERM, *, prompt: bool = True) -> tuple[int, str]:
         """Signal the bot, wait for it to exit, and return its status and log. The wait
         leaves this event loop free: the stand-in runs on it and must answer what the bot
-        sends while it shuts down (a follow-up in flight), or the bot waits out its drain."""
+        sends while it shuts down (a follow-up in flight), or the bot waits out its drain.
+        ``prompt``: fail if stopping took the whole drain (the load ramp, which overloads
+        the bot on purpose, may leave it work to drain)."""
         from bot.discord_bot import DRAIN_SECONDS
 
         begin = time.perf_counter()
@@ -163,7 +165,7 @@ class BotProcess:
         code, err = self._ended()
         # A shutdown takes a fraction of a second: one as long as the bot's drain means it
         # waited on an answer that never came (the stand-in held, or a route left on hold).
-        assert took < DRAIN_SECONDS, (
+        assert not prompt or took < DRAIN_SECONDS, (
             f"the bot took {took:.1f} s to stop: it waited out its drain on an unanswered "
             f"request\n{err[-2000:]}"
         )

@@ -157,7 +157,7 @@ async def ramp(
                     break
                 await asyncio.sleep(1.0)  # let the queue drain between steps
         finally:
-            code, err = await bot.stop()
+            code, err = await bot.stop(prompt=False)  # overloaded: work may be left
             await server.stop()
         if code != 0:
             say(f"the bot exited with status {code}: {err[-1500:]}")
