@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, snowflake, user
@@ -144,14 +145,43 @@ class BotProcess:
                                         stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
         RUNNING.append(self)
 
-    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str]:
+    async def stop(self, sig: int = signal.SIGTERM, *, prompt: bool = True) -> tuple[int, str]:
+        """Signal the bot, wait for it to exit, and return its status and log. The wait
+        leaves this event loop free: the stand-in runs on it and must answer what the bot
+        sends while it shuts down (a follow-up in flight), or the bot waits out its drain.
+        ``prompt``: fail if stopping took the whole drain (the load ramp, which overloads
+        the bot on purpose, may leave it work to drain)."""
+        from bot.discord_bot import DRAIN_SECONDS
+
+        begin = time.perf_counter()
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
-            self.process.wait(timeout=30)
+            await asyncio.to_thread(self.process.wait, 30)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        took = time.perf_counter() - begin
+        code, err = self._ended()
+        # A shutdown takes a fraction of a second: one as long as the bot's drain means it
+        # waited on an answer that never came (the stand-in held, or a route left on hold).
+        assert not prompt or took < DRAIN_SECONDS, (
+            f"the bot took {took:.1f} s to stop: it waited out its drain on an unanswered "
+            f"request\n{err[-2000:]}"
+        )
+        return code, err
+
+    def kill(self) -> tuple[int, str]:
+        """SIGKILL, waited for here: a killed process sends nothing more, so holding the loop
+        while the kernel reaps it costs the stand-in nothing (and fixtures without a loop
+        can call it)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        return self._ended()
+
+    def _ended(self) -> tuple[int, str]:
+        """The exit status and the whole log, once the process has exited."""
         if self in RUNNING:
             RUNNING.remove(self)
         if self.log.closed:
@@ -176,7 +206,7 @@ def kill_running(keep: list[BotProcess] | None = None) -> None:
     stops, which would wait a minute on a live bot's gateway connection."""
     for process in list(RUNNING):
         if process not in (keep or []):
-            process.stop(signal.SIGKILL)
+            process.kill()
 
 
 async def started(server: DiscordServer, bot: BotProcess) -> None:
@@ -185,5 +215,5 @@ async def started(server: DiscordServer, bot: BotProcess) -> None:
     try:
         await asyncio.wait_for(server.identified.wait(), 90)
     except TimeoutError:
-        _, err = bot.stop(signal.SIGKILL)
+        _, err = bot.kill()
         raise AssertionError(f"the bot never identified: {err[-2000:]}") from None

@@ -43,7 +43,7 @@ async def main(days: int) -> None:
         edits = sum(len(bodies) for bodies in server.edited.values())
         print(f"{len(history)} messages, {pages} history requests, {edits} progress edits: "
               f"{took:.1f} s, {len(history) / took:.0f} messages/s")  # fmt: skip
-        process.stop()
+        await process.stop()
     finally:
         kill_running()
         await server.stop()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -158,7 +157,7 @@ async def ramp(
                     break
                 await asyncio.sleep(1.0)  # let the queue drain between steps
         finally:
-            code, err = bot.stop(signal.SIGTERM)
+            code, err = await bot.stop(prompt=False)  # overloaded: work may be left
             await server.stop()
         if code != 0:
             say(f"the bot exited with status {code}: {err[-1500:]}")

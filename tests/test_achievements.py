@@ -280,7 +280,7 @@ async def test_the_real_process_tells_privately_and_announces_where_allowed(serv
     assert private["flags"] & 64 and not public.get("flags", 0) & 64
     assert public["content"] == "🏆 <@3> earned **First win**\n🏆 <@3> earned **In two**"
     assert public["allowed_mentions"]["parse"] == []
-    code, err = bot.stop()  # everything in flight is sent before it exits
+    code, err = await bot.stop()  # everything in flight is sent before it exits
     assert code == 0, err[-2000:]
     assert len(quiet.followups) == 1  # never announced where the server did not allow it
 

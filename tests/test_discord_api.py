@@ -237,5 +237,5 @@ async def test_the_bot_answers_in_text_where_it_may_not_embed_or_attach(server, 
         hint = await server.interact(command("hint", user_id=5), settle=True)
         assert hint.kind == 5 and hint.flags & EPHEMERAL and "possible" in hint.text()
     finally:
-        code, err = bot.stop()
+        code, err = await bot.stop()
     assert code == 0, err[-2000:]

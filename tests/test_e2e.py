@@ -56,7 +56,7 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     board = await server.interact(command("leaderboard", user_id=1, metric="wins"))
     assert "Wins" in board.text() and "Page 1 of 1" in board.text()
     assert server.heartbeats >= 1  # heartbeats were sent and acknowledged
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
     assert "e2e-token" not in err
     assert "DEBUG" in err and "<token>" in err  # the log was written, and redacted
@@ -82,7 +82,7 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     # An allowed guess that is in no answer list: never the day's answer, the game goes on
     assert NEVER_AN_ANSWER not in get_variant("wordle").answers.words
     await server.interact(submit(modal.data, NEVER_AN_ANSWER, user_id=3))
-    first.stop(signal.SIGKILL)  # no shutdown at all
+    first.kill()  # no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
@@ -91,17 +91,17 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # AAHED was kept
     won = await server.interact(submit(modal.data, daily_answer(), user_id=3))
     assert won.kind == 7 and "Solved in 2/6!" in won.text()
-    code, err = second.stop()
+    code, err = await second.stop()  # the win's achievement note, maybe still in flight, first
     assert code == 0, err[-2000:]
+    assert "**First win**" in won.followups[0]["content"]
 
 
 async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_path):
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
-    # The board and its first-game guide (bot.stop() holds the stand-in's loop: a guide in
-    # flight then would wait out the bot's drain and be lost). setup_hook is long done.
+    # The board and its first-game guide: setup_hook is long done.
     await server.interact(command("wordle", "practice", user_id=6), followups=1)
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0 and "run `wordlebot sync`" in err, err[-2000:]
 
 
@@ -111,7 +111,7 @@ async def test_a_dev_guild_the_app_is_not_in_says_so_and_the_bot_runs_on(server,
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, bot)  # (nothing is synced: it waits a moment)
     reply = await server.interact(command("wordle", "practice", user_id=6), followups=1)
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert reply.kind == 4 and code == 0, err[-2000:]
     errors = [line for line in err.splitlines() if "ERROR" in line]
     assert len(errors) == 1 and "DEV_GUILD_ID" in errors[0] and "not in that server" in errors[0]
@@ -126,7 +126,7 @@ async def test_no_sync_warning_once_commands_are_published(server, tmp_path):
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), dev_guild=False)
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=7), followups=1)
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0 and "wordlebot sync" not in err, err[-2000:]
 
 
@@ -138,7 +138,7 @@ async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
     await asyncio.wait_for(server.resumed.wait(), 30)
     reply = await server.interact(command("guess", user_id=4, word="crane"))
     assert reply.kind == 4 and "CRANE" in reply.text()
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
 
@@ -166,7 +166,7 @@ async def test_a_bot_that_lost_discord_exits_promptly_on_sigterm(server, tmp_pat
     bot.process.send_signal(signal.SIGTERM)
     code = await asyncio.to_thread(bot.process.wait, 30)
     took = time.perf_counter() - begin
-    _, err = bot.stop()
+    _, err = await bot.stop()
     assert code == 0 and took < 2.5, (took, err[-2000:])
     assert "CancelledError" not in err  # (discord.py logs each failed attempt's traceback)
 
@@ -204,7 +204,7 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
         for line in status:
             if line.startswith("VmHWM:"):
                 peak_kb = int(line.split()[1])
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
     # A guess answered past a deferral (a slow moment) is accepted too: its edit is public.
     accepted = sum(1 for reply in guesses if reply.accepted)
@@ -241,7 +241,7 @@ async def test_a_fatal_gateway_close_ends_with_one_clear_line(server, tmp_path, 
     try:
         returncode = await asyncio.wait_for(asyncio.to_thread(bot.process.wait), 60)
     finally:
-        _, err = bot.stop(signal.SIGKILL)
+        _, err = bot.kill()
     assert returncode == 1
     assert "Traceback" not in err and says in err
     assert len([line for line in err.splitlines() if "ERROR" in line]) == 1
@@ -262,7 +262,7 @@ async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
     bot.process.send_signal(signal.SIGTERM)
     hint = await reply
     assert hint.kind == 5 and "possible" in hint.text()
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
 
@@ -303,7 +303,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await play(24, ["aahed"])
     await asyncio.sleep(0.5)
     assert server.posts == []  # 1 March is not over
-    assert evening.stop()[0] == 0
+    assert (await evening.stop())[0] == 0
 
     server.identified.clear()
     midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **fast)
@@ -317,7 +317,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
     assert "Started, not finished" not in text
     await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
-    assert midnight.stop()[0] == 0
+    assert (await midnight.stop())[0] == 0
 
     server.identified.clear()
     later = BotProcess(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
@@ -325,7 +325,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await play(21, [answers.answer("wordle", date(2026, 3, 2))])
     await asyncio.sleep(0.6)
     assert len(server.posts) == 1  # posted once, whatever the restarts
-    assert later.stop()[0] == 0
+    assert (await later.stop())[0] == 0
 
     server.deleted_channels.add(channel)
     server.identified.clear()
@@ -335,7 +335,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await asyncio.sleep(0.6)
     assert len(server.posts) == 2 and server.dm_channels[posts[1][0]] == admin
     assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
-    code, err = next_day.stop()
+    code, err = await next_day.stop()
     assert code == 0, err[-2000:]
 
 
@@ -358,7 +358,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
     await asyncio.sleep(0.5)
     assert server.posts == []  # not 18:00 yet
-    assert noon.stop()[0] == 0
+    assert (await noon.stop())[0] == 0
 
     server.identified.clear()
     evening = BotProcess(server, database, clock_start="2026-03-01T17:59:58+00:00", **fast)
@@ -370,7 +370,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert body["allowed_mentions"] == {"parse": [], "users": [31]}
     await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
     assert len(server.posts) == 1
-    code, err = evening.stop()
+    code, err = await evening.stop()
     assert code == 0, err[-2000:]
 
 
@@ -417,7 +417,7 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
         return await server.interact(submit(modal.data, word, user_id=player))
 
     assert (await guess(host, opener)).kind == 7
-    first.stop(signal.SIGKILL)  # mid-race, no shutdown at all
+    first.kill()  # mid-race, no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
@@ -444,7 +444,7 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     assert final["content"] == text and final["components"] == []
     await asyncio.sleep(0.5)
     assert len(server.posts) == 1
-    code, err = second.stop()
+    code, err = await second.stop()
     assert code == 0, err[-2000:]
     assert answer not in err.lower()
 
@@ -485,7 +485,7 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
             await asyncio.sleep(0.3)
         analyses = await asyncio.gather(*flood)
     finally:
-        code, err = bot.stop()
+        code, err = await bot.stop()
     assert code == 0, err[-2000:]
     assert all(r.kind == 4 and not r.flags & 64 and r.files for r in played)  # public boards
     slowest = max(r.latency for r in played)

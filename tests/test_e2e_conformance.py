@@ -5,7 +5,6 @@ rate limits and server errors, the gateway sending the bot away, interactions fr
 group DMs, other locales, members without Manage Server."""
 
 import asyncio
-import signal
 import sqlite3
 from datetime import UTC, date, datetime
 
@@ -52,10 +51,10 @@ async def shared(tmp_path_factory):
     try:
         await started(s, process)
         yield s, process, database
-        code, err = process.stop()
+        code, err = await process.stop()
         assert code == 0, err[-2000:]
     finally:
-        process.stop(signal.SIGKILL)  # (a no-op once stopped)
+        process.kill()  # (a no-op once stopped)
         await s.stop()
 
 
@@ -279,7 +278,7 @@ async def test_a_global_rate_limit_on_sync_is_waited_out(server, tmp_path):
     assert len(server.synced) == 1 and retried(server, GUILD_SYNC, 429) >= 0.6
     reply = await server.interact(command("wordle", "practice", user_id=44))
     assert reply.kind == 4
-    code, err = process.stop()
+    code, err = await process.stop()
     assert code == 0, err[-2000:]
 
 
@@ -320,7 +319,7 @@ async def test_close_4014_mid_session_ends_with_one_clear_line(server, tmp_path)
     try:
         returncode = await asyncio.wait_for(asyncio.to_thread(process.process.wait), 60)
     finally:
-        _, err = process.stop()
+        _, err = await process.stop()
     assert returncode == 1 and "Traceback" not in err and "MESSAGE_CONTENT_INTENT" in err
 
 
@@ -351,7 +350,7 @@ async def test_a_forwarded_share_counts_for_its_forwarder_through_the_gateway(se
         await wait_for(lambda: recorded() != [])
         assert recorded() == [(52, number, now.date().isoformat())]
     finally:
-        process.stop()
+        await process.stop()
 
 
 # -- where interactions come from -----------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import sqlite3
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -159,7 +158,7 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
     assert twice.flags & EPHEMERAL and "already running" in twice.text(), twice.text()
     middle = checkpoint(database, second)
     assert middle is not None and [middle[k] for k in CHECKPOINT[:2]] == ["running", 200]
-    process.stop(signal.SIGKILL)
+    process.kill()
     server.holds.remove(hold)
     hold.release.set()
 
@@ -177,7 +176,7 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
         [shown] = progress(server, second)  # the same message, edited by the new process
         assert int(shown["id"]) == resumed["progress_message_id"] and "done" in shown["content"]
     finally:
-        restarted.stop()
+        await restarted.stop()
 
 
 async def test_a_clean_stop_lets_the_import_go_and_a_restart_carries_it_on(server, tmp_path):
@@ -192,7 +191,7 @@ async def test_a_clean_stop_lets_the_import_go_and_a_restart_carries_it_on(serve
     hold = server.hold(HISTORY, passes=1)
     await import_(server, guild, TODAY - timedelta(days=40))
     await asyncio.wait_for(hold.held.wait(), 60)
-    returncode, _ = await asyncio.to_thread(process.stop, signal.SIGTERM)  # the stand-in answers
+    returncode, _ = await process.stop()  # the stand-in answers meanwhile
     assert returncode == 0
     server.holds.remove(hold)
     hold.release.set()
@@ -208,7 +207,7 @@ async def test_a_clean_stop_lets_the_import_go_and_a_restart_carries_it_on(serve
         assert row is not None
         assert [row[k] for k in CHECKPOINT] == ["done", 330, 300, 0, 0, 30]
     finally:
-        restarted.stop()
+        await restarted.stop()
 
 
 def forged(guild: int, authors: int, serial: int) -> tuple[list[dict], list[dict]]:
@@ -289,7 +288,7 @@ async def test_an_import_counts_what_reading_the_channel_live_counted(server, tm
         statuses = [status for _, operation, status in server.log if operation == HISTORY]
         assert statuses == [429, 200]
     finally:
-        process.stop()
+        await process.stop()
 
 
 async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, tmp_path):
@@ -322,7 +321,7 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
         await wait_for(lambda: done(database, guild) and any(
             "Read Message History" in m["content"] for m in progress(server, guild)))  # fmt: skip
     finally:
-        process.stop()
+        await process.stop()
 
 
 async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, tmp_path, opened):
@@ -400,7 +399,7 @@ async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, 
         assert [r[2] for r in hers] == [(now.date() - EPOCH).days]
         assert server.dm_channels == {}  # nobody was told anything
     finally:
-        process.stop()
+        await process.stop()
     services = await opened(database)
     exported = json.loads(await services.export_player(pat))
     assert [s["puzzle"] for s in exported["shares"]] == [(now.date() - EPOCH).days]
@@ -454,4 +453,4 @@ async def test_an_old_message_imported_later_leaves_a_correction_where_it_was(se
         assert boards(database, second, player) == corrected[second]
         assert server.dm_channels == {}  # nothing refused, nobody told
     finally:
-        process.stop()
+        await process.stop()

@@ -7,7 +7,6 @@ import asyncio
 import json
 import random
 import re
-import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +153,7 @@ async def ready(server: DiscordServer, process: Process) -> None:
         for shard in process.shards:
             await server.shard_ready(shard, timeout=60)
     except TimeoutError:
-        _, err = process.stop(signal.SIGKILL)
+        _, err = process.kill()
         pytest.fail(f"shards {process.shards} never became ready: {err[-2000:]}")
 
 
@@ -338,7 +337,7 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
         await asyncio.sleep(KILL_AFTER)
         peaks["killed"] = low.peak_mib()
         run.killed.set()
-        low.stop(signal.SIGKILL)
+        low.kill()
         await server.shard_gone(0)
         await server.shard_gone(1)
         again = launch("0,1", "again")
@@ -391,7 +390,7 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
 
     peaks["restarted"], peaks["survivor"] = again.peak_mib(), high.peak_mib()
     for process in (again, high):
-        code, err = process.stop()
+        code, err = await process.stop()
         assert code == 0 and "Traceback" not in err, err[-3000:]
 
     latencies = sorted(r.latency for r in server.replies.values() if r.latency is not None)

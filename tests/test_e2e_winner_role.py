@@ -89,7 +89,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await server.deliver_message(forged)
     await until(lambda: shares(database) == [(23, 1)], "the forged share recorded")
     assert server.holders(GUILD, WINNERS) == {30}  # 1 March is still being played
-    assert noon.stop()[0] == 0
+    assert (await noon.stop())[0] == 0
 
     server.identified.clear()
     midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **FAST)
@@ -104,7 +104,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     await play(server, 22, date(2026, 3, 2), 0)
     await play(server, 24, date(2026, 3, 2), 0)
     server.departed.add((GUILD, 24))  # won, then left the server
-    assert midnight.stop()[0] == 0
+    assert (await midnight.stop())[0] == 0
 
     server.identified.clear()
     next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **FAST)
@@ -116,7 +116,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     [bot_role] = [r for r in server.roles_of(GUILD) if r["id"] == str(BOT_ROLE)]
     allowed = int(bot_role["permissions"])
     await server.set_role_permissions(GUILD, BOT_ROLE, 0)  # an admin takes Manage Roles away
-    assert next_day.stop()[0] == 0
+    assert (await next_day.stop())[0] == 0
 
     server.identified.clear()
     later = BotProcess(server, database, clock_start="2026-03-04T00:10:00+00:00", **FAST)
@@ -137,7 +137,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert off.data["content"] == ("The daily digest is off. The bot took the winner's role "
                                    "back from 1 member it had given it to.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {30}
-    code, err = later.stop()
+    code, err = await later.stop()
     assert code == 0, err[-2000:]
 
 
@@ -153,7 +153,7 @@ async def test_a_refusal_the_bot_could_not_foresee_is_said_and_the_digest_still_
     assert "goes to each day's winners" in (await server.interact(set_role(server, WINNERS))).text()
     await play(server, 21, date(2026, 3, 1), 0)
     await server.set_role_permissions(GUILD, BOT_ROLE, 0, tell=False)
-    assert noon.stop()[0] == 0
+    assert (await noon.stop())[0] == 0
 
     server.identified.clear()
     midnight = BotProcess(server, database, clock_start="2026-03-01T23:59:58+00:00", **FAST)
@@ -164,5 +164,5 @@ async def test_a_refusal_the_bot_could_not_foresee_is_said_and_the_digest_still_
     assert ("PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}", 403) in [
         (operation, status) for _at, operation, status in server.log]  # fmt: skip
     assert server.holders(GUILD, WINNERS) == set()
-    code, err = midnight.stop()
+    code, err = await midnight.stop()
     assert code == 0, err[-2000:]

@@ -502,7 +502,7 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     await play(41, ["aahed", "zymic", answer])
     await until(lambda: showing("3/6 <@41>"))
     assert len(board_posts(server, channel)) == 2  # the first and the one posted again
-    assert bot.stop()[0] == 0
+    assert (await bot.stop())[0] == 0
 
     kept = dict(shown(server, channel) or {})
     server.identified.clear()
@@ -513,7 +513,7 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     newest = await until(lambda: showing("(2026-03-02)", "1/6 <@21>"))
     assert newest["id"] != kept["id"] and server.store.by_id[kept["id"]] == kept
     assert len(board_posts(server, channel)) == 3
-    code, err = next_day.stop()
+    code, err = await next_day.stop()
     assert code == 0, err[-2000:]
 
 
@@ -535,7 +535,7 @@ async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server,
     await server.deliver_message(share)
     board = await until(lambda: (b := shown(server, channel)) and "2/6 <@52>" in b["content"] and b)
     assert f"**Wordle #{number}**" in board["content"] and grid in board["content"]
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
 

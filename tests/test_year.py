@@ -232,5 +232,5 @@ async def test_stats_year_answers_with_the_card_through_the_real_process(server,
     assert direct.flags & 64 and not direct.data.get("attachments")
     with use_locale("de"):
         assert direct.data["content"] == _(NO_SERVER_YEAR) != NO_SERVER_YEAR
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
