@@ -569,5 +569,5 @@ async def test_a_deletion_takes_the_player_off_the_live_board_at_once(server, tm
 
     now = await until(without_them)
     assert now["id"] == board["id"] and "Still playing: <@23>" in now["content"]
-    code, err = bot.stop()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
