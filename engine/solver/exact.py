@@ -611,7 +611,11 @@ class ExactSearch:
         else:
             guess = self.memo[(s.tobytes(), depth, hard)][1]
         node = Node(guess, n)
-        if depth <= 1:  # no guess left for the rest: lost
+        if depth <= 1 or n == 1:  # no guess left for the rest (lost), or won
+            return node
+        if n == 2:  # the other one next
+            other = s[0] if self._answer_rows[s[1]] == guess else s[1]
+            node.children[int(self._matrix[other, guess])] = self._tree(s[s == other], 1, None)
             return node
         buckets = self._split_of(s, guess, hard)
         children = [(int(self._matrix[members[0], guess]), members, h) for members, h in buckets]
