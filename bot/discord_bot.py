@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -344,7 +345,12 @@ class WordleBot(commands.Bot):
             pending = self.in_flight - {asyncio.current_task()}
             if pending:
                 log.info("letting %d interactions finish before closing", len(pending))
-                await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+                _, left = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+                if left:
+                    log.warning(
+                        "%d interactions still running after %.0f s: closing without them",
+                        len(left), DRAIN_SECONDS,
+                    )  # fmt: skip
         for name in ("_jobs_task", "_trees_task"):
             task = getattr(self, name, None)
             if task is not None:
@@ -410,6 +416,10 @@ class WordleBot(commands.Bot):
         button or form alike: a refusal in plain words, or an apology (logged). Always
         privately: after a public deferral ("thinking..." in the channel) that goes first."""
         original = getattr(error, "original", error)
+        if self.is_closed() and isinstance(original, aiohttp.ClientError | RuntimeError):
+            # cut short by the close after the drain (said once there): nothing can answer
+            log.warning("interaction %s cut short by closing: %s", interaction.id, original)
+            return
         if isinstance(error, app_commands.CommandOnCooldown):
             message = _("Slow down: try again in {seconds} s.").format(
                 seconds=f"{error.retry_after:.0f}"

@@ -266,6 +266,28 @@ async def test_sigterm_lets_an_interaction_in_flight_finish(server, tmp_path):
     assert code == 0, err[-2000:]
 
 
+async def test_an_answer_the_drain_cannot_wait_for_is_said_once_without_a_traceback(
+    server, tmp_path
+):
+    """Discord holds a deferred hint's answer past the drain: the bot closes anyway and says
+    so in two warnings (the drain ran out; the interaction was cut short), no traceback."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    await server.interact(command("wordle", "practice", user_id=9))
+    hold = server.hold("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    deferred = await server.interact(command("hint", user_id=9))
+    assert deferred.kind == 5
+    await asyncio.wait_for(hold.held.wait(), 30)
+    try:
+        code, err = await bot.stop(prompt=False)  # waits out the drain (5 s)
+    finally:
+        hold.release.set()
+    assert code == 0, err[-2000:]
+    assert "1 interactions still running after 5 s" in err
+    assert "cut short by closing" in err
+    assert "Traceback" not in err, err[-3000:]
+
+
 async def digest_posts(server: DiscordServer, count: int, timeout: float = 60) -> list:
     """The channel posts so far, once there are ``count`` of them (fails after ``timeout``)."""
     for _ in range(int(timeout * 10)):
