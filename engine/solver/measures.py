@@ -336,7 +336,7 @@ def count_parts(
         # The marks' indices are numpy's own intp: a narrower index is widened on every store
         # (twice the time); chunks of about 64K marks keep them and the table in cache.
         stride = -(-n_patterns // 8) * 8
-        chunk = int(np.clip(1 << ((1 << 16) // n).bit_length() - 1, 128, 512))
+        chunk = int(np.clip(1 << max(((1 << 16) // n).bit_length() - 1, 0), 128, 512))
         seen = np.empty(chunk * stride, dtype=np.uint8)
         words = seen.view(np.uint64).reshape(chunk, stride // 8)
         offsets = np.arange(chunk, dtype=np.intp) * stride
