@@ -135,6 +135,7 @@ class BotProcess:
         # A path (the file), or a URL (``sqlite:///...``, ``postgresql://...``)
         env["DATABASE_URL" if "://" in database else "DATABASE_PATH"] = database
         env |= {name.upper(): value for name, value in settings.items()}
+        self.log_level = log_level
         self.spawn(env)
 
     def spawn(self, env: dict[str, str], log: str | None = None) -> None:
@@ -194,6 +195,24 @@ class BotProcess:
     def logged(self) -> str:
         """The log so far, the process still running."""
         return os.pread(self.log.fileno(), 1 << 24, 0).decode(errors="replace")
+
+    def job_rounds(self) -> int:
+        """How many rounds of its background jobs the bot has run (each logged at DEBUG)."""
+        from bot.discord_bot import JOBS_RAN
+
+        assert self.log_level == "DEBUG", "start the bot with log_level='DEBUG' to count rounds"
+        return self.logged().count(JOBS_RAN)
+
+    async def more_job_rounds(self, count: int, timeout: float = 60) -> None:
+        """Until the bot has run ``count`` more rounds of its background jobs than so far (the
+        round running now, if one is, may be the first)."""
+        target = self.job_rounds() + count
+        for _ in range(int(timeout / 0.02)):
+            if self.job_rounds() >= target:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"{self.job_rounds()} rounds of jobs, not {target}: "
+                             f"{self.logged()[-2000:]}")  # fmt: skip
 
 
 # Every bot process started and not yet stopped: tests/conftest.py kills those a test leaves

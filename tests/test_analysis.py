@@ -4,6 +4,8 @@ player and a limit per server."""
 import asyncio
 import time
 
+from analysis_worker import until_reading
+
 from bot.render import images
 from bot.services import GameView, Player, open_services
 from bot.services.analysis import AnalysisGate, analyze
@@ -49,7 +51,7 @@ async def test_a_flood_of_costly_analyses_leaves_the_game_path_responsive() -> N
     try:
         services.games.choose_answer = lambda variant: "cigar"
         flood = [asyncio.ensure_future(analyze(COSTLY, budget=0.6)) for _ in range(6)]
-        await asyncio.sleep(0.2)  # the analyses are running
+        await until_reading()  # the analyses are running
         view = GameView(1, 1, "wordle:practice", "wordle", "Wordle", "normal", None, None,
                         [("crane", "21100")], "playing", 6, 5, None)  # fmt: skip
         begin = time.perf_counter()

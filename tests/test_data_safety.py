@@ -170,7 +170,12 @@ async def test_readers_go_on_while_another_process_holds_the_write_lock(tmp_path
         locker = lock_database(path, 4.0)
         begin = time.perf_counter()
         writer = asyncio.ensure_future(storage.ensure_player(2, "bob"))
-        await asyncio.sleep(0.05)  # the write is now waiting for the lock
+        for _ in range(1000):  # until the write has the writer's turn: it waits on the lock
+            if storage.db._lock.locked():
+                break
+            await asyncio.sleep(0.001)
+        else:
+            pytest.fail("the write never began")
         settings = await storage.guild_settings(5)  # a read, not queued behind the write
         read_while_writing = not writer.done()  # queued behind it, it would end after it
         with pytest.raises(StorageBusy):  # gave up: waiting the lock out would succeed

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from bot_process import GUILDS, SEED, BotProcess, click, command, started, submit
-from discord_server import APP_ID, DiscordServer, snowflake
+from discord_server import APP_ID, DiscordServer, Reply, snowflake
 
 from bot.services.daily import DailyPuzzles
 from engine.pattern import score
@@ -304,7 +304,8 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     boundary live; then restarts find the digest posted. A deleted channel turns the digest
     off, once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
+    # At DEBUG: the test counts the rounds of the jobs in the log (BotProcess.job_rounds).
+    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1", "log_level": "DEBUG"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
@@ -323,7 +324,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     await play(22, ["aahed", answer])
     await play(23, ["aahed", "zymic", answer])
     await play(24, ["aahed"])
-    await asyncio.sleep(0.5)
+    await evening.more_job_rounds(3)
     assert server.posts == []  # 1 March is not over
     assert (await evening.stop())[0] == 0
 
@@ -338,14 +339,15 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     # The one only started was closed when the day ended: a loss, never shown as open.
     assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
     assert "Started, not finished" not in text
-    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
+    await midnight.more_job_rounds(3)  # a round that posted again would have by now
+    assert len(server.posts) == 1
     assert (await midnight.stop())[0] == 0
 
     server.identified.clear()
     later = BotProcess(server, database, clock_start="2026-03-02T00:10:00+00:00", **fast)
     await started(server, later)
     await play(21, [answers.answer("wordle", date(2026, 3, 2))])
-    await asyncio.sleep(0.6)
+    await later.more_job_rounds(3)
     assert len(server.posts) == 1  # posted once, whatever the restarts
     assert (await later.stop())[0] == 0
 
@@ -354,7 +356,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     next_day = BotProcess(server, database, clock_start="2026-03-03T00:10:00+00:00", **fast)
     await started(server, next_day)
     posts = await digest_posts(server, 2)
-    await asyncio.sleep(0.6)
+    await next_day.more_job_rounds(3)
     assert len(server.posts) == 2 and server.dm_channels[posts[1][0]] == admin
     assert "The daily digest is off: its channel no longer exists" in posts[1][1]["content"]
     code, err = await next_day.stop()
@@ -367,7 +369,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     (CLOCK_START, test-only) and carries the minute live: one channel message, mentioning and
     allowed to ping the player who asked and has not played, nobody else; only once."""
     database = str(tmp_path / "bot.sqlite3")
-    fast = {"jobs_interval_seconds": "0.1"}
+    fast = {"jobs_interval_seconds": "0.1", "log_level": "DEBUG"}  # rounds counted in the log
     channel = GUILDS[0] + 1
     noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **fast)
     await started(server, noon)
@@ -378,7 +380,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
         assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
     missing = await server.interact(command("missing", user_id=33))
     assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
-    await asyncio.sleep(0.5)
+    await noon.more_job_rounds(3)
     assert server.posts == []  # not 18:00 yet
     assert (await noon.stop())[0] == 0
 
@@ -390,7 +392,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     assert body["content"].startswith(f"<@31> Wordle #{DailyPuzzles.number(date(2026, 3, 1))} ")
     assert "<@32>" not in body["content"] and "<@33>" not in body["content"]
     assert body["allowed_mentions"] == {"parse": [], "users": [31]}
-    await asyncio.sleep(0.6)  # several more runs of the job (every 0.1 s)
+    await evening.more_job_rounds(3)  # a round that reminded again would have by now
     assert len(server.posts) == 1
     code, err = await evening.stop()
     assert code == 0, err[-2000:]
@@ -464,11 +466,23 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     assert "3. <@33>: did not solve it" in text
     final = server.edited[lobby.message_id][-1]
     assert final["content"] == text and final["components"] == []
-    await asyncio.sleep(0.5)
-    assert len(server.posts) == 1
+    # The race is counted once in the standings; an interaction answered after the podium,
+    # and the bot's exit, leave a second podium the time to show, if one were coming.
+    standings = await server.interact(command("raceboard", user_id=host))
+    assert "1. <@32>: 1 win, 1 podium, mean place 1.00 (1 race)" in standings.text()
     code, err = await second.stop()
     assert code == 0, err[-2000:]
+    assert len(server.posts) == 1
     assert answer not in err.lower()
+
+
+async def until(condition, timeout: float = 60) -> None:
+    """Until ``condition()`` holds (polled), or the test fails after ``timeout`` seconds."""
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    pytest.fail(f"not true after {timeout} s: {condition}")
 
 
 def custom_ids(message: dict) -> list[str]:
@@ -497,14 +511,21 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
     bot = BotProcess(server, str(tmp_path / "flood.sqlite3"), analysis_budget_seconds="1")
     await started(server, bot)
     try:
-        flood = [asyncio.ensure_future(server.interact(
-            command("analyze", user_id=7000 + n, guild=GUILDS[n % 3], paste=COSTLY),
-            timeout=120, settle=True)) for n in range(12)]  # fmt: skip
-        await asyncio.sleep(0.5)  # the analyses are running
+        pastes = [command("analyze", user_id=7000 + n, guild=GUILDS[n % 3], paste=COSTLY)
+                  for n in range(12)]  # fmt: skip
+        flood = [asyncio.ensure_future(server.interact(paste, timeout=120, settle=True))
+                 for paste in pastes]  # fmt: skip
+        # The analyses are running once every paste has its first answer: "thinking..." (let
+        # in, its grid queued for the analysis worker) or a private "busy".
+        await until(lambda: all(server.replies.get(p["id"], Reply()).kind for p in pastes))
+        admitted = sum(server.replies[p["id"]].kind == 5 for p in pastes)
         played = [await server.interact(command("wordle", "practice", user_id=8, guild=GUILDS[0]))]
-        for word in ("fjord", "nymph", "waltz", "gucks"):
+        for done, word in enumerate(("fjord", "nymph", "waltz", "gucks"), start=1):
+            # Spread over the readings: each guess once one more analysis was answered (the
+            # refused ones are answered already), with at least one still being read.
+            answered = len(pastes) - admitted + min(done, admitted - 1)
+            await until(lambda answered=answered: sum(f.done() for f in flood) >= answered)
             played.append(await server.interact(command("guess", user_id=8, word=word)))
-            await asyncio.sleep(0.3)
         analyses = await asyncio.gather(*flood)
     finally:
         code, err = await bot.stop()

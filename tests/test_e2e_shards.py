@@ -25,7 +25,9 @@ SEED = "e2e-5eed-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 PLAYERS = 80  # enough that every shard, and direct messages, see many players at once
 GUESSES = 5  # submits per player: under Wordle's 6, so no game ends by running out
 TIMEOUT = 4.0  # seconds a player waits for an answer (Discord's window is 3)
-KILL_AFTER = 4.0  # seconds into play when the process holding shards 0 and 1 is killed
+# Accepted guesses (of PLAYERS x GUESSES) when the process holding shards 0 and 1 is killed,
+# once the witnesses hold what it sent: mid-play, about one guess each
+KILL_WHEN = PLAYERS
 PLAY_FOR = 35.0  # no player starts anything after this many seconds of play
 THINK = (0.5, 2.0)  # seconds a player thinks before pressing Guess: still playing at the kill
 # Seconds a player takes to type a guess into the modal: from none at all (a submit the
@@ -182,6 +184,7 @@ class Run:
     restarted: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = 0.0
     accepted: int = 0
+    witnesses_ready: int = 0  # witnesses holding a board and an open form, before the kill
 
     async def ask(self, player: Player, payload: dict) -> Reply | None:
         try:
@@ -262,6 +265,7 @@ class Run:
         assert await self.start(player) and player.board_before_kill
         modal = await self.open_modal(player)
         assert modal is not None
+        self.witnesses_ready += 1
         before = player.board
         await self.restarted.wait()
         await asyncio.sleep(TYPING[0])
@@ -334,7 +338,12 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
     peaks: dict[str, float] = {}
 
     async def kill_and_restart() -> Process:
-        await asyncio.sleep(KILL_AFTER)
+        for _ in range(int(PLAY_FOR / 0.05)):
+            if run.witnesses_ready == len(witnesses) and run.accepted >= KILL_WHEN:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail(f"{run.accepted} guesses accepted, {run.witnesses_ready} witnesses ready")
         peaks["killed"] = low.peak_mib()
         run.killed.set()
         low.kill()

@@ -7,6 +7,7 @@ import asyncio
 from datetime import date
 
 import pytest
+from analysis_worker import until_reading
 from clock import at
 
 import bot.services.analysis as analysis_module
@@ -230,7 +231,7 @@ async def test_a_player_gets_one_analysis_at_a_time_through_the_service(services
     away at once; Bob's is not."""
     services.analysis.budget = 1.0
     first = asyncio.ensure_future(services.analysis.analyze(ANN.id, 501, costly_paste(1)))
-    await asyncio.sleep(0.05)
+    await until_reading()
     again = await services.analysis.analyze(ANN.id, 502, typed("cigar", ["crane"]))
     assert again.refused == STILL_WORKING
     bobs = await services.analysis.analyze(BOB.id, 503, typed("cigar", ["crane"]))

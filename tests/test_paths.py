@@ -9,7 +9,7 @@ from discord_double import settle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogs.common import DEFER_AFTER, Boards
+from cogs.common import Boards
 from cogs.cooldowns import Limit
 
 ANN = 111
@@ -135,7 +135,12 @@ async def test_a_slow_drawing_is_deferred_too_not_left_past_the_window(double, m
     drawn = images.board_png
 
     def slow(*args, **kwargs):
-        time.sleep(DEFER_AFTER + 0.5)  # a busy worker pool
+        """A busy worker pool: the drawing ends only once the bot has deferred (polled from
+        the worker thread; after a minute it ends all the same, and the test fails)."""
+        for _ in range(int(60 / 0.01)):
+            if any(sent.kind == 5 for sent in double.sent):
+                break
+            time.sleep(0.01)
         return drawn(*args, **kwargs)
 
     monkeypatch.setattr(images, "board_png", slow)

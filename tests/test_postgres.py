@@ -522,7 +522,17 @@ async def test_a_process_opening_while_another_migrates_waits_for_it(postgres_ur
         # Opening checks what the database holds (before migrating it): under the lock.
         url = parse_database_url(postgres_url)
         opening = asyncio.ensure_future(PostgresDatabase.open(url, busy_timeout_ms=60_000))
-        await asyncio.sleep(0.5)
+        # Until the other process asks for the lock and PostgreSQL makes it wait
+        waiting = """SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                     AND database = (SELECT oid FROM pg_database
+                                     WHERE datname = current_database())
+                     AND (classid::bigint << 32 | objid::bigint) = $1"""
+        for _ in range(3000):
+            if await migrating.fetchval(waiting, MIGRATION_LOCK) or opening.done():
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the other process never asked for the migration lock")
         assert not opening.done()  # waiting on the lock, not reading a half-made schema
         await migrating.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         for script in POSTGRES_MIGRATIONS:  # what the other process's migration does
