@@ -235,6 +235,7 @@ class WordleBot(commands.Bot):
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=Tree,
+            guild_ready_timeout=settings.guild_ready_seconds,
             **shards,
         )
         self.settings = settings

@@ -511,7 +511,16 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     await started(server, next_day)
     await play(21, [puzzles.answer("wordle", date(2026, 3, 2))])
     newest = await until(lambda: showing("(2026-03-02)", "1/6 <@21>"))
-    assert newest["id"] != kept["id"] and server.store.by_id[kept["id"]] == kept
+    assert newest["id"] != kept["id"] and "Still playing: <@22>" in kept["content"]
+
+    def yesterdays() -> str | None:  # the same message, 22's game closed by midnight's job
+        content = server.store.by_id[kept["id"]]["content"]
+        return content if "X/6 <@22>" in content else None
+
+    closed = await until(yesterdays)
+    assert "(2026-03-01)" in closed and "Still playing" not in closed
+    finished = re.findall(r"^\d/6\*? <@\d+>$", kept["content"], flags=re.M)
+    assert finished and all(line in closed for line in finished)
     assert len(board_posts(server, channel)) == 3
     code, err = await next_day.stop()
     assert code == 0, err[-2000:]
