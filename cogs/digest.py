@@ -55,7 +55,7 @@ def chooser_problem(member: discord.Member | discord.User, allowed: discord.Perm
         return "yours"
     if member.guild.owner_id == member.id:
         return None
-    if not allowed.manage_roles:
+    if not (allowed.manage_roles or allowed.administrator):
         return "yours"
     if member.guild.default_role is None:  # the server is not in this process's cache:
         return None  # the order of its roles is unknown here, Manage Roles has to do
