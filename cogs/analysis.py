@@ -25,6 +25,7 @@ from bot.i18n import _, use_locale
 from bot.services.analysis import MAX_PASTE
 from bot.services.deletion import MARKS
 from bot.services.shares import (
+    CHANGED,
     MAX_MESSAGE,
     Moment,
     Recording,
@@ -130,10 +131,14 @@ async def count_post(bot: commands.Bot, message: discord.Message,
         shares = parse_shares(shared_text(message)[:MAX_PASTE]).shares  # no reading needed
         if not shares:
             return None
+        today = posted == services.daily.today()  # today's boards that show the poster
+        showing = await services.live_boards.showing(message.author.id) if today else set()
         with use_locale(await poster_locale(bot, message.author.id, guild_id)):
             done = await record_shares(storage, message.author.id, message.author.display_name,
                                        shares, scope=guild_id, posted=posted,
                                        moment=moment_of(message, services))  # fmt: skip
+        if set(done.outcomes) & CHANGED:  # a correction here leaves another server's board
+            services.live_boards.shown_again(showing)
     if done.notes and posted == services.daily.today():  # today's live board shows it
         services.live_boards.changed(guild_id, posted.isoformat())
     return done

@@ -44,6 +44,38 @@ def role_problem(me: discord.Member, role: discord.Role) -> str | None:
     return None
 
 
+def chooser_problem(member: discord.Member | discord.User, allowed: discord.Permissions,
+                    role: discord.Role) -> str | None:  # fmt: skip
+    """Why ``member`` (with ``allowed``, their permissions where they ask) may not make
+    ``role`` the winner's role: "yours" unless they could give it by hand, as Discord lets
+    a member give a role (Manage Roles, and below their own highest role; the server's owner
+    any). The bot gives no more than who chose it could: else a member with Manage Server
+    alone could name a moderator's role the winner's role, and win it."""
+    if not isinstance(member, discord.Member):  # no member of a server: nothing to give
+        return "yours"
+    if member.guild.owner_id == member.id:
+        return None
+    if not (allowed.manage_roles or allowed.administrator):
+        return "yours"
+    if member.guild.default_role is None:  # the server is not in this process's cache:
+        return None  # the order of its roles is unknown here, Manage Roles has to do
+    return "yours" if role >= member.top_role else None
+
+
+def choice_problem(interaction: discord.Interaction[Any], role: discord.Role) -> str | None:
+    """Why ``role`` cannot be the winner's role, chosen by who runs ``interaction``: what
+    they may give first, then what the bot may."""
+    problem = chooser_problem(interaction.user, interaction.permissions, role)
+    if problem is not None:
+        return problem
+    guild = interaction.guild
+    if isinstance(guild, discord.Guild) and guild.me is not None:
+        return role_problem(guild.me, role)
+    if not interaction.app_permissions.manage_roles:
+        return "manage_roles"  # the server is not in this process's cache
+    return None
+
+
 class DiscordRoles:
     """The winner's role in Discord (:class:`bot.services.winner_role.RoleDoor`): what the
     digest, /digest off and /mydata delete change, by Discord's HTTP API (any server,
@@ -120,12 +152,7 @@ class DigestCommands(
     @app_commands.checks.has_permissions(manage_guild=True)
     async def role(self, interaction: discord.Interaction[Any],
                    role: discord.Role | None = None) -> None:  # fmt: skip
-        problem = None
-        guild = interaction.guild
-        if role is not None and isinstance(guild, discord.Guild) and guild.me is not None:
-            problem = role_problem(guild.me, role)
-        elif role is not None and not interaction.app_permissions.manage_roles:
-            problem = "manage_roles"  # the server is not in this process's cache
+        problem = None if role is None else choice_problem(interaction, role)
         chosen = None if role is None else RoleId(role.id)
         await perform(interaction, "digest role", role=chosen, role_problem=problem,
                       door=self.stopping)  # fmt: skip

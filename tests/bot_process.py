@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 
 from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, snowflake, user
@@ -63,8 +64,10 @@ def submit(modal: dict, value: str, *, user_id: int, guild: int | None = GUILDS[
 
 
 def base(kind: int, user_id: int, guild: int | None, *, context: int = GUILD,
-         locale: str = "en-US", permissions: int = ALL) -> dict:  # fmt: skip
-    """An interaction: in a guild that installed the app (a member with ``permissions``), or
+         locale: str = "en-US", permissions: int = ALL,
+         roles: Sequence[int] = ()) -> dict:  # fmt: skip
+    """An interaction: in a guild that installed the app (a member with ``permissions`` and
+    ``roles``), or
     with ``guild`` None in the bot's DM (context 1) or a group DM (context 2) through a user
     install, where the bot is no member and can only answer the interaction."""
     common = {"id": snowflake(), "application_id": str(APP_ID), "type": kind,
@@ -90,7 +93,8 @@ def base(kind: int, user_id: int, guild: int | None, *, context: int = GUILD,
                     "guild_id": str(guild), "permission_overwrites": [],
                     "permissions": str(permissions)},
         "app_permissions": str(ALL), "authorizing_integration_owners": {"0": str(guild)},
-        "member": {"user": user(user_id), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+        "member": {"user": user(user_id), "roles": [str(r) for r in roles],
+                   "joined_at": "2026-01-01T00:00:00+00:00",
                    "deaf": False, "mute": False, "flags": 0, "permissions": str(permissions)},
     }  # fmt: skip
 

@@ -239,6 +239,25 @@ async def test_streaks_hard_wins_and_a_hundred_games_come_from_totals(database_u
         assert BY_ID[achievement].earned  # every id names one in the catalogue
 
 
+async def test_a_game_given_up_before_its_first_guess_counts_toward_no_achievement(
+    database_url, opened
+):
+    """ "100 games" is for games played: a practice game given up before its first guess (two
+    commands, no word) was not played, so a hundred of them earn nothing. With 99 games
+    played, one given up at once leaves it unearned, 99 of 100 in /stats; one with a guess
+    earns it."""
+    services = await opened(database_url, Clock(START))
+    await services.storage.bulk_results([(ANN, 0, "wordle:practice", None, False, 6)] * 99)
+    shown: list[str] = []
+    console = Console(services, Player(ANN, "ann"), shown.append, colour=False)
+    await console.run(script("/wordle practice", "/giveup", "/stats"))
+    text = "\n".join(shown)
+    assert "Achievement earned" not in text and "▫️ 100 games: 99 of 100" in text, text
+    shown.clear()
+    await console.run(script("/wordle practice", "aahed", "/giveup"))
+    assert "Achievement earned: 100 games" in "\n".join(shown)
+
+
 def _hard():
     from engine.rules import Mode
 

@@ -4,13 +4,15 @@ Missing Permissions without Manage Roles or above the bot's highest role)."""
 
 import asyncio
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from bot_process import GUILDS, SEED, BotProcess, command, started
+from bot_process import ALL, GUILDS, SEED, BotProcess, command, started
 from discord.utils import time_snowflake
+from discord_gateway import ADMINISTRATOR, MANAGE_ROLES
 from discord_messages import member_message
 from discord_server import DiscordServer
 
@@ -24,9 +26,18 @@ FAST = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
 ANSWERS = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
 
-def set_role(server: DiscordServer, role: int | None) -> dict[str, Any]:
-    """/digest role, with the role option resolved as Discord sends it."""
-    payload = command("digest", "role", user_id=ADMIN)
+def set_role(
+    server: DiscordServer,
+    role: int | None,
+    *,
+    user_id: int = ADMIN,
+    roles: Sequence[int] = (MODERATORS,),
+    permissions: int = ALL,
+) -> dict[str, Any]:
+    """/digest role, with the role option resolved as Discord sends it, by a member with
+    ``roles`` (an admin: moderators, above the winners) and ``permissions``."""
+    where = {"roles": roles, "permissions": permissions}
+    payload = command("digest", "role", user_id=user_id, where=where)
     if role is not None:
         [resolved] = [r for r in server.roles_of(GUILD) if r["id"] == str(role)]
         payload["data"]["options"][0]["options"] = [{"name": "role", "type": 8,
@@ -72,7 +83,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
                       message_content_intent="true", **FAST)  # fmt: skip
     await started(server, noon)
     assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
-    above = await server.interact(set_role(server, MODERATORS))
+    above = await server.interact(set_role(server, MODERATORS, user_id=1))  # the owner
     assert above.flags & 64 and "not below the bot's highest role" in above.text()
     assert "Drag the bot's role above it" in above.text()
     managed = await server.interact(set_role(server, BOT_ROLE))
@@ -138,6 +149,27 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
                                    "back from 1 member it had given it to.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {30}
     code, err = await later.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_the_role_is_one_its_chooser_could_give_by_hand(server, tmp_path):
+    """The bot gives no more than who chose the role could: Discord lets a member give a role
+    by hand only with Manage Roles and below their own highest role (the server's owner: any
+    role). Else a member with Manage Server alone could name a role they may not give (a
+    moderator's) the winner's role, and win it; nothing is stored for a refused role."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    await started(server, bot)
+    mine = "You cannot give that role yourself"
+    without = ALL & ~ADMINISTRATOR & ~MANAGE_ROLES  # Manage Server, not Manage Roles
+    refused = await server.interact(set_role(server, WINNERS, permissions=without))
+    assert refused.flags & 64 and mine in refused.text(), refused.text()
+    low = await server.interact(set_role(server, WINNERS, roles=()))  # no role above it
+    assert low.flags & 64 and mine in low.text(), low.text()
+    unset = await server.interact(set_role(server, None, roles=()))  # no role: nothing to give
+    assert "No winner's role" in unset.text()
+    owner = await server.interact(set_role(server, WINNERS, user_id=1, roles=()))
+    assert f"<@&{WINNERS}> goes to each day's winners" in owner.text()
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
 

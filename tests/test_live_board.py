@@ -18,6 +18,8 @@ from discord_messages import member_message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.commands import COMMANDS
+from bot.commands.model import Caller
 from bot.render.live_board import live_board_text
 from bot.render.text import MESSAGE_LIMIT
 from bot.services import Player, Services
@@ -148,6 +150,61 @@ async def test_a_deleted_player_leaves_todays_boards_at_once(services) -> None:
     assert discord.posts == [here, there] and len(discord.edits) == edits + 2
     assert "ann" not in discord.messages[here] and "1/6 bob" in discord.messages[here]
     assert "ann" not in discord.messages[there] and "1/6 eve" in discord.messages[there]
+
+
+def share_of(day: date, guesses: int) -> str:
+    """An NYT Wordle share of ``day``'s puzzle solved in ``guesses``."""
+    number = (day - date(2021, 6, 19)).days
+    rows = "\n".join(["⬛🟨⬛⬛⬛"] * (guesses - 1) + ["🟩🟩🟩🟩🟩"])
+    return f"Wordle {number:,} {guesses}/6\n\n{rows}"
+
+
+async def share(services: Services, player: Player, scope: int, guesses: int) -> None:
+    """``player`` records their own share posted now in ``scope`` (the Analyze menu on their
+    own message: the command the menu runs, with the message's moment)."""
+    caller = Caller(player, scope, place=CHANNEL, guild_id=scope)
+    reply = await COMMANDS["analyze"].run(services, caller, paste=share_of(
+        services.daily.today(), guesses), posted_at=services.daily.clock())  # fmt: skip
+    assert "recorded" in reply.text or "updated" in reply.text, reply.text
+
+
+async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) -> None:
+    """A player's result of the day counts in one server at a time: a share corrected in
+    another server, a daily played in another server (which takes a share's place) and a
+    share taken back (/mydata unshare) each take the player off the board that showed
+    them, at once, not at that board's next change: no two boards credit one result."""
+    services.analysis_gate.cooldown = 0  # the shares are posted one after another
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    await services.storage.live_boards.set_channel(OTHER, CHANNEL + 1)
+    discord = live(services)
+    await play(services, BOB, 0)  # each server's board is up: bob here, eve there
+    await play(services, EVE, 0, scope=OTHER)
+    await settled(services)
+    here, there = discord.posts
+
+    await share(services, ANN, GUILD, 4)
+    await settled(services)
+    assert "4/6 ann" in discord.messages[here]
+    await share(services, ANN, OTHER, 3)  # a correction, posted in the other server
+    await settled(services)
+    assert "3/6 ann" in discord.messages[there]
+    assert "ann" not in discord.messages[here], discord.messages[here]
+
+    await share(services, CAT, GUILD, 5)
+    await settled(services)
+    assert "5/6 cat" in discord.messages[here]
+    await play(services, CAT, 1, scope=OTHER)  # the daily played there counts instead
+    await settled(services)
+    assert "2/6 cat" in discord.messages[there]
+    assert "cat" not in discord.messages[here], discord.messages[here]
+
+    reply = await COMMANDS["mydata unshare"].run(services, Caller(ANN, OTHER, guild_id=OTHER),
+                                                 game="wordle", puzzle=DailyPuzzles.number(
+                                                     services.daily.today()))  # fmt: skip
+    assert reply.text == "Removed."
+    await settled(services)
+    assert "ann" not in discord.messages[there], discord.messages[there]
+    assert "1/6 bob" in discord.messages[here] and "1/6 eve" in discord.messages[there]
 
 
 async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
@@ -578,5 +635,39 @@ async def test_a_deletion_takes_the_player_off_the_live_board_at_once(server, tm
 
     now = await until(without_them)
     assert now["id"] == board["id"] and "Still playing: <@23>" in now["content"]
+    code, err = await bot.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_a_share_corrected_in_another_server_leaves_the_first_ones_board(server, tmp_path):
+    """A member's share counts in one server: posted in a share channel here, then corrected
+    in another server's share channel, it shows there and leaves this server's board at once
+    (not at its next change), so no two boards credit it."""
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), message_content_intent="true",
+                     live_board_seconds="0.5")  # fmt: skip
+    await started(server, bot)
+    here, there = GUILDS[0], GUILDS[1]
+    for guild in (here, there):
+        await server.interact(command("sharechannel", user_id=50, guild=guild, enabled=True))
+        await server.interact(command("liveboard", "channel", user_id=50, guild=guild))
+        await until(lambda guild=guild: shown(server, guild + 1))
+    now = datetime.now(UTC)
+
+    async def post(guild: int, guesses: int) -> None:
+        text = share_of(now.date(), guesses)
+        message = member_message(text, channel_id=guild + 1, author_id=52, guild_id=guild,
+                                 id=str(time_snowflake(datetime.now(UTC))))  # fmt: skip
+        await server.deliver_message(message)
+
+    def board(guild: int, *parts: str, absent: str = "\0") -> dict | None:
+        now = shown(server, guild + 1)
+        text = now["content"] if now else ""
+        return now if all(p in text for p in parts) and absent not in text else None
+
+    await post(here, 4)
+    await until(lambda: board(here, "4/6 <@52>"))
+    await post(there, 3)
+    await until(lambda: board(there, "3/6 <@52>"))
+    await until(lambda: board(here, "Nobody has played", absent="<@52>"))
     code, err = await bot.stop()
     assert code == 0, err[-2000:]

@@ -268,5 +268,7 @@ async def delete(services: Services, caller: Caller, confirm: str,
 
 @command("mydata unshare", Param("game", required=True), Param("puzzle", int, required=True))
 async def unshare(services: Services, caller: Caller, game: str, puzzle: int) -> Reply:
+    showing = await services.live_boards.showing(caller.player.id)
     said = await shares.unshare(services.storage, caller.player.id, game, puzzle)
+    services.live_boards.shown_again(showing)  # a result taken back leaves today's boards
     return Reply(said, private=True)

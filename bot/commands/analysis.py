@@ -18,7 +18,7 @@ from bot.render.text import analysis_text, coaching_text
 from bot.results import DIRECTORY as RESULTS
 from bot.services import Services
 from bot.services.analysis import NOTHING_TO_COACH, coach_game
-from bot.services.shares import Moment, posting_day, record_shares
+from bot.services.shares import CHANGED, Moment, posting_day, record_shares
 from bot.services.study import hard_mode_study
 
 Thinking = Callable[[bool], Awaitable[object]]  # (private) -> None
@@ -55,10 +55,14 @@ async def analyze(services: Services, caller: Caller, paste: str, words: str | N
     if posted_at is None and caller.front == "console" and await _records(services, caller):
         posted_at = services.daily.clock()
     if result.shares and posted_at is not None:
+        boards = services.live_boards  # today's that show the player, and this server's
+        showing = await boards.showing(caller.player.id)
         done = await record_shares(services.storage, caller.player.id, caller.player.name,
                                    result.shares, scope=caller.scope,
                                    posted=posting_day(posted_at, services.daily.zone),
                                    moment=Moment(posted_at))  # fmt: skip
+        if set(done.outcomes) & CHANGED:
+            boards.shown_again({*showing, caller.scope})
         text += "\n" + "\n".join(done.notes)
     return Reply(text[:MESSAGE], private=not share)
 

@@ -51,6 +51,7 @@ class Services:
         self.closing = ClosingService(self.storage, self.daily)
         self.live_boards = LiveBoardService(self.storage, self.daily, self.live_board_window)
         self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
+        self.games.boards_showing = self.live_boards.showing  # and those it takes a share from
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
 
     async def export_player(self, player_id: int) -> str:

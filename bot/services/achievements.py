@@ -10,8 +10,10 @@ be forged, so shares earn nothing). What counts, thinking like a cheater:
   lengths count dailies.
 - A win in one guess earns nothing: on a daily it is luck or a leaked answer, and rewarding it
   would reward the leak. "In two" is two exactly.
-- "100 games" counts every game finished with the bot, practice included: it says how much
-  someone played, which is all that rushing through games could earn.
+- "100 games" counts every game played with the bot, practice included: it says how much
+  someone played, which is all that rushing through games could earn. A game given up
+  before its first guess was not played (else a hundred practice games given up at once,
+  two commands each, would earn it without a word played).
 - Absurdle has no daily: its win in four counts in any Absurdle game. Its adversary is
   deterministic and its hint shows the way, so it is a puzzle solved, never a rank.
 
@@ -44,7 +46,7 @@ class Facts:
     kind: str = ""
     won: bool = False
     guesses: int = 0
-    games: int = 0  # finished with the bot, every kind
+    games: int = 0  # finished with the bot after a guess at least, every kind
     wins: int = 0
     best_daily_streak: int = 0
     hard_daily_wins: int = 0
@@ -123,9 +125,11 @@ def newly_earned(facts: Facts, earned: set[str] | dict[str, str]) -> list[str]:
 
 
 def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0, *,
-                 kind: str = "", won: bool = False, guesses: int = 0) -> Facts:  # fmt: skip
-    """Facts from a player's global standings rows (kind, played, wins, max_streak) and their
-    hard-mode daily wins; ``kind``, ``won``, ``guesses``: the game that just ended."""
+                 games: int | None = None, kind: str = "", won: bool = False,
+                 guesses: int = 0) -> Facts:  # fmt: skip
+    """Facts from a player's global standings rows (kind, played, wins, max_streak), their
+    hard-mode daily wins and the games they played (None: every game finished, as the rows
+    count them); ``kind``, ``won``, ``guesses``: the game that just ended."""
     languages, lengths = set(), set()
     for row_kind, _played, wins, _streak in rows:
         name, _colon, flavour = row_kind.partition(":")
@@ -137,7 +141,8 @@ def totals_facts(rows: list[tuple[str, int, int, int]], hard_daily_wins: int = 0
             if spec.language == "en":
                 lengths.add(spec.length)
     return Facts(
-        games=sum(int(r[1]) for r in rows), wins=sum(int(r[2]) for r in rows),
+        games=sum(int(r[1]) for r in rows) if games is None else games,
+        wins=sum(int(r[2]) for r in rows),
         best_daily_streak=max((int(r[3]) for r in rows if r[0].endswith(":daily")), default=0),
         hard_daily_wins=hard_daily_wins, languages=frozenset(languages),
         english_lengths=frozenset(lengths), kind=kind, won=won, guesses=guesses,
@@ -162,7 +167,8 @@ async def award(storage: Storage, stored: StoredGame, result: Result, hard: bool
         hard_wins = 0
         if hard and result.won and result.day is not None and "hard_10" not in earned:
             hard_wins = await store.hard_daily_wins(player)
-        totals = [a for a in newly_earned(totals_facts(rows, hard_wins), earned)
+        games = await _games_played(storage, player, earned, rows)
+        totals = [a for a in newly_earned(totals_facts(rows, hard_wins, games=games), earned)
                   if BY_ID[a].game is None]  # fmt: skip
         new = await store.award(player, totals, stored.scope, _now()) if totals else []
         new += await award_from_games(storage, player, earned)
@@ -209,10 +215,21 @@ async def listing(storage: Storage, player_id: int) -> list[Line]:
         pass  # listed as it stands; the next check makes it
     rows = [(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in await store.totals(player_id)]
     hard = 0 if "hard_10" in earned else await store.hard_daily_wins(player_id)
-    facts = totals_facts(rows, hard)
+    games = None if "games_100" in earned else await store.games_played(player_id)
+    facts = totals_facts(rows, hard, games=games)
     return [Line(a, earned.get(a.id),
                  None if a.progress is None or a.id in earned else a.progress(facts))
             for a in CATALOGUE]  # fmt: skip
+
+
+async def _games_played(storage: Storage, player_id: int, earned: dict[str, str],
+                        rows: list[tuple[str, int, int, int]]) -> int | None:  # fmt: skip
+    """The games the player played (:meth:`~bot.storage.achievements.Achievements.
+    games_played`), read at a game's end only while "100 games" is to earn and they finished
+    that many (a read fewer at most games' end)."""
+    if "games_100" in earned or sum(r[1] for r in rows) < GAMES_GOAL:
+        return None  # every game finished (too few to earn it, or earned already)
+    return await storage.achievements.games_played(player_id)
 
 
 def _now() -> str:

@@ -12,7 +12,7 @@ import asyncio
 import secrets
 import string
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -250,6 +250,9 @@ class GameService:
     # Told (scope, puzzle day) when a daily starts or ends: the live board shows it
     # (bot/services/live_board.py). Plain values only; it must not block.
     on_daily: Callable[[int, str], None] | None = None
+    # The servers whose live board of today shows a player, read before their daily ends:
+    # a share of theirs counted in another server stops counting, and leaves its board too.
+    boards_showing: Callable[[int], Awaitable[set[int]]] | None = None
 
     async def _start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
@@ -382,13 +385,14 @@ class GameService:
                         refusal=said, game=game_label(view)), view)  # fmt: skip
                 return Outcome.refuse(said, view)
             result = _result(game, stored, self.daily.today()) if game.over else None
+            showing = await self._showing(stored) if result is not None else set()
             saved = await self.storage.save_game(stored, game.to_dict(), game.status.value, result)
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved, game)
             if result is None:
                 return self._shown(place, saved)
-            self._daily_changed(saved)
+            self._daily_changed(saved, showing)
             hard = game.mode is not Mode.NORMAL
             earned = await self.achievements(self.storage, saved, result, hard)
             return replace(self._shown(place, saved), earned=tuple(earned))
@@ -409,11 +413,12 @@ class GameService:
                 return closed
             game = self._game(stored)
             result = _result(game, stored, self.daily.today())
+            showing = await self._showing(stored)
             saved = await self.storage.save_game(stored, game.to_dict(), Status.LOST.value, result)
             if saved is None:
                 return await self._not_saved(stored)
             self._remember(saved)
-            self._daily_changed(saved)
+            self._daily_changed(saved, showing)
             hard = game.mode is not Mode.NORMAL
             earned = await self.achievements(self.storage, saved, result, hard)
             return replace(self._shown(place, saved, _("The answer was {answer}").format(
@@ -653,9 +658,20 @@ class GameService:
             return self._show_older(now)
         return Outcome.refuse(_(CHANGED), self._view(stored))
 
-    def _daily_changed(self, stored: StoredGame) -> None:
+    def _daily_changed(self, stored: StoredGame, showing: Iterable[int] = ()) -> None:
+        """Its server's live board shows the daily started or ended; ``showing``: the other
+        boards of its day that showed its player before it ended (:meth:`_showing`)."""
         if self.on_daily is not None and stored.kind.endswith(":daily") and stored.puzzle:
-            self.on_daily(stored.scope, stored.puzzle)
+            for scope in {stored.scope, *showing}:
+                self.on_daily(scope, stored.puzzle)
+
+    async def _showing(self, stored: StoredGame) -> set[int]:
+        """Before a daily of today ends: the servers whose board shows its player (a share
+        they posted in another server stops counting once the game's result does)."""
+        if (self.boards_showing is None or not stored.kind.endswith(":daily")
+                or stored.puzzle != self.daily.today().isoformat()):  # fmt: skip
+            return set()
+        return await self.boards_showing(stored.player_id)
 
     def _remember(self, stored: StoredGame, game: EngineGame | None = None) -> None:
         self._parsed.pop((stored.player_id, stored.id, stored.version - 1), None)

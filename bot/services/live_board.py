@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Generic, TypeVar
@@ -159,6 +159,24 @@ class LiveBoardService:
         """A daily of ``day`` started or ended in ``scope``: its board will show it."""
         if self.post is not None and scope:
             self.debouncer.mark((scope, day))
+
+    async def showing(self, player_id: int) -> set[int]:
+        """The servers whose board of today shows the player now (none where no board is
+        shown: the console). Read before a change that can take the player's result of the
+        day from one server to another (a share corrected in another server, a daily played
+        in another server in a share's place, a share taken back): :meth:`shown_again` then
+        edits each, so no board keeps a result that counts elsewhere."""
+        if self.post is None:
+            return set()
+        return set(
+            await self.storage.live_boards.showing(player_id, self.daily.today().isoformat())
+        )
+
+    def shown_again(self, scopes: Iterable[int]) -> None:
+        """Today's boards of ``scopes`` will show the change (see :meth:`showing`)."""
+        today = self.daily.today().isoformat()
+        for scope in scopes:
+            self.changed(scope, today)
 
     def deleted(self, message_id: int) -> None:
         """A message was deleted: if it was a board of today, post it again."""

@@ -47,6 +47,9 @@ RECORDED = {
     "same": N_("{game} #{number}: already recorded (see /stats)"),
     "replaced": N_("{game} #{number}: updated (see /stats)"),
 }
+# The outcomes that change what counts, and where: a live board that showed the player may
+# show them no more (a correction posted in another server moves the share there).
+CHANGED = {"new", "replaced"}
 
 
 def posting_day(posted_at: datetime, zone: tzinfo) -> date:

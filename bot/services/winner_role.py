@@ -56,6 +56,11 @@ PROBLEMS = {
         "Discord refused to give the winner's role: check that the bot has Manage Roles and "
         "that its highest role is above the winner's role."
     ),
+    # Said to who chose the role, never in the channel: the bot gives no more than they could.
+    "yours": N_(
+        "You cannot give that role yourself, so the bot will not give it for you: choose a "
+        "role below your highest role (Manage Roles needed), or ask someone who can."
+    ),
 }
 
 

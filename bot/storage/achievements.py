@@ -75,6 +75,14 @@ class Achievements:
             (player_id, GLOBAL),
         )
 
+    async def games_played(self, player_id: int) -> int:
+        """Games the player finished with the bot after one guess at least (one given up
+        before its first guess was not played): their results, on their index."""
+        row = await self.db.one(
+            "SELECT COUNT(*) FROM results WHERE player_id = ? AND guesses > 0", (player_id,)
+        )
+        return 0 if row is None else int(row[0])
+
     async def hard_daily_wins(self, player_id: int) -> int:
         """Dailies the player won in hard or strict mode (their results, on their index)."""
         row = await self.db.one(

@@ -98,6 +98,10 @@ class LiveBoards:
             (message_id, guild_id, day),
         )
 
+    async def showing(self, player_id: int, day: str) -> list[int]:
+        """The servers whose board of ``day`` shows the player now (:func:`boards_showing`)."""
+        return [scope for scope, _day in await boards_showing(self.db, player_id, day)]
+
     async def release(self, guild_id: int, day: str) -> None:
         """Give a claim back: nothing was posted."""
         await self.db.write(
