@@ -10,7 +10,6 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from clock import Clock, at
 
-import bot.services.digest as digest_module
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
 from bot.services.digest import Digest
@@ -226,7 +225,7 @@ async def test_the_digest_waits_while_a_game_of_its_day_is_open(
     async def fails(*args: object) -> int:
         return 0  # the closing did not happen (a database that kept refusing it)
 
-    monkeypatch.setattr(digest_module, "close_dailies", fails)
+    monkeypatch.setattr(services.closing, "close_dailies", fails)
     discord = Discord()
     assert await services.digests.run_due(discord.post, discord.warn) == []
     assert await services.storage.digests.claimed(GUILD) == []  # given back: tried again

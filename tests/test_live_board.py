@@ -207,6 +207,37 @@ async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) 
     assert "1/6 bob" in discord.messages[here] and "1/6 eve" in discord.messages[there]
 
 
+@pytest.mark.parametrize("closer", ["the closing job", "the digest"])
+async def test_a_daily_closed_at_midnight_takes_its_share_off_that_days_other_board(
+    services, closer
+) -> None:
+    """A share counts while its player's daily of the day is still going in another server;
+    once the day ends, its closing (by the job, or by the digest reading the day) makes that
+    daily a loss that counts there instead: the day's board that showed the share drops it,
+    as a result that leaves a server by day does."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    await services.storage.live_boards.set_channel(OTHER, CHANNEL + 1)
+    discord = live(services)
+    await play(services, BOB, 0)
+    await play(services, EVE, 0, scope=OTHER)
+    await play(services, CAT, 1, scope=OTHER, finish=False)  # going there
+    await share(services, CAT, GUILD, 5)  # her share here counts meanwhile
+    await settled(services)
+    here, there = discord.posts
+    assert "5/6 cat" in discord.messages[here]
+    assert "Still playing: cat" in discord.messages[there]
+    day = services.daily.today()
+    services.daily.clock.advance(24 * 3600)
+    if closer == "the closing job":
+        assert await services.closing.run_due() == 1
+    else:
+        await services.digests.digest(GUILD, day)
+    await settled(services)
+    assert "X/6 cat" in discord.messages[there], discord.messages[there]
+    assert "cat" not in discord.messages[here], discord.messages[here]
+    assert discord.posts == [here, there]  # the day's own boards, edited
+
+
 async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
     discord = live(services)
     await play(services, ANN, 0)

@@ -53,6 +53,8 @@ class Services:
         self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
         self.games.boards_showing = self.live_boards.showing  # and those it takes a share from
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
+        self.closing.boards_showing = self.live_boards.showing  # and a share's board that day
+        self.digests.closing = self.closing  # the digest closes a day's dailies the same way
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

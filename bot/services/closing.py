@@ -18,7 +18,7 @@ close one game twice, and a game finished meanwhile stays as it finished.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime, time
 
 from bot.i18n import _
@@ -129,17 +129,27 @@ async def close_game(
     return None, False
 
 
-async def close_dailies(storage: Storage, daily: DailyPuzzles, before: date,
-                       closed: Callable[[int, str], None] | None = None) -> int:  # fmt: skip
+async def close_dailies(
+    storage: Storage,
+    daily: DailyPuzzles,
+    before: date,
+    closed: Callable[[int, str], None] | None = None,
+    showing: Callable[[int, str], Awaitable[set[int]]] | None = None,
+) -> int:
     """Close every daily still going whose day is before ``before`` (at most today);
     returns how many were found going. ``closed`` is told (scope, day) of each one this
-    call closed (the live board shows its last state)."""
+    call closed, and of each server whose board of that day showed its player before
+    (``showing``: a share of theirs there stops counting once the loss counts): the live
+    board shows the day's last state."""
     before = min(before, daily.today())
     found = await storage.open_dailies(DAILY_KINDS, before.isoformat())
     for stored in found:
-        _saved, done = await close_game(storage, stored, date.fromisoformat(stored.puzzle or ""))
-        if done and closed is not None and stored.puzzle:
-            closed(stored.scope, stored.puzzle)
+        day = stored.puzzle or ""
+        shown = await showing(stored.player_id, day) if showing and closed and day else set()
+        _saved, done = await close_game(storage, stored, date.fromisoformat(day))
+        if done and closed is not None and day:
+            for scope in {stored.scope, *shown}:
+                closed(scope, day)
     return len(found)
 
 
@@ -177,13 +187,22 @@ class ClosingService:
         self.daily = daily  # its clock says which day it is: tests set it
         self._rested: date | None = None  # the day on which a run found nothing to close
         self.on_daily: Callable[[int, str], None] | None = None  # told of each daily closed
+        # the servers whose board of a day shows a player (see close_dailies)
+        self.boards_showing: Callable[[int, str], Awaitable[set[int]]] | None = None
+
+    async def close_dailies(self, before: date) -> int:
+        """Close the dailies still going of the days before ``before``, telling the live
+        board (the digest closes a day's too, before it reads the day)."""
+        return await close_dailies(
+            self.storage, self.daily, before, self.on_daily, self.boards_showing
+        )
 
     async def run_due(self) -> int:
         """Close what is due; returns how many games were found to close."""
         today = self.daily.today()
         if self._rested == today:
             return 0
-        found = await close_dailies(self.storage, self.daily, today, self.on_daily)
+        found = await self.close_dailies(today)
         found += await close_coops(self.storage, self.daily)
         if not found:
             self._rested = today

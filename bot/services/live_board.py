@@ -160,17 +160,17 @@ class LiveBoardService:
         if self.post is not None and scope:
             self.debouncer.mark((scope, day))
 
-    async def showing(self, player_id: int) -> set[int]:
-        """The servers whose board of today shows the player now (none where no board is
-        shown: the console). Read before a change that can take the player's result of the
-        day from one server to another (a share corrected in another server, a daily played
-        in another server in a share's place, a share taken back): :meth:`shown_again` then
-        edits each, so no board keeps a result that counts elsewhere."""
+    async def showing(self, player_id: int, day: str | None = None) -> set[int]:
+        """The servers whose board of ``day`` (today by default) shows the player now
+        (none where no board is shown: the console). Read before a change that can take the
+        player's result of the day from one server to another (a share corrected in another
+        server, a daily played or closed in another server in a share's place, a share taken
+        back): :meth:`shown_again` (or :meth:`changed`) then edits each, so no board keeps a
+        result that counts elsewhere."""
         if self.post is None:
             return set()
-        return set(
-            await self.storage.live_boards.showing(player_id, self.daily.today().isoformat())
-        )
+        day = day or self.daily.today().isoformat()
+        return set(await self.storage.live_boards.showing(player_id, day))
 
     def shown_again(self, scopes: Iterable[int]) -> None:
         """Today's boards of ``scopes`` will show the change (see :meth:`showing`)."""
