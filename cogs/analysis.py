@@ -53,7 +53,7 @@ def posted_at(message: discord.Message) -> datetime:
 def moment_of(message: discord.Message, services: Any) -> Moment:
     """When a message was posted (:func:`posted_at`): a player who deleted their data since
     is not credited with it (nor with a recap's line of a day begun before they did)."""
-    return Moment(posted_at(message), services.daily.key(MARKS), services.daily.zone)
+    return Moment(posted_at(message), services.daily.key(MARKS))
 
 
 def shared_text(message: discord.Message) -> str:

@@ -328,7 +328,7 @@ async def test_a_recap_posted_after_a_deletion_credits_no_game_of_a_day_begun_be
     one posted the morning after Ann deleted her data, of the day she deleted on, counts
     nothing for her (live or read again by /import) and counts for Bob as ever; her own share
     of that puzzle, posted after her deletion, counts (she came back and played); a recap of
-    a day that began after her deletion counts for her."""
+    a day that began anywhere only after her deletion counts for her."""
     key, storage = services.daily.key(MARKS), services.storage
     assert not await services.delete_player(ANN.id)  # today at noon (marked all the same)
     recap = f"Here are yesterday's results:\n👑 3/6: <@{ANN.id}> <@{BOB.id}>"
@@ -355,28 +355,32 @@ async def test_a_recap_posted_after_a_deletion_credits_no_game_of_a_day_begun_be
     assert mine.outcomes == ["new"]
     assert (await read(tomorrow, 9))[0] == ["forgotten", "same"]  # her line still counts not
 
-    said, _notes = await read(TODAY + timedelta(days=2), 8)  # tomorrow's puzzle: played after
+    # tomorrow's puzzle began in UTC+14 at 10:00 UTC today, before her deletion at noon: she
+    # may have played it then; the day after's began only after it
+    said, _notes = await read(TODAY + timedelta(days=2), 8)
+    assert said == ["forgotten", "new"]
+    said, _notes = await read(TODAY + timedelta(days=3), 8)
     assert said == ["new", "new"]
-    assert [s["puzzle"] for s in await storage.shares(ANN.id)] == [1717, 1718]
+    assert [s["puzzle"] for s in await storage.shares(ANN.id)] == [1717, 1719]
 
 
-async def test_a_recap_line_is_forgotten_by_the_deployments_day_not_utcs(
+async def test_a_recap_line_is_forgotten_for_its_whole_day_wherever_it_began(
     database_url, opened
 ) -> None:
-    """Where the puzzle day begins is the deployment's zone (here New York, UTC-5): Ann
-    deletes at 03:00 UTC on 2 March, still 1 March in New York. The recap of New York's
-    1 March counts nothing for her; the recap of New York's 2 March, which began at 05:00
-    UTC, after her deletion, counts (by UTC's day it would not)."""
+    """A NYT puzzle is each player's own local day, whatever the deployment's zone (here New
+    York): Ann deletes at 03:00 UTC on 2 March (still 1 March in New York, already 2 March in
+    Tokyo, where she may have played it). The recaps of 1 and 2 March count nothing for her
+    (the 2nd began at 10:00 UTC on 1 March, in UTC+14); 3 March's, which began anywhere only
+    after her deletion, counts. Bob, who deleted nothing, counts every day."""
     clock = Clock(datetime(2026, 3, 2, 3, tzinfo=UTC))
     services = await opened(database_url, clock, daily_timezone="America/New_York")
-    key, zone = services.daily.key(MARKS), services.daily.zone
+    key = services.daily.key(MARKS)
     assert not await services.delete_player(ANN.id)
     recap = f"Here are yesterday's results:\n👑 3/6: <@{ANN.id}> <@{BOB.id}>"
     said: list[str] = []
-    for posted in (date(2026, 3, 2), date(2026, 3, 3)):  # each at 08:00 in New York
-        moment = Moment(datetime(posted.year, posted.month, posted.day, 13, tzinfo=UTC), key,
-                        zone)  # fmt: skip
+    for posted in (date(2026, 3, 2), date(2026, 3, 3), date(2026, 3, 4)):  # 08:00 in New York
+        moment = Moment(datetime(posted.year, posted.month, posted.day, 13, tzinfo=UTC), key)
         await record_app_results(services.storage, GUILD, recap, posted, outcomes=said,
                                  moment=moment)  # fmt: skip
-    assert said == ["forgotten", "new", "new", "new"]
-    assert [s["puzzle"] for s in await services.storage.shares(ANN.id)] == [1717]
+    assert said == ["forgotten", "new", "forgotten", "new", "new", "new"]
+    assert [s["puzzle"] for s in await services.storage.shares(ANN.id)] == [1718]

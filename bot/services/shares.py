@@ -58,29 +58,31 @@ def posting_day(posted_at: datetime, zone: tzinfo) -> date:
     return posted_at.astimezone(zone).date()
 
 
-def day_start(day: date, zone: tzinfo) -> datetime:
-    """When puzzle day ``day`` begins in the deployment's zone (a midnight a clock change
-    skips: the day's first moment)."""
-    return datetime.combine(day, time(), zone)
+EARLIEST_ZONE = timedelta(hours=14)  # UTC+14: where a calendar day begins first
+
+
+def earliest_start(day: date) -> datetime:
+    """When puzzle day ``day`` first begins anywhere (UTC+14): a NYT puzzle is each player's
+    own local day, so a game of it may have been played from then."""
+    return datetime.combine(day, time(), UTC) - EARLIEST_ZONE
 
 
 @dataclass(frozen=True)
 class Moment:
     """When a message was posted (its last edit, if any), with the key of the deployment's
-    deletion marks (None: the player records their own message themself, unchecked) and the
-    zone its puzzle days begin in."""
+    deletion marks (None: the player records their own message themself, unchecked)."""
 
     at: datetime
     key: bytes | None = None
-    zone: tzinfo = UTC
 
     def forgotten(self, player_id: int, played_on: date | None = None) -> tuple[str, str]:
         """What the storage asks of a result of ``player_id`` in this message: the player's
         mark, and the moment a deletion at or after which leaves it uncounted. A share: the
         message's (posted before the deletion). A recap's line, of a game ``played_on`` a
-        day: that day's start, or the message's if earlier (the game came before it)."""
+        day: that day's first start anywhere, or the message's if earlier (the game may have
+        come before the deletion in the player's own zone, whatever the deployment's)."""
         assert self.key is not None
-        moment = self.at if played_on is None else min(self.at, day_start(played_on, self.zone))
+        moment = self.at if played_on is None else min(self.at, earliest_start(played_on))
         return player_mark(self.key, player_id), stamp(moment)
 
 
