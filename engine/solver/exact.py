@@ -53,6 +53,8 @@ INF = 1 << 40
 _RANK_FROM = 3  # a bucket this large has its pool ranked for its floor before any is searched
 _CEILINGS_FROM = 48  # candidates: from here a ceiling on parts skips most of a pool's columns
 _BATCH_PATTERNS = 3**6  # up to this many patterns the buckets' best answers are counted at once
+_SPLITS_KEPT = 600_000  # indices' worth (about 10 MB) of splits a solve keeps: all of a
+# normal search's (430,000); strict mode, trying every candidate at every node, 11 million
 EVERY = 100_000  # a width no pool reaches: every guess the mode allows is tried
 
 HardKey = tuple[int, ...]
@@ -159,6 +161,7 @@ class ExactSearch:
         self._inside: dict[bytes, tuple[int, int]] = {}  # (best parts of an answer, it)
         self._ranks: dict[tuple[bytes, HardKey | None], Ranked] = {}
         self._split: dict[tuple[bytes, int, HardKey | None], Buckets] | None = None
+        self._split_room = 0  # candidates more the splits may keep, while a solve runs
         self._all = np.arange(len(self.variant.guesses), dtype=np.intp)
         self._root = (0, 0)  # (candidates, depth) of the position being solved
         self._first: Sequence[int] | None = None
@@ -176,7 +179,7 @@ class ExactSearch:
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         self._root = (len(position.candidates), depth)
         self._first, self.openers = first, []
-        self._split = {}  # each guess's buckets at each set, while this solve runs
+        self._split, self._split_room = {}, _SPLITS_KEPT  # each guess's buckets at each set
         if self.time_limit is not None:
             self._deadline = time.monotonic() + self.time_limit
         try:
@@ -464,8 +467,10 @@ class ExactSearch:
         buckets = None if self._split is None else self._split.get(key)
         if buckets is None:
             buckets = self._buckets(s, self._matrix[s, guess], guess, hard)
-            if self._split is not None:
+            cost = len(s) + 10 * len(buckets)  # a bucket's array object weighs ~10 indices
+            if self._split is not None and self._split_room >= cost:
                 self._split[key] = buckets
+                self._split_room -= cost
         return buckets
 
     def _buckets(
