@@ -44,28 +44,29 @@ def role_problem(me: discord.Member, role: discord.Role) -> str | None:
     return None
 
 
-def chooser_problem(member: discord.Member | discord.User, allowed: discord.Permissions,
-                    role: discord.Role) -> str | None:  # fmt: skip
-    """Why ``member`` (with ``allowed``, their permissions where they ask) may not make
-    ``role`` the winner's role: "yours" unless they could give it by hand, as Discord lets
-    a member give a role (Manage Roles, and below their own highest role; the server's owner
-    any). The bot gives no more than who chose it could: else a member with Manage Server
-    alone could name a moderator's role the winner's role, and win it."""
+def chooser_problem(member: discord.Member | discord.User, role: discord.Role) -> str | None:
+    """Why ``member`` may not make ``role`` the winner's role: "yours" unless they could give
+    it by hand, as Discord lets a member give a role (Manage Roles in the server, from their
+    roles, not a channel's overwrites, where that bit means Manage Permissions; and below
+    their own highest role; the server's owner any). The bot gives no more than who chose
+    it could: else a member with Manage Server alone could name a moderator's role the
+    winner's role, and win it."""
     if not isinstance(member, discord.Member):  # no member of a server: nothing to give
         return "yours"
     if member.guild.owner_id == member.id:
         return None
+    if member.guild.default_role is None:  # the server's roles are not known here (a
+        return "yours"  # server command comes to the process holding it: never, in practice)
+    allowed = member.guild_permissions
     if not (allowed.manage_roles or allowed.administrator):
         return "yours"
-    if member.guild.default_role is None:  # the server is not in this process's cache:
-        return None  # the order of its roles is unknown here, Manage Roles has to do
     return "yours" if role >= member.top_role else None
 
 
 def choice_problem(interaction: discord.Interaction[Any], role: discord.Role) -> str | None:
     """Why ``role`` cannot be the winner's role, chosen by who runs ``interaction``: what
     they may give first, then what the bot may."""
-    problem = chooser_problem(interaction.user, interaction.permissions, role)
+    problem = chooser_problem(interaction.user, role)
     if problem is not None:
         return problem
     guild = interaction.guild

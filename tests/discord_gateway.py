@@ -300,7 +300,8 @@ EVERYONE_MAY = 2251799813685247 & ~ADMINISTRATOR & ~MANAGE_ROLES  # what @everyo
 def default_roles(guild: int) -> list[dict[str, Any]]:
     """A server's roles as Discord sends them: @everyone (its id is the server's), the bot's
     own role (managed by its integration, holding Manage Roles), ``winners`` below it,
-    ``moderators`` above it."""
+    ``moderators`` above it and ``helpers`` below ``winners`` (both with Manage Roles), and
+    ``regulars`` above ``winners`` with no permission of their own."""
 
     def role(offset: int, name: str, position: int, permissions: int,
              managed: bool = False) -> dict[str, Any]:  # fmt: skip
@@ -312,7 +313,8 @@ def default_roles(guild: int) -> list[dict[str, Any]]:
         return data
 
     return [role(0, "@everyone", 0, EVERYONE_MAY), role(10, "wordlebot", 5, MANAGE_ROLES, True),
-            role(11, "winners", 2, 0), role(12, "moderators", 8, 0)]  # fmt: skip
+            role(11, "winners", 2, 0), role(12, "moderators", 8, MANAGE_ROLES),
+            role(13, "helpers", 1, MANAGE_ROLES), role(14, "regulars", 3, 0)]  # fmt: skip
 
 
 def guild_payload(guild: int, roles: list[dict[str, Any]] | None = None) -> dict[str, Any]:

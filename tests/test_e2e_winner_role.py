@@ -20,7 +20,8 @@ from bot.services.daily import DailyPuzzles
 
 GUILD = GUILDS[0]
 CHANNEL = GUILD + 1
-BOT_ROLE, WINNERS, MODERATORS = GUILD + 10, GUILD + 11, GUILD + 12  # see default_roles
+BOT_ROLE, WINNERS, MODERATORS, HELPERS, REGULARS = (GUILD + n for n in range(10, 15))
+# (see default_roles)
 ADMIN = 20
 FAST = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
 ANSWERS = DailyPuzzles(SEED, ZoneInfo("UTC"))
@@ -161,9 +162,14 @@ async def test_the_role_is_one_its_chooser_could_give_by_hand(server, tmp_path):
     await started(server, bot)
     mine = "You cannot give that role yourself"
     without = ALL & ~ADMINISTRATOR & ~MANAGE_ROLES  # Manage Server, not Manage Roles
-    refused = await server.interact(set_role(server, WINNERS, permissions=without))
+    refused = await server.interact(set_role(server, WINNERS, roles=(), permissions=without))
     assert refused.flags & 64 and mine in refused.text(), refused.text()
-    low = await server.interact(set_role(server, WINNERS, roles=()))  # no role above it
+    # a role above it, and Manage Roles in this channel only (an overwrite: there the bit is
+    # Manage Permissions, which gives no role)
+    overwrite = await server.interact(set_role(server, WINNERS, roles=(REGULARS,),
+                                               permissions=ALL))  # fmt: skip
+    assert overwrite.flags & 64 and mine in overwrite.text(), overwrite.text()
+    low = await server.interact(set_role(server, WINNERS, roles=(HELPERS,)))  # below it
     assert low.flags & 64 and mine in low.text(), low.text()
     unset = await server.interact(set_role(server, None, roles=()))  # no role: nothing to give
     assert "No winner's role" in unset.text()
