@@ -16,7 +16,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -349,11 +348,12 @@ class WordleBot(commands.Bot):
             if pending:
                 log.info("letting %d interactions finish before closing", len(pending))
                 _, left = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
-                if left:
-                    log.warning(
-                        "%d interactions still running after %.0f s: closing without them",
-                        len(left), DRAIN_SECONDS,
-                    )  # fmt: skip
+                if left:  # cancelled before the session and the database close under them
+                    log.warning("%d interactions still running after %.0f s: cancelled",
+                                len(left), DRAIN_SECONDS)  # fmt: skip
+                    for task in left:
+                        task.cancel()
+                    await asyncio.wait(left, timeout=DRAIN_SECONDS)
         for name in ("_jobs_task", "_trees_task"):
             task = getattr(self, name, None)
             if task is not None:
@@ -419,10 +419,6 @@ class WordleBot(commands.Bot):
         button or form alike: a refusal in plain words, or an apology (logged). Always
         privately: after a public deferral ("thinking..." in the channel) that goes first."""
         original = getattr(error, "original", error)
-        if self.is_closed() and isinstance(original, aiohttp.ClientError | RuntimeError):
-            # cut short by the close after the drain (said once there): nothing can answer
-            log.warning("interaction %s cut short by closing: %s", interaction.id, original)
-            return
         if isinstance(error, app_commands.CommandOnCooldown):
             message = _("Slow down: try again in {seconds} s.").format(
                 seconds=f"{error.retry_after:.0f}"

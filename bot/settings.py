@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     jobs_interval_seconds: float = Field(default=60, gt=0)
     # At start, how long after the last server arrives the bot counts itself ready (and
     # starts those jobs): discord.py's guild_ready_timeout.
-    guild_ready_seconds: float = Field(default=2.0, ge=0, le=60)
+    guild_ready_seconds: float = Field(default=2.0, gt=0, le=60)
     # The live daily board (/liveboard): at most one edit of a server's board in this many
     # seconds (a burst of finishes becomes one edit).
     live_board_seconds: float = Field(default=5.0, gt=0)

@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 
 from discord_messages import submitted_form
@@ -155,11 +154,8 @@ class BotProcess:
         """Signal the bot, wait for it to exit, and return its status and log. The wait
         leaves this event loop free: the stand-in runs on it and must answer what the bot
         sends while it shuts down (a follow-up in flight), or the bot waits out its drain.
-        ``prompt``: fail if stopping took the whole drain (the load ramp, which overloads
-        the bot on purpose, may leave it work to drain)."""
-        from bot.discord_bot import DRAIN_SECONDS
-
-        begin = time.perf_counter()
+        ``prompt``: fail if the bot's drain ran out (it says so in its log; the load ramp,
+        which overloads the bot on purpose, may leave it work to drain)."""
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
@@ -167,13 +163,11 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        took = time.perf_counter() - begin
         code, err = self._ended()
-        # A shutdown takes a fraction of a second: one as long as the bot's drain means it
-        # waited on an answer that never came (the stand-in held, or a route left on hold).
-        assert not prompt or took < DRAIN_SECONDS, (
-            f"the bot took {took:.1f} s to stop: it waited out its drain on an unanswered "
-            f"request\n{err[-2000:]}"
+        # A drain that runs out means the bot waited on an answer that never came (the
+        # stand-in held, or a route left on hold): said in the bot's own log, not timed here.
+        assert not prompt or "interactions still running after" not in err, (
+            f"the bot's drain ran out on an unanswered request\n{err[-2000:]}"
         )
         return code, err
 
