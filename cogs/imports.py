@@ -29,8 +29,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands import ChannelId
-from bot.discord_bot import WordleBot
-from bot.i18n import _, use_locale
+from bot.discord_bot import WordleBot, answer
+from bot.i18n import N_, _, use_locale
 from bot.services.imports import LEASE, PAGE, HistoryClosed, ImportRun, Page, stamp
 from bot.storage.imports import Checkpoint
 from cogs.analysis import count_post
@@ -38,6 +38,12 @@ from cogs.common import in_servers, in_time
 from cogs.replies import command_work, send_reply
 
 log = logging.getLogger("wordlebot.imports")
+
+UNSEEN = N_(
+    "The bot may not post in this channel (it needs View Channel and Send Messages), so the "
+    "import's progress will not show here. It runs all the same: /import again says how far "
+    "it got."
+)
 
 
 class Imports(commands.Cog):
@@ -87,6 +93,10 @@ class Imports(commands.Cog):
         checkpoint = reply.extra.get("import")
         if checkpoint is not None:
             where = checkpoint.progress_channel_id or interaction.channel_id
+            may = interaction.app_permissions
+            if where == interaction.channel_id and not (may.view_channel and may.send_messages):
+                await answer(interaction, _(UNSEEN), private=True)  # else it would show nothing
+                where = None  # and no post for Discord to refuse
             self.start(checkpoint, where)
 
     # -- the walk ----------------------------------------------------------------------

@@ -314,6 +314,19 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
         assert checkpoint(database, guild) is None
         assert all(operation != HISTORY for _, operation, _ in server.log)  # nothing read
 
+        # A channel the bot may not post in: no progress can show there, so the admin is told
+        # privately; the import runs all the same.
+        server.deny(guild + 1, "send_messages")
+        unseen = await import_(server, guild, TODAY - timedelta(days=2))
+        assert "Importing" in unseen.text(), unseen.text()
+        await wait_for(lambda: any("will not show here" in f["content"]
+                                   for f in unseen.followups))  # fmt: skip
+        [note] = [f for f in unseen.followups if "will not show here" in f["content"]]
+        assert int(note.get("flags") or 0) & EPHEMERAL, note
+        await wait_for(lambda: done(database, guild))
+        assert progress(server, guild) == []
+        server.channel_permissions.pop(guild + 1)
+
         # A channel whose history the bot may not read: the import ends, saying why.
         server.deny(guild + 1, "read_message_history")
         said = await import_(server, guild, TODAY - timedelta(days=3))
