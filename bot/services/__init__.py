@@ -48,13 +48,12 @@ class Services:
 
     def __post_init__(self) -> None:
         self.races = RaceService(self.storage, self.daily, self.games)
-        self.closing = ClosingService(self.storage, self.daily)
+        self.closing = self.digests.closing  # one closing service for the job and the digest
         self.live_boards = LiveBoardService(self.storage, self.daily, self.live_board_window)
         self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
         self.games.boards_showing = self.live_boards.showing  # and those it takes a share from
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
         self.closing.boards_showing = self.live_boards.showing  # and a share's board that day
-        self.digests.closing = self.closing  # the digest closes a day's dailies the same way
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import _, negotiate, use_locale
 from bot.services.analysis import coach_game
-from bot.services.closing import ClosingService, close_dailies
+from bot.services.closing import ClosingService
 from bot.services.daily import EPOCH, DailyPuzzles
 from bot.services.kinds import DAILY_KINDS, kind_name, parse, shown_title
 from bot.services.skill import COACH_POOL
@@ -146,7 +146,9 @@ class DigestService:
         self.storage = storage
         self.daily = daily  # its clock is the digest's: tests set the time there
         self.settle = settle
-        self.closing: ClosingService | None = None  # closes a day's dailies, boards told
+        # closes a day's dailies before the day is read: the service the closing job runs,
+        # so the live board is told of each (Services shares it)
+        self.closing = ClosingService(storage, daily)
 
     def due_day(self, timezone: str | None, now: datetime | None = None) -> date:
         """The latest puzzle day whose digest is due now for a server in ``timezone``."""
@@ -170,10 +172,7 @@ class DigestService:
         someone finished there that day. A day that has ended has its dailies still going
         closed first (as losses)."""
         if day < self.daily.today():
-            if self.closing is not None:
-                await self.closing.close_dailies(day + timedelta(days=1))
-            else:
-                await close_dailies(self.storage, self.daily, day + timedelta(days=1))
+            await self.closing.close_dailies(day + timedelta(days=1))
         digests = self.storage.digests
         all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
         all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
