@@ -54,6 +54,7 @@ class Discord:
     def __init__(self) -> None:
         self.messages: dict[int, str] = {}
         self.posts: list[int] = []
+        self.channels: dict[int, int] = {}  # message -> its channel
         self.edits: list[int] = []
         self.gone: set[int] = set()
         self.closed = False
@@ -64,8 +65,14 @@ class Discord:
             raise ChannelGone("the bot may not post in its channel")
         message_id = 7000 + len(self.posts)
         self.posts.append(message_id)
+        self.channels[message_id] = channel
         self.messages[message_id] = live_board_text(board)
         return message_id
+
+    def boards(self, *channels: int) -> list[int]:
+        """The message posted in each of ``channels`` (two servers' boards are posted at once,
+        in no set order)."""
+        return [next(m for m in self.posts if self.channels[m] == c) for c in channels]
 
     async def edit(self, channel: int, message_id: int, board: LiveBoard) -> None:
         await asyncio.sleep(0.01)
@@ -142,12 +149,12 @@ async def test_a_deleted_player_leaves_todays_boards_at_once(services) -> None:
     assert (await services.games.start(ANN, OTHER, "primel", daily=True)).ok  # still going
     await play(services, EVE, 0, scope=OTHER)
     await settled(services)
-    here, there = discord.posts
+    here, there = discord.boards(CHANNEL, CHANNEL + 1)
     assert "2/6 ann" in discord.messages[here] and "Still playing: ann" in discord.messages[there]
     edits = len(discord.edits)
     assert await services.delete_player(ANN.id)
     await settled(services)
-    assert discord.posts == [here, there] and len(discord.edits) == edits + 2
+    assert sorted(discord.posts) == sorted([here, there]) and len(discord.edits) == edits + 2
     assert "ann" not in discord.messages[here] and "1/6 bob" in discord.messages[here]
     assert "ann" not in discord.messages[there] and "1/6 eve" in discord.messages[there]
 
@@ -180,7 +187,7 @@ async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) 
     await play(services, BOB, 0)  # each server's board is up: bob here, eve there
     await play(services, EVE, 0, scope=OTHER)
     await settled(services)
-    here, there = discord.posts
+    here, there = discord.boards(CHANNEL, CHANNEL + 1)
 
     await share(services, ANN, GUILD, 4)
     await settled(services)
@@ -223,7 +230,7 @@ async def test_a_daily_closed_at_midnight_takes_its_share_off_that_days_other_bo
     await play(services, CAT, 1, scope=OTHER, finish=False)  # going there
     await share(services, CAT, GUILD, 5)  # her share here counts meanwhile
     await settled(services)
-    here, there = discord.posts
+    here, there = discord.boards(CHANNEL, CHANNEL + 1)
     assert "5/6 cat" in discord.messages[here]
     assert "Still playing: cat" in discord.messages[there]
     day = services.daily.today()
@@ -235,7 +242,7 @@ async def test_a_daily_closed_at_midnight_takes_its_share_off_that_days_other_bo
     await settled(services)
     assert "X/6 cat" in discord.messages[there], discord.messages[there]
     assert "cat" not in discord.messages[here], discord.messages[here]
-    assert discord.posts == [here, there]  # the day's own boards, edited
+    assert sorted(discord.posts) == sorted([here, there])  # the day's own boards, edited
 
 
 async def test_only_a_server_with_a_channel_gets_a_board(services) -> None:
