@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import gettext as gettext_module
 import re
 import string
 from collections import Counter
@@ -19,8 +20,7 @@ import discord
 import pytest
 from babel import Locale as BabelLocale
 from babel.messages.catalog import Catalog
-from babel.messages.plurals import get_plural
-from babel.numbers import parse_decimal
+from babel.numbers import get_decimal_symbol, parse_decimal
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 from hypothesis import given
 from hypothesis import strategies as st
@@ -200,14 +200,72 @@ def test_the_catalog_check_catches_each_fault() -> None:
     assert catalog_problems(fuzzy, expected) == [f"{(None, words)}: fuzzy"]
 
 
+def cldr_form(locale: str, n: int) -> int:
+    """The form CLDR (an independent source: Babel's plural rules) says ``n`` takes, as the
+    index of gettext's forms: Polish one/few/many, the others one/other. CLDR's "many" of
+    Spanish, French, Italian and Portuguese (round millions, since CLDR 46) is gettext's
+    "other" there."""
+    category = BabelLocale.parse(locale.replace("-", "_")).plural_form(n)
+    if locale == "pl":
+        return {"one": 0, "few": 1}.get(category, 2)
+    return 0 if category == "one" else 1
+
+
+def plural_rule_faults(locale: str, count: int, rule: str) -> list[int]:
+    """The counts from 0 to 200 for which gettext's ``rule`` picks another form than CLDR."""
+    pick = gettext_module.c2py(rule)
+    return [n for n in range(201) if not 0 <= pick(n) < count or pick(n) != cldr_form(locale, n)]
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_each_language_counts_as_cldr_says(locale: str) -> None:
+    """Our Plural-Forms of each language against CLDR's rule, n = 0..200: Polish 1 słowo,
+    2 słowa, 5 słów, 12 słów, 22 słowa; French and Brazilian 0 and 1 singular."""
+    count, rule = i18n.PLURAL_FORMS[locale]
+    assert count == {"pl": 3}.get(locale, 2)
+    assert plural_rule_faults(locale, count, rule) == []
+
+
+def test_the_plural_check_catches_a_wrong_rule() -> None:
+    assert plural_rule_faults("pl", 3, "(n==1 ? 0 : n%10>=2 && n%10<=4 ? 1 : 2)") == [
+        12, 13, 14, 112, 113, 114]  # fmt: skip
+    assert plural_rule_faults("fr", 2, "(n != 1)") == [0]
+    assert plural_rule_faults("es", 2, "(n > 1)") == [0]
+    assert plural_rule_faults("pt-BR", 2, "(n != 1)") == [0]
+    assert plural_rule_faults("de", 3, "(n != 1) ? 2 : 0") != []  # a form out of range
+
+
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_each_catalog_counts_plurals_as_its_language_does(locale: str) -> None:
-    """The Plural-Forms header is the language's own (Babel's table: Polish has three)."""
-    expected = get_plural(locale.replace("-", "_"))
-    shipped = catalog(locale)
-    assert (shipped.num_plurals, shipped.plural_expr) == (expected.num_plurals,
-                                                          expected.plural_expr)  # fmt: skip
+    """The Plural-Forms header of each shipped catalog is ours, with every plural message in
+    that many forms, whatever Babel's own table says; and it compiles."""
+    assert i18n.plural_problems(catalog(locale), locale) == []
     assert translations(locale).ngettext("a", "b", 1) == "a"  # compiles and reads its header
+
+
+def test_a_catalog_with_another_plural_rule_stops_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catalog written by Babel's table (CLDR 46 gives French three forms) would count
+    wrong: it is refused when loaded. A plural message missing a form shows in English, as
+    an untranslated one does, never an empty form."""
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    translations.cache_clear()
+    try:
+        three = Catalog(locale="fr", domain=i18n.DOMAIN)
+        three.mime_headers = [("Plural-Forms", "nplurals=3; plural=(n == 0 || n == 1) ? 0 : 2;")]
+        three.add(WORDS_LEFT, ("a", "b", "c"))
+        write(three, catalog_path("fr"))
+        with pytest.raises(ValueError, match="Plural-Forms"):
+            translations("fr")
+        short = i18n.new_catalog("pl")
+        short.add(WORDS_LEFT, ("{count} słowo", "{count} słowa"))
+        write(short, catalog_path("pl"))
+        with use_locale("pl"):
+            said = [ngettext(*WORDS_LEFT, n) for n in (1, 2, 5)]
+        assert said == [WORDS_LEFT[0], WORDS_LEFT[1], WORDS_LEFT[1]]
+    finally:
+        translations.cache_clear()
 
 
 # Plurals and contexts, on a catalog of our own in each shipped language.
@@ -229,7 +287,7 @@ def sample_catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     contexts, in every shipped language: the loading code is the bot's own."""
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     for locale, forms in PLURALS.items():
-        sample = Catalog(locale=locale.replace("-", "_"), domain=i18n.DOMAIN)
+        sample = i18n.new_catalog(locale)
         sample.add(WORDS_LEFT, forms)
         sample.add("Share", f"Share [{locale}]")
         sample.add("Share", f"Share button [{locale}]", context="button")
@@ -239,15 +297,6 @@ def sample_catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     translations.cache_clear()
     yield
     translations.cache_clear()
-
-
-def cldr_form(locale: str, n: int) -> int:
-    """The form CLDR (an independent source: Babel's plural rules) says ``n`` takes, as the
-    index of gettext's forms: Polish one/few/many, the others one/other."""
-    category = BabelLocale.parse(locale.replace("-", "_")).plural_form(n)
-    if locale == "pl":
-        return {"one": 0, "few": 1}.get(category, 2)
-    return 0 if category == "one" else 1
 
 
 @pytest.mark.parametrize("locale", sorted(PLURALS))
@@ -376,10 +425,7 @@ def test_a_formatted_number_reads_back_as_itself(locale: str, value) -> None:
     with use_locale(locale):
         shown = format_number(float(value), 2)
     assert parse_decimal(shown, locale=locale.replace("-", "_")) == value
-    assert (
-        shown.count(BabelLocale.parse(locale.replace("-", "_")).number_symbols["latn"]["decimal"])
-        == 1
-    )
+    assert shown.count(get_decimal_symbol(locale.replace("-", "_"))) == 1
 
 
 # The command tree's translator.

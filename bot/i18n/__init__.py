@@ -41,6 +41,7 @@ from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_skeleton
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -51,6 +52,22 @@ SOURCE = "en"
 LOCALES = ("en", "es", "pt-BR", "fr", "de", "it", "pl")
 DOMAIN = "wordlebot"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+# Each language's plural rule, as gettext writes it in a catalog's Plural-Forms header. Ours,
+# not read from Babel's copy of CLDR, which changes under us: Babel 2.19 (CLDR 46) gives
+# Spanish, French, Italian and Portuguese a third form for round millions ("1 millón de
+# palabras"), so a catalog made or read by its table expected three forms where ours hold two,
+# and every plural fell back to English. Counts this bot shows never reach a million; the
+# two-form rules are gettext's own. tests/test_i18n.py holds each rule to CLDR's over 0..200.
+PLURAL_FORMS: dict[str, tuple[int, str]] = {
+    "es": (2, "(n != 1)"),
+    "pt-BR": (2, "(n > 1)"),  # Brazilian: 0 and 1 are singular
+    "fr": (2, "(n > 1)"),  # 0 and 1 are singular
+    "de": (2, "(n != 1)"),
+    "it": (2, "(n != 1)"),
+    # one, few (2-4, 22-24 ... but not 12-14), many
+    "pl": (3, "(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"),
+}
 
 _current: ContextVar[str] = ContextVar("wordlebot_locale", default=SOURCE)
 
@@ -80,19 +97,48 @@ def catalog_path(locale: str) -> Path:
 @functools.cache
 def translations(locale: str) -> _gettext.NullTranslations:
     """The compiled catalog of a shipped ``locale``: read from its .po file on first use.
-    English, the source, translates nothing. Fuzzy and empty entries are left out, so they
-    show in English until someone checks them."""
+    English, the source, translates nothing. Fuzzy and empty entries (a plural with one form
+    empty) are left out, so they show in English until someone checks them; a catalog whose
+    Plural-Forms is not the language's stops the start."""
     if locale == SOURCE:
         return _gettext.NullTranslations()
     if locale not in LOCALES:
         raise ValueError(f"no catalog for locale {locale!r} (shipped: {', '.join(LOCALES)})")
-    with catalog_path(locale).open("rb") as source:
+    path = catalog_path(locale)
+    with path.open("rb") as source:
         catalog = read_po(source, locale=locale.replace("-", "_"), domain=DOMAIN,
                           ignore_obsolete=True, abort_invalid=True)  # fmt: skip
+    problems = plural_problems(catalog, locale)
+    if problems:
+        raise ValueError(f"{path}: " + "; ".join(problems))
+    for message in list(catalog):  # a form left empty would show nothing at all
+        if message.pluralizable and not all(message.string or ()):
+            catalog.delete(message.id, message.context)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
     return _gettext.GNUTranslations(compiled)
+
+
+def new_catalog(locale: str, **fields: object) -> Catalog:
+    """An empty catalog for a shipped ``locale`` with our plural rule in its header, whatever
+    Babel's table says (:data:`PLURAL_FORMS`)."""
+    if locale not in PLURAL_FORMS:
+        raise ValueError(f"add {locale}'s plural rule to bot.i18n.PLURAL_FORMS first")
+    count, rule = PLURAL_FORMS[locale]
+    catalog = Catalog(locale=locale.replace("-", "_"), domain=DOMAIN, **fields)  # type: ignore[arg-type]
+    catalog.mime_headers = [("Plural-Forms", f"nplurals={count}; plural={rule};")]
+    return catalog
+
+
+def plural_problems(catalog: Catalog, locale: str) -> list[str]:
+    """Why ``catalog`` would count wrong in ``locale``: a Plural-Forms header other than
+    ours (:data:`PLURAL_FORMS`)."""
+    count, rule = PLURAL_FORMS[locale]
+    if (catalog.num_plurals, catalog.plural_expr) == (count, rule):
+        return []
+    return [f"Plural-Forms is nplurals={catalog.num_plurals}; plural={catalog.plural_expr}"
+            f", not nplurals={count}; plural={rule}"]  # fmt: skip
 
 
 def current_locale() -> str:

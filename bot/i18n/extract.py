@@ -39,7 +39,7 @@ from discord import Locale
 from discord.app_commands import Choice, ContextMenu, Parameter, Translator, locale_str
 from discord.app_commands.translator import TranslationContextTypes
 
-from bot.i18n import DOMAIN, LOCALE_DIR, LOCALES, SOURCE, catalog_path
+from bot.i18n import DOMAIN, LOCALE_DIR, LOCALES, SOURCE, catalog_path, new_catalog
 from bot.i18n.translator import MENU_NAME, message_context
 
 ROOT = LOCALE_DIR.parent.parent
@@ -188,10 +188,9 @@ def ensure_catalogs() -> list[str]:
             tag = locale.replace("-", "_")
             language = BabelLocale.parse(tag).english_name
             header = f"# {language} messages of wordlebot's interface.\n" + UPDATE_NOTE
-            write(Catalog(locale=tag, domain=DOMAIN, project="wordlebot", version=_version(),
-                          fuzzy=False,
-                          header_comment=header, copyright_holder="the wordlebot authors",
-                          msgid_bugs_address=ISSUES), path)  # fmt: skip
+            write(new_catalog(locale, project="wordlebot", version=_version(), fuzzy=False,
+                              header_comment=header, copyright_holder="the wordlebot authors",
+                              msgid_bugs_address=ISSUES), path)  # fmt: skip
             created.append(f"created {path.relative_to(ROOT)}")
     return created
 
