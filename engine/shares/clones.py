@@ -130,7 +130,8 @@ class Unplayed:
 
 def _header(name: str) -> re.Pattern[str]:
     """``name``, a number and a score: enough to tell a share from chatter naming the game."""
-    return re.compile(rf"{name}\s*#?\s*\d+\s+(?:\d{{1,2}}|[Xx-]|\d+&\d+)/\d+", re.I)
+    number = r"\d{1,3}(?:[,. ]\d{3})+|\d+"
+    return re.compile(rf"{name}\s*#?\s*(?:{number})\s+(?:\d{{1,2}}|[Xx-]|\d+&\d+)/\d+", re.I)
 
 
 UNPLAYED = (
