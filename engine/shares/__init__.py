@@ -70,7 +70,7 @@ _NOT_OURS = r"(?<!wordlebot )(?<!Wordlebot )(?<!WORDLEBOT )"  # see OURS
 HEADERS = [
     (
         "wordle",
-        re.compile(rf"{_NOT_OURS}\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)"),
+        re.compile(rf"{_NOT_OURS}\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)", re.I),
     ),
     (
         "primel",

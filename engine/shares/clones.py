@@ -36,14 +36,16 @@ class Clone:
 SCORE = r"(?P<score>\d{1,2}|[Xx-])"
 CLONES = (
     # joguei term.ooo #15 3/6 *   (a page quoting a pasted share; * for its hard mode), and
-    # posts that begin at the address (term.ooo #81 1/6 🔥 1)
+    # posts that begin at the address (term.ooo #81 1/6 🔥 1); Twitter links the address
+    # (joguei http://term.ooo #34 X/6 *), or shortens it to a t.co link
     Clone(
         "termo",
         "Termo",
         "pt",
         (
             re.compile(
-                rf"(?<![\w/.])(?:joguei\s+)?term\.ooo\s+#(?P<puzzle>\d+)\s+{SCORE}/6"
+                r"(?<![\w/.])(?:joguei\s+(?:(?:https?://)?term\.ooo|https?://t\.co/\w+)|term\.ooo)\s+"
+                rf"#(?P<puzzle>\d+)\s+{SCORE}/6"
                 r"(?:[ \t]*(?P<hard>\*))?",
                 re.I,
             ),
@@ -95,13 +97,17 @@ CLONES = (
         (re.compile(rf"\bW(?:ö|oe)rdl\s+#?(?P<puzzle>\d+)\s+{SCORE}/6", re.I),),
         WORDLE_SQUARES,
     ),
-    # Par🇮🇹le n°27 4/6*   (pietroppeter/wordle-it wordle-it.js); where the flag did not come
-    # through, "Parole n°27"
+    # Par🇮🇹le n°27 4/6*   (pietroppeter/wordle-it wordle-it.js); tweets of it read
+    # "Par🇮🇹le 370 1/6", and where the flag did not come through, "Parole 370"
     Clone(
         "parole",
         "Parole",
         "it",
-        (re.compile(rf"\bPar(?:🇮🇹|o)le\s+n[°º.]?\s*(?P<puzzle>\d+)\s+{SCORE}/6(?P<hard>\*?)"),),
+        (
+            re.compile(
+                rf"\bPar(?:🇮🇹|o)le\s+(?:n[°º.]?\s*)?(?P<puzzle>\d+)\s+{SCORE}/6(?P<hard>\*?)"
+            ),
+        ),
         WORDLE_SQUARES | HIGH_CONTRAST,
     ),
     # Słowle 1686 4/6   (mkatch/slowle index.js, slowle.pl; 🟦 a right letter, 🟧 a misplaced
@@ -145,6 +151,10 @@ UNPLAYED = (
     # Russian: Вордли (vokrugsveta.ru's), and the Russian Wordles named with a tag.
     Unplayed("Вордли", "Russian", _header(r"(?<!\w)Вордли\s*№?")),
     Unplayed("Wordle RU", "Russian", _header(r"\bWordle\s*[(\[]?RU[)\]]?")),
+    # French: Le Mot (@WordleFR) #38 4/6, 💀/6 for a loss; the bot plays SUTOM.
+    Unplayed(
+        "Le Mot", "French", re.compile(r"\bLe\s+Mot\s+\(@WordleFR\)\s*#\d+\s+(?:\d|X|💀)/6", re.I)
+    ),
     # Finnish Sanuli, Swedish Ordel, Norwegian Ordle (each a copy of Wordle's code).
     Unplayed("Sanuli", "Finnish", _header(r"\bSanuli")),
     Unplayed("Ordel", "Swedish", _header(r"\bOrdel")),
