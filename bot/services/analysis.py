@@ -50,7 +50,7 @@ from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError
 from engine.rules import Mode, shape_reason
-from engine.shares import Share, parse_shares
+from engine.shares import ParseResult, Share, parse_shares
 from engine.solver.coach import (
     BoardsCoaching,
     Coaching,
@@ -70,6 +70,9 @@ MAX_PASTE = 4000
 MAX_GRIDS = 3  # grids read per paste; the rest are listed, not read
 BUDGET = 5.0  # seconds one paste's grid readings may take, all together (a setting)
 QUEUE_LIMIT = 8  # analyses admitted at once (running or waiting for the worker), everywhere
+# Translators: {header} is the pasted share's first line ("Katla 45 3/6"), {game} its game.
+UNPLAYED_NOTE = N_("{header}: {game} is not a game this bot plays, so its share is not read "
+                   "and counts nowhere")  # fmt: skip
 STILL_WORKING = N_("Still working on your last one: its answer comes first")
 QUEUE_FULL = N_("The analyser is busy with others: try again in a minute")
 T = TypeVar("T")
@@ -203,6 +206,7 @@ async def analyze(
 
     text = text[:MAX_PASTE]
     parsed = parse_shares(text)
+    parsed.problems = unplayed_told(parsed)
     if refused is not None:
         return Analysis(parsed.shares, [None] * len(parsed.shares), problems=[refused])
     if parsed.shares and words.strip():
@@ -236,6 +240,8 @@ async def analyze(
                 "{count} more grids not read: at most {most} are read per paste", skipped,
             ).format(count=skipped, most=MAX_GRIDS))  # fmt: skip
         return Analysis(parsed.shares, readings, problems=problems)
+    if parsed.unplayed:  # another game's share: no typed history either
+        return Analysis(problems=parsed.problems)
     try:
         rows = parse_history(text, get_variant("wordle-nyt"))
         if rows and closed:
@@ -248,6 +254,14 @@ async def analyze(
             problems=[*parsed.problems, _("As a typed history: {problem}").format(problem=exc)]
         )
     return Analysis(problems=parsed.problems)
+
+
+def unplayed_told(parsed: ParseResult) -> list[str]:
+    """The reading's problems, each share of a game the bot does not play said in the
+    reader's language."""
+    notes = {u.note for u in parsed.unplayed}
+    told = [_(UNPLAYED_NOTE).format(header=u.header, game=u.title) for u in parsed.unplayed]
+    return [p for p in parsed.problems if p not in notes] + told
 
 
 def _reader(share: Share, model: AnswerModel) -> Callable[[list[int], bool, float], GridReading]:

@@ -30,20 +30,27 @@ Formats read:
   Par🇮🇹le (Italian) and Słowle (Polish). Each has its own squares (SUTOM's 🟥 is a right
   letter, Letreco's a wrong one, Słowle's 🟦 a right one and 🟧 a misplaced one); the row
   length is read from the grid (4 to 11, every row the same), so a share names the variant it
-  maps to (``word_list``: ``wordle-fr-7`` for a 7-letter SUTOM).
+  maps to (``word_list``: ``wordle-fr-7`` for a 7-letter SUTOM). Their tables are in
+  :mod:`engine.shares.clones`.
+- Never another game's share read as one of these: a grid whose rows are not the game's width
+  (a seven-letter clone headed ``Wordle 244 2/6``) is refused, never cut to fit, and the
+  shares of the clones the bot does not play (:data:`engine.shares.clones.UNPLAYED`: Dutch,
+  Indonesian, Malay, Russian ...) are recognised and read as nothing (``unplayed``).
+- Squares written as emoji names (``:green_square:``, Slack's ``:grand_carré_rouge:``) read as
+  the squares (:mod:`engine.shares.text`).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from engine.pattern import to_digits
+from engine.shares.clones import CLONE_GAMES, CLONES, UNPLAYED, Clone
+from engine.shares.text import plain
 
 SQUARES = {"🟩": 2, "🟧": 2, "🟨": 1, "🟦": 1, "⬛": 0, "⬜": 0, "🟫": 0}
 KEYCAPS = {f"{d}\ufe0f\u20e3": d for d in range(10)} | {f"{d}\u20e3": d for d in range(10)}
@@ -63,7 +70,7 @@ _NOT_OURS = r"(?<!wordlebot )(?<!Wordlebot )(?<!WORDLEBOT )"  # see OURS
 HEADERS = [
     (
         "wordle",
-        re.compile(rf"{_NOT_OURS}\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)"),
+        re.compile(rf"{_NOT_OURS}\bWordle\s+#?{_NUMBER}\s+(?P<score>[1-6Xx])/6(?P<hard>\*?)", re.I),
     ),
     (
         "primel",
@@ -96,101 +103,9 @@ MARKS = re.compile("[\u20e3🟥🔟🕚🕛🕐]")
 
 MIN_LENGTH, MAX_LENGTH = 4, 11  # the word lengths a share's rows may have
 LOSSES = ("X", "-")  # a lost game's score: "X/6", or SUTOM's "-/6"
-WORDLE_SQUARES = {"🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0}
-HIGH_CONTRAST = {"🟧": 2, "🟦": 1}
 
 
-@dataclass(frozen=True)
-class Clone:
-    """A one-board clone's share: its header, what its squares mean, its word list's language
-    and how many guesses it allows. The row length comes from the grid (``usual_length`` only
-    splits a copy whose rows ran together on one line; None where it varies by day)."""
-
-    game: str  # the key its results are recorded under
-    title: str  # its name as players know it
-    language: str  # BCP 47 primary tag
-    headers: tuple[re.Pattern[str], ...]  # groups: puzzle, score, and hard when shown
-    squares: Mapping[str, int]
-    limit: int = 6
-    usual_length: int | None = 5
-    first_day: date | None = None  # the day of puzzle 1, where the clone's code dates numbers
-
-
-_SCORE = r"(?P<score>\d{1,2}|[Xx-])"
-CLONES = (
-    # joguei term.ooo #15 3/6 *   (a page quoting a pasted share; * for its hard mode)
-    Clone(
-        "termo",
-        "Termo",
-        "pt",
-        (
-            re.compile(
-                rf"\bjoguei\s+term\.ooo\s+#(?P<puzzle>\d+)\s+{_SCORE}/6(?:[ \t]*(?P<hard>\*))?",
-                re.I,
-            ),
-        ),
-        WORDLE_SQUARES,
-    ),
-    # 001 (3/6) @MeuLetreco   (gabtoschi/letreco src/utils/messages.util.ts; 🟥 a wrong letter)
-    Clone(
-        "letreco",
-        "Letreco",
-        "pt",
-        (re.compile(rf"(?<![\d.,])(?P<puzzle>\d+)\s+\({_SCORE}/6\)\s+@MeuLetreco", re.I),),
-        {"🟩": 2, "🟨": 1, "🟥": 0},
-        first_day=date(2022, 1, 7),
-    ),
-    # SUTOM #171 3/6 12:34   (JonathanMM/sutom ts/finDePartiePanel.ts; the time is optional)
-    Clone(
-        "sutom",
-        "SUTOM",
-        "fr",
-        (re.compile(rf"\bSUTOM\s+#(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),),
-        {"🟥": 2, "🟡": 1, "🟦": 0},
-        usual_length=None,
-        first_day=date(2022, 1, 8),
-    ),
-    # Wordle (ES) #34 6/6   (wordle.danielfrg.com components/EndModal.js), later
-    # La palabra del día #1512 4/6
-    Clone(
-        "palabra",
-        "La palabra del día",
-        "es",
-        (
-            re.compile(rf"\bWordle\s+\(ES\)\s+#(?P<puzzle>\d+)\s+{_SCORE}/6"),
-            re.compile(rf"\bLa\s+palabra\s+del\s+d[ií]a\s+#(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),
-        ),
-        WORDLE_SQUARES | HIGH_CONTRAST,
-    ),
-    # Wördl 298 6/6 🔥1   (wordle.at, real pastes)
-    Clone(
-        "woerdl",
-        "Wördl",
-        "de",
-        (re.compile(rf"\bWördl\s+(?P<puzzle>\d+)\s+{_SCORE}/6"),),
-        WORDLE_SQUARES,
-    ),
-    # Par🇮🇹le n°27 4/6*   (pietroppeter/wordle-it wordle-it.js)
-    Clone(
-        "parole",
-        "Parole",
-        "it",
-        (re.compile(rf"Par🇮🇹le\s+n°\s*(?P<puzzle>\d+)\s+{_SCORE}/6(?P<hard>\*?)"),),
-        WORDLE_SQUARES | HIGH_CONTRAST,
-    ),
-    # Słowle 1686 4/6   (mkatch/slowle index.js, slowle.pl; 🟦 a right letter, 🟧 a misplaced
-    # one, the reverse of the NYT's high contrast; 🟩 🟨 in its first week). Its numbers skip the
-    # days it was down, so they date no day.
-    Clone(
-        "slowle",
-        "Słowle",
-        "pl",
-        (re.compile(rf"\bSłowle\s+(?P<puzzle>\d+)\s+{_SCORE}/6", re.I),),
-        {"🟦": 2, "🟧": 1, "⬛": 0, "🟩": 2, "🟨": 1},
-    ),
-)
 ALL_SQUARES = set(SQUARES).union(*(clone.squares for clone in CLONES))
-CLONE_GAMES = {clone.game: clone for clone in CLONES}
 
 
 @dataclass
@@ -240,9 +155,27 @@ class Share:
 class ParseResult:
     shares: list[Share]
     problems: list[str]
+    # Shares of games the bot does not play: read as nothing, counted nowhere (each has its
+    # note among the problems too).
+    unplayed: list[UnplayedShare] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"shares": [s.to_json() for s in self.shares], "problems": self.problems}
+        return {"shares": [s.to_json() for s in self.shares], "problems": self.problems,
+                "unplayed": [asdict(u) for u in self.unplayed]}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class UnplayedShare:
+    """A share of a game of :data:`UNPLAYED`: its title, language and header as pasted."""
+
+    title: str
+    language: str
+    header: str
+
+    @property
+    def note(self) -> str:
+        return (f"'{self.header}': {self.title} ({self.language}) is not a game this bot "
+                "plays, so it is not read or counted")  # fmt: skip
 
 
 def parse_shares(text: str) -> ParseResult:
@@ -253,18 +186,46 @@ def parse_shares(text: str) -> ParseResult:
         return ParseResult([], [f"Could not read this paste ({type(exc).__name__})"])
 
 
+_UNPLAYED_KEYS = {f"unplayed:{game.title}": game for game in UNPLAYED}
+_HEADERS = [
+    *HEADERS,
+    *((clone.game, pattern) for clone in CLONES for pattern in clone.headers),
+    *((key, game.header) for key, game in _UNPLAYED_KEYS.items()),
+]
+Found = tuple[int, int, str, re.Match[str]]  # a header: where it starts and ends, its game
+
+
+def _headers(text: str) -> list[Found]:
+    """Every game header in ``text``, in order; where two overlap, the one that starts first
+    (the longer at one place), so no header is read as part of another game's."""
+    found = sorted(
+        (
+            (m.start(), m.end(), game, m)
+            for game, pattern in _HEADERS
+            for m in pattern.finditer(text)
+        ),
+        key=lambda f: (f[0], -f[1]),
+    )
+    kept: list[Found] = []
+    for header in found:
+        if not kept or header[0] >= kept[-1][1]:
+            kept.append(header)
+    return kept
+
+
 def _parse(text: str) -> ParseResult:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")[:20_000]
-    text = unicodedata.normalize("NFC", text)  # a decomposed ö in "Wördl" reads the same
-    headers = [*HEADERS, *((clone.game, pattern) for clone in CLONES for pattern in clone.headers)]
-    found = []
-    for game, pattern in headers:
-        for match in pattern.finditer(text):
-            found.append((match.start(), match.end(), game, match))
-    found.sort(key=lambda f: (f[0], f[1]))
-    shares, problems = [], []
+    text = plain(text)
+    found = _headers(text)
+    shares, problems, unplayed = [], [], []
     for i, (_, end, game, match) in enumerate(found):
         body = text[end : found[i + 1][0] if i + 1 < len(found) else len(text)]
+        if game in _UNPLAYED_KEYS:
+            other = _UNPLAYED_KEYS[game]
+            unplayed.append(
+                UnplayedShare(other.title, other.language, " ".join(match[0].split())[:40])
+            )
+            problems.append(unplayed[-1].note)
+            continue
         clone = CLONE_GAMES.get(game)
         share, found_problems = (
             _read_clone(clone, match, body) if clone else _read(game, match, body)
@@ -281,7 +242,7 @@ def _parse(text: str) -> ParseResult:
             problems.append("Found coloured squares but no game header (like 'Wordle 1,234 4/6')")
         else:
             problems.append("No share found: paste the text your game's Share button copied")
-    return ParseResult(shares, problems)
+    return ParseResult(shares, problems, unplayed)
 
 
 def _unknown_editions(text: str, found: list[tuple[int, int, str, re.Match[str]]]) -> list[str]:
@@ -314,10 +275,11 @@ def _tiles(line: str) -> list[int]:
     return [SQUARES[ch] for ch in line if ch in SQUARES]
 
 
-def _rows_of(body: str, length: int = 5) -> tuple[list[int], int]:
-    """Single-board rows and the squares left over: every run of squares, split into rows of
-    ``length`` (so rows run together on one line still read). Stops at the first line with
-    other text after rows."""
+def _rows_of(body: str, length: int = 5) -> tuple[list[int], str | None]:
+    """Single-board rows, and why they are not this game's grid. Each line of squares is a
+    row of ``length``, or several run together (a copy that lost its line breaks); a line of
+    another width is another game's grid (a clone's of another length), refused, never cut
+    to fit. Stops at the first line with other text after rows."""
     tiles: list[int] = []
     for line in body.split("\n"):
         cells = _tiles(line)
@@ -325,9 +287,11 @@ def _rows_of(body: str, length: int = 5) -> tuple[list[int], int]:
             if tiles and line.strip():
                 break
             continue
+        if len(cells) % length:
+            return [], (f"the squares do not split into rows of {length} (a line of "
+                        f"{len(cells)} squares), so it is not recorded")  # fmt: skip
         tiles.extend(cells)
-    rows = [_pattern(tiles[i : i + length]) for i in range(0, len(tiles) - length + 1, length)]
-    return rows, len(tiles) % length
+    return [_pattern(tiles[i : i + length]) for i in range(0, len(tiles), length)], None
 
 
 def _pattern(cells: list[int]) -> int:
@@ -343,14 +307,12 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, lis
     name = f"{game.title()} {puzzle if puzzle is not None else ''}".strip()
     if game in ("wordle", "primel", "absurdle"):
         score = match["score"].upper()
-        rows, leftover = _rows_of(body)
+        rows, grid_problem = _rows_of(body)
         solved = score != "X"
         guesses = int(score) if solved else None
         variant = "challenge" if game == "absurdle" and match["challenge"] else ""
-        split = "the squares do not split into rows of 5, so it is not recorded"
         loss_rows = 6 if game == "wordle" else None
-        rows, problem = _checked(name, rows, solved, guesses, 3**5 - 1, loss_rows,
-                                 split if leftover else None)  # fmt: skip
+        rows, problem = _checked(name, rows, solved, guesses, 3**5 - 1, loss_rows, grid_problem)
         board = BoardResult(solved, guesses, rows)
         lists = "primel" if game == "primel" else "wordle"
         limit = LIMITS[game]
@@ -380,13 +342,13 @@ def _checked(
     name: str, rows: list[int], solved: bool, guesses: int | None, win: int,
     loss_rows: int | None, grid_problem: str | None = None,
 ) -> tuple[list[int], str | None]:  # fmt: skip
-    """A single board's rows, cut to the guesses its header claims, and the last thing found
-    wrong with them (None: the grid backs the header up). ``loss_rows``: the rows a loss shows,
-    where the game says."""
+    """A single board's rows, and the last thing found wrong with them (None: the grid backs
+    the header up). A grid that does not is not read at all (rows cut to fit the header would
+    be another game's read as this one's). ``loss_rows``: the rows a loss shows, where the
+    game says."""
     problem = None
     if rows and guesses is not None and len(rows) != guesses:
         problem = f"{name}: the header says {guesses} guesses but {len(rows)} rows were found"
-        rows = rows[:guesses] if len(rows) > guesses else rows
     if solved and rows and rows[-1] != win:
         problem = f"{name}: the last row is not all green"
     if loss_rows is not None and not solved and rows and len(rows) != loss_rows:
@@ -397,7 +359,7 @@ def _checked(
         problem = f"{name}: {grid_problem}"
     if not rows and not grid_problem:
         problem = f"{name}: no grid under the header, so the result is not recorded"
-    return rows, problem
+    return ([] if problem else rows), problem
 
 
 def _read_clone(clone: Clone, match: re.Match[str], body: str) -> tuple[Share, list[str]]:

@@ -1,0 +1,59 @@
+"""How many real posts of the clones are read right (issue 38, point 8).
+
+``python tests/share_posts.py`` prints, for each post of tests/fixtures/shares/real-posts.json,
+whether it was read right and, if not, what came out; then the fraction. A post is read right
+when its shares come out as listed (game, number, guesses, rows, and whether it may be
+recorded: a post whose header has no grid is refused, with a reason), and a post of a game the
+bot does not play gives no share and names that game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.shares import parse_shares
+
+POSTS = Path(__file__).parent / "fixtures" / "shares" / "real-posts.json"
+
+
+def load() -> list[dict[str, Any]]:
+    return json.loads(POSTS.read_text(encoding="utf-8"))
+
+
+def misread(post: dict[str, Any]) -> str | None:
+    """What was read wrong in ``post`` (None: read right)."""
+    result = parse_shares(post["text"])
+    got = [
+        {"game": s.game, "puzzle": s.puzzle, "guesses": s.boards[0].guesses,
+         "rows": s.to_json()["boards"][0]["rows"], "recordable": s.recordable}
+        for s in result.shares
+    ]  # fmt: skip
+    wanted = [{"recordable": True, **share} for share in post["shares"]]
+    unplayed = [u.title for u in getattr(result, "unplayed", [])]
+    if got != wanted:
+        return f"read {got}, problems {result.problems}"
+    if unplayed != post.get("unplayed", []):
+        return f"games not played: {unplayed}, problems {result.problems}"
+    if any(not share["recordable"] for share in wanted) and not result.problems:
+        return "refused without a reason"
+    return None
+
+
+def main() -> int:
+    posts = load()
+    right = 0
+    for post in posts:
+        wrong = misread(post)
+        right += wrong is None
+        print(f"{'ok ' if wrong is None else 'BAD'} {post['clone']}: {post['text'].strip()[:30]!r}")
+        if wrong:
+            print(f"    {wrong[:300]}")
+    print(f"{right} of {len(posts)} real posts read right ({100 * right / len(posts):.0f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
