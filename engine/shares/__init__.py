@@ -38,6 +38,8 @@ Formats read:
   Indonesian, Malay, Russian ...) are recognised and read as nothing (``unplayed``).
 - Squares written as emoji names (``:green_square:``, Slack's ``:grand_carré_rouge:``) read as
   the squares (:mod:`engine.shares.text`).
+- A one-board share whose grid is posted above its header (nothing but blank lines between) is
+  read with that grid, when it is the message's first header and has none below.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ LOSSES = ("X", "-")  # a lost game's score: "X/6", or SUTOM's "-/6"
 
 
 ALL_SQUARES = set(SQUARES).union(*(clone.squares for clone in CLONES))
+GRID_CHARACTERS = ALL_SQUARES | {" ", "\t", "\ufe0f"}  # all a line of a grid holds
+ONE_BOARD = {"wordle", "primel", "absurdle", *CLONE_GAMES}  # games whose share is one grid
 
 
 @dataclass
@@ -217,8 +221,10 @@ def _parse(text: str) -> ParseResult:
     text = plain(text)
     found = _headers(text)
     shares, problems, unplayed = [], [], []
-    for i, (_, end, game, match) in enumerate(found):
+    for i, (start, end, game, match) in enumerate(found):
         body = text[end : found[i + 1][0] if i + 1 < len(found) else len(text)]
+        if i == 0 and game in ONE_BOARD and not any(ch in ALL_SQUARES for ch in body):
+            body = _grid_above(text[:start]) + body
         if game in _UNPLAYED_KEYS:
             other = _UNPLAYED_KEYS[game]
             unplayed.append(
@@ -243,6 +249,22 @@ def _parse(text: str) -> ParseResult:
         else:
             problems.append("No share found: paste the text your game's Share button copied")
     return ParseResult(shares, problems, unplayed)
+
+
+def _grid_above(before: str) -> str:
+    """The rows of squares that end the text above a message's first header, where nothing but
+    blank lines parts them from the header's line: some post the grid above the header (Josh
+    Wardle's own tweet announcing the share button did). No other header's grid can be there."""
+    lines = before.split("\n")
+    if lines[-1].strip():
+        return ""  # words before the header on its line: what is above is not its grid
+    rows: list[str] = []
+    for line in reversed(lines[:-1]):
+        if line.strip() and not set(line) - GRID_CHARACTERS:
+            rows.append(line)
+        elif line.strip():
+            break
+    return "\n" + "\n".join(reversed(rows))
 
 
 def _unknown_editions(text: str, found: list[tuple[int, int, str, re.Match[str]]]) -> list[str]:

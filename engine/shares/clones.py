@@ -140,6 +140,10 @@ def _header(name: str) -> re.Pattern[str]:
     return re.compile(rf"{name}\s*#?\s*(?:{number})\s+(?:\d{{1,2}}|[Xx-]|\d+&\d+)/\d+", re.I)
 
 
+def _termo_sibling(boards: int) -> re.Pattern[str]:
+    return re.compile(rf"(?:joguei\s+)?(?:https?://)?term\.ooo/{boards}\s+#\d+", re.I)
+
+
 UNPLAYED = (
     # Dutch: woordle.nl, from Wordle's own code (Woordle 123 4/6), and its six-letter days.
     Unplayed("Woordle", "Dutch", _header(r"\bWoordle\s*6?")),
@@ -158,9 +162,13 @@ UNPLAYED = (
     # Finnish Sanuli, Swedish Ordel, Norwegian Ordle (each a copy of Wordle's code).
     Unplayed("Sanuli", "Finnish", _header(r"\bSanuli")),
     Unplayed("Ordel", "Swedish", _header(r"\bOrdel")),
-    # Termo's two-, four-board and Sutom-like siblings: term.ooo/2 (Dueto), term.ooo/4 (Quarteto).
-    Unplayed("Dueto", "Portuguese", _header(r"(?:joguei\s+)?term\.ooo/2")),
-    Unplayed("Quarteto", "Portuguese", _header(r"(?:joguei\s+)?term\.ooo/4")),
+    # Termo's two- and four-board siblings, term.ooo/2 (Dueto) and term.ooo/4 (Quarteto): their
+    # address and number are enough, since their headers may carry no score (term.ooo/2 #1251 🔥 1).
+    Unplayed("Dueto", "Portuguese", _termo_sibling(2)),
+    Unplayed("Quarteto", "Portuguese", _termo_sibling(4)),
+    # "Not Wordle 22 4/6": the share text of reactle, the code many clones are built on; without
+    # this its "Wordle 22 4/6" would read as the NYT's puzzle 22.
+    Unplayed("Not Wordle", "another Wordle clone", _header(r"\bNot\s+Wordle")),
     # Any other language's Wordle named by its tag: "Wordle (CA) #34 4/6", "Wordle DE 12 3/6".
     Unplayed(
         "Wordle",
