@@ -1,5 +1,7 @@
-"""The live daily board as a message's text: per daily, each finished player's score and
-grid in coloured squares, then who is still playing. Never a letter of a guess or an answer."""
+"""The live daily board as a message's text: per daily, each finished player's score, then who
+is still playing; the shares typed here in sections of their own, marked. Grids in coloured
+squares only once the day is closed (the service hands none before). Never a letter of a
+guess or an answer."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
         lines = [heading]
         for game in board.games:
             lines += _game_lines(game, name, grids)
+        if not board.closed:
+            lines += ["", _("The grids are shown once the day is over.")]
         text = "\n".join(lines)
         if len(text) <= limit:
             return text
@@ -45,6 +49,8 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
 
 def _game_lines(game: LiveGame, name: Callable[[Member], str], grids: bool) -> list[str]:
     lines = ["", f"**{game.title}**"]
+    if game.shared:
+        lines.append(_("Shares typed here, not played with the bot: they win nothing"))
     for result in game.finished:
         lines.append(f"{result.score} {name(result.member)}")
         if grids:
