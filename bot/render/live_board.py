@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.i18n import _, ngettext
 from bot.render.palette import STANDARD
-from bot.render.text import MESSAGE_LIMIT, squares_of
+from bot.render.text import MESSAGE_LIMIT, SHARED_APART, squares_of
 from bot.services.digest import Member
 from bot.services.live_board import LiveBoard, LiveGame
 
@@ -50,7 +50,7 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
 def _game_lines(game: LiveGame, name: Callable[[Member], str], grids: bool) -> list[str]:
     lines = ["", f"**{game.title}**"]
     if game.shared:
-        lines.append(_("Shares typed here, not played with the bot: they win nothing"))
+        lines.append(_(SHARED_APART))
     for result in game.finished:
         lines.append(f"{result.score} {name(result.member)}")
         if grids:
