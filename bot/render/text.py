@@ -320,8 +320,13 @@ def board_text(board: Board) -> str:
     lines = [heading]
     for entry in board.entries:
         value = board_value(board.metric, entry.value)
-        lines.append(f"{entry.rank:>3}. " + _("{player} - {value} ({count} played)").format(
-            player=entry.name, value=value, count=entry.played))  # fmt: skip
+        line = f"{entry.rank:>3}. " + _("{player} - {value} ({count} played)").format(
+            player=entry.name, value=value, count=entry.played)  # fmt: skip
+        if entry.shared:  # told apart from the games played with the bot
+            line += " " + ngettext("📋 {count} of them a typed share, not played with the bot",
+                                   "📋 {count} of them typed shares, not played with the bot",
+                                   entry.shared).format(count=entry.shared)  # fmt: skip
+        lines.append(line)
     lines.append(_("Page {page} of {pages}").format(page=board.page, pages=board.pages))
     return "\n".join(lines)
 
