@@ -13,9 +13,11 @@ import pytest
 from bot_process import clean_env
 from clock import at
 
+from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services
+from bot.services.daily import DailyPuzzles
 from bot.services.digest import ChannelGone, Digest, NotSent
 from bot.services.shares import APP_NOT_RECAP, record_app_results
 from bot.storage.digests import DigestChannel
@@ -79,6 +81,60 @@ async def test_the_digest_of_a_day_crowns_groups_and_counts_the_group_streak(ser
     answer = services.daily.answer("wordle", DAY).upper()
     assert answer not in re.sub(r"\|\|.*?\|\|", "", text)  # letters only behind spoilers
     assert digest_png(digest).startswith(b"\x89PNG")
+
+
+async def typed(services: Services, player: Player, day: date, guesses: int) -> None:
+    """``player`` types a solved NYT Wordle share of ``day`` in the server, that day."""
+    number = DailyPuzzles.number(day)
+    grid = ",".join(["0"] * (guesses - 1) + ["242"])
+    assert await services.storage.record_share(player.id, "wordle", number, True, guesses, False,
+                                               grid, scope=GUILD, today=day,
+                                               name=player.name) == "new"  # fmt: skip
+
+
+async def test_a_typed_share_is_shown_apart_and_takes_no_crown_nor_the_top(services) -> None:
+    """A typed ``Wordle 1,716 1/6`` beside games played with the bot: the bot's puzzle lists
+    only those, crowned and first; the share comes after them in a section of its own,
+    marked, under its own number, with no crown, in the text, the image's and alt text."""
+    await play(services, BOB, DAY, 2)
+    await play(services, ANN, DAY, 1)
+    await typed(services, EVE, DAY, 1)
+    digest = await services.digests.digest(GUILD, DAY)
+    played, shared = digest.games
+    number = DailyPuzzles.number(DAY)
+    assert (played.title, played.shared) == (f"wordlebot Wordle #{number}", False)
+    assert [(s, [m.name for m in ms]) for s, ms in played.scores] == [("2/6", ["ann"]),
+                                                                     ("3/6", ["bob"])]  # fmt: skip
+    assert [m.name for m in played.crowned] == ["ann"] and played.answer
+    assert (shared.title, shared.shared, shared.crowned, shared.answer) == (
+        f"Wordle #{number}",
+        True,
+        [],
+        "",
+    )
+    assert [(s, [m.name for m in ms]) for s, ms in shared.scores] == [("1/6", ["eve"])]
+    text = digest_text(digest)
+    bots, shares = text.split(f"**Wordle #{number}**")
+    assert "eve" not in bots and "👑 2/6: ann" in bots
+    assert shares.startswith(" (2026-03-01)\nShares typed here, not played with the bot: they "
+                             "win nothing\n1/6: eve")  # fmt: skip
+    assert "👑" not in shares and "streak" not in shares
+    assert "Shares typed here" in digest_alt_text(digest)
+    assert digest_png(digest).startswith(b"\x89PNG")
+
+
+async def test_a_season_podium_counts_no_typed_share(services) -> None:
+    """Typed 1/6 shares every day of the season put nobody on its podium: its wins are
+    dailies played with the bot."""
+    settings = await services.storage.guild_settings(GUILD)
+    await services.storage.save_guild_settings(dataclasses.replace(settings, season_days=7))
+    last = date(2026, 3, 6)
+    for back in range(7):
+        await typed(services, EVE, last - timedelta(days=back), 1)
+    await play(services, ANN, last, 3)
+    digest = await services.digests.digest(GUILD, last)
+    assert digest.podium is not None
+    assert [(rank, m.name, wins) for rank, m, wins in digest.podium.places] == [(1, "ann", 1)]
 
 
 async def test_a_day_nobody_finished_has_an_empty_digest(services) -> None:

@@ -9,6 +9,7 @@ import re
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import pytest
 from bot_process import GUILDS, BotProcess, command, started
 from bot_process import SEED as E2E_SEED
@@ -27,7 +28,10 @@ from bot.services.daily import DailyPuzzles
 from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
 from bot.services.live_board import LiveBoard, LiveGame, LiveResult, MessageGone
 from bot.storage.digests import DayResult, DayStart
+from engine.matrix import pattern_matrix
+from engine.pattern import from_tiles, score
 from engine.rules import Mode
+from engine.variants import Variant, get_variant
 
 SEED = "live-board-5eed-1b2c3d4e5f60718293a4b5c6d7e8f901"
 GUILD, OTHER, CHANNEL = 100, 200, 555
@@ -119,7 +123,9 @@ def no_letters(text: str, services: Services) -> None:
             assert set(line) <= SQUARES, line
 
 
-async def test_the_board_shows_squares_counts_and_who_is_still_playing(services) -> None:
+async def test_the_board_shows_counts_and_who_is_still_playing_and_the_grids_once_closed(
+    services,
+) -> None:
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
     await play(services, ANN, 1, mode=Mode.HARD)
@@ -131,10 +137,68 @@ async def test_the_board_shows_squares_counts_and_who_is_still_playing(services)
     text = discord.messages[message]
     number = (date(2026, 3, 1) - date(2021, 6, 19)).days
     assert f"**wordlebot Wordle #{number}**" in text and "(2026-03-01)" in text
-    assert "1/6 cat\n🟩🟩🟩🟩🟩\n2/6* ann\n" in text  # best first; hard mode marked
+    assert "1/6 cat\n2/6* ann\n" in text  # best first; hard mode marked; no grid yet
+    assert not set(text) & SQUARES and "The grids are shown once the day is over." in text
     assert "Still playing: bob" in text and "*: hard mode" in text
     assert "eve" not in text
     no_letters(text, services)
+    services.daily.clock.advance(12 * 3600)  # midnight: bob's game closes, then the grids
+    assert await services.closing.run_due() == 1
+    await settled(services)
+    assert await services.closing.run_due() == 0  # nothing left: the day is over
+    await settled(services)
+    text = discord.messages[message]
+    assert "1/6 cat\n🟩🟩🟩🟩🟩\n2/6* ann\n" in text and "X/6 bob\n" in text
+    assert "The grids are shown" not in text
+
+
+def possible_answers(text: str, variant: Variant) -> set[str]:
+    """The answers a reader of ``text`` cannot rule out: each row of squares in it must be the
+    pattern of some allowed guess against the answer (the engine's pattern matrix)."""
+    tile = {"⬛": 0, "🟨": 1, "🟩": 2}
+    rows = {from_tiles([tile[c] for c in line]) for line in text.splitlines()
+            if line and set(line) <= SQUARES and len(line) == variant.length}  # fmt: skip
+    matrix = pattern_matrix(variant.guesses, variant.answers)
+    possible = np.ones(len(variant.answers), dtype=bool)
+    for pattern in rows:
+        possible &= (matrix == pattern).any(axis=0)
+    return {w for w, kept in zip(variant.answers.words, possible, strict=True) if kept}
+
+
+async def test_the_boards_text_while_its_day_is_played_leaves_every_answer_possible(
+    services,
+) -> None:
+    """Twelve players who play as people do (an opener, then words that fit what they were
+    shown): while the day can be played, the whole board read by an inference over every
+    allowed guess rules out no answer; once the day is closed, the grids it shows narrow the
+    answer (what they would have given away)."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    variant = get_variant("wordle")
+    answer = services.daily.answer("wordle", services.daily.today())
+    draw = random.Random(38)
+    for i in range(12):
+        player = Player(100 + i, f"p{i}")
+        assert (await services.games.start(player, GUILD, daily=True)).ok
+        word, fitting = draw.choice(variant.guesses.words), list(variant.answers.words)
+        for _turn in range(variant.max_guesses):
+            assert (await services.games.guess(player, GUILD, word, kind="wordle:daily")).ok
+            if word == answer:
+                break
+            fitting = [w for w in fitting if score(word, w) == score(word, answer)]
+            word = draw.choice(fitting)
+    await settled(services)
+    [message] = discord.posts
+    during = discord.messages[message]
+    assert during.count("/6 p") == 12
+    assert possible_answers(during, variant) == set(variant.answers.words)
+    services.daily.clock.advance(12 * 3600)
+    assert await services.closing.run_due() == 0  # nothing going: the day is over at once
+    await settled(services)
+    after = discord.messages[message]
+    assert answer in possible_answers(after, variant)
+    # what the hidden grids give away, even to this weak inference (592 of 2,315 here)
+    assert len(possible_answers(after, variant)) < len(variant.answers) / 2
 
 
 async def test_a_deleted_player_leaves_todays_boards_at_once(services) -> None:
@@ -212,6 +276,28 @@ async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) 
     await settled(services)
     assert "ann" not in discord.messages[there], discord.messages[there]
     assert "1/6 bob" in discord.messages[here] and "1/6 eve" in discord.messages[there]
+
+
+async def test_a_typed_share_is_shown_apart_from_the_bots_puzzle_and_never_on_top(
+    services,
+) -> None:
+    """A typed ``Wordle 1,716 1/6`` (anyone can type one) never tops the board under the
+    heading of the bot's own puzzle: the games played with the bot come first under it, the
+    share in a section of its own after them, marked as a share, under the NYT's number."""
+    services.analysis_gate.cooldown = 0
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, BOB, 2)
+    await share(services, EVE, GUILD, 1)
+    await settled(services)
+    [message] = discord.posts
+    text = discord.messages[message]
+    number = DailyPuzzles.number(services.daily.today())
+    bots, shares = text.split(f"**Wordle #{number}**\n")
+    assert f"**wordlebot Wordle #{number}**\n3/6 bob\n" in bots and "eve" not in bots
+    assert shares.startswith("Shares typed here, not played with the bot: they win nothing\n"
+                             "1/6 eve\n")  # fmt: skip
+    assert "bob" not in shares
 
 
 @pytest.mark.parametrize("closer", ["the closing job", "the digest"])
@@ -489,15 +575,16 @@ GAMES = st.lists(st.builds(
     LiveGame, st.sampled_from(DIGEST_KINDS), st.just("**title**"),
     st.lists(RESULTS, max_size=60),
     st.lists(st.builds(Member, st.integers(1, 2**63), st.just("")), max_size=30),
+    st.booleans(),
 ), min_size=1, max_size=4)  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None)
-@given(GAMES)
-def test_any_board_fits_one_message_and_holds_no_letter(games) -> None:
+@given(GAMES, st.booleans())
+def test_any_board_fits_one_message_and_holds_no_letter(games, closed) -> None:
     """Whatever was played (up to hundreds of players), the board is one Discord message
     and, past its fixed words and the players' mentions, has no letter."""
-    board = LiveBoard(GUILD, date(2026, 3, 1), games)
+    board = LiveBoard(GUILD, date(2026, 3, 1), games, closed)
     text = live_board_text(board, name=lambda m: f"<@{m.player_id}>")
     assert len(text) <= MESSAGE_LIMIT
     assert letters_left(re.sub(r"\(and \d+ more lines?\)", "", text)) == []
@@ -524,12 +611,19 @@ def shown(server, channel: int) -> dict | None:
 def letters_left(text: str) -> list[str]:
     """The letters of a board past its headings, its labels, its mentions and a loss's X:
     none may be left (a guess or an answer would be)."""
-    labels = ("Still playing:", "hard mode")
+    labels = (
+        "Still playing:",
+        "hard mode",
+        "The grids are shown once the day is over.",
+        "Shares typed here, not played with the bot: they win nothing",
+    )
     kept = []
     for line in text.splitlines():
         if not line.startswith("**"):  # the heading and each game's title
             line = re.sub(r"<@\d+>|\bX/\d+", "", line)
-            kept.append(line.replace(labels[0], "").replace(labels[1], ""))
+            for label in labels:
+                line = line.replace(label, "")
+            kept.append(line)
     return [c for c in "".join(kept) if c.isalpha()]
 
 
@@ -572,8 +666,7 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     assert board["id"] == first["id"]
     content = board["content"]
     assert letters_left(content) == [], content  # no letter at all, past the fixed words
-    grid = [line for line in content.splitlines() if set(line) & SQUARES]
-    assert len(grid) == 2 and grid[1] == "🟩🟩🟩🟩🟩" and set(grid[0]) <= SQUARES
+    assert not set(content) & SQUARES  # no grid while the day is played
 
     edits = len(server.edited[board["id"]])
     began = asyncio.get_running_loop().time()
@@ -614,6 +707,8 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
 
     closed = await until(yesterdays)
     assert "(2026-03-01)" in closed and "Still playing" not in closed
+    grids = await until(lambda: "🟩" in (c := server.store.by_id[kept["id"]]["content"]) and c)
+    assert re.search("^2/6\\* <@21>\n[⬛🟨🟩]{5}\n🟩{5}$", grids, flags=re.M)  # the day's grids
     finished = re.findall(r"^\d/6\*? <@\d+>$", kept["content"], flags=re.M)
     assert finished and all(line in closed for line in finished)
     assert len(board_posts(server, channel)) == 3
@@ -623,7 +718,7 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
 
 async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server, tmp_path):
     """A Wordle share a member posts in the server's share channel counts for today: the
-    board shows its score and squares, and its poster."""
+    board shows its score and its poster, as a share (no squares while the day is played)."""
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), message_content_intent="true",
                      live_board_seconds="0.5")  # fmt: skip
     await started(server, bot)
@@ -638,7 +733,8 @@ async def test_a_share_posted_in_a_share_channel_shows_on_the_live_board(server,
                            guild_id=GUILDS[0], id=str(time_snowflake(now)))  # fmt: skip
     await server.deliver_message(share)
     board = await until(lambda: (b := shown(server, channel)) and "2/6 <@52>" in b["content"] and b)
-    assert f"**Wordle #{number}**" in board["content"] and grid in board["content"]
+    assert f"**Wordle #{number}**\nShares typed here" in board["content"]
+    assert grid not in board["content"]
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_digest import DAY, GUILD, OTHER, play
 
 from bot.render.images import digest_png
-from bot.render.text import digest_text
+from bot.render.text import board_text, digest_text
 from bot.services import Player, Services, open_services
 from bot.services.shares import record_shares
 from bot.settings import load_settings
@@ -70,12 +70,41 @@ async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
         assert "ann" not in await board(services, period, scope=-1), period
     assert (await board(services, "today"))["bob"] == (1, 1, 2)
 
-    [game] = (await services.digests.digest(GUILD, DAY)).games
+    game, shared = (await services.digests.digest(GUILD, DAY)).games  # the share apart
     assert game.title == f"wordlebot Wordle #{NUMBER}" and game.streak == 2
     assert [(score, [m.name for m in members]) for score, members in game.scores] == [
-        ("2/6", ["bob"]), ("3/6", ["ann"])]  # fmt: skip
-    assert [len(rows) for _, rows in game.grids] == [2, 3]
-    assert game.grids[1][1] == ["01000", "01000", "22222"]
+        ("2/6", ["bob"])]  # fmt: skip
+    assert (shared.title, shared.shared, shared.streak) == (f"Wordle #{NUMBER}", True, 0)
+    assert [(score, [m.name for m in members]) for score, members in shared.scores] == [
+        ("3/6", ["ann"])]  # fmt: skip
+    assert [len(rows) for _, rows in game.grids + shared.grids] == [2, 3]
+    assert shared.grids[0][1] == ["01000", "01000", "22222"]
+    await services.close()
+
+
+async def test_a_servers_board_tells_typed_shares_from_games_played_with_the_bot(
+    database_url,
+) -> None:
+    """A server's boards count its typed shares beside its games played with the bot: each
+    player's line says how many of their results are shares, on every period's board that
+    holds them, in words (and none on a board that holds none)."""
+    services = await opened(database_url)
+    await play(services, BOB, DAY, 1)
+    await share(services, ANN, wordle(NUMBER, 1), posted=DAY)
+    await share(services, ANN, wordle(NUMBER - 10, 2), posted=DAY - timedelta(days=10))
+    counts = {"today": 1, "week": 1, "month": 1, "season": 1, "all": 2}  # 19 February: before
+    for period, shares in counts.items():
+        board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+                                                 today=DAY, period=period, min_games=1)  # fmt: skip
+        by_name = {e.name: e for e in board.entries}
+        assert (by_name["ann"].shared, by_name["bob"].shared) == (shares, 0), period
+        text = board_text(board)
+        [ann] = [line for line in text.splitlines() if "ann" in line]
+        [bob] = [line for line in text.splitlines() if "bob" in line]
+        of_them = "of them a typed share" if shares == 1 else f"{shares} of them typed shares"
+        assert of_them in ann and "not played with the bot" in ann and "📋" not in bob
+    everyone = await services.stats.leaderboard("wordle:daily", "wins", today=DAY, min_games=1)
+    assert "📋" not in board_text(everyone)  # the boards of everyone hold no share
     await services.close()
 
 
@@ -99,9 +128,11 @@ async def test_a_player_counts_once_for_a_puzzle_however_it_arrived(database_url
     assert (await board(services, "month"))["cat"] == (1, 1, 4)
     assert (await board(services, "all"))["cat"] == (1, 1, 4)
 
-    [game] = (await services.digests.digest(GUILD, DAY)).games
+    game, shared = (await services.digests.digest(GUILD, DAY)).games
     assert [(score, [m.name for m in members]) for score, members in game.scores] == [
-        ("1/6", ["bob"]), ("2/6", ["ann"]), ("4/6", ["cat"])]  # fmt: skip
+        ("1/6", ["bob"]), ("2/6", ["ann"])]  # fmt: skip
+    assert [(score, [m.name for m in members]) for score, members in shared.scores] == [
+        ("4/6", ["cat"])]  # fmt: skip
 
     assert await services.storage.remove_share(CAT.id, "wordle", NUMBER)
     for period in PERIODS:
@@ -138,6 +169,7 @@ async def test_multi_board_shares_have_their_own_digest_block(database_url) -> N
     digest = await services.digests.digest(GUILD, today)
     wordle_game, dordle = digest.games
     assert wordle_game.title == f"Wordle #{NUMBER + 1}"  # nobody played ours: the NYT's
+    assert wordle_game.shared and dordle.shared and wordle_game.streak == dordle.streak == 1
     assert dordle.title == "Dordle #123" and dordle.limit == 7
     assert dordle.scores[0][0] == "3/7" and [m.name for m in dordle.scores[0][1]] == ["dan"]
     assert dordle.grids[0][1] == ["01000 00000", "22222 02000", "      22222"]

@@ -18,8 +18,9 @@ from typing import Any
 from bot.i18n import N_, _, format_number, ngettext
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital, capitals
+from bot.render.text import SHARED_APART
 from bot.services import GameView, Stats
-from bot.services.digest import Digest
+from bot.services.digest import Digest, GameDigest
 
 LIMIT = 1024  # characters Discord keeps of an attachment's description
 
@@ -163,10 +164,15 @@ def stats_alt_text(stats: Stats, who: str) -> str:
 
 def digest_alt_text(digest: Digest) -> str:
     """The digest's grids in words: who finished each game, and in how many guesses."""
-    games = [_(DIGEST_GAME).format(title=game.title, scores="; ".join(
+    games = [_(DIGEST_GAME).format(title=_shown_title(game), scores="; ".join(
         f"{score} {', '.join(m.name for m in members)}" for score, members in game.scores))
         for game in digest.games]  # fmt: skip
     return _fit(_sentences(games) or _(NO_GRIDS))
+
+
+def _shown_title(game: GameDigest) -> str:
+    """A game's title, with the mark of shares typed here (not played with the bot)."""
+    return f"{game.title} ({_(SHARED_APART)})" if game.shared else game.title
 
 
 def study_alt_text(result: dict[str, Any]) -> str:

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import _
 from bot.render import png, tiles
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states
 from bot.render.letters import capital, font
 from bot.render.palette import STANDARD, Palette
+from bot.render.text import SHARED_APART
 from bot.services import GameView, Stats
 from bot.services.digest import Digest
 
@@ -185,7 +187,8 @@ def digest_png(digest: Digest, per_row: int = 6) -> bytes:
     small, big = font(12), font(15)
     y = MARGIN
     for game, cell_h, section_h in sections:
-        draw.text((MARGIN, y), game.title, fill=DARK, font=big)
+        title = f"{game.title}: {_(SHARED_APART)}" if game.shared else game.title
+        draw.text((MARGIN, y), clipped(title, big, width - 2 * MARGIN), fill=DARK, font=big)
         y += label + 4
         for i, (member, rows) in enumerate(game.grids):
             x0 = MARGIN + (i % per_row) * cell_w

@@ -1,5 +1,7 @@
-"""The live daily board as a message's text: per daily, each finished player's score and
-grid in coloured squares, then who is still playing. Never a letter of a guess or an answer."""
+"""The live daily board as a message's text: per daily, each finished player's score, then who
+is still playing; the shares typed here in sections of their own, marked. Grids in coloured
+squares only once the day is closed (the service hands none before). Never a letter of a
+guess or an answer."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from collections.abc import Callable
 
 from bot.i18n import _, ngettext
 from bot.render.palette import STANDARD
-from bot.render.text import MESSAGE_LIMIT, squares_of
+from bot.render.text import MESSAGE_LIMIT, SHARED_APART, squares_of
 from bot.services.digest import Member
 from bot.services.live_board import LiveBoard, LiveGame
 
@@ -28,6 +30,8 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
         lines = [heading]
         for game in board.games:
             lines += _game_lines(game, name, grids)
+        if not board.closed:
+            lines += ["", _("The grids are shown once the day is over.")]
         text = "\n".join(lines)
         if len(text) <= limit:
             return text
@@ -45,6 +49,8 @@ def live_board_text(board: LiveBoard, name: Callable[[Member], str] = lambda m: 
 
 def _game_lines(game: LiveGame, name: Callable[[Member], str], grids: bool) -> list[str]:
     lines = ["", f"**{game.title}**"]
+    if game.shared:
+        lines.append(_(SHARED_APART))
     for result in game.finished:
         lines.append(f"{result.score} {name(result.member)}")
         if grids:

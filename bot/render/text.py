@@ -320,8 +320,13 @@ def board_text(board: Board) -> str:
     lines = [heading]
     for entry in board.entries:
         value = board_value(board.metric, entry.value)
-        lines.append(f"{entry.rank:>3}. " + _("{player} - {value} ({count} played)").format(
-            player=entry.name, value=value, count=entry.played))  # fmt: skip
+        line = f"{entry.rank:>3}. " + _("{player} - {value} ({count} played)").format(
+            player=entry.name, value=value, count=entry.played)  # fmt: skip
+        if entry.shared:  # told apart from the games played with the bot
+            line += " " + ngettext("📋 {count} of them a typed share, not played with the bot",
+                                   "📋 {count} of them typed shares, not played with the bot",
+                                   entry.shared).format(count=entry.shared)  # fmt: skip
+        lines.append(line)
     lines.append(_("Page {page} of {pages}").format(page=board.page, pages=board.pages))
     return "\n".join(lines)
 
@@ -541,6 +546,11 @@ def challenge_text(board: ChallengeBoard, name: Callable[[int], str] = lambda p:
     return "\n".join(lines)
 
 
+# The heading of the shares typed in a server, shown apart from the games played with the bot
+# (the live board's and the digest's).
+SHARED_APART = N_("Shares typed here, not played with the bot: they win nothing")
+
+
 def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name) -> str:
     """A server's digest of one day, as the official app's digest reads, per game: the
     group streak, the best score crowned, every score's players, who did not finish, and
@@ -548,10 +558,13 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
     mention on Discord)."""
     blocks = []
     for game in digest.games:
-        lines = [f"**{game.title}** ({digest.day.isoformat()})",
-                 ngettext("Your group is on a {count} day streak! Here are the results:",
-                          "Your group is on a {count} days streak! Here are the results:",
-                          game.streak).format(count=game.streak)]  # fmt: skip
+        lines = [f"**{game.title}** ({digest.day.isoformat()})"]
+        if game.shared:
+            lines.append(_(SHARED_APART))
+        if game.streak:  # a kind's shares after its games played here: said there
+            lines.append(ngettext("Your group is on a {count} day streak! Here are the results:",
+                                  "Your group is on a {count} days streak! Here are the results:",
+                                  game.streak).format(count=game.streak))  # fmt: skip
         for score, members in game.scores:
             crown = "👑 " if members == game.crowned else ""
             lines.append(f"{crown}{score}: {' '.join(name(m) for m in members)}")

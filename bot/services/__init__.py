@@ -54,6 +54,7 @@ class Services:
         self.games.boards_showing = self.live_boards.showing  # and those it takes a share from
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
         self.closing.boards_showing = self.live_boards.showing  # and a share's board that day
+        self.closing.on_day_over = self.live_boards.day_over  # the day's grids, once closed
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress

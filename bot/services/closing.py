@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 
 from bot.i18n import _
 from bot.services.daily import DailyPuzzles
@@ -178,9 +178,10 @@ async def close_coops(storage: Storage, daily: DailyPuzzles) -> int:
 class ClosingService:
     """The job that closes the dailies and co-op games of days that have ended (any process,
     any number of times; the leader runs it with the other jobs). Once a run finds nothing
-    left of the days before today it rests until the next day: a game of an ended day can
-    only appear in the moment around midnight (a start that read the day before), and a
-    move, or the digest, closes such a game anyway."""
+    left of the days before today it says yesterday is over (``on_day_over``: its live
+    boards show their grids) and rests until the next day: a game of an ended day can only
+    appear in the moment around midnight (a start that read the day before), and a move, or
+    the digest, closes such a game anyway."""
 
     def __init__(self, storage: Storage, daily: DailyPuzzles) -> None:
         self.storage = storage
@@ -189,6 +190,8 @@ class ClosingService:
         self.on_daily: Callable[[int, str], None] | None = None  # told of each daily closed
         # the servers whose board of a day shows a player (see close_dailies)
         self.boards_showing: Callable[[int, str], Awaitable[set[int]]] | None = None
+        # told once a day that yesterday's dailies are all closed (the live boards' grids)
+        self.on_day_over: Callable[[date], Awaitable[object]] | None = None
 
     async def close_dailies(self, before: date) -> int:
         """Close the dailies still going of the days before ``before``, telling the live
@@ -206,4 +209,6 @@ class ClosingService:
         found += await close_coops(self.storage, self.daily)
         if not found:
             self._rested = today
+            if self.on_day_over is not None:
+                await self.on_day_over(today - timedelta(days=1))
         return found

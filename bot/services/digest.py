@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from itertools import groupby
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -90,6 +90,10 @@ class GameDigest:
     # 👑, and the winner's role: the best won game played with the bot that day. A pasted
     # share can be typed by anyone, so it is listed with its score, never crowned.
     crowned: list[Member] = field(default_factory=list)
+    # The shares typed here for this kind, in a section of their own after every game played
+    # with the bot (never crowned, never on top); its streak 0 when the kind's games played
+    # here show the streak already.
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -176,27 +180,37 @@ class DigestService:
         digests = self.storage.digests
         all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
         all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
-        games = []
+        games, shares = [], []
         for kind in DIGEST_KINDS:
             finished = all_finished.get(kind)
             if not finished:
                 continue
             started = all_started.get(kind, [])
             days = await digests.days_played(guild_id, kind, day.isoformat(), STREAK_LOOKBACK)
-            games.append(await self._game(kind, day, finished, started, days))
-        return Digest(guild_id, day, games, await self._podium(guild_id, day))
+            played = [r for r in finished if r.state]
+            shared = [r for r in finished if not r.state]
+            if played:
+                games.append(await self._game(kind, day, played, started, days))
+            if shared:
+                game = await self._game(kind, day, shared, [], [] if played else days)
+                shares.append(replace(game, shared=True, answer=""))  # not our puzzle's
+        return Digest(guild_id, day, games + shares, await self._podium(guild_id, day))
 
     async def _podium(self, guild_id: int, day: date) -> Podium | None:
-        """The Wordle daily season's podium, when ``day`` ends the server's season."""
+        """The Wordle daily season's podium, when ``day`` ends the server's season: its wins
+        played with the bot (a share, typed by anyone, takes no place on it)."""
         length = (await self.storage.guild_settings(guild_id)).season_days
         season = season_of(day, length)
         if day != season.last:
             return None
-        rows, _total = await self.storage.leaderboard(
-            guild_id, DIGEST_KINDS[0], "wins", period=season.key, per_page=10, today=day
+        rows = await self.storage.digests.wins_played(
+            guild_id, DIGEST_KINDS[0], season.first.isoformat(), season.last.isoformat(), 10
         )
-        places = [(r.rank, Member(r.row["player_id"], r.row["name"]), int(r.value))
-                  for r in rows if r.rank <= 3]  # fmt: skip
+        places = []
+        for player_id, name, wins in rows:
+            rank = 1 + sum(1 for _p, _n, more in rows if more > wins)  # tied share a place
+            if rank <= 3:
+                places.append((rank, Member(player_id, name), wins))
         if not places:
             return None
         return Podium(season.number, season.first, season.last, places)

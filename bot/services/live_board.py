@@ -1,7 +1,13 @@
 """The live daily board: one message a server and puzzle day, in the channel its admins chose
 (/liveboard channel), edited as its players start and finish the dailies: who finished, in how
-many (or X), their grids as squares only, and who is still playing. Never a letter: a grid is
-its colours, and a game still going shows its player's name alone (docs/fair-play.md).
+many (or X), and who is still playing. No grid while the day can be played: a dozen grids'
+colours leave a handful of possible answers (docs/fair-play.md), so the grids (squares, never
+a letter) are shown once the day is over and none of its games is going here
+(:meth:`LiveBoardService.day_over` edits the day's boards then).
+
+Shares typed in a channel are shown apart from the games played with the bot: a section of
+their own after every game played here, marked as shares, never under the bot's puzzle's
+heading (anyone can type ``Wordle 1,988 1/6``).
 
 The day is the puzzle day, one for everyone (:mod:`bot.services.daily`): the results it shows
 are that puzzle's, whatever the server's own time zone.
@@ -59,7 +65,9 @@ K = TypeVar("K", bound=Hashable)
 class LiveResult:
     member: Member
     score: str  # "3/6", "X/6"; "3/6*" in hard (or strict) mode
-    rows: list[str]  # each guess's pattern digits (a multi-board share: boards by spaces)
+    # each guess's pattern digits (a multi-board share: boards by spaces); none while the
+    # day can be played
+    rows: list[str]
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,7 @@ class LiveGame:
     title: str  # "wordlebot Wordle #1982"
     finished: list[LiveResult]  # best first, losses last
     playing: list[Member]  # started and not finished
+    shared: bool = False  # results typed as shares, not games played with the bot
 
     @property
     def hard(self) -> bool:
@@ -78,7 +87,8 @@ class LiveGame:
 class LiveBoard:
     guild_id: int
     day: date
-    games: list[LiveGame]
+    games: list[LiveGame]  # the games played with the bot, then the shares
+    closed: bool = False  # the day is over and nothing of it is going here: grids shown
 
 
 class MessageGone(Exception):
@@ -187,27 +197,40 @@ class LiveBoardService:
     async def board(self, guild_id: int, day: date) -> LiveBoard:
         """The board of ``day`` in a server, from the database: each daily someone here
         started or finished that day (the digest's reads, :mod:`bot.storage.digests`: three
-        queries, whatever the number of kinds)."""
+        queries, whatever the number of kinds), then the shares counted here that day. The
+        grids only once the day is closed: over, and none of its games going here."""
         digests = self.storage.digests
         all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
         all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
-        games = []
+        closed = day < self.daily.today() and not any(all_started.values())
+        games, shares = [], []
         for kind in DIGEST_KINDS:
             finished = all_finished.get(kind, [])
             started = all_started.get(kind, [])
-            if not finished and not started:
-                continue
             spec = kind_name(kind)
-            if finished:
-                title = day_title(shown_title(spec), day, finished)
-            else:
-                title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
-            ordered = sorted(finished, key=lambda r: (r.guesses if r.won else 99, r.player_id))
-            games.append(LiveGame(
-                kind, title, [_live_result(r, spec.limit) for r in ordered],
-                [Member(s.player_id, s.name) for s in started],
-            ))  # fmt: skip
-        return LiveBoard(guild_id, day, games)
+            played = [r for r in finished if r.state]
+            shared = [r for r in finished if not r.state]
+            if played or started:
+                if played:
+                    title = day_title(shown_title(spec), day, played)
+                else:
+                    title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
+                games.append(LiveGame(kind, title, _ranked(played, spec.limit, closed),
+                                      [Member(s.player_id, s.name) for s in started]))  # fmt: skip
+            if shared:
+                title = day_title(shown_title(spec), day, shared)
+                shares.append(LiveGame(kind, title, _ranked(shared, spec.limit, closed), [],
+                                       shared=True))  # fmt: skip
+        return LiveBoard(guild_id, day, games + shares, closed)
+
+    async def day_over(self, day: date) -> int:
+        """``day`` is over and its dailies closed: each server's board of it is edited to
+        show its grids (a board whose games are still going shows them once they close,
+        as each close marks it). Returns how many boards were marked."""
+        scopes = await self.storage.live_boards.servers_with_board(day.isoformat())
+        for scope in scopes:
+            self.changed(scope, day.isoformat())
+        return len(scopes) if self.post is not None else 0
 
     async def show_now(self, guild_id: int) -> str | None:
         """Post (or update) today's board at once, as an admin sets its channel: None when
@@ -307,8 +330,15 @@ class LiveBoardService:
             log.warning("the live board of guild %s is not shown: %s", guild_id, why)
 
 
-def _live_result(result: DayResult, limit: int) -> LiveResult:
+def _ranked(results: list[DayResult], limit: int, grids: bool) -> list[LiveResult]:
+    """``results`` best first, losses last; their grids only if ``grids``."""
+    ordered = sorted(results, key=lambda r: (r.guesses if r.won else 99, r.player_id))
+    return [_live_result(r, limit, grids) for r in ordered]
+
+
+def _live_result(result: DayResult, limit: int, grids: bool) -> LiveResult:
     score = f"{result.guesses}/{limit}" if result.won else f"X/{limit}"
     if result.state.get("mode") in ("hard", "strict"):  # strict keeps hard mode's rules too
         score += "*"
-    return LiveResult(Member(result.player_id, result.name), score, grid_digits(result))
+    rows = grid_digits(result) if grids else []
+    return LiveResult(Member(result.player_id, result.name), score, rows)

@@ -8,7 +8,8 @@ from datetime import date, timedelta
 from bot.i18n import N_, _
 from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name, shown_title
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
-from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
+from bot.storage.periods import PERIODS, STREAK_METRICS, period_days, period_key, season_of
+from bot.storage.shares import counted
 
 METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
@@ -76,6 +77,7 @@ class BoardEntry:
     name: str
     value: float
     played: int
+    shared: int = 0  # of ``played``, the shares typed in the server (not played with the bot)
 
 
 @dataclass(frozen=True)
@@ -187,9 +189,14 @@ class StatsService:
             fail_score=fail_score_of(kind, settings.fail_score), today=today,
         )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))
+        shared: dict[int, int] = {}
+        if scope != GLOBAL and flavour == "daily" and counted(game):  # shares count here
+            shared = await self.storage.shares_counted(
+                scope, game, [r.row["player_id"] for r in rows],
+                period_days(period, day, settings.season_days))  # fmt: skip
         entries = [
             BoardEntry(r.rank, r.row["player_id"], r.row["name"] or str(r.row["player_id"]),
-                       r.value, r.row["played"])
+                       r.value, r.row["played"], shared.get(r.row["player_id"], 0))
             for r in rows
         ]  # fmt: skip
         return Board(kind, metric, guild_id, max(page, 1), pages, total, entries, label)

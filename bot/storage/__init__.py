@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -446,6 +446,23 @@ class Storage:
                                 fail_score=fail_score, yesterday=yesterday)  # fmt: skip
 
     # -- shares ------------------------------------------------------------------------
+
+    async def shares_counted(self, scope: int, game: str, players: Sequence[int],
+                             days: tuple[date, date] | None = None) -> dict[int, int]:  # fmt: skip
+        """How many of each of ``players``' results of ``game``'s daily on ``scope``'s boards
+        are typed shares (counted there), over ``days`` (first, last; None: all time)."""
+        if not players:
+            return {}
+        marks = ", ".join("?" for _ in players)
+        within, bounds = "", ()  # type: tuple[str, tuple[str, ...]]
+        if days is not None:
+            within, bounds = " AND day BETWEEN ? AND ?", (days[0].isoformat(), days[1].isoformat())
+        rows = await self._all(
+            "SELECT player_id, COUNT(*) AS n FROM share_results WHERE scope = ? AND game = ? "
+            f"AND counted = 1 AND player_id IN ({marks}){within} GROUP BY player_id",
+            (scope, game, *players, *bounds),
+        )
+        return {int(r["player_id"]): int(r["n"]) for r in rows}
 
     async def record_share(
         self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,

@@ -180,6 +180,20 @@ class Digests:
             found.setdefault(r[2], []).append(DayStart(r[0], r[1], r[2]))
         return found
 
+    async def wins_played(self, scope: int, kind: str, first: str, last: str,
+                          limit: int) -> list[tuple[int, str, int]]:  # fmt: skip
+        """(player, name, wins) of the dailies of ``kind`` won with the bot here from ``first``
+        to ``last``, most wins first (ties by player id), the first ``limit``: a share, which
+        anyone can type, is not a win on a podium. On the index of a day's results."""
+        rows = await self.db.all(
+            "SELECT r.player_id, p.name, COUNT(*) AS wins FROM results r "
+            "JOIN players p ON p.id = r.player_id WHERE r.scope = ? AND r.kind = ? "
+            "AND r.day BETWEEN ? AND ? AND r.won = 1 GROUP BY r.player_id, p.name "
+            "ORDER BY wins DESC, r.player_id LIMIT ?",
+            (scope, kind, first, last, limit),
+        )
+        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
     async def days_played(self, scope: int, kind: str, until: str, limit: int) -> list[str]:
         """The latest days, up to ``until``, on which someone here finished the daily or
         recorded a share that counts for it."""

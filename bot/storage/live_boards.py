@@ -98,6 +98,13 @@ class LiveBoards:
             (message_id, guild_id, day),
         )
 
+    async def servers_with_board(self, day: str) -> list[int]:
+        """The servers with a board of ``day`` posted (or being posted)."""
+        rows = await self.db.all(
+            "SELECT guild_id FROM live_boards WHERE day = ? ORDER BY guild_id", (day,)
+        )
+        return [int(r[0]) for r in rows]
+
     async def showing(self, player_id: int, day: str) -> list[int]:
         """The servers whose board of ``day`` shows the player now (:func:`boards_showing`)."""
         return [scope for scope, _day in await boards_showing(self.db, player_id, day)]

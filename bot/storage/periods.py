@@ -67,6 +67,22 @@ def period_key(period: str, day: date, season_days: int) -> str | None:
     raise ValueError(f"unknown period {period[:20]!r}; choose one of {', '.join(PERIODS)}")
 
 
+def period_days(period: str, day: date, season_days: int) -> tuple[date, date] | None:
+    """The first and last day of the ``period`` holding ``day`` (None: all time)."""
+    if period == "today":
+        return day, day
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(days=6)
+    if period == "month":
+        first = day.replace(day=1)
+        return first, (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    if period == "season":
+        season = season_of(day, season_days)
+        return season.first, season.last
+    return None
+
+
 def period_keys(day: date, season_days: int) -> list[str]:
     return [key for p in PERIODS if (key := period_key(p, day, season_days)) is not None]
 
