@@ -16,7 +16,6 @@ from bot.services import DRAW_FROM, Player
 from bot.services.archive import play_archive
 from bot.services.daily import EPOCH, DailyPuzzles, no_repeat_days
 from bot.services.kinds import KINDS
-from bot.storage import Storage
 from engine.variants import get_variant
 
 SEED = "9c2e5f1a7b3d4e6f8a0c2b4d6f8e1a3c-draw"
@@ -96,12 +95,13 @@ def test_the_issues_attack_now_leaves_half_the_list() -> None:
     variant, today = "wordle-it-4", date(2027, 3, 1)
     size = len(get_variant(variant).answers.words)
     assert DailyPuzzles.number(today) % size == size - 1
-    for draw_from, at_least in ((NEVER, 1), (UPGRADE, (size + 1) // 2)):
+    for draw_from, words_left in ((NEVER, 1), (UPGRADE, (size + 1) // 2)):
         puzzles = deployment(draw_from)
-        known = answers_between(puzzles, variant, today - timedelta(days=size), today - timedelta(days=1))
+        known = answers_between(puzzles, variant, today - timedelta(days=size),
+                                today - timedelta(days=1))  # fmt: skip
         left = possible(puzzles, variant, today, known)
         assert puzzles.answer(variant, today) in left
-        assert len(left) == at_least
+        assert len(left) == words_left
 
 
 @pytest.mark.parametrize("variant", ["wordle-it-4", "wordle-es-4", "wordle"])
