@@ -1,6 +1,8 @@
-"""Each pass through the answer list has its own shuffle: the archive's puzzle one cycle back
-(or two, or three) never holds today's or tomorrow's answer by position, and the days of the
-first cycle, all of them already played or to be played, keep the answers they always had."""
+"""The days before a deployment's draw day (bot/services/daily.py) follow cycles: each pass
+through the answer list has its own shuffle, the archive's puzzle one cycle back (or two, or
+three) never holds today's or tomorrow's answer by position, and the days of the first cycle
+keep the answers they always had. These rules still give every day before the draw day its
+answer, so they are tested here on a deployment whose draw day never comes."""
 
 import hashlib
 import random
@@ -18,7 +20,7 @@ from bot.settings import load_settings
 from engine.variants import get_variant
 
 SEED = "5e1f0c3a9b7d2e4f6a8c1b3d5f7a9c2e-cycles"
-DAILY = DailyPuzzles(SEED, ZoneInfo("UTC"))
+DAILY = DailyPuzzles(SEED, ZoneInfo("UTC"), draw_from=date.max)  # cycles only
 CYCLES = 4  # cycle 0 and three more
 
 
@@ -75,6 +77,7 @@ async def test_giving_up_an_archive_puzzle_does_not_solve_the_daily_a_cycle_late
     today = EPOCH + timedelta(days=size + 1)
     services = await open_services(load_settings(database_url=database_url, daily_seed=SEED))
     services.daily.clock = lambda: datetime.combine(today, datetime.min.time(), UTC)
+    services.daily.draw_from = date.max  # a deployment still on the cycles
     try:
         cheat = Player(7, "cheat")
         started = await play_archive(services.games, cheat, 0, "wordle", number=1)

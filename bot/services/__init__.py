@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import cached_property
 
 from bot.services.analysis import BUDGET, AnalysisGate, AnalysisService
 from bot.services.challenges import ChallengeService
 from bot.services.closing import ClosingService
 from bot.services.coop import CoopService
-from bot.services.daily import DailyPuzzles, started_clock, system_clock
+from bot.services.daily import EPOCH, DailyPuzzles, started_clock, system_clock
 from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
@@ -28,6 +28,8 @@ from bot.services.winner_role import RoleDoor, take_from_player
 from bot.services.year import YearService
 from bot.settings import Settings
 from bot.storage import Storage
+
+DRAW_FROM = "daily_draw_from"  # the meta key of the first drawn day, beside "daily_seed"
 
 
 @dataclass
@@ -109,11 +111,20 @@ async def open_services(settings: Settings) -> Services:
         seed = await storage.set_meta_once("daily_seed", secrets.token_hex(32))
     clock = system_clock if settings.clock_start is None else started_clock(settings.clock_start)
     daily = DailyPuzzles(seed, settings.zone, clock)
+    daily.draw_from = await _draw_from(storage, daily.today())
     digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
                     ReminderService(storage, daily), CoopService(storage, daily),
                     analysis_budget=settings.analysis_budget_seconds,
                     live_board_window=settings.live_board_seconds)  # fmt: skip
+
+
+async def _draw_from(storage: Storage, today: date) -> date:
+    """The deployment's first drawn day (bot/services/daily.py), recorded once: tomorrow for
+    a database that served puzzles under the cycles (today's may have been played), #0 for
+    one that never served any. Kept as recorded across restarts and every process."""
+    first = today + timedelta(days=1) if await storage.served_any_puzzle() else EPOCH
+    return date.fromisoformat(await storage.set_meta_once(DRAW_FROM, first.isoformat()))
 
 
 __all__ = [

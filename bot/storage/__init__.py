@@ -396,6 +396,14 @@ class Storage:
 
     # -- daily puzzles -----------------------------------------------------------------
 
+    async def served_any_puzzle(self) -> bool:
+        """Whether this database ever served a puzzle: a daily recorded or any game stored
+        (an archive day, a practice game: a deployment in use)."""
+        row = await self._one(
+            "SELECT EXISTS (SELECT 1 FROM daily_puzzles) OR EXISTS (SELECT 1 FROM games) AS used"
+        )
+        return row is not None and bool(row["used"])
+
     async def record_daily(self, variant: str, day: str, number: int, answer: str) -> None:
         await self._write(
             "INSERT INTO daily_puzzles (variant, day, number, answer) VALUES (?, ?, ?, ?) "
