@@ -204,6 +204,22 @@ async def test_an_archive_board_in_a_channel_hides_its_letters(double) -> None:
     assert "Played 0" in stats.text and "Wordle archive: Played 1 | Won 0" in stats.text
 
 
+async def test_coaching_an_archive_day_stays_private_even_when_shared(double) -> None:
+    """Issue 38, point 5. Think like a cheater: play a past day from the archive (any day
+    anyone who has not played it may still play), then /coach share:true: the report names
+    every guess and the answer. It stays private, as today's daily does, and says why."""
+    answer = double.bot.services.daily.answer("wordle", date(2025, 7, 28))
+    board = only(await double.command("wordle", "archive", user_id=ANN.id, number=1500))
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess, user_id=ANN.id, on=board))
+    await double.submit(modal, {"word": answer}, user_id=ANN.id)
+    replies = await double.command("coach", user_id=ANN.id, share=True)
+    report = replies[-1]
+    assert report.ephemeral and answer.upper() in report.text
+    assert "stays private: others can still play it" in report.text
+    assert all(r.ephemeral or answer.upper() not in r.text.upper() for r in replies)
+
+
 async def test_archive_refusals_in_discord_are_private_and_store_nothing(double) -> None:
     storage = double.bot.services.storage
     before = await counts(storage)
