@@ -71,7 +71,7 @@ async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
     assert (await board(services, "today"))["bob"] == (1, 1, 2)
 
     [game] = (await services.digests.digest(GUILD, DAY)).games
-    assert game.title == f"wordlebot Wordle #{NUMBER}" and game.streak == 2
+    assert game.title == "wordlebot Wordle #20260301" and game.streak == 2
     assert [(score, [m.name for m in members]) for score, members in game.scores] == [
         ("2/6", ["bob"]), ("3/6", ["ann"])]  # fmt: skip
     assert [len(rows) for _, rows in game.grids] == [2, 3]

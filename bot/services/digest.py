@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.i18n import _, negotiate, use_locale
 from bot.services.analysis import coach_game
 from bot.services.closing import ClosingService
-from bot.services.daily import EPOCH, DailyPuzzles
+from bot.services.daily import EPOCH, DailyPuzzles, shown_number
 from bot.services.kinds import (
     DAILY_KINDS,
     DEFAULT_LANGUAGE,
@@ -80,7 +80,7 @@ class Highlight:
 @dataclass(frozen=True)
 class GameDigest:
     kind: str
-    title: str  # "wordlebot Wordle #1982"
+    title: str  # "wordlebot Wordle #20260301"
     streak: int  # consecutive days, ending with this one, on which someone here finished
     # "3/6" -> players, best first, failures last; the crowned have a line of their own (a
     # share with their score follows it).
@@ -360,9 +360,9 @@ class DigestService:
 
 
 def day_title(title: str, day: date, results: list[DayResult]) -> str:
-    """ "wordlebot Wordle #1982" for our daily; a shared game's own name and number."""
+    """ "wordlebot Wordle #20260301" for our daily; a shared game's own name and number."""
     if any(r.state for r in results):
-        return f"wordlebot {title} #{DailyPuzzles.number(day)}"
+        return f"wordlebot {title} #{shown_number(day)}"
     numbers = [r.puzzle for r in results if r.puzzle is not None]
     number = max(set(numbers), key=numbers.count) if numbers else DailyPuzzles.number(day)
     return f"{title} #{number}"

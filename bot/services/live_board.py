@@ -35,7 +35,7 @@ from datetime import date
 from typing import Generic, TypeVar
 
 from bot.i18n import negotiate, use_locale
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import DailyPuzzles, shown_number
 from bot.services.digest import (
     DIGEST_KINDS,
     ChannelGone,
@@ -65,7 +65,7 @@ class LiveResult:
 @dataclass(frozen=True)
 class LiveGame:
     kind: str
-    title: str  # "wordlebot Wordle #1982"
+    title: str  # "wordlebot Wordle #20260301"
     finished: list[LiveResult]  # best first, losses last
     playing: list[Member]  # started and not finished
 
@@ -201,7 +201,7 @@ class LiveBoardService:
             if finished:
                 title = day_title(shown_title(spec), day, finished)
             else:
-                title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
+                title = f"wordlebot {shown_title(spec)} #{shown_number(day)}"
             ordered = sorted(finished, key=lambda r: (r.guesses if r.won else 99, r.player_id))
             games.append(LiveGame(
                 kind, title, [_live_result(r, spec.limit) for r in ordered],
