@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord_bot import WordleBot
 from bot.i18n import _, use_locale
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import shown_number
 from bot.services.reminders import DEFAULT_TIME
 from bot.storage.reminders import DailyRole, Reminder
 from cogs.common import in_servers, post_in_channel
@@ -77,7 +77,7 @@ class Reminders(commands.Cog):
             reminder.guild_id, reminder.channel_id,
             f"<@{reminder.player_id}> "
             + _("Wordle #{number} is waiting for you: /wordle daily (/remind off stops these "
-                "reminders)").format(number=DailyPuzzles.number(day)),
+                "reminders)").format(number=shown_number(day)),
             discord.AllowedMentions(users=[discord.Object(reminder.player_id)], roles=False,
                                     everyone=False, replied_user=False),
         )  # fmt: skip
@@ -92,7 +92,7 @@ class Reminders(commands.Cog):
         await self._post(
             role.guild_id, role.channel_id,
             f"<@&{role.role_id}> "
-            + _("Wordle #{number} is open: /wordle daily").format(number=DailyPuzzles.number(day)),
+            + _("Wordle #{number} is open: /wordle daily").format(number=shown_number(day)),
             discord.AllowedMentions(roles=[discord.Object(role.role_id)], users=False,
                                     everyone=False, replied_user=False),
         )  # fmt: skip

@@ -10,14 +10,14 @@ from bot.console import Console
 from bot.render.text import stats_text
 from bot.services import Player, open_services
 from bot.services.archive import play_archive
-from bot.services.daily import EPOCH
+from bot.services.daily import EPOCH, shown_number
 from bot.settings import load_settings
 from engine.rules import Mode
 
 SEED = "3c9e1a7f5b2d4e6a8c0f2b4d6e8a1c3f-archive"
 ANN, BOB = Player(1, "ann"), Player(2, "bob")
 GUILD = 100
-TODAY = date(2026, 3, 2)  # puzzle #1717
+TODAY = date(2026, 3, 2)  # wordlebot #20260302 (#1717 by the old count, the NYT's)
 TABLES = ("players", "games", "results", "standings", "period_standings")
 
 
@@ -46,14 +46,14 @@ async def test_a_past_daily_counts_apart_from_the_dailies(services) -> None:
                                                     today=TODAY, period="week")  # fmt: skip
     started = await play_archive(games, ANN, GUILD, "wordle", number=1500)
     day = date(2025, 7, 28)
-    assert started.ok and started.game.number == 1500 and started.game.day == day.isoformat()
+    assert started.ok and started.game.number == 20250728 and started.game.day == day.isoformat()
     assert started.game.kind == "wordle:archive" and not started.game.daily
     again = await play_archive(games, ANN, GUILD, "wordle", day="2025-07-28")  # the same game
     assert again.ok and again.game.game_id == started.game.game_id
     opener = "crane" if daily.answer("wordle", day) != "crane" else "slate"
     await games.guess(ANN, GUILD, opener, kind="wordle:archive")
     won = await games.guess(ANN, GUILD, daily.answer("wordle", day), kind="wordle:archive")
-    assert won.ok and won.game.status == "won" and won.game.number == 1500
+    assert won.ok and won.game.status == "won" and won.game.number == 20250728
 
     stats = await services.stats.stats(ANN.id, "wordle:daily", TODAY)
     assert (stats.played, stats.current_streak, stats.max_streak) == (1, 1, 1)
@@ -70,8 +70,8 @@ async def test_a_past_daily_counts_apart_from_the_dailies(services) -> None:
     before = await counts(services.storage)
     for done in (await play_archive(games, ANN, GUILD, "wordle", number=1500),
                  await play_archive(games, ANN, GUILD, "wordle", day="2025-07-28")):  # fmt: skip
-        assert not done.ok and done.message == "You have already played wordlebot Wordle #1500 " \
-            "from the archive"  # fmt: skip
+        assert not done.ok and done.message == (
+            "You have already played wordlebot Wordle #20250728 from the archive")  # fmt: skip
     assert await counts(services.storage) == before
 
 
@@ -101,13 +101,16 @@ async def test_an_archive_day_lost_given_up_or_won_is_never_played_again(service
         assert (await play_archive(games, ANN, GUILD, "wordle", number=number)).ok
         await end(number)
 
+    def shown(number: int) -> int:  # the old count of days names the same day
+        return shown_number(EPOCH + timedelta(days=number))
+
     async def all_refused() -> None:
         before = await counts(services.storage)
         for number in ended:
             for way in ({"number": number}, {"day": str(EPOCH + timedelta(days=number))}):
                 again = await play_archive(games, ANN, GUILD, "wordle", **way)
                 assert not again.ok and again.message == (
-                    f"You have already played wordlebot Wordle #{number} from the archive"
+                    f"You have already played wordlebot Wordle #{shown(number)} from the archive"
                 )
                 late = await games.guess(ANN, GUILD, answer(number), kind="wordle:archive")
                 assert not late.ok and late.message == "No game in progress"
@@ -126,13 +129,16 @@ async def test_refusals_are_clear_and_store_nothing(services) -> None:
     services.daily.clock = clock(TODAY)
     before = await counts(services.storage)
     cases = [
-        ({"number": 1718}, "wordlebot Wordle #1718 is not out yet: today's is #1717"),
+        ({"number": 1718}, "wordlebot Wordle #20260303 is not out yet: today's is #20260302"),
         ({"number": 99_999_999_999}, "is not out yet"),
-        ({"number": 1717}, "wordlebot Wordle #1717 is today's puzzle: play it with /wordle daily"),
+        (
+            {"number": 1717},
+            "wordlebot Wordle #20260302 is today's puzzle: play it with /wordle daily",
+        ),
         ({"day": "2026-03-02"}, "is today's puzzle"),
-        ({"number": 0}, "The archive starts at wordlebot Wordle #1 (2021-06-20)"),
-        ({"number": -1}, "The archive starts at wordlebot Wordle #1"),
-        ({"day": "2021-06-19"}, "The archive starts at wordlebot Wordle #1"),
+        ({"number": 0}, "The archive starts at wordlebot Wordle #20210620 (2021-06-20)"),
+        ({"number": -1}, "The archive starts at wordlebot Wordle #20210620"),
+        ({"day": "2021-06-19"}, "The archive starts at wordlebot Wordle #20210620"),
         ({"day": "2026-02-30"}, "Not a date: '2026-02-30'. Give it as YYYY-MM-DD"),
         ({"day": "yesterday"}, "Not a date: 'yesterday'"),
         ({"day": "20260301"}, "Not a date"),
@@ -145,9 +151,12 @@ async def test_refusals_are_clear_and_store_nothing(services) -> None:
             refused = await play_archive(games, player, GUILD, "wordle", **options)
             assert not refused.ok and message in refused.message and refused.game is None
     as_daily = await play_archive(games, BOB, GUILD, "wordle", number=1716)
-    assert not as_daily.ok and as_daily.message == "You played wordlebot Wordle #1716 as the daily"
+    assert not as_daily.ok
+    assert as_daily.message == "You played wordlebot Wordle #20260301 as the daily"
     primel = await play_archive(games, ANN, GUILD, "primel", number=1717)
-    assert primel.message == "wordlebot Primel #1717 is today's puzzle: play it with /primel daily"
+    assert primel.message == (
+        "wordlebot Primel #20260302 is today's puzzle: play it with /primel daily"
+    )
     assert not (await play_archive(games, ANN, GUILD, "quordle", number=3)).ok
     assert await counts(services.storage) == before
     assert (await play_archive(games, ANN, GUILD, "wordle", number=1716)).ok  # Ann may
@@ -155,13 +164,13 @@ async def test_refusals_are_clear_and_store_nothing(services) -> None:
 
 async def test_puzzle_one_is_the_first_in_the_archive(services) -> None:
     first = await play_archive(services.games, ANN, GUILD, "wordle", number=1)
-    assert first.ok and first.game.number == 1 and first.game.day == "2021-06-20"
+    assert first.ok and first.game.number == 20210620 and first.game.day == "2021-06-20"
     assert first.game.rows == [] and first.game.answer is None  # no answer before the end
     primel = await play_archive(services.games, ANN, GUILD, "primel", day="2021-06-20",
                                 mode=Mode.HARD)  # fmt: skip
     assert primel.ok and primel.game.variant == "primel" and primel.game.mode == "hard"
     blocked = await play_archive(services.games, ANN, GUILD, "wordle", number=2)
-    assert not blocked.ok and blocked.message == "Finish your wordlebot Wordle #1 first"
+    assert not blocked.ok and blocked.message == "Finish your wordlebot Wordle #20210620 first"
 
 
 async def test_the_console_plays_the_archive(services) -> None:
@@ -172,11 +181,11 @@ async def test_the_console_plays_the_archive(services) -> None:
                  answer, "/stats", "/primel archive #12"):  # fmt: skip
         await console.handle(line)
     text = "\n".join(shown)
-    assert "  wordlebot Wordle #1717 is today's puzzle: play it with /wordle daily" in text
+    assert "  wordlebot Wordle #20260302 is today's puzzle: play it with /wordle daily" in text
     assert "  Give a puzzle number or a date (YYYY-MM-DD)" in text  # Discord's words too
-    assert "wordlebot Wordle #1688 (hard mode)" in text and "Solved in 1/6!" in text
+    assert "wordlebot Wordle #20260201 (hard mode)" in text and "Solved in 1/6!" in text
     assert "Wordle archive: Played 1 | Won 1 | Average 1.00" in text
-    assert "wordlebot Primel #12" in text
+    assert "wordlebot Primel #20210701" in text
 
 
 # -- in Discord -------------------------------------------------------------------------
@@ -190,7 +199,7 @@ async def double(make_double):
 async def test_an_archive_board_in_a_channel_hides_its_letters(double) -> None:
     answer = double.bot.services.daily.answer("wordle", date(2025, 7, 28))
     board = only(await double.command("wordle", "archive", user_id=ANN.id, number=1500))
-    assert board.kind == 4 and not board.ephemeral and "wordlebot Wordle #1500" in board.text
+    assert board.kind == 4 and not board.ephemeral and "wordlebot Wordle #20250728" in board.text
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess, user_id=ANN.id, on=board))
     opener = "crane" if answer != "crane" else "slate"
@@ -204,16 +213,32 @@ async def test_an_archive_board_in_a_channel_hides_its_letters(double) -> None:
     assert "Played 0" in stats.text and "Wordle archive: Played 1 | Won 0" in stats.text
 
 
+async def test_coaching_an_archive_day_stays_private_even_when_shared(double) -> None:
+    """Issue 38, point 5. Think like a cheater: play a past day from the archive (any day
+    anyone who has not played it may still play), then /coach share:true: the report names
+    every guess and the answer. It stays private, as today's daily does, and says why."""
+    answer = double.bot.services.daily.answer("wordle", date(2025, 7, 28))
+    board = only(await double.command("wordle", "archive", user_id=ANN.id, number=1500))
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess, user_id=ANN.id, on=board))
+    await double.submit(modal, {"word": answer}, user_id=ANN.id)
+    replies = await double.command("coach", user_id=ANN.id, share=True)
+    report = replies[-1]
+    assert report.ephemeral and answer.upper() in report.text
+    assert "stays private: others can still play it" in report.text
+    assert all(r.ephemeral or answer.upper() not in r.text.upper() for r in replies)
+
+
 async def test_archive_refusals_in_discord_are_private_and_store_nothing(double) -> None:
     storage = double.bot.services.storage
     before = await counts(storage)
     for options, message in (({"number": 1718}, "is not out yet"),
                              ({"number": 1717}, "play it with /wordle daily"),
                              ({"date": "2026-13-01"}, "Not a date"),
-                             ({"number": 0}, "The archive starts at wordlebot Wordle #1"),
+                             ({"number": 0}, "The archive starts at wordlebot Wordle #20210620"),
                              ({}, "Give a puzzle number or a date")):  # fmt: skip
         refused = only(await double.command("wordle", "archive", user_id=ANN.id, **options))
         assert refused.ephemeral and message in refused.text
     refused = only(await double.command("primel", "archive", user_id=ANN.id, date="2026-03-03"))
-    assert refused.ephemeral and "wordlebot Primel #1718 is not out yet" in refused.text
+    assert refused.ephemeral and "wordlebot Primel #20260303 is not out yet" in refused.text
     assert await counts(storage) == before

@@ -11,7 +11,7 @@ import pytest
 from clock import Clock, at
 
 from bot.services import Player, Services
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import shown_number
 from bot.services.digest import Digest
 from bot.services.kinds import KINDS
 from bot.services.reminders import parse_time
@@ -87,10 +87,10 @@ async def test_a_guess_after_midnight_is_refused_and_closes_the_daily_as_a_loss(
     past_midnight(clock)
 
     refused = await services.games.guess(ANN, GUILD, "crane")
-    number = DailyPuzzles.number(DAY)
+    number, today = shown_number(DAY), shown_number(DAY + timedelta(days=1))
     assert not refused.ok and refused.message == (
         f"wordlebot Wordle #{number} closed at midnight (UTC), unfinished (a loss); today's is "
-        f"#{number + 1}: /wordle daily"
+        f"#{today}: /wordle daily"
     )
     assert refused.game is not None and refused.game.over and refused.game.answer is not None
     stored = await services.storage.game(game_id)
@@ -99,7 +99,7 @@ async def test_a_guess_after_midnight_is_refused_and_closes_the_daily_as_a_loss(
     # Nothing moves it any more: a guess by its id, a give-up, a hint.
     by_id = await services.games.guess(ANN, GUILD, "crane", game_id=game_id)
     assert not by_id.ok and by_id.message == (
-        f"wordlebot Wordle #{number} is over; today's is #{number + 1}: /wordle daily"
+        f"wordlebot Wordle #{number} is over; today's is #{today}: /wordle daily"
     )
     assert not (await services.games.give_up(ANN, GUILD, game_id=game_id)).ok
     assert not (await services.games.hint(ANN, GUILD, game_id=game_id)).ok
@@ -121,9 +121,9 @@ async def test_the_daily_command_after_midnight_starts_todays_puzzle(
     past_midnight(clock)
     today = await services.games.start(ANN, GUILD, game, daily=True)
     assert today.ok and today.game is not None and today.game.game_id != old
-    assert (today.game.day, today.game.number) == (NEXT.isoformat(), DailyPuzzles.number(NEXT))
+    assert (today.game.day, today.game.number) == (NEXT.isoformat(), shown_number(NEXT))
     title = KINDS[game].title
-    assert today.message == (f"wordlebot {title} #{DailyPuzzles.number(DAY)} closed at midnight "
+    assert today.message == (f"wordlebot {title} #{shown_number(DAY)} closed at midnight "
                              "(UTC), unfinished (a loss). Here is today's")  # fmt: skip
     assert (await services.storage.game(old)).status == "lost"
     # Today's is the one a guess goes to.
@@ -251,7 +251,7 @@ async def test_a_reminder_names_the_daily_that_the_daily_command_starts(services
     await services.reminders.run_due(remind, ping)
     assert sent == [NEXT]  # "Wordle #N+1 is waiting for you: /wordle daily"
     started = await services.games.start(ANN, GUILD, daily=True)
-    assert started.ok and started.game.number == DailyPuzzles.number(sent[0])
+    assert started.ok and started.game.number == shown_number(sent[0])
 
 
 # -- races and co-op ---------------------------------------------------------------------

@@ -56,7 +56,7 @@ async def test_a_daily_given_up_then_deleted_cannot_be_replayed_today(services) 
 
     again = await games.start(ANN, GUILD, "wordle", daily=True)
     assert not again.ok and again.game is None
-    assert again.message == ("You have already played today's wordlebot Wordle #1717. "
+    assert again.message == ("You have already played today's wordlebot Wordle #20260302. "
                              "A new one comes tomorrow.")  # fmt: skip
     assert not (await games.guess(ANN, GUILD, answer)).ok  # no game to play it in
     board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
@@ -86,10 +86,10 @@ async def test_a_daily_in_progress_and_every_flavour_played_today_stay_played(se
     assert await services.delete_player(ANN.id)
 
     refused = await games.start(ANN, GUILD, "primel", daily=True)
-    assert not refused.ok and "already played today's wordlebot Primel #1717" in refused.message
+    assert not refused.ok and "already played today's wordlebot Primel #20260302" in refused.message
     again = await play_archive(games, ANN, GUILD, "wordle", number=1500)
     assert not again.ok
-    assert again.message == "You have already played wordlebot Wordle #1500 from the archive"
+    assert again.message == "You have already played wordlebot Wordle #20250728 from the archive"
     assert (await services.challenges.play(ANN, challenge.id)).message == (
         "You have already played this one")  # fmt: skip
     assert not (await services.races.play(race_id, ANN)).ok  # no longer in the race
@@ -186,7 +186,7 @@ async def test_the_console_deletes_as_discord_does(services) -> None:
     await console.handle("/mydata delete confirm:DELETE")
     assert shown[-1] == DELETED and await count(services, "players") == 0
     await console.handle("/wordle daily")
-    assert "You have already played today's wordlebot Wordle #1717" in shown[-1]
+    assert "You have already played today's wordlebot Wordle #20260302" in shown[-1]
     await console.handle("/as bob")
     await console.handle("/mydata delete confirm:DELETE")
     assert shown[-1] == "There was nothing to delete."
@@ -258,7 +258,7 @@ async def test_in_discord_a_deletion_keeps_todays_daily_played_until_the_job_pur
         await job()
     assert await marks(services) == []
     (board,) = await double.command("wordle", "daily", user_id=ANN.id)
-    assert "wordlebot Wordle #1718" in board.text
+    assert "wordlebot Wordle #20260303" in board.text
 
 
 def wordle_share(day: date, guesses: int = 3) -> str:

@@ -71,8 +71,8 @@ def commands_in(text: str) -> set[str]:
 COMMANDS = sorted({c for text in TEXTS.values() for c in commands_in(text)})
 
 NOT_RUN = {
-    "wordlebot Wordle #N": "a name, not a command",
-    "wordlebot Primel #N": "a name, not a command",
+    "wordlebot Wordle #20260301": "a name, not a command",
+    "wordlebot Primel #20260301": "a name, not a command",
     "wordlebot run": "needs Discord (tests/test_e2e.py runs it against the stand-in)",
     "wordlebot sync": "needs Discord",
     "wordlebot invite": "needs the application id or a token (tests/test_cli.py)",

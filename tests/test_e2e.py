@@ -334,7 +334,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     [(where, body, files)] = await digest_posts(server, 1)
     text = body["content"]
     assert where == channel and files == ["digest.png"] and body["allowed_mentions"]["parse"] == []
-    assert f"**wordlebot Wordle #{DailyPuzzles.number(day)}** (2026-03-01)" in text
+    assert "**wordlebot Wordle #20260301** (2026-03-01)" in text
     assert "Your group is on a 1 day streak!" in text
     # The one only started was closed when the day ended: a loss, never shown as open.
     assert "👑 1/6: <@21>\n2/6: <@22>\n3/6: <@23>\nX/6: <@24>\n" in text
@@ -389,7 +389,7 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     await started(server, evening)
     [(where, body, files)] = await digest_posts(server, 1)
     assert where == channel and files == []
-    assert body["content"].startswith(f"<@31> Wordle #{DailyPuzzles.number(date(2026, 3, 1))} ")
+    assert body["content"].startswith("<@31> Wordle #20260301 ")
     assert "<@32>" not in body["content"] and "<@33>" not in body["content"]
     assert body["allowed_mentions"] == {"parse": [], "users": [31]}
     await evening.more_job_rounds(3)  # a round that reminded again would have by now

@@ -460,3 +460,35 @@ async def test_the_console_takes_back_a_share_as_discord_does(database_url) -> N
     assert shown[-1] == "No such recorded result."
     assert await stored(services.storage, ANN.id) == (0, 1)
     await services.close()
+
+
+# -- issue 38, point 4: the bot's daily is named as its own ------------------------------------
+
+
+async def test_the_bots_daily_is_named_by_its_date_and_never_counts_as_the_nyts(
+    database_url,
+) -> None:
+    """The bot's daily has its own answer: named with the NYT's number of the day
+    ("wordlebot Wordle #1717"), it was taken for the NYT's puzzle, and its share with the
+    "wordlebot" cut off (as a copy or a reader's eye may) counted as NYT Wordle #1717. Its
+    number is its date, #20260302: never an NYT number, and the day can be read off it."""
+    from bot.render.text import share_text, title
+
+    services = await opened(database_url)
+    started = await services.games.start(ANN, GUILD, daily=True)
+    assert started.game is not None and started.game.number == 20260302
+    answer = services.daily.answer("wordle", POSTED)
+    won = await services.games.guess(ANN, GUILD, answer, kind="wordle:daily")
+    assert won.game is not None and title(won.game) == "wordlebot Wordle #20260302"
+    shared = share_text(won.game)
+    assert shared.startswith("wordlebot Wordle #20260302 1/6") and f"{NUMBER}" not in shared
+    # Pasted as is, or with its "wordlebot " cut: never an NYT result, on no board.
+    for text in (shared, shared.removeprefix("wordlebot ")):
+        notes = await share(services, BOB, text)
+        assert not any("recorded (see /stats)" in n for n in notes), notes
+    assert await stored(services.storage, BOB.id) == (0, 0)
+    # A stored game's day still reads off its number, and the old count still names it.
+    from bot.services.daily import EPOCH, numbered_day
+
+    assert numbered_day(20260302) == POSTED == numbered_day(NUMBER) == EPOCH + timedelta(NUMBER)
+    await services.close()

@@ -4,20 +4,22 @@ restarts; never before the day is over; never to a player whose data was deleted
 problem is said once, in the digest's channel, on both engines."""
 
 import asyncio
-from datetime import date, timedelta
+import dataclasses
+from datetime import UTC, date, datetime, timedelta
 
 import asyncpg
 import pytest
 from clock import at
-from test_digest import ANN, BOB, CAT, CHANNEL, DAY, GUILD, Discord, play
+from test_digest import ANN, BOB, CAT, CHANNEL, DAN, DAY, GUILD, Discord, play
 
 from bot.commands.model import Caller, run_command
 from bot.render.text import digest_text
 from bot.services import Player
-from bot.services.shares import record_shares
+from bot.services.shares import record_app_results, record_shares
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
 from engine.shares import parse_shares
+from engine.variants import get_variant
 
 ROLE = 4242
 NEXT = DAY + timedelta(days=1)
@@ -114,15 +116,87 @@ async def test_a_forged_share_never_takes_the_role(services) -> None:
     await forge(services, CAT, f"Wordle {number:,} 2/6\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩", DAY)
     discord = await run(services, roles, "2026-03-02T06:00")
     [(_channel, digest)] = discord.posts
-    wordle, dordle = digest.games
-    assert [m.name for m in wordle.crowned] == ["ann"] and dordle.crowned == []
+    assert [(g.kind, g.shared, [m.name for m in g.crowned]) for g in digest.games] == [
+        ("wordle:daily", False, ["ann"]), ("wordle:daily", True, []),
+        ("dordle:daily", True, [])]  # fmt: skip
     text = digest_text(digest)
-    assert "\n1/6: bob\n👑 2/6: ann\n2/6: cat\n" in text and text.count("👑") == 1
+    assert "\n👑 2/6: ann\n" in text and "\n1/6: bob\n2/6: cat\n" in text
+    assert text.count("👑") == 1 and text.index("ann") < text.index("bob")
     assert roles.held[ROLE] == {ANN.id} and roles.calls == [("give", ANN.id)]
     # A day with shares only: nobody is crowned, and the holder loses the role.
     await forge(services, BOB, f"Wordle {number + 1:,} 1/6\n🟩🟩🟩🟩🟩", NEXT)
     discord = await run(services, roles, "2026-03-03T06:00")
     [(_channel, digest)] = discord.posts
+    assert [g.crowned for g in digest.games] == [[]] and "👑" not in digest_text(digest)
+    assert roles.held[ROLE] == set() and BOB.id not in {p for _a, p in roles.calls}
+
+
+async def play_kind(services, player: Player, day: date, variant: str, misses: int) -> None:
+    """``variant``'s daily of ``day`` won after ``misses`` wrong guesses, played at noon."""
+    clock = services.daily.clock
+    services.daily.clock = lambda: datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+    answer = services.daily.answer(variant, day)
+    wrong = [w for w in get_variant(variant).answers.words[: misses + 1] if w != answer][:misses]
+    assert (await services.games.start(player, GUILD, variant, daily=True)).ok
+    for word in [*wrong, answer]:
+        assert (await services.games.guess(player, GUILD, word, kind=f"{variant}:daily")).ok
+    services.daily.clock = clock
+
+
+async def test_one_crown_a_day_the_servers_wordle_never_a_lone_player_elsewhere(
+    services,
+) -> None:
+    """Issue 38, point 9. Think like a cheater: 33 dailies, most played by nobody here. DAN
+    plays Italian 4 letters alone, each day, and would be crowned there whatever his score.
+    The crown (👑 and the role) is one a server a day: the best game of the server's own
+    Wordle (its /settings server language and length; English five by default)."""
+    roles = Roles()
+    await play_kind(services, DAN, DAY, "wordle-it-4", 5)  # 6/6, alone
+    await play(services, ANN, DAY, 2)  # 3/6 on the server's Wordle
+    [(_channel, digest)] = (await run(services, roles, "2026-03-02T06:00")).posts
+    assert [(g.kind, [m.name for m in g.crowned]) for g in digest.games] == [
+        ("wordle:daily", ["ann"]), ("wordle-it-4:daily", [])]  # fmt: skip
+    assert digest_text(digest).count("👑") == 1 and "👑 3/6: ann" in digest_text(digest)
+    assert roles.held[ROLE] == {ANN.id}
+    # The next day DAN wins Italian 4 in one, alone, and nobody plays the server's Wordle:
+    # nobody wins, and yesterday's winner loses the role.
+    await play_kind(services, DAN, NEXT, "wordle-it-4", 0)
+    [(_channel, digest)] = (await run(services, roles, "2026-03-03T06:00")).posts
+    assert [g.crowned for g in digest.games] == [[]] and "👑" not in digest_text(digest)
+    assert roles.held[ROLE] == set() and DAN.id not in {p for _a, p in roles.calls}
+    # A server whose Wordle is Italian 4 letters crowns that daily, and no other.
+    settings = await services.storage.guild_settings(GUILD)
+    await services.storage.save_guild_settings(
+        dataclasses.replace(settings, language="it", word_length=4)
+    )
+    third = NEXT + timedelta(days=1)
+    await play_kind(services, DAN, third, "wordle-it-4", 5)
+    await play(services, ANN, third, 0)
+    [(_channel, digest)] = (await run(services, roles, "2026-03-04T06:00")).posts
+    assert [(g.kind, [m.name for m in g.crowned]) for g in digest.games] == [
+        ("wordle:daily", []), ("wordle-it-4:daily", ["dan"])]  # fmt: skip
+    assert roles.held[ROLE] == {DAN.id}
+
+
+async def test_an_imported_share_never_takes_the_crown(services) -> None:
+    """Issue 38, point 9: a result read from a message (here the Wordle app's recap, as
+    "Record results" and /import read it), not a game played with the bot, takes neither 👑
+    nor the role, even when it is the day's best on the server's Wordle, or the only one."""
+    roles = Roles()
+    recap = ("**Your group is on a 3 day streak!** 🔥 Here are yesterday's results:\n"
+             "👑 1/6: <@2>\nX/6: <@3>")  # fmt: skip
+    await record_app_results(services.storage, GUILD, recap, NEXT, [(2, "bob"), (3, "cat")])
+    await play(services, ANN, DAY, 2)
+    [(_channel, digest)] = (await run(services, roles, "2026-03-02T06:00")).posts
+    wordle, shared = digest.games
+    assert [m.name for m in wordle.crowned] == ["ann"] and shared.shared and not shared.crowned
+    text = digest_text(digest)
+    assert "\n👑 3/6: ann\n" in text and "\n1/6: bob\n" in text and text.count("👑") == 1
+    assert roles.held[ROLE] == {ANN.id}
+    # A day of imported shares only: nobody wins.
+    await record_app_results(services.storage, GUILD, recap, NEXT + timedelta(days=1),
+                             [(2, "bob"), (3, "cat")])  # fmt: skip
+    [(_channel, digest)] = (await run(services, roles, "2026-03-03T06:00")).posts
     assert [g.crowned for g in digest.games] == [[]] and "👑" not in digest_text(digest)
     assert roles.held[ROLE] == set() and BOB.id not in {p for _a, p in roles.calls}
 

@@ -17,7 +17,7 @@ from bot.render.study import hard_mode_answer
 from bot.render.text import analysis_text, coaching_text
 from bot.results import DIRECTORY as RESULTS
 from bot.services import Services
-from bot.services.analysis import NOTHING_TO_COACH, coach_game
+from bot.services.analysis import NOTHING_TO_COACH, coach_game, coaching_kept_private
 from bot.services.shares import CHANGED, Moment, posting_day, record_shares
 from bot.services.study import hard_mode_study
 
@@ -77,15 +77,17 @@ async def _records(services: Services, caller: Caller) -> bool:
 @command("coach", SHARE)
 async def coach(services: Services, caller: Caller, share: bool = False, *,
                 thinking: Thinking | None = None) -> Reply:  # fmt: skip
-    """The caller's last finished game, turn by turn. Today's daily stays private (its
-    guesses would spoil it); a report too long for a message is a document
-    (``extra["document"]``: its file name and text) with its last line, the skill, said."""
+    """The caller's last finished game, turn by turn. A puzzle others can still play
+    (today's daily, an archive day) stays private: its guesses and answer would spoil it. A
+    report too long for a message is a document (``extra["document"]``: its file name and
+    text) with its last line, the skill, said."""
     stored = await services.storage.last_finished_game(caller.player.id)
     if stored is None:
         return Reply.refuse(_("Finish a game first, then ask for coaching"))
     note = ""
-    if share and stored.puzzle is not None and stored.puzzle >= services.daily.today().isoformat():
-        share, note = False, "\n" + _("(Today's daily stays private until the day is over.)")
+    private = coaching_kept_private(stored, services.daily.today())
+    if share and private is not None:
+        share, note = False, "\n" + _(private)
     if thinking is not None:
         await thinking(not share)
     report = await coach_game(stored.state)

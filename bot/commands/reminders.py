@@ -9,7 +9,7 @@ from bot.commands.model import Caller, Param, Reply, command
 from bot.i18n import _
 from bot.render.text import MESSAGE_LIMIT
 from bot.services import Services
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import shown_number
 from bot.services.reminders import DEFAULT_TIME, BadTime, clock_time, parse_time
 
 
@@ -70,7 +70,7 @@ async def missing(services: Services, caller: Caller) -> Reply:
         return refusal
     assert caller.guild_id is not None
     players = await services.reminders.missing(caller.guild_id)
-    number = DailyPuzzles.number(services.daily.today())
+    number = shown_number(services.daily.today())
     if not players:
         return Reply(_("Everyone here with a reminder (/remind on) has played Wordle #{number}.")
                      .format(number=number))  # fmt: skip

@@ -134,7 +134,7 @@ def kind_text(kind: str) -> str:
 
 def share_title(game: GameView) -> str:
     """The game's name as its share's header writes it, in English whatever the reader's
-    language: other bots read it ("wordlebot Wordle #1982", "Wordle practice")."""
+    language: other bots read it ("wordlebot Wordle #20260301", "Wordle practice")."""
     name = game.title
     if game.kind.split(":")[0] in KINDS and KINDS[game.kind.split(":")[0]].base:
         with use_locale("en"):  # another language's Wordle: its English name
@@ -145,9 +145,9 @@ def share_title(game: GameView) -> str:
 
 
 def title(game: GameView) -> str:
-    """The game's name, in the current locale. The bot's dailies are "wordlebot Wordle #N":
-    the number counts days as the NYT's does, but the answer is ours, so the name keeps the
-    two apart."""
+    """The game's name, in the current locale. The bot's dailies are "wordlebot Wordle
+    #20260301": numbered by their date (:func:`bot.services.daily.shown_number`), never with
+    a number of the NYT's kind, whose answer is another."""
     kind = game.kind.split(":")[1]
     if game.number is not None:
         name = f"wordlebot {game.title} #{game.number}"

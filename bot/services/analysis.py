@@ -25,6 +25,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import date
 from functools import partial
 from typing import Any, TypeVar
 
@@ -43,6 +44,7 @@ from bot.services.hint_rules import (
 )
 from bot.services.kinds import parse
 from bot.storage import Storage
+from bot.storage.records import StoredGame
 from engine.absurdle import AbsurdleGame
 from engine.agents.advice import coach_with_rollout
 from engine.answer_model import AnswerModel, allowed_model, nyt_model
@@ -325,6 +327,21 @@ async def _with_words(
 
 Report = Coaching | BoardsCoaching | WorstCaseCoaching
 NOTHING_TO_COACH = N_("Your last game ended before its first guess: there is nothing to coach")
+DAILY_PRIVATE = N_("(Today's daily stays private until the day is over.)")
+SHARED_PUZZLE_PRIVATE = N_("(This puzzle stays private: others can still play it.)")
+
+
+def coaching_kept_private(stored: StoredGame, today: date) -> str | None:
+    """Why coaching ``stored`` in a channel would spoil a puzzle others can still play (a
+    note, marked for the catalogs), or None: its report names every guess and the answer.
+    Only a game of its own answer (practice: no puzzle) or a daily whose day is over may be
+    shown. An archive day stays playable by everyone who has not played it, any day; a
+    challenge and a race are set for others too."""
+    if stored.puzzle is None:
+        return None
+    if stored.kind.endswith(":daily"):
+        return DAILY_PRIVATE if stored.puzzle >= today.isoformat() else None
+    return SHARED_PUZZLE_PRIVATE
 
 
 async def coach_game(

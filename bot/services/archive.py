@@ -1,17 +1,17 @@
 """The archive: a past daily, by number or date, for a player who has not played it.
 
 A past daily is a game of set answers (kind ``<game>:archive``, puzzle the ISO date): it
-shows its number, has its own stats, and never touches daily streaks or daily boards. Every
-refusal is decided before anything is written.
+shows its number (its date, #20260301), has its own stats, and never touches daily streaks
+or daily boards. Every refusal is decided before anything is written.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from bot.i18n import N_, _
-from bot.services.daily import EPOCH
+from bot.services.daily import EPOCH, numbered_day, shown_number
 from bot.services.games import BUSY, GameService, Outcome, Player, kind_of
 from bot.services.kinds import KINDS, daily_command, shown_title
 from bot.storage import StorageBusy
@@ -28,8 +28,10 @@ def archive_kind(variant: str) -> str:
 
 def pick_day(today: date, number: int | None, day: str | None, variant: str) -> date | str:
     """The puzzle day a number or a date names, or why it cannot be played from the archive
-    (in the current locale). The archive starts at #1: #0 (2021-06-19) is where the
-    numbering counts from, and a "number 0" is more often a slip than a wish."""
+    (in the current locale). A number is the one a daily is shown with (its date,
+    #20260301), or the count of days from #0 (2021-06-19) that named the dailies before
+    (:func:`bot.services.daily.numbered_day`). The archive starts the day after #0, where
+    the old numbering counted from (a "number 0" is more often a slip than a wish)."""
     title = shown_title(KINDS[variant])
     if (number is None) == (day is None):
         return _("Give a puzzle number or a date (YYYY-MM-DD), one of the two")
@@ -38,27 +40,34 @@ def pick_day(today: date, number: int | None, day: str | None, variant: str) -> 
         try:
             if not ISO_DATE.fullmatch(text):
                 raise ValueError(text)
-            number = (date.fromisoformat(text) - EPOCH).days
+            picked = date.fromisoformat(text)
         except ValueError:
             return _("Not a date: {text}. Give it as YYYY-MM-DD, e.g. 2024-02-29").format(
                 text=repr(text[:20])
             )
-    assert number is not None
-    if number < 1:
-        return _("The archive starts at wordlebot {title} #1 ({day})").format(
-            title=title, day=date.fromordinal(EPOCH.toordinal() + 1)
+    else:
+        assert number is not None
+        found = numbered_day(number) if number >= 1 else EPOCH
+        if found is None:  # past every date: no day of ours yet
+            return _("wordlebot {title} #{number} is not out yet: today's is #{latest}").format(
+                title=title, number=number, latest=shown_number(today)
+            )
+        picked = found
+    first = EPOCH + timedelta(days=1)
+    if picked < first:
+        return _("The archive starts at wordlebot {title} #{number} ({day})").format(
+            title=title, number=shown_number(first), day=first
         )
-    latest = (today - EPOCH).days
-    if number == latest:
+    if picked == today:
         # Translators: {command} is a command as typed ("/wordle daily"): keep it as it is.
         return _("wordlebot {title} #{number} is today's puzzle: play it with {command}").format(
-            title=title, number=number, command=daily_command(variant)
+            title=title, number=shown_number(picked), command=daily_command(variant)
         )
-    if number > latest:
+    if picked > today:
         return _("wordlebot {title} #{number} is not out yet: today's is #{latest}").format(
-            title=title, number=number, latest=latest
+            title=title, number=shown_number(picked), latest=shown_number(today)
         )
-    return date.fromordinal(EPOCH.toordinal() + number)
+    return picked
 
 
 async def play_archive(
@@ -75,7 +84,7 @@ async def play_archive(
         return Outcome.refuse(picked)
     puzzle, label = (
         picked.isoformat(),
-        f"wordlebot {shown_title(KINDS[variant])} #{(picked - EPOCH).days}",
+        f"wordlebot {shown_title(KINDS[variant])} #{shown_number(picked)}",
     )
     daily, kind = kind_of(variant, True), archive_kind(variant)
     try:

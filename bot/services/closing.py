@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date, datetime, time, timedelta
 
 from bot.i18n import _
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import DailyPuzzles, shown_number
 from bot.services.kinds import (
     DAILY_KINDS,
     daily_command,
@@ -58,7 +58,7 @@ def closed_note(daily: DailyPuzzles, kind: str, day: date) -> str:
             zone=daily.zone.key
         )
     return _("wordlebot {title} #{number} closed at midnight ({zone}), unfinished (a loss)"
-             ).format(title=shown_title(kind_name(kind)), number=daily.number(day),
+             ).format(title=shown_title(kind_name(kind)), number=shown_number(day),
                       zone=daily.zone.key)  # fmt: skip
 
 
@@ -66,7 +66,7 @@ def closed_message(daily: DailyPuzzles, kind: str, day: date) -> str:
     """What a player is told when a move in a game of ``day`` is refused: the day ended."""
     if kind.endswith(":race"):
         return _("{closed}: /race starts a new one").format(closed=closed_note(daily, kind, day))
-    today = daily.number(daily.today())
+    today = shown_number(daily.today())
     # Translators: {command} is a command as typed ("/wordle daily"): keep it as it is.
     return _("{closed}; today's is #{number}: {command}").format(
         closed=closed_note(daily, kind, day), number=today,
@@ -81,9 +81,9 @@ def over_message(daily: DailyPuzzles, stored: StoredGame) -> str | None:
     day, spec = date.fromisoformat(stored.puzzle), kind_name(stored.kind)
     if day >= daily.today():
         return None
-    today = daily.number(daily.today())
+    today = shown_number(daily.today())
     return _("wordlebot {title} #{number} is over; today's is #{today}: {command}").format(
-        title=shown_title(spec), number=daily.number(day), today=today,
+        title=shown_title(spec), number=shown_number(day), today=today,
         command=daily_command(spec.name))  # fmt: skip
 
 

@@ -39,6 +39,29 @@ from engine.variants import get_variant
 EPOCH = date(2021, 6, 19)  # puzzle #0, as the original game counts
 
 
+def shown_number(day: date) -> int:
+    """The number the bot's own daily of ``day`` is shown with: its date, 20260301 (ISO
+    8601's basic form). The NYT numbers its puzzles by day too (#1716 that day), with other
+    answers: a number of the NYT's kind on our daily was taken for the NYT's puzzle. Eight
+    digits are no NYT number for centuries, and a player reads the day off them."""
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def numbered_day(number: int) -> date | None:
+    """The day a number names: our daily's shown number (20260301), or the count of days
+    from puzzle #0 that named our dailies before (#1716, as stored games and old posts have
+    it). None: neither."""
+    if number >= shown_number(EPOCH):
+        try:
+            return date(number // 10000, number // 100 % 100, number % 100)
+        except (ValueError, OverflowError):
+            return None
+    try:
+        return EPOCH + timedelta(days=number)
+    except OverflowError:
+        return None
+
+
 Clock = Callable[[], datetime]
 
 

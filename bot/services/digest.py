@@ -32,8 +32,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.i18n import _, negotiate, use_locale
 from bot.services.analysis import coach_game
 from bot.services.closing import ClosingService
-from bot.services.daily import EPOCH, DailyPuzzles
-from bot.services.kinds import DAILY_KINDS, kind_name, parse, shown_title
+from bot.services.daily import EPOCH, DailyPuzzles, shown_number
+from bot.services.kinds import (
+    DAILY_KINDS,
+    DEFAULT_LANGUAGE,
+    NotShipped,
+    kind_for,
+    kind_name,
+    parse,
+    shown_title,
+)
 from bot.services.skill import COACH_POOL
 from bot.services.winner_role import RoleDoor, Say, crown
 from bot.storage import Storage
@@ -72,7 +80,7 @@ class Highlight:
 @dataclass(frozen=True)
 class GameDigest:
     kind: str
-    title: str  # "wordlebot Wordle #1982"
+    title: str  # "wordlebot Wordle #20260301"
     streak: int  # consecutive days, ending with this one, on which someone here finished
     # "3/6" -> players, best first, failures last; the crowned have a line of their own (a
     # share with their score follows it).
@@ -87,8 +95,10 @@ class GameDigest:
     # a digest is only made once its day is over, when the answer may be told.
     answer: str = ""
     variant: str = ""
-    # 👑, and the winner's role: the best won game played with the bot that day. A pasted
-    # share can be typed by anyone, so it is listed with its score, never crowned.
+    # 👑, and the winner's role: the best won game played with the bot that day, in the
+    # server's own Wordle only (one crown a server a day: a lone player on a daily nobody
+    # else plays wins nothing). A pasted share can be typed by anyone, so it is listed with
+    # its score, never crowned.
     crowned: list[Member] = field(default_factory=list)
     # The shares typed here for this kind, in a section of their own after every game played
     # with the bot (never crowned, never on top); its streak 0 when the kind's games played
@@ -180,6 +190,7 @@ class DigestService:
         digests = self.storage.digests
         all_finished = await digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
         all_started = await digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
+        crowning = await self.crown_kind(guild_id)
         games, shares = [], []
         for kind in DIGEST_KINDS:
             finished = all_finished.get(kind)
@@ -190,11 +201,24 @@ class DigestService:
             played = [r for r in finished if r.state]
             shared = [r for r in finished if not r.state]
             if played:
-                games.append(await self._game(kind, day, played, started, days))
-            if shared:
-                game = await self._game(kind, day, shared, [], [] if played else days)
+                games.append(await self._game(kind, day, played, started, days, kind == crowning))
+            if shared:  # never crowned: anyone can type a share
+                game = await self._game(kind, day, shared, [], [] if played else days, False)
                 shares.append(replace(game, shared=True, answer=""))  # not our puzzle's
         return Digest(guild_id, day, games + shares, await self._podium(guild_id, day))
+
+    async def crown_kind(self, guild_id: int) -> str:
+        """The one daily whose best game takes the server's crown (👑 and the winner's role):
+        the server's own Wordle daily, in the language and length its admins chose
+        (``/settings server``; English five letters by default). One prize a server a day,
+        which everyone there is asked to play, so nobody wins it alone on a game nobody
+        else plays."""
+        settings = await self.storage.guild_settings(guild_id)
+        try:
+            game = kind_for("wordle", settings.language or DEFAULT_LANGUAGE, settings.word_length)
+        except NotShipped:  # a list no longer shipped: the original's
+            game = "wordle"
+        return f"{game}:daily"
 
     async def _podium(self, guild_id: int, day: date) -> Podium | None:
         """The Wordle daily season's podium, when ``day`` ends the server's season: its wins
@@ -216,7 +240,8 @@ class DigestService:
         return Podium(season.number, season.first, season.last, places)
 
     async def _game(self, kind: str, day: date, finished: list[DayResult],
-                    started: list[DayStart], days: list[str]) -> GameDigest:  # fmt: skip
+                    started: list[DayStart], days: list[str],
+                    crowns: bool) -> GameDigest:  # fmt: skip
         spec = kind_name(kind)
         streak = 0  # days are newest first: count back from this one while none is missing
         while streak < len(days) and days[streak] == (day - timedelta(days=streak)).isoformat():
@@ -226,7 +251,8 @@ class DigestService:
             return (r.guesses, f"{r.guesses}/{spec.limit}") if r.won else (99, f"X/{spec.limit}")
 
         played_here = sorted((r for r in finished if r.state), key=lambda r: score(r)[0])
-        best = [r for r in played_here if r.won and r.guesses == played_here[0].guesses]
+        best = [r for r in played_here
+                if crowns and r.won and r.guesses == played_here[0].guesses]  # fmt: skip
 
         def line(r: DayResult) -> tuple[int, str, bool]:  # the crowned first among equals
             return (*score(r), r not in best)
@@ -348,9 +374,9 @@ class DigestService:
 
 
 def day_title(title: str, day: date, results: list[DayResult]) -> str:
-    """ "wordlebot Wordle #1982" for our daily; a shared game's own name and number."""
+    """ "wordlebot Wordle #20260301" for our daily; a shared game's own name and number."""
     if any(r.state for r in results):
-        return f"wordlebot {title} #{DailyPuzzles.number(day)}"
+        return f"wordlebot {title} #{shown_number(day)}"
     numbers = [r.puzzle for r in results if r.puzzle is not None]
     number = max(set(numbers), key=numbers.count) if numbers else DailyPuzzles.number(day)
     return f"{title} #{number}"

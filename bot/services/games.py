@@ -30,7 +30,7 @@ from bot.services.closing import (
     over_message,
 )
 from bot.services.cooldowns import CHALLENGES_PER_TARGET
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import DailyPuzzles, shown_number
 from bot.services.deletion import CHALLENGE, LASTING, MARKS, played_mark, player_mark
 from bot.services.hint_rules import HINTS_OFF_HERE, hints_allowed, typed_refusal
 from bot.services.hint_rules import HINTS_OFF_TYPED as HINTS_OFF_TYPED
@@ -172,7 +172,8 @@ def kind_of(variant: str, daily: bool, challenge: bool = False) -> str:
 
 
 def game_label(view: GameView) -> str:
-    """How a message names a game: "your Primel practice game", "your Wordle #1982 daily"."""
+    """How a message names a game: "your Primel practice game", "your wordlebot Wordle
+    #20260301"."""
     if view.number is not None:
         return _("your wordlebot {title} #{number}").format(title=view.title, number=view.number)
     flavour = view.kind.split(":")[1]
@@ -287,7 +288,7 @@ class GameService:
                 if played is not None and played.status == Status.PLAYING.value:
                     return self._shown(place, played, _(IN_PROGRESS))
                 if played is not None or await self.marked(player.id, kind, day):
-                    number = self.daily.number(today)
+                    number = shown_number(today)
                     return Outcome.refuse(
                         _("You have already played today's wordlebot {title} #{number}. A new "
                           "one comes tomorrow.").format(title=get_variant(variant).title,
@@ -764,7 +765,7 @@ class GameService:
         spec = kind_name(stored.kind)
         variant = game.variant
         day = puzzle_day(stored)
-        number = None if day is None else self.daily.number(day)
+        number = None if day is None else shown_number(day)
         status = stored.status
         over = status != Status.PLAYING.value
         boards = remaining = target = None

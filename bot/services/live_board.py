@@ -41,7 +41,7 @@ from datetime import date
 from typing import Generic, TypeVar
 
 from bot.i18n import negotiate, use_locale
-from bot.services.daily import DailyPuzzles
+from bot.services.daily import DailyPuzzles, shown_number
 from bot.services.digest import (
     DIGEST_KINDS,
     ChannelGone,
@@ -73,7 +73,7 @@ class LiveResult:
 @dataclass(frozen=True)
 class LiveGame:
     kind: str
-    title: str  # "wordlebot Wordle #1982"
+    title: str  # "wordlebot Wordle #20260301"
     finished: list[LiveResult]  # best first, losses last
     playing: list[Member]  # started and not finished
     shared: bool = False  # results typed as shares, not games played with the bot
@@ -214,7 +214,7 @@ class LiveBoardService:
                 if played:
                     title = day_title(shown_title(spec), day, played)
                 else:
-                    title = f"wordlebot {shown_title(spec)} #{DailyPuzzles.number(day)}"
+                    title = f"wordlebot {shown_title(spec)} #{shown_number(day)}"
                 games.append(LiveGame(kind, title, _ranked(played, spec.limit, closed),
                                       [Member(s.player_id, s.name) for s in started]))  # fmt: skip
             if shared:

@@ -1,6 +1,7 @@
 """The winner's role: a role a server's admins name (``/digest role``) that the bot gives to
-the day's winners (👑 in the digest: the best games played with the bot, never a pasted
-share, which anyone can type) and takes back at the next digest.
+the day's winners (👑 in the digest: the best games of the server's own Wordle played with
+the bot, one crown a server a day, never a pasted share, which anyone can type; chosen by
+:meth:`bot.services.digest.DigestService.crown_kind`) and takes back at the next digest.
 
 It moves with the digest, never before: the digest of a day is made once that day is over
 everywhere and claimed once in the database (:mod:`bot.services.digest`), and the role is
