@@ -47,7 +47,7 @@ async def show(book: AnswerBook, number: int | None) -> str:
     if number is not None and number <= last.number:
         shipped = shipped_answers()[number].answer.upper() if number >= 0 else "none"
         return f"#{number} is in the shipped list: {shipped} (votes and pins are not used)"
-    known = [k for k in await book.known() if number is None or k.number == number]
+    known = [k for k in await book.known(everyone=True) if number is None or k.number == number]
     if not known:
         return f"#{number}: no votes, no pin" if number is not None else "no votes, no pins"
     lines = []

@@ -93,17 +93,16 @@ class AnswerBook:
         """Today's NYT number by the bot's clock (numbers below it have ended)."""
         return self.daily.number(self.daily.today())
 
-    async def known(self, before: int | None = None) -> list[KnownAnswer]:
-        """Every number below ``before`` (None: all) with votes, a pin or a legacy answer:
-        a pin first, else the word its votes elect, else its legacy answer."""
+    async def known(
+        self, before: int | None = None, *, everyone: bool = False
+    ) -> list[KnownAnswer]:
+        """Every number below ``before`` (None: all) with counted votes (``everyone``: any
+        vote), a pin or a legacy answer: a pin first, else the word its votes elect, else its
+        legacy answer."""
         answers = self.storage.answers
         fixed = await answers.fixed(before)
-        votes = {
-            number: tuple(group)
-            for number, group in groupby(
-                await answers.tallies(before, HISTORY_DAYS), key=lambda t: t.number
-            )
-        }
+        voted = await answers.tallies(before, HISTORY_DAYS, everyone=everyone)
+        votes = {n: tuple(group) for n, group in groupby(voted, key=lambda t: t.number)}
         found = []
         for number in sorted(fixed.keys() | votes.keys()):
             tallies = votes.get(number, ())

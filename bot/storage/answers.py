@@ -59,17 +59,24 @@ class LearnedAnswers:
             (number, player_id, answer, _now(), scope, player_id, day),
         )
 
-    async def tallies(self, before: int | None, history_days: int) -> list[Tally]:
+    async def tallies(
+        self, before: int | None, history_days: int, *, everyone: bool = False
+    ) -> list[Tally]:
         """Each (number, word) voted, for numbers below ``before`` (None: all), most counted
-        votes first; ``counted`` and ``servers`` count the voters with ``history_days``."""
+        votes first; ``counted`` and ``servers`` count the voters with ``history_days``.
+        Only the counted votes are read unless ``everyone`` (the others show in ``voters``):
+        an index walk of half the rows or less, on every hint."""
+        counted = "SUM(CASE WHEN history_days >= ? THEN 1 ELSE 0 END)" if everyone else "COUNT(*)"
         rows = await self.db.all(
-            "SELECT number, answer, COUNT(*), "
-            "SUM(CASE WHEN history_days >= ? THEN 1 ELSE 0 END), "
+            f"SELECT number, answer, COUNT(*), {counted}, "
             "COUNT(DISTINCT CASE WHEN history_days >= ? AND scope <> 0 THEN scope END) "
-            "FROM nyt_answer_votes WHERE number < ? GROUP BY number, answer "
-            "ORDER BY number, 4 DESC, answer",
-            (history_days, history_days, _BEYOND if before is None else before),
-        )
+            "FROM nyt_answer_votes WHERE number < ? AND history_days >= ? "
+            "GROUP BY number, answer ORDER BY number, 4 DESC, answer",
+            (
+                *([history_days] if everyone else []), history_days,
+                _BEYOND if before is None else before, 0 if everyone else history_days,
+            ),
+        )  # fmt: skip
         return [Tally(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     async def fixed(self, before: int | None = None) -> dict[int, tuple[str, str]]:

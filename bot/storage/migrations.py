@@ -237,7 +237,8 @@ def _recent_pings(player_id: str) -> str:
 # elected from the votes at each read. The votes so far were cast where nobody noted: they
 # count as a DM's (no server); their history is counted from the results before their day.
 # The answers learned so far are kept as 'legacy': they stand until votes elect an answer
-# or an operator pins or removes one (``wordlebot nyt``); an operator's pin is 'pin'.
+# or an operator pins or removes one (``wordlebot nyt``); an operator's pin is 'pin'. Each
+# hint reads the counted votes' tallies from an index holding every column they need.
 def _answer_votes(big: str) -> str:
     return f"""
     ALTER TABLE nyt_answer_votes ADD COLUMN scope {big} NOT NULL DEFAULT 0;
@@ -246,6 +247,8 @@ def _answer_votes(big: str) -> str:
         FROM results r WHERE r.player_id = nyt_answer_votes.player_id
         AND r.played_on < substr(nyt_answer_votes.voted_at, 1, 10));
     ALTER TABLE nyt_answers ADD COLUMN source TEXT NOT NULL DEFAULT 'legacy';
+    CREATE INDEX nyt_answer_votes_tally
+        ON nyt_answer_votes(number, answer, history_days, scope);
 """
 
 
