@@ -122,17 +122,18 @@ class AnswerBook:
         return nyt_model(number, await self.learned())
 
     async def observe(
-        self, player_id: int, share: Share, guesses: Sequence[str], scope: int = 0
+        self, player_id: int, share: Share, guesses: Sequence[str], server: int = 0
     ) -> bool:
         """Count a solved share with its words as ``player_id``'s vote for its answer, cast
-        in ``scope`` (a server; 0: a DM); False when it says nothing (not solved, not
-        consistent, a number the shipped list holds, or beyond tomorrow's)."""
+        in ``server`` (a Discord server's id; 0: none, a DM or a group DM); False when it
+        says nothing (not solved, not consistent, a number the shipped list holds, or beyond
+        tomorrow's)."""
         answer = solved_answer(share, guesses)
         number = share.puzzle
         if answer is None or number is None or not self.votable(number):
             return False
         day = self.daily.today().isoformat()
-        await self.storage.answers.vote(player_id, number, answer, scope, day)
+        await self.storage.answers.vote(player_id, number, answer, server, day)
         return True
 
     def votable(self, number: int) -> bool:
