@@ -81,6 +81,7 @@ NOT_RUN = {
     "wordlebot db backup FILE": "needs a path (tests/test_cli.py)",
     "wordlebot db copy": "needs two databases (tests/test_postgres.py)",
     "wordlebot digest --guild ID [--day YYYY-MM-DD]": "placeholders (tests/test_digest.py)",
+    "wordlebot nyt pin N WORD": "placeholders (tests/test_nyt_votes.py)",
     "wordlebot tree --strategy optimal": "an exact search of minutes when not cached",
     "wordlebot study hard-mode": "a study of minutes (its tables are in docs/hard-mode-study.md)",
     "wordlebot study hard-mode [--variant V] [--agents ...] [--json] [--plot FILE.png]": (

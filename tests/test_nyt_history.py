@@ -1,5 +1,6 @@
 """The NYT's past answers in the model, hints by a share's own number, answers learned from
-players after the shipped list ends, and ``wordlebot bench nyt`` (issue 31, points 1 to 5)."""
+players after the shipped list ends (by the rule of issue 38, point 6: tests/test_nyt_votes.py),
+and ``wordlebot bench nyt`` (issue 31, points 1 to 5)."""
 
 import json
 import subprocess
@@ -26,6 +27,7 @@ from engine.nyt_history import (
 from engine.pattern import score, to_digits, to_emoji
 from engine.shares import parse_shares
 from tests.clock import Clock, at
+from tests.test_nyt_votes import season
 
 NEW = 1895  # a number after the shipped list (2026-08-27)
 ANSWER, PLAYED = "bloat", ("crane", "stoat", "bloat")  # BLOAT: never an answer so far
@@ -151,26 +153,34 @@ async def services_at(when: str, database: str = ":memory:"):
 
 
 async def test_one_player_never_teaches_an_answer_and_nothing_before_its_day_ends() -> None:
+    """Players with a history (tests/test_nyt_votes.py has the rule's own tests)."""
     day = EPOCH + timedelta(days=NEW)
     services, clock = await services_at(f"{day}T12:00:00")
+    services.games.choose_answer = lambda variant: "cigar"
     book = AnswerBook(services.storage, services.daily)
+
+    async def paste(player: int, guild: int, text: str, words: str):
+        return await services.analysis.analyze(player, guild, text, words, guild=guild)
+
     try:
-        analysed = await services.analysis.analyze(1, 0, share(), " ".join(PLAYED))
+        await season(services, clock, [1, 2, 3, 4])
+        analysed = await paste(1, 10, share(), " ".join(PLAYED))
         assert analysed.hint is not None and analysed.hint.candidates == [ANSWER]
-        await services.analysis.analyze(1, 0, share(), " ".join(PLAYED))  # again: one vote
+        await paste(1, 10, share(), " ".join(PLAYED))  # again: one vote
         forged = share(played=("crane", "stoat", "float"), answer="float")  # a forged grid
-        await services.analysis.analyze(2, 0, forged, "crane stoat float")
+        await paste(2, 20, forged, "crane stoat float")
         clock.now += timedelta(days=1)
         assert await book.learned() == []  # one player each: nothing learned
         clock.now -= timedelta(days=1)
-        await services.analysis.analyze(3, 0, share(), " ".join(PLAYED))
-        assert await book.learned() == []  # two agree, but the day has not ended
+        await paste(3, 20, share(), " ".join(PLAYED))
+        await paste(4, 10, share(), " ".join(PLAYED))
+        assert await book.learned() == []  # three of four agree, but the day has not ended
         clock.now += timedelta(hours=12)  # midnight: the day has ended
         assert await book.learned() == [(NEW, ANSWER)]
         model = await book.model()  # today's, NEW + 1: knows NEW's answer
         assert probability(model, ANSWER) < probability(await book.model(NEW), ANSWER)
-        await services.storage.delete_player(3)  # a deletion keeps what was learned
-        assert await book.learned() == [(NEW, ANSWER)]
+        await services.storage.delete_player(3)  # a deletion takes its vote: 2 to 1 is
+        assert await book.learned() == []  # too few players (MIN_VOTERS)
         votes = await services.storage.db.one(
             "SELECT COUNT(*) FROM nyt_answer_votes WHERE player_id = 3"
         )
@@ -191,7 +201,9 @@ OTHER_PROCESS = textwrap.dedent(
         services = await open_services(load_settings(database_url=sys.argv[1]))
         services.daily.clock = Clock(at(sys.argv[2]))
         services.analysis_gate = AnalysisGate(cooldown=0)
-        result = await services.analysis.analyze(int(sys.argv[3]), 0, sys.argv[4], sys.argv[5])
+        guild = int(sys.argv[6])
+        result = await services.analysis.analyze(int(sys.argv[3]), guild, sys.argv[4],
+                                                 sys.argv[5], guild=guild)
         print("ok" if result.hint is not None else "no hint", flush=True)
         await services.close()
 
@@ -200,17 +212,20 @@ OTHER_PROCESS = textwrap.dedent(
 )
 
 
-async def test_two_processes_each_with_one_player_teach_the_answer_together(shared_url) -> None:
-    """On a SQLite file and on PostgreSQL: one player's paste in each of two processes."""
+async def test_two_processes_each_with_players_teach_the_answer_together(shared_url) -> None:
+    """On a SQLite file and on PostgreSQL: votes in each of two processes, read together."""
     database = shared_url
     day = EPOCH + timedelta(days=NEW)
     services, clock = await services_at(f"{day}T20:00:00", database)
+    services.games.choose_answer = lambda variant: "cigar"
     book = AnswerBook(services.storage, services.daily)
     try:
-        await services.analysis.analyze(1, 0, share(), " ".join(PLAYED))
+        await season(services, clock, [1, 2, 3])
+        for player in (1, 3):
+            await services.analysis.analyze(player, 10, share(), " ".join(PLAYED), guild=10)
         other = subprocess.run(
             [sys.executable, "-c", OTHER_PROCESS, database, f"{day}T21:00:00", "2", share(),
-             " ".join(PLAYED)],
+             " ".join(PLAYED), "20"],
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert other.stdout.strip() == "ok", other.stderr
@@ -219,9 +234,9 @@ async def test_two_processes_each_with_one_player_teach_the_answer_together(shar
         assert await book.learned() == [(NEW, ANSWER)]
     finally:
         await services.close()
-    again = subprocess.run(  # a third process sees what the first learned
+    again = subprocess.run(  # a third process sees what the first two taught
         [sys.executable, "-c", OTHER_PROCESS, database, f"{day + timedelta(days=2)}T01:00:00",
-         "3", share(NEW + 1, ("crane", "gloat"), "gloat"), "crane gloat"],
+         "3", share(NEW + 1, ("crane", "gloat"), "gloat"), "crane gloat", "0"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert again.stdout.strip() == "ok", again.stderr

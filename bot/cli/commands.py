@@ -863,6 +863,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    "all, in the copy's transaction (kept if the copy fails)")  # fmt: skip
     p.set_defaults(run=cmd_db)
 
+    nyt = commands.add_parser("nyt", help="the NYT answers learned: show, pin, unpin")
+    nyt_commands = nyt.add_subparsers(dest="nyt_command", required=True, metavar="ACTION")
+    p = nyt_commands.add_parser("show", help="each number's answer, why, and its votes")
+    p.add_argument("number", nargs="?", type=whole(0, 1_000_000), metavar="N")
+    database_option(p)
+    p.set_defaults(run=later("bot.cli.nyt_commands", "cmd_nyt"))
+    p = nyt_commands.add_parser("pin", help="set N's answer by hand: it beats every vote")
+    p.add_argument("number", type=whole(0, 1_000_000), metavar="N")
+    p.add_argument("word", metavar="WORD")
+    database_option(p)
+    p.set_defaults(run=later("bot.cli.nyt_commands", "cmd_nyt"))
+    p = nyt_commands.add_parser("unpin", help="remove N's pin (or legacy answer): votes decide")
+    p.add_argument("number", type=whole(0, 1_000_000), metavar="N")
+    database_option(p)
+    p.set_defaults(run=later("bot.cli.nyt_commands", "cmd_nyt"))
+
     bench = commands.add_parser("bench", help="benchmarks that print their figures")
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
     p = benches.add_parser("matrix", help="cold build and warm load of the pattern matrix")

@@ -48,7 +48,8 @@ async def analyze(services: Services, caller: Caller, paste: str, words: str | N
             await thinking(not share)
 
     result = await services.analysis.analyze(caller.player.id, caller.scope, paste,
-                                             words or "", admitted=admitted)  # fmt: skip
+                                             words or "", admitted=admitted,
+                                             guild=caller.guild_id)  # fmt: skip
     if result.refused is not None:
         return Reply.refuse(result.refused)
     text = analysis_text(result)

@@ -159,11 +159,13 @@ class AnalysisService:
 
     async def analyze(
         self, player_id: int, scope: int, text: str, words: str = "", *,
-        admitted: Callable[[], Awaitable[object]] | None = None,
+        admitted: Callable[[], Awaitable[object]] | None = None, guild: int | None = None,
     ) -> Analysis:  # fmt: skip
         """:func:`analyze` for ``player_id`` asking in ``scope`` (a server; 0: a DM), or
         ``refused`` when the gate turns it away. ``admitted`` runs once it is let in,
-        before any work (a front end acknowledges there: "thinking...")."""
+        before any work (a front end acknowledges there: "thinking..."). ``guild``: the
+        Discord server asked in, if any (not a group DM's channel, which anyone can make):
+        where a learned NYT answer's vote was cast (:class:`AnswerBook`)."""
         refusal = self.gate.admit(player_id, scope)
         if refusal is not None:
             return Analysis(refused=refusal)
@@ -180,7 +182,8 @@ class AnalysisService:
             if result.hint is not None and result.shares and words.strip():
                 share = next((s for s in result.shares if s.game in READ_GAMES), None)
                 if share is not None:
-                    await book.observe(player_id, share, words.replace(",", " ").split())
+                    words_played = words.replace(",", " ").split()
+                    await book.observe(player_id, share, words_played, guild or 0)
             return result
         finally:
             self.gate.release(player_id, scope)

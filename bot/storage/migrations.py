@@ -231,6 +231,27 @@ def _recent_pings(player_id: str) -> str:
 """
 
 
+# 28 (both engines): learned NYT answers resist forgery (issue 38; bot/storage/answers.py):
+# each vote keeps where it was cast (its server, 0 for a DM) and the voter's history then
+# (distinct puzzle days with a finished game before the vote's day), and the answer is
+# elected from the votes at each read. The votes so far were cast where nobody noted: they
+# count as a DM's (no server); their history is counted from the results before their day.
+# The answers learned so far are kept as 'legacy': they stand until votes elect an answer
+# or an operator pins or removes one (``wordlebot nyt``); an operator's pin is 'pin'. Each
+# hint reads the counted votes' tallies from an index holding every column they need.
+def _answer_votes(big: str) -> str:
+    return f"""
+    ALTER TABLE nyt_answer_votes ADD COLUMN scope {big} NOT NULL DEFAULT 0;
+    ALTER TABLE nyt_answer_votes ADD COLUMN history_days INTEGER NOT NULL DEFAULT 0;
+    UPDATE nyt_answer_votes SET history_days = (SELECT COUNT(DISTINCT r.played_on)
+        FROM results r WHERE r.player_id = nyt_answer_votes.player_id
+        AND r.played_on < substr(nyt_answer_votes.voted_at, 1, 10));
+    ALTER TABLE nyt_answers ADD COLUMN source TEXT NOT NULL DEFAULT 'legacy';
+    CREATE INDEX nyt_answer_votes_tally
+        ON nyt_answer_votes(number, answer, history_days, scope);
+"""
+
+
 SQLITE_MIGRATIONS: tuple[str, ...] = (
     # 1: players, guild settings, games, daily puzzles, results.
     """
@@ -616,6 +637,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _SHARE_MOMENTS,
     # 27: each player's games won, by guesses (see _WON_GAMES).
     _WON_GAMES,
+    # 28: votes with their server and history; answers pinned or legacy (see _answer_votes).
+    _answer_votes("INTEGER"),
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -951,6 +974,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _SHARE_MOMENTS,
     # 27: as SQLite's 27.
     _WON_GAMES,
+    # 28: as SQLite's 28.
+    _answer_votes("BIGINT"),
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
