@@ -159,11 +159,10 @@ class Storage:
             await self.db.run(share_rows.off_global_periods())
         if await self.get_meta(share_rows.APART) is not None:  # migration 29's moves, if due
             async with self.transaction() as db:
+                await counts.pause(db, self.db)  # the boards moved are counted again after
                 kinds = await db.run(share_rows.move_apart())
-                if kinds:  # each period board of theirs, counted again from what it counts
-                    await counts.pause(db, self.db)
-                    await rebuild_periods(db, kinds)
-                    await counts.recount(db, self.db, kinds)
+                await rebuild_periods(db, kinds)  # from the results and shares they count
+                await counts.recount(db, self.db, kinds)
         return applied
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
