@@ -364,7 +364,7 @@ SHARES = [(1, 5, "wordle", True, 4, 0), (2, 5, "wordle", True, 3, 0),
           (3, 5, "wordle", True, 1, 1), (4, 6, "primel", True, 3, 1)]  # fmt: skip
 
 
-async def _boards(storage: Storage) -> tuple[list[tuple], ...]:
+async def _board_rows(storage: Storage) -> tuple[list[tuple], ...]:
     """Every standings and period board row holding a result, and every board's counts."""
     rows = await storage._all(
         "SELECT scope, kind, player_id, played, wins, win_guesses, current_streak, max_streak, "
@@ -427,7 +427,7 @@ async def test_migration_29_moves_shares_onto_their_own_boards_with_nothing_lost
     assert await old.migrate() == [29]
     assert await old.get_meta("shares_apart") is None  # the moves made, once
     assert await old.migrate() == []
-    migrated = await _boards(old)
+    migrated = await _board_rows(old)
     shared, _ = await old.leaderboard(5, "wordle:shared", "wins", today=SHARED_DAY)
     ours, _ = await old.leaderboard(5, "wordle:daily", "wins", today=SHARED_DAY)
     assert [r.row["player_id"] for r in ours] == [1, 2]  # the bot's games only
@@ -436,5 +436,5 @@ async def test_migration_29_moves_shares_onto_their_own_boards_with_nothing_lost
 
     fresh = await Storage.open(str(tmp_path / "fresh.sqlite3"))
     await _play_and_share(fresh, old=False)
-    assert migrated == await _boards(fresh)
+    assert migrated == await _board_rows(fresh)
     await fresh.close()
