@@ -30,21 +30,22 @@ Card = Literal["player", "server"]
 
 PAGE_ID = (
     r"wb:board:(?P<game>[a-z0-9-]{1,24}):(?P<metric>[a-z_]+)"
-    r":(?P<scope>server|global):(?P<page>[0-9]+)(?::(?P<period>[a-z]+))?"
-)  # the period came later: a button without one is an all-time board
+    r":(?P<scope>server|global):(?P<page>[0-9]+)(?::(?P<period>[a-z]+))?(?P<shares>:shares)?"
+)  # the period came later: a button without one is an all-time board; so did the shares'
 
 
 class PageButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     """A leaderboard page button: everything needed to draw the page is in its custom id."""
 
     def __init__(self, game: str, metric: str, scope: str, page: int, label: str,
-                 period: str = "all") -> None:  # fmt: skip
+                 period: str = "all", shares: bool = False) -> None:  # fmt: skip
         super().__init__(discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary,
-            custom_id=f"wb:board:{game}:{metric}:{scope}:{page}:{period}",
+            custom_id=f"wb:board:{game}:{metric}:{scope}:{page}:{period}"
+                      + (":shares" if shares else ""),
         ))  # fmt: skip
         self.game, self.metric, self.scope, self.page = game, metric, scope, page
-        self.period = period
+        self.period, self.shares = period, shares
 
     @classmethod
     async def from_custom_id(
@@ -55,7 +56,7 @@ class PageButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     ) -> PageButton:
         page = int(match["page"])
         return cls(match["game"], match["metric"], match["scope"], page, str(page),
-                   match["period"] or "all")  # fmt: skip
+                   match["period"] or "all", bool(match["shares"]))  # fmt: skip
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -70,7 +71,7 @@ class PageButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
             bot_of(interaction).services, caller_of(interaction), metric=self.metric,
             period="season" if previous else self.period, game=spec.base or self.game,
             page=self.page, scope=self.scope, season="previous" if previous else "current",
-            **words,
+            shares=self.shares, **words,
         )  # fmt: skip
         reply = await in_time(interaction, work, update=True)
         if reply.refused:
@@ -88,14 +89,14 @@ def board_message(reply: Reply) -> dict[str, Any]:
     extra = reply.extra
     embed = discord.Embed(title=extra["title"], description=f"```\n{extra['body']}\n```",
                           colour=GREEN)  # fmt: skip
-    game, metric, scope, page, pages, period = extra["pages"]
+    game, metric, scope, page, pages, period, shares = extra["pages"]
     view = discord.ui.View(timeout=None)
     if page > 1:
         view.add_item(PageButton(game, metric, scope, page - 1, pgettext("button", "Previous"),
-                                 period))  # fmt: skip
+                                 period, shares))  # fmt: skip
     if page < pages:
         view.add_item(PageButton(game, metric, scope, page + 1, pgettext("button", "Next"),
-                                 period))  # fmt: skip
+                                 period, shares))  # fmt: skip
     return {"content": extra["note"] or None, "embed": embed, "view": view}
 
 
@@ -160,18 +161,21 @@ class Stats(commands.Cog):
         scope="This server or everyone", game="Which game (no daily here: its practice games)",
         period="Today, this week, this month, this season or all time (streaks: all time)",
         season="With period season: the current season, or the last one's final standings",
-        page="Which page (the buttons turn them too)", **WORDS,
+        page="Which page (the buttons turn them too)",
+        shares="The board of shares typed here (the NYT's Wordle, a clone's), not the bot's "
+               "own puzzle",
+        **WORDS,
     )  # fmt: skip
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGES)
     async def leaderboard(
         self, interaction: discord.Interaction[Any], metric: Metric = "wins",
         scope: Scope = "server", game: str = "wordle", period: Period = "all",
         season: Season = "current", page: app_commands.Range[int, 1, MAX_PAGE] = 1,
-        language: str | None = None, length: Length | None = None,
+        language: str | None = None, length: Length | None = None, shares: bool = False,
     ) -> None:  # fmt: skip
         reply = await run(interaction, "leaderboard", metric=metric, period=period, game=game,
                           page=page, scope=scope, season=season, language=language,
-                          length=length)  # fmt: skip
+                          length=length, shares=shares)  # fmt: skip
         if reply.refused:
             return await refuse(interaction, reply.text)
         await answer(interaction, private=False, **board_message(reply))

@@ -331,7 +331,7 @@ async def test_buttons_and_forms_take_their_words_from_the_catalog(marked) -> No
     labels += [ShareButton(1).item.label, PlayButton(1).item.label, CoopButton(1).item.label]
     labels += [RaceButton(action, 1).item.label for action in ("join", "start", "play")]
     page = Reply(extra={"title": "t", "body": "b", "note": "", "pages": (
-        "wordle", "wins", "server", 2, 3, "all")})  # fmt: skip
+        "wordle", "wins", "server", 2, 3, "all", False)})  # fmt: skip
     labels += [item.item.label for item in board_message(page)["view"].children]
     assert len(labels) == 11 and all(label.startswith("⟦en:") for label in labels), labels
     forms = [

@@ -239,10 +239,10 @@ async def share(services: Services, player: Player, scope: int, guesses: int) ->
 
 
 async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) -> None:
-    """A player's result of the day counts in one server at a time: a share corrected in
-    another server, a daily played in another server (which takes a share's place) and a
-    share taken back (/mydata unshare) each take the player off the board that showed
-    them, at once, not at that board's next change: no two boards credit one result."""
+    """A share counts in one server at a time: a share corrected in another server and a
+    share taken back (/mydata unshare) each take the player off the board that showed them,
+    at once, not at that board's next change: no two boards credit one result. A daily
+    played with the bot is another puzzle: it takes no share's place (issue 38)."""
     services.analysis_gate.cooldown = 0  # the shares are posted one after another
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     await services.storage.live_boards.set_channel(OTHER, CHANNEL + 1)
@@ -263,10 +263,10 @@ async def test_a_result_that_leaves_a_server_leaves_its_board_at_once(services) 
     await share(services, CAT, GUILD, 5)
     await settled(services)
     assert "5/6 cat" in discord.messages[here]
-    await play(services, CAT, 1, scope=OTHER)  # the daily played there counts instead
+    await play(services, CAT, 1, scope=OTHER)  # the bot's daily there: another puzzle
     await settled(services)
     assert "2/6 cat" in discord.messages[there]
-    assert "cat" not in discord.messages[here], discord.messages[here]
+    assert "5/6 cat" in discord.messages[here], discord.messages[here]  # her share stays
 
     reply = await COMMANDS["mydata unshare"].run(services, Caller(ANN, OTHER, guild_id=OTHER),
                                                  game="wordle", puzzle=DailyPuzzles.number(
@@ -301,13 +301,13 @@ async def test_a_typed_share_is_shown_apart_from_the_bots_puzzle_and_never_on_to
 
 
 @pytest.mark.parametrize("closer", ["the closing job", "the digest"])
-async def test_a_daily_closed_at_midnight_takes_its_share_off_that_days_other_board(
+async def test_a_daily_closed_at_midnight_leaves_its_share_on_that_days_other_board(
     services, closer
 ) -> None:
     """A share counts while its player's daily of the day is still going in another server;
     once the day ends, its closing (by the job, or by the digest reading the day) makes that
-    daily a loss that counts there instead: the day's board that showed the share drops it,
-    as a result that leaves a server by day does."""
+    daily a loss there, and the share, of another puzzle, stays on the board that showed it
+    (a game no longer takes a share's place: issue 38)."""
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     await services.storage.live_boards.set_channel(OTHER, CHANNEL + 1)
     discord = live(services)
@@ -327,7 +327,7 @@ async def test_a_daily_closed_at_midnight_takes_its_share_off_that_days_other_bo
         await services.digests.digest(GUILD, day)
     await settled(services)
     assert "X/6 cat" in discord.messages[there], discord.messages[there]
-    assert "cat" not in discord.messages[here], discord.messages[here]
+    assert "5/6 cat" in discord.messages[here], discord.messages[here]
     assert sorted(discord.posts) == sorted([here, there])  # the day's own boards, edited
 
 

@@ -127,7 +127,7 @@ async def test_a_share_of_tomorrows_number_posted_today_counts(services) -> None
     done = await record_shares(services.storage, ANN.id, ANN.name, parse_shares(text).shares,
                                scope=GUILD, posted=posted)  # fmt: skip
     assert done.notes == [f"Wordle #{tomorrow}: recorded (see /stats)"] and not done.refused
-    board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
+    board = await services.stats.leaderboard("wordle:shared", "wins", guild_id=GUILD,
                                              today=date(2026, 3, 2), period="today")  # fmt: skip
     assert [(e.name, e.value) for e in board.entries] == [("ann", 1)]  # on its own day
     later = f"Wordle {tomorrow + 1:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩"

@@ -1,5 +1,6 @@
-"""Recorded shares on a server's boards and in its digest, beside the games played here: one
-player's result for one puzzle counts once however it arrived, on both engines."""
+"""Recorded shares on a server's boards and in its digest, apart from the games played here:
+a share counts on its game's shares board (``wordle:shared``), never on the bot's daily's,
+whose puzzle is another; one result per player per puzzle day on each; on both engines."""
 
 import asyncio
 from datetime import UTC, date, datetime, timedelta
@@ -44,6 +45,9 @@ async def share(services: Services, player: Player, text: str, scope: int = GUIL
     return done.notes
 
 
+SHARED = "wordle:shared"  # the NYT Wordle shares' board
+
+
 async def board(services: Services, period: str, scope: int = GUILD,
                 kind: str = "wordle:daily") -> dict[str, tuple[int, int, int]]:  # fmt: skip
     """name -> (played, wins, win_guesses) on a board of ``period`` holding DAY."""
@@ -64,11 +68,12 @@ async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
     # The day before, posted that day: a two-day streak.
     await share(services, EVE, wordle(NUMBER - 1, 4), posted=DAY - timedelta(days=1))
     for period in PERIODS:
-        assert (await board(services, period))["ann"] == (1, 1, 3), period
-        assert "ann" not in await board(services, period, scope=OTHER)
+        assert (await board(services, period, kind=SHARED))["ann"] == (1, 1, 3), period
+        assert "ann" not in await board(services, period)  # not the bot's puzzle
+        assert "ann" not in await board(services, period, scope=OTHER, kind=SHARED)
         # The global boards count games played with the bot, never shares.
-        assert "ann" not in await board(services, period, scope=-1), period
-    assert (await board(services, "today"))["bob"] == (1, 1, 2)
+        assert "ann" not in await board(services, period, scope=-1, kind=SHARED), period
+    assert await board(services, "today") == {"bob": (1, 1, 2)}
 
     game, shared = (await services.digests.digest(GUILD, DAY)).games  # the share apart
     assert game.title == "wordlebot Wordle #20260301" and game.streak == 2
@@ -82,65 +87,104 @@ async def test_a_share_counts_on_every_board_of_its_server_and_in_the_digest(
     await services.close()
 
 
-async def test_a_servers_board_tells_typed_shares_from_games_played_with_the_bot(
+async def test_a_typed_one_never_ranks_on_the_bots_board_and_shows_on_the_shares_board(
     database_url,
 ) -> None:
-    """A server's boards count its typed shares beside its games played with the bot: each
-    player's line says how many of their results are shares, on every period's board that
-    holds them, in words (and none on a board that holds none)."""
+    """Issue 38, point 4: a typed ``Wordle 1,988 1/6`` never ranks on the server's board of
+    the bot's Wordle (another puzzle, played); it shows on the shares' own board, labelled
+    as NYT shares on every line, in every period holding it."""
     services = await opened(database_url)
     await play(services, BOB, DAY, 1)
     await share(services, ANN, wordle(NUMBER, 1), posted=DAY)
     await share(services, ANN, wordle(NUMBER - 10, 2), posted=DAY - timedelta(days=10))
     counts = {"today": 1, "week": 1, "month": 1, "season": 1, "all": 2}  # 19 February: before
     for period, shares in counts.items():
-        board = await services.stats.leaderboard("wordle:daily", "wins", guild_id=GUILD,
-                                                 today=DAY, period=period, min_games=1)  # fmt: skip
-        by_name = {e.name: e for e in board.entries}
-        assert (by_name["ann"].shared, by_name["bob"].shared) == (shares, 0), period
-        text = board_text(board)
-        [ann] = [line for line in text.splitlines() if "ann" in line]
-        [bob] = [line for line in text.splitlines() if "bob" in line]
+        for metric in ("wins", "average", "win_rate"):
+            ours = await services.stats.leaderboard(
+                "wordle:daily", metric, guild_id=GUILD, today=DAY, period=period, min_games=1
+            )
+            assert [(e.rank, e.name, e.shared) for e in ours.entries] == [(1, "bob", 0)]
+            assert "📋" not in board_text(ours) and "shares" not in board_text(ours)
+        typed = await services.stats.leaderboard(SHARED, "wins", guild_id=GUILD, today=DAY,
+                                                 period=period, min_games=1)  # fmt: skip
+        assert [(e.name, e.played, e.shared) for e in typed.entries] == [("ann", shares, shares)]
+        text = board_text(typed)
+        assert text.startswith("Wins, wordle (NYT shares), this server"), text
         of_them = "of them a typed share" if shares == 1 else f"{shares} of them typed shares"
-        assert of_them in ann and "not played with the bot" in ann and "📋" not in bob
+        assert of_them in text and "not played with the bot" in text and "bob" not in text
     everyone = await services.stats.leaderboard("wordle:daily", "wins", today=DAY, min_games=1)
-    assert "📋" not in board_text(everyone)  # the boards of everyone hold no share
+    assert [e.name for e in everyone.entries] == ["bob"]  # the boards of everyone: no share
     await services.close()
 
 
-async def test_a_player_counts_once_for_a_puzzle_however_it_arrived(database_url) -> None:
+async def test_the_shares_board_is_a_choice_of_leaderboard_in_every_front_end(
+    database_url,
+) -> None:
+    """/leaderboard shares:true (the console's ``shares`` word, Discord's option, its page
+    buttons) shows the shares board, titled so; refused where shares count on no board."""
+    from bot.commands import COMMANDS, Caller
+    from bot.commands.stats import next_pages
+
+    services = await opened(database_url)
+    await play(services, BOB, DAY, 1)
+    await share(services, ANN, wordle(NUMBER, 1), posted=DAY)
+    caller = Caller(CAT, scope=GUILD, guild_id=GUILD)
+    run = COMMANDS["leaderboard"].run
+    ours = await run(services, caller)
+    assert "bob" in ours.text and "ann" not in ours.text
+    assert ours.extra["title"] == "Wins: wordle daily, all time"
+    typed = await run(services, caller, shares=True)
+    assert "ann" in typed.text and "bob" not in typed.text
+    assert typed.extra["title"] == "Wins: wordle (NYT shares), all time"
+    assert typed.extra["pages"][-1] is True
+    assert "shares:true" in next_pages(("wordle", "wins", "server", 1, 2, "all", True))
+    refused = await run(services, caller, shares=True, scope="global")
+    assert refused.refused and "their server's board only" in refused.text
+    refused = await run(services, caller, shares=True, game="absurdle")
+    assert refused.refused and "count on no board" in refused.text
+    await services.close()
+
+
+async def test_a_daily_played_and_a_share_of_the_same_day_count_one_on_each_board(
+    database_url,
+) -> None:
+    """The bot's daily and the NYT's puzzle of a day are different puzzles: a player with
+    both has one result on each board, in whichever order they came (a game no longer takes
+    a share's place); a second share of the day still counts nothing."""
     services = await opened(database_url)
     await play(services, ANN, DAY, 1)  # here first, then the share
     await share(services, ANN, wordle(NUMBER, 4))
     await share(services, BOB, wordle(NUMBER, 5))  # the share first, then here
-    assert (await board(services, "week"))["bob"] == (1, 1, 5)
+    assert (await board(services, "week", kind=SHARED))["bob"] == (1, 1, 5)
     await play(services, BOB, DAY, 0)
     for period in PERIODS:
-        shown = await board(services, period)
+        shown, typed = await board(services, period), await board(services, period, kind=SHARED)
         assert (shown["ann"], shown["bob"]) == ((1, 1, 2), (1, 1, 1)), period
+        assert (typed["ann"], typed["bob"]) == ((1, 1, 4), (1, 1, 5)), period
 
     assert await share(services, CAT, wordle(NUMBER, 3)) == [
         f"Wordle #{NUMBER}: recorded (see /stats)"]  # fmt: skip
     assert await share(services, CAT, wordle(NUMBER, 3)) == [
         f"Wordle #{NUMBER}: already recorded (see /stats)"]  # fmt: skip
-    assert (await board(services, "month"))["cat"] == (1, 1, 3)
+    assert (await board(services, "month", kind=SHARED))["cat"] == (1, 1, 3)
     await share(services, CAT, wordle(NUMBER, 4))  # a correction replaces it
-    assert (await board(services, "month"))["cat"] == (1, 1, 4)
-    assert (await board(services, "all"))["cat"] == (1, 1, 4)
+    assert (await board(services, "month", kind=SHARED))["cat"] == (1, 1, 4)
+    assert (await board(services, "all", kind=SHARED))["cat"] == (1, 1, 4)
+    assert "cat" not in await board(services, "all")
 
     game, shared = (await services.digests.digest(GUILD, DAY)).games
     assert [(score, [m.name for m in members]) for score, members in game.scores] == [
         ("1/6", ["bob"]), ("2/6", ["ann"])]  # fmt: skip
     assert [(score, [m.name for m in members]) for score, members in shared.scores] == [
-        ("4/6", ["cat"])]  # fmt: skip
+        ("4/6", ["ann", "cat"]), ("5/6", ["bob"])]  # fmt: skip
 
     assert await services.storage.remove_share(CAT.id, "wordle", NUMBER)
     for period in PERIODS:
-        assert "cat" not in await board(services, period), period
+        assert "cat" not in await board(services, period, kind=SHARED), period
     await services.close()
 
 
-async def test_a_share_and_a_game_of_one_puzzle_at_once_count_once(shared_url) -> None:
+async def test_a_share_and_a_game_of_one_day_at_once_count_once_each(shared_url) -> None:
     """Two processes: one records a player's share while the other finishes their daily."""
     first, second = await opened(shared_url), await opened(shared_url)
     players = [Player(10 + i, f"p{i}") for i in range(4)]
@@ -154,8 +198,9 @@ async def test_a_share_and_a_game_of_one_puzzle_at_once_count_once(shared_url) -
             share(second, player, wordle(NUMBER, 5)),
         )
     ))  # fmt: skip
-    shown = await board(first, "today")
-    assert {shown[p.name] for p in players} == {(1, 1, 2)}  # the game played here counts
+    shown, typed = await board(first, "today"), await board(first, "today", kind=SHARED)
+    assert {shown[p.name] for p in players} == {(1, 1, 2)}  # the game played here
+    assert {typed[p.name] for p in players} == {(1, 1, 5)}  # and the share, on its own
     assert (await board(first, "all", scope=-1))[players[0].name] == (1, 1, 2)
     await first.close()
     await second.close()
@@ -175,12 +220,14 @@ async def test_multi_board_shares_have_their_own_digest_block(database_url) -> N
     assert dordle.grids[0][1] == ["01000 00000", "22222 02000", "      22222"]
     assert "Dordle #123" in digest_text(digest)
     assert digest_png(digest).startswith(b"\x89PNG")
-    assert await board(services, "today", kind="dordle:daily") == {}  # DAY holds no Dordle
+    assert await board(services, "today", kind="dordle:shared") == {}  # DAY holds no Dordle
+    assert (await board(services, "all", kind="dordle:shared"))["dan"] == (1, 1, 3)
+    assert await board(services, "all", kind="dordle:daily") == {}
     await services.close()
 
 
-# One player's one puzzle, in any order: shares recorded, corrected, removed, and the daily
-# played here. The boards count exactly one result, the one played here when there is one.
+# One player's one puzzle day, in any order: shares recorded, corrected, removed, and the
+# daily played here. The bot's board counts the game played here, the shares board the share.
 ACTIONS = st.lists(st.one_of(
     st.tuples(st.just("share"), st.integers(1, 6)),
     st.tuples(st.just("remove"), st.just(0)),
@@ -201,10 +248,10 @@ async def _actions(actions: list[tuple[str, int]]) -> None:
         elif played is None:
             await play(services, ANN, DAY, n)
             played = n + 1
-        counts = played or shared
         for period in ("today", "season", "all"):
-            expected = {} if counts is None else {"ann": (1, 1, counts)}
-            assert await board(services, period) == expected, (actions, period)
+            for kind, counts in (("wordle:daily", played), (SHARED, shared)):
+                expected = {} if counts is None else {"ann": (1, 1, counts)}
+                assert await board(services, period, kind=kind) == expected, (actions, kind)
     await services.close()
 
 
@@ -221,5 +268,6 @@ async def test_a_players_stats_keep_games_played_here_apart_from_shares(database
     stats = await services.stats.stats(ANN.id, "wordle:daily", DAY)
     assert (stats.played, stats.win_percent, stats.distribution[2]) == (1, 100, 1)
     assert stats.shared is not None and (stats.shared.played, stats.shared.wins) == (1, 1)
-    assert (await board(services, "all"))["ann"] == (2, 2, 6)  # the board counts both
+    assert (await board(services, "all"))["ann"] == (1, 1, 2)  # each board its own
+    assert (await board(services, "all", kind=SHARED))["ann"] == (1, 1, 4)
     await services.close()

@@ -37,7 +37,7 @@ async def where(storage: Storage, player: int) -> tuple[int, int, dict[int, tupl
     for scope in (A, B):
         standing = await storage._one(
             "SELECT played, wins, win_guesses FROM standings "
-            "WHERE scope = ? AND player_id = ? AND kind = 'wordle:daily'",
+            "WHERE scope = ? AND player_id = ? AND kind = 'wordle:shared'",
             (scope, player),
         )
         boards[scope] = (0, 0, 0) if standing is None else tuple(standing)

@@ -8,7 +8,20 @@ from datetime import UTC, date, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_share_boards import ANN, BOB, CAT, DAN, EVE, GUILD, NOW, board, opened, share, wordle
+from test_share_boards import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    EVE,
+    GUILD,
+    NOW,
+    SHARED,
+    board,
+    opened,
+    share,
+    wordle,
+)
 
 from bot.services.shares import MAX_SHARES_PER_MESSAGE, NAMES_FRESH, record_app_results
 from bot.storage import LATEST, Storage
@@ -49,7 +62,9 @@ async def test_an_old_nyt_number_is_refused_and_stored_nowhere(database_url) -> 
         text = "\n".join(wordle(1000 + 3 * post + i, 3) for i in range(3))
         notes = await share(services, ANN, text)
         assert len(notes) == 3 and all("only the current puzzle counts" in n for n in notes)
-    assert await board(services, "all") == {} and await stored(services.storage, ANN.id) == (0, 0)
+    assert await board(services, "all", kind=SHARED) == {} and await stored(
+        services.storage, ANN.id
+    ) == (0, 0)
     await services.close()
 
 
@@ -72,7 +87,7 @@ async def test_a_wordle_share_counts_for_the_day_it_was_posted_and_the_days_besi
     # The same number posted two days later is not current any more.
     late = await share(services, CAT, wordle(NUMBER, 3), posted=day + timedelta(days=2))
     assert "only the current puzzle counts" in late[0]
-    shown = await board(services, "all")
+    shown = await board(services, "all", kind=SHARED)
     assert set(shown) == {"ann", "bob", "dan"} and shown["ann"] == (1, 1, 3)
     await services.close()
 
@@ -84,7 +99,7 @@ async def test_the_same_share_twice_counts_once(database_url) -> None:
     ]
     again = await share(services, ANN, wordle(NUMBER, 3) + "\n" + wordle(NUMBER, 3))
     assert again == [f"Wordle #{NUMBER}: already recorded (see /stats)"] * 2
-    assert (await board(services, "all"))["ann"] == (1, 1, 3)
+    assert (await board(services, "all", kind=SHARED))["ann"] == (1, 1, 3)
     await services.close()
 
 
@@ -101,7 +116,7 @@ async def test_a_long_message_of_primel_shares_counts_one(database_url) -> None:
     assert all("one a day counts" in n for n in notes[1:MAX_SHARES_PER_MESSAGE])
     assert notes[-1] == (f"Only a message's first {MAX_SHARES_PER_MESSAGE} shares are read: "
                          f"{number - 1 - MAX_SHARES_PER_MESSAGE} more not recorded")  # fmt: skip
-    assert await board(services, "all", kind="primel:daily") == {"ann": (1, 1, 3)}
+    assert await board(services, "all", kind="primel:shared") == {"ann": (1, 1, 3)}
     assert await stored(services.storage, ANN.id) == (1, 1)
     # Another Primel number counts the next day, not the same day.
     assert "one a day" in (await share(services, ANN, primel(500)))[0]
@@ -114,7 +129,7 @@ async def test_a_long_message_of_primel_shares_counts_one(database_url) -> None:
         "Primel #1: already recorded on an earlier day, which only a share posted that day "
         "could correct; not changed"
     ]
-    assert await board(services, "all", kind="primel:daily") == {"ann": (2, 2, 6)}
+    assert await board(services, "all", kind="primel:shared") == {"ann": (2, 2, 6)}
     await services.close()
 
 
@@ -169,16 +184,18 @@ async def test_the_global_board_counts_games_played_here_never_shares(database_u
     await play(services, BOB, day, 1)
     await share(services, ANN, wordle(NUMBER - 1, 3))
     await share(services, CAT, primel(7))
-    assert set(await board(services, "all")) == {"ann", "bob"}  # this server's board
+    assert set(await board(services, "all")) == {"bob"}  # this server's, of the bot's puzzle
+    assert set(await board(services, "all", kind=SHARED)) == {"ann"}  # and of its shares
     for period in ("today", "all"):  # everyone's: the game played with the bot only
         assert set(await board(services, period, scope=-1)) == {"bob"}, period
-    assert await board(services, "all", scope=-1, kind="primel:daily") == {}
+        assert await board(services, period, scope=-1, kind=SHARED) == {}, period
+    assert await board(services, "all", scope=-1, kind="primel:shared") == {}
     await services.close()
 
 
 async def test_shares_leave_the_global_boards_when_a_database_migrates(database_url) -> None:
     """A share counted everywhere before version 15 (as the code of then did) leaves the
-    global boards, and stays on its server's."""
+    global boards, and stays on its server's: its shares board since version 29."""
     storage = await Storage.open(database_url, migrate=False)
     await storage.migrate(target=12)
     day, scope = date(2026, 3, 1), 5
@@ -201,11 +218,12 @@ async def test_shares_leave_the_global_boards_when_a_database_migrates(database_
                 (where, key),
             )
     assert await storage.migrate() == list(range(13, LATEST + 1))
-    for where, expected in ((scope, 1), (-1, 0)):
+    for where, kind, expected in ((scope, "wordle:shared", 1), (scope, "wordle:daily", 0),
+                                  (-1, "wordle:shared", 0), (-1, "wordle:daily", 0)):  # fmt: skip
         for period in (None, period_key("today", day, 28), period_key("season", day, 28)):
-            rows, total = await storage.leaderboard(where, "wordle:daily", "wins", period=period,
+            rows, total = await storage.leaderboard(where, kind, "wins", period=period,
                                                     today=day)  # fmt: skip
-            assert total == expected and len(rows) == expected, (where, period)
+            assert total == expected and len(rows) == expected, (where, kind, period)
     await storage.close()
 
 

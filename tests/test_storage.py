@@ -349,3 +349,92 @@ async def test_the_live_boards_still_playing_read_walks_an_index(database_url) -
                                                                     1503, 1803, 2103, 2403,
                                                                     2703]  # fmt: skip
     await storage.close()
+
+
+# Issue 38, point 4: a server's shares move off the bot's daily's boards onto their own.
+SHARED_DAY = date(2026, 3, 1)
+SHARED_NUMBER = (SHARED_DAY - date(2021, 6, 19)).days
+# (player, scope, kind, won, guesses) of the dailies played with the bot on SHARED_DAY
+PLAYED = [(1, 5, "wordle:daily", True, 2), (2, 5, "wordle:daily", True, 5),
+          (4, 6, "wordle:daily", False, 6)]  # fmt: skip
+# (player, scope, game, won, guesses, counted at version 28): ann's came after her game and
+# bob's before his (a game took a share's place: uncounted), cat's 1/6 alone (counted on the
+# bot's board), dan's Primel in a server of 14-day seasons.
+SHARES = [(1, 5, "wordle", True, 4, 0), (2, 5, "wordle", True, 3, 0),
+          (3, 5, "wordle", True, 1, 1), (4, 6, "primel", True, 3, 1)]  # fmt: skip
+
+
+async def _board_rows(storage: Storage) -> tuple[list[tuple], ...]:
+    """Every standings and period board row holding a result, and every board's counts."""
+    rows = await storage._all(
+        "SELECT scope, kind, player_id, played, wins, win_guesses, current_streak, max_streak, "
+        "last_day FROM standings WHERE played > 0 ORDER BY scope, kind, player_id"
+    )
+    periods_ = await storage._all(
+        "SELECT scope, kind, period, player_id, played, wins, win_guesses, skilled, skill_total "
+        "FROM period_standings ORDER BY scope, kind, period, player_id"
+    )
+    totals = await storage._all(
+        "SELECT scope, kind, period, measure, level, SUM(players), SUM(played), SUM(wins), "
+        "SUM(win_guesses) FROM board_counts GROUP BY scope, kind, period, measure, level "
+        "HAVING SUM(players) != 0 ORDER BY scope, kind, period, measure, level"
+    )
+    return tuple([tuple(r) for r in table] for table in (rows, periods_, totals))
+
+
+async def _play_and_share(storage: Storage, *, old: bool) -> None:
+    """The games of PLAYED, and SHARES: recorded by today's code, or (``old``) as version 28
+    stored and counted them (on the bot's daily's boards, uncounted by a game)."""
+    from bot.storage import shares as share_rows
+
+    await storage.save_guild_settings(GuildSettings(6, "UTC", False, season_days=14))
+    for player in range(1, 5):
+        await storage.ensure_player(player, f"p{player}")
+    for player, scope, kind, won, guesses in PLAYED:
+        game = await storage.insert_game(player, scope, kind, SHARED_DAY.isoformat(), {})
+        result = Result(won, guesses, SHARED_DAY.isoformat())
+        assert await storage.save_game(game, {}, "won" if won else "lost", result) is not None
+    for player, scope, game, won, guesses, counted in SHARES:
+        number = SHARED_NUMBER if game == "wordle" else 77
+        if not old:
+            assert await storage.record_share(player, game, number, won, guesses, False, "g",
+                                              scope=scope, today=SHARED_DAY) == "new"  # fmt: skip
+            continue
+        await storage._write(
+            "INSERT INTO share_results (player_id, game, puzzle, won, guesses, hard, grid, "
+            "recorded_at, scope, day, counted, posted_at) "
+            "VALUES (?, ?, ?, ?, ?, 0, 'g', 'x', ?, ?, ?, 'x')",
+            (player, game, number, int(won), guesses, scope, SHARED_DAY.isoformat(), counted),
+        )
+        if counted:  # what version 28's shares._count did: the bot's daily's boards
+            day = SHARED_DAY.isoformat()
+            count = share_rows._count(scope, player, f"{game}:daily", day, won, guesses, 1)
+            await storage.db.run(count)
+
+
+async def test_migration_29_moves_shares_onto_their_own_boards_with_nothing_lost(
+    database_url, tmp_path
+) -> None:
+    """From a database of version 28, where shares counted on the bot's daily's boards and a
+    game took a share's place: after migrating, every board (standings, every period, their
+    counts) is what today's code counts from the same games and shares, row for row; a typed
+    1/6 that led the bot's Wordle board leads only the shares' board."""
+    old = await Storage.open(database_url, migrate=False)
+    await old.migrate(target=28)
+    await _play_and_share(old, old=True)
+    top, _ = await old.leaderboard(5, "wordle:daily", "average", today=SHARED_DAY)
+    assert top[0].row["player_id"] == 3  # the typed 1/6, on the bot's board at version 28
+    assert await old.migrate() == [29]
+    assert await old.get_meta("shares_apart") is None  # the moves made, once
+    assert await old.migrate() == []
+    migrated = await _board_rows(old)
+    shared, _ = await old.leaderboard(5, "wordle:shared", "wins", today=SHARED_DAY)
+    ours, _ = await old.leaderboard(5, "wordle:daily", "wins", today=SHARED_DAY)
+    assert [r.row["player_id"] for r in ours] == [1, 2]  # the bot's games only
+    assert sorted(r.row["player_id"] for r in shared) == [1, 2, 3]  # those a game had uncounted
+    await old.close()
+
+    fresh = await Storage.open(str(tmp_path / "fresh.sqlite3"))
+    await _play_and_share(fresh, old=False)
+    assert migrated == await _board_rows(fresh)
+    await fresh.close()

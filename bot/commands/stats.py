@@ -15,7 +15,7 @@ from bot.render import year as year_card
 from bot.render.achievements import achievements_text
 from bot.render.alt_text import stats_alt_text
 from bot.render.palette import palette_named
-from bot.render.text import METRIC_TITLES, board_text, stats_text
+from bot.render.text import METRIC_TITLES, board_text, kind_text, stats_text
 from bot.services import Services
 from bot.services.achievements import listing
 from bot.services.kinds import (
@@ -30,6 +30,7 @@ from bot.services.skill import coach_dailies
 from bot.services.stats import METRICS, LeaderboardError
 from bot.services.year import YearError
 from bot.storage.periods import PERIODS
+from bot.storage.shares import SHARED
 
 NO_SERVER_BOARD = N_("A server's board lives in its server and counts its members' games; "
                      "here there is none, so this is everyone's board.")  # fmt: skip
@@ -44,6 +45,7 @@ NO_SERVER_YEAR = N_("A server's year lives in its server; here there is none: "
                     "leave scope out for your own year.")  # fmt: skip
 SEASONS = ("current", "previous")
 MAX_PAGE = 999999
+SHARES = "shares"  # /leaderboard's option: the typed shares' board, not the bot's games
 
 
 def _not(*values: str) -> Callable[[str], bool]:
@@ -158,26 +160,29 @@ async def streak(services: Services, caller: Caller, game: str = "wordle",
 
 @command(
     "leaderboard",
-    Param("metric", choices=METRICS, takes=_not(*PERIODS, *GAMES)),
-    Param("period", choices=PERIODS, takes=_not(*GAMES)),
-    Param("game", choices=GAMES, takes=_not()),
+    Param("metric", choices=METRICS, takes=_not(*PERIODS, *GAMES, SHARES)),
+    Param("period", choices=PERIODS, takes=_not(*GAMES, SHARES)),
+    Param("game", choices=GAMES, takes=_not(SHARES)),
     Param("page", int, takes=str.isdigit),
     Param("scope", choices=SCOPES, positional=False),
     Param("season", choices=SEASONS, positional=False),
     LANGUAGE,
     LENGTH,
+    Param(SHARES, bool, flag=(SHARES, None)),
 )
 async def leaderboard(
     services: Services, caller: Caller, metric: str = "wins", period: str = "all",
     game: str = "wordle", page: int = 1, scope: str = "server", season: str = "current",
-    language: str | None = None, length: int | None = None,
+    language: str | None = None, length: int | None = None, shares: bool = False,
 ) -> Reply:  # fmt: skip
     """A page of a board. ``season`` previous with ``period`` season: the last season's
     final standings. A server's board counts the games played in that server: where games
     are not kept by a server (a DM; the console, whose games are kept as a DM's), the board
-    is everyone's and the reply says so. ``extra``: the board's title, body and note, and
-    ``pages`` (game, metric, scope, page, pages, period: "previous" for the last season),
-    from which Discord makes its page buttons."""
+    is everyone's and the reply says so. ``shares``: the server's board of typed shares of
+    the game (the NYT's Wordle, a clone's), never mixed with the games played with the bot.
+    ``extra``: the board's title, body and note, and ``pages`` (game, metric, scope, page,
+    pages, period: "previous" for the last season, shares), from which Discord makes its page
+    buttons."""
     refused = _game(game, GAMES, "leaderboard")
     if refused is not None:
         return refused
@@ -196,7 +201,8 @@ async def leaderboard(
         while await coach_dailies(services.storage):
             pass
     shown = "previous" if period == "season" and season == "previous" else period
-    kind = results_kind(game)  # a game with no daily here: its practice games
+    # A game with no daily here: its practice games; ``shares``: the typed shares' own board.
+    kind = f"{game}:{SHARED}" if shares else results_kind(game)
     try:
         board = await services.stats.leaderboard(
             kind, metric, guild_id=server if scope == "server" else None, page=page,
@@ -205,20 +211,21 @@ async def leaderboard(
     except LeaderboardError as exc:
         return Reply.refuse(str(exc))
     title = _("{metric}: {game}, {period}").format(
-        metric=_(METRIC_TITLES[metric]), game=kind.replace(":", " "), period=board.period
+        metric=_(METRIC_TITLES[metric]), game=kind_text(kind), period=board.period
     )
     body = board_text(board)
     return Reply("\n".join(p for p in (note, body) if p), extra={
         "title": title, "body": body, "note": note,
-        "pages": (game, metric, scope, board.page, board.pages, shown),
+        "pages": (game, metric, scope, board.page, board.pages, shown, shares),
     })  # fmt: skip
 
 
-def next_pages(pages: tuple[str, str, str, int, int, str]) -> str:
+def next_pages(pages: tuple[str, str, str, int, int, str, bool]) -> str:
     """The console's page buttons: the commands that show the pages either side."""
-    game, metric, scope, page, total, period = pages
+    game, metric, scope, page, total, period, shares = pages
     season = " period:season season:previous" if period == "previous" else f" period:{period}"
-    line = f"/leaderboard metric:{metric}{season} game:{game} scope:{scope} page:"
+    typed = " shares:true" if shares else ""
+    line = f"/leaderboard metric:{metric}{season} game:{game} scope:{scope}{typed} page:"
     steps = [_("{command} for the previous").format(command=f"{line}{page - 1}")
              if page > 1 else "",
              _("{command} for the next").format(command=f"{line}{page + 1}")

@@ -119,6 +119,7 @@ FLAVOUR_TITLES = {
     "coop": N_("{game} coop"),
     "daily": N_("{game} daily"),
     "archive": N_("{game} archive"),
+    "shared": N_("{game} (shares)"),  # typed shares of the original game: not our puzzle
 }
 MODE_TITLES = {"hard": N_("{name} (hard mode)"), "strict": N_("{name} (strict mode)")}
 
@@ -129,6 +130,8 @@ def kind_text(kind: str) -> str:
     name = game_name(game) if game in KINDS and KINDS[game].base else game
     if not flavour:
         return name
+    if (game, flavour) == ("wordle", "shared"):  # the NYT's Wordle, named as such
+        return _("{game} (NYT shares)").format(game=name)
     return _(FLAVOUR_TITLES.get(flavour, f"{{game}} {flavour}")).format(game=name)
 
 

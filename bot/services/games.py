@@ -252,7 +252,7 @@ class GameService:
     # (bot/services/live_board.py). Plain values only; it must not block.
     on_daily: Callable[[int, str], None] | None = None
     # The servers whose live board of today shows a player, read before their daily ends:
-    # a share of theirs counted in another server stops counting, and leaves its board too.
+    # refreshed too (a game once took a share's place there; since issue 38 it takes none).
     boards_showing: Callable[[int], Awaitable[set[int]]] | None = None
 
     async def _start(
@@ -667,8 +667,8 @@ class GameService:
                 self.on_daily(scope, stored.puzzle)
 
     async def _showing(self, stored: StoredGame) -> set[int]:
-        """Before a daily of today ends: the servers whose board shows its player (a share
-        they posted in another server stops counting once the game's result does)."""
+        """Before a daily of today ends: the servers whose board shows its player, refreshed
+        with it (a share there keeps counting: the bot's daily is another puzzle)."""
         if (self.boards_showing is None or not stored.kind.endswith(":daily")
                 or stored.puzzle != self.daily.today().isoformat()):  # fmt: skip
             return set()

@@ -8,8 +8,8 @@ from datetime import date, timedelta
 from bot.i18n import N_, _
 from bot.services.kinds import GAMES, KINDS, fail_score_of, kind_name, shown_title
 from bot.storage import GLOBAL, LEADERBOARD_METRICS, GuildSettings, Storage
-from bot.storage.periods import PERIODS, STREAK_METRICS, period_days, period_key, season_of
-from bot.storage.shares import counted
+from bot.storage.periods import PERIODS, STREAK_METRICS, period_key, season_of
+from bot.storage.shares import SHARED, counted
 
 METRICS = tuple(LEADERBOARD_METRICS)
 PER_PAGE = 10
@@ -77,7 +77,7 @@ class BoardEntry:
     name: str
     value: float
     played: int
-    shared: int = 0  # of ``played``, the shares typed in the server (not played with the bot)
+    shared: int = 0  # of ``played``, the shares typed in the server (a shares board: all)
 
 
 @dataclass(frozen=True)
@@ -163,6 +163,13 @@ class StatsService:
         if game not in KINDS:
             raise LeaderboardError(_("Unknown game {game}; choose one of {games}").format(
                 game=repr(game[:20]), games=", ".join(GAMES)))  # fmt: skip
+        if flavour == SHARED and not counted(game):
+            raise LeaderboardError(_("Typed shares of {game} count on no board")
+                                   .format(game=shown_title(KINDS[game])))  # fmt: skip
+        if flavour == SHARED and guild_id is None:
+            raise LeaderboardError(_("Typed shares count on their server's board only, never "
+                                     "on everyone's: a share is only as trustworthy as the "
+                                     "channel it was posted in"))  # fmt: skip
         if metric == "skill" and flavour != "daily":
             others = ", ".join(m for m in METRICS if m != "skill")
             # Translators: {flavour} is the kind of game as typed (practice, archive, race).
@@ -189,14 +196,10 @@ class StatsService:
             fail_score=fail_score_of(kind, settings.fail_score), today=today,
         )  # fmt: skip
         pages = max(1, -(-total // PER_PAGE))
-        shared: dict[int, int] = {}
-        if scope != GLOBAL and flavour == "daily" and counted(game):  # shares count here
-            shared = await self.storage.shares_counted(
-                scope, game, [r.row["player_id"] for r in rows],
-                period_days(period, day, settings.season_days))  # fmt: skip
+        shares = flavour == SHARED  # a board of typed shares holds nothing else
         entries = [
             BoardEntry(r.rank, r.row["player_id"], r.row["name"] or str(r.row["player_id"]),
-                       r.value, r.row["played"], shared.get(r.row["player_id"], 0))
+                       r.value, r.row["played"], r.row["played"] if shares else 0)
             for r in rows
         ]  # fmt: skip
         return Board(kind, metric, guild_id, max(page, 1), pages, total, entries, label)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -60,7 +60,7 @@ from bot.storage.records import (
     fold,
 )
 from bot.storage.reminders import Reminders
-from bot.storage.shares import ShareResult, uncount_shares_of
+from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 from bot.storage.winner_roles import WinnerRoles, roles_held_by
@@ -157,6 +157,12 @@ class Storage:
                     await counts.recount(db, self.db, kinds)
         if SHARES_MIGRATION in applied:  # and the global period boards
             await self.db.run(share_rows.off_global_periods())
+        if await self.get_meta(share_rows.APART) is not None:  # migration 29's moves, if due
+            async with self.transaction() as db:
+                await counts.pause(db, self.db)  # the boards moved are counted again after
+                kinds = await db.run(share_rows.move_apart())
+                await rebuild_periods(db, kinds)  # from the results and shares they count
+                await counts.recount(db, self.db, kinds)
         return applied
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -390,8 +396,6 @@ class Storage:
         seasons = [(s, season_days if s == game.scope else DEFAULT_SEASON_DAYS) for s in scopes]
         yield from add_to_periods(seasons, game.player_id, game.kind, result,
                                   date.fromisoformat(played_on))  # fmt: skip
-        if result.day is not None:  # under the player's lock, taken first by _apply_result
-            yield from uncount_shares_of(game.player_id, game.kind, result.day)
         return True
 
     # -- daily puzzles -----------------------------------------------------------------
@@ -455,23 +459,6 @@ class Storage:
 
     # -- shares ------------------------------------------------------------------------
 
-    async def shares_counted(self, scope: int, game: str, players: Sequence[int],
-                             days: tuple[date, date] | None = None) -> dict[int, int]:  # fmt: skip
-        """How many of each of ``players``' results of ``game``'s daily on ``scope``'s boards
-        are typed shares (counted there), over ``days`` (first, last; None: all time)."""
-        if not players:
-            return {}
-        marks = ", ".join("?" for _ in players)
-        within, bounds = "", ()  # type: tuple[str, tuple[str, ...]]
-        if days is not None:
-            within, bounds = " AND day BETWEEN ? AND ?", (days[0].isoformat(), days[1].isoformat())
-        rows = await self._all(
-            "SELECT player_id, COUNT(*) AS n FROM share_results WHERE scope = ? AND game = ? "
-            f"AND counted = 1 AND player_id IN ({marks}){within} GROUP BY player_id",
-            (scope, game, *players, *bounds),
-        )
-        return {int(r["player_id"]): int(r["n"]) for r in rows}
-
     async def record_share(
         self, player_id: int, game: str, puzzle: int, won: bool, guesses: int, hard: bool,
         grid: str, *, scope: int, today: date, name: str = "",
@@ -480,7 +467,7 @@ class Storage:
         """Record a result from a share or the Wordle app, posted in ``scope`` on puzzle day
         ``today`` (the message's day, not the reader's): 'new', 'same' (already recorded),
         'replaced', or why it was refused and not stored (:data:`.shares.REFUSED`). It counts
-        on its server's boards unless a game played here counts for the same puzzle. The
+        on its server's boards of shares, apart from the games played here. The
         player is made (named ``name``, when given) only when something is recorded. With
         ``forgotten`` (the player's mark, the message's stored time), a share posted before
         the player deleted their data is 'forgotten' and stored nowhere. ``posted_at``: when
@@ -780,9 +767,9 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
         "SELECT scope, player_id, kind, won, guesses, played_on, skill, 0 FROM results "
         f"WHERE kind IN ({marks})", kinds,
     ), *await db.all(  # and the shares that count, on their server's boards only (.shares)
-        "SELECT scope, player_id, game || ':daily', won, guesses, day, NULL, 1 "
+        f"SELECT scope, player_id, game || ':{SHARED}', won, guesses, day, NULL, 1 "
         "FROM share_results "
-        f"WHERE counted = 1 AND game || ':daily' IN ({marks})", kinds,
+        f"WHERE counted = 1 AND game || ':{SHARED}' IN ({marks})", kinds,
     )]:  # fmt: skip
         day = date.fromisoformat(played_on)
         for where in {scope} if shared else {scope, GLOBAL}:

@@ -239,6 +239,16 @@ def _recent_pings(player_id: str) -> str:
 # The answers learned so far are kept as 'legacy': they stand until votes elect an answer
 # or an operator pins or removes one (``wordlebot nyt``); an operator's pin is 'pin'. Each
 # hint reads the counted votes' tallies from an index holding every column they need.
+# 29 (both engines): shares on boards of their own (issue 38; bot/storage/shares.py): the
+# bot's daily and the NYT's are different puzzles. The moves of each share's totals, from the
+# ``{game}:daily`` boards to the ``{game}:shared`` ones, are counted by the code that counts
+# shares (period keys, season lengths): this leaves the mark that has them made, once, in one
+# transaction, by whichever process opens the database next (shares.move_apart).
+_SHARES_APART = """
+    INSERT INTO meta (key, value) VALUES ('shares_apart', 'pending');
+"""
+
+
 def _answer_votes(big: str) -> str:
     return f"""
     ALTER TABLE nyt_answer_votes ADD COLUMN scope {big} NOT NULL DEFAULT 0;
@@ -639,6 +649,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _WON_GAMES,
     # 28: votes with their server and history; answers pinned or legacy (see _answer_votes).
     _answer_votes("INTEGER"),
+    # 29: shares on boards of their own (see _SHARES_APART).
+    _SHARES_APART,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -976,6 +988,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _WON_GAMES,
     # 28: as SQLite's 28.
     _answer_votes("BIGINT"),
+    # 29: as SQLite's 29.
+    _SHARES_APART,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 

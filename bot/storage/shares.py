@@ -32,12 +32,15 @@ so the boards of everyone count only games played with the bot. It counts on its
 Wordle's number is a day (the NYT numbers its puzzles by day from 2021-06-19, as this bot
 numbers its own dailies); another game's share counts on the day it was posted.
 
-One player's result for one puzzle counts once, however it arrived. A share counts
-(``counted``) unless the player has a result of the same daily played here, which counts
-instead whichever came first: a game finished after its share was counted takes the
-share's place (:func:`uncount_shares_of`). A counted share adds to the standings' totals
-(not to streaks, which follow the dailies played here) and to the period boards of its
-server, exactly as a game's result does.
+A share counts on boards of its own: the kind ``{game}:shared`` ("Wordle (NYT shares)",
+"Primel (shares)"), never on the bot's daily ``{game}:daily``. The bot's daily and the NYT's
+(or a clone's) puzzle of a day are different puzzles, and a share is typed while a game is
+played: so a game played here no longer takes a share's place (``uncount_shares_of`` is
+gone; migration 29 counted again, on the shares' boards, the shares it had uncounted), and a
+player may hold both, one on each board. A share counts (``counted``) when its game counts
+on boards at all (:func:`counted`); one share per player per puzzle day still holds. It adds
+to the standings' totals of its kind (not to streaks, which follow the dailies played here)
+and to the period boards of its server, exactly as a game's result does.
 
 Both writers lock the player's global standings row first (``FOR UPDATE`` on PostgreSQL; a
 SQLite transaction holds the whole database): a share and a game of the same puzzle
@@ -59,11 +62,13 @@ COUNTED_GAMES = ("wordle", "primel", "dordle", "quordle", "octordle")  # dailies
 RECORDED = ("new", "same", "replaced")
 REFUSED = ("implausible", "not current", "one a day", "settled")
 FORGOTTEN = "forgotten"  # posted before its player deleted their data: stored nowhere, silently
+SHARED = "shared"  # the flavour of the shares' own boards: "wordle:shared"
 
 
 def share_kind(game: str) -> str | None:
-    """The kind whose boards a share of ``game`` counts on (None: it counts on none)."""
-    return f"{game}:daily" if counted(game) else None
+    """The kind whose boards a share of ``game`` counts on (None: it counts on none): its
+    own, apart from the bot's daily of the same game (module docstring)."""
+    return f"{game}:{SHARED}" if counted(game) else None
 
 
 def counted(game: str) -> bool:
@@ -170,10 +175,7 @@ def record_share(
         (share.player_id, share.game, day),
     )) is not None:  # fmt: skip
         return "one a day"
-    counted = kind is not None and (yield one(
-        "SELECT 1 FROM results WHERE player_id = ? AND kind = ? AND day = ?",
-        (share.player_id, kind, day),
-    )) is None  # fmt: skip
+    counted = kind is not None
     if old is None:
         key = (share.player_id, share.game, share.puzzle)
         inserted = yield execute(
@@ -185,16 +187,16 @@ def record_share(
         if not inserted:  # recorded at this moment elsewhere (a game no board counts)
             return "same"
     else:
-        if old["counted"]:
-            yield from _count(int(old["scope"]), share.player_id, share.game, old["day"],
-                              bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
+        if old["counted"] and kind is not None:
+            yield from _count(int(old["scope"]), share.player_id, kind,
+                              old["day"], bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
         yield execute(
             "UPDATE share_results SET won = ?, guesses = ?, hard = ?, grid = ?, "
             "recorded_at = ?, scope = ?, counted = ?, posted_at = ? WHERE id = ?",
             (*values, now, scope, int(counted), posted_at, old["id"]),
         )
-    if counted:
-        yield from _count(scope, share.player_id, share.game, day, share.won, share.guesses, 1)
+    if kind is not None:
+        yield from _count(scope, share.player_id, kind, day, share.won, share.guesses, 1)
     if name:
         yield execute("UPDATE players SET name = ? WHERE id = ?", (name[:100], share.player_id))
     return "new" if old is None else "replaced"
@@ -216,9 +218,9 @@ def remove_share(for_update: str, player_id: int, game: str, puzzle: int) -> Ste
     )
     if old is None:
         return False
-    if old["counted"]:
-        yield from _count(int(old["scope"]), player_id, game, old["day"], bool(old["won"]),
-                          int(old["guesses"]), -1)  # fmt: skip
+    if old["counted"] and kind is not None:
+        yield from _count(int(old["scope"]), player_id, kind, old["day"],
+                          bool(old["won"]), int(old["guesses"]), -1)  # fmt: skip
     yield execute(
         "DELETE FROM share_results WHERE player_id = ? AND game = ? AND puzzle = ?",
         (player_id, game, puzzle),
@@ -226,29 +228,21 @@ def remove_share(for_update: str, player_id: int, game: str, puzzle: int) -> Ste
     return True
 
 
-def uncount_shares_of(player_id: int, kind: str, day: str) -> Steps[None]:
-    """A daily played here now counts for ``day``: a share of it counted before stops
-    counting (the caller holds the player's lock, :func:`lock_player`)."""
-    game, _, flavour = kind.partition(":")
-    if flavour != "daily" or not counted(game):
-        return
-    for row in (yield fetch_all(
-        "SELECT id, scope, won, guesses FROM share_results "
-        "WHERE player_id = ? AND game = ? AND day = ? AND counted = 1",
-        (player_id, game, day),
-    )):  # fmt: skip
-        yield from _count(int(row["scope"]), player_id, game, day, bool(row["won"]),
-                          int(row["guesses"]), -1)  # fmt: skip
-        yield execute("UPDATE share_results SET counted = 0 WHERE id = ?", (row["id"],))
-
-
 def _count(
-    scope: int, player_id: int, game: str, day: str, won: bool, guesses: int, sign: int
+    scope: int, player_id: int, kind: str, day: str, won: bool, guesses: int, sign: int
 ) -> Steps[None]:
-    """Add (``sign`` 1) or take back (-1) a share's result on the boards of its server (never
-    the global ones): the standings' totals and every period holding its day."""
-    kind = f"{game}:daily"
+    """Add (``sign`` 1) or take back (-1) a share's result on the ``kind`` boards of its
+    server (never the global ones): the standings' totals and every period holding its day."""
     seasons = yield value("SELECT season_days FROM guild_settings WHERE guild_id = ?", (scope,))
+    yield from _add_standing(scope, player_id, kind, won, guesses, sign)
+    yield from add_to_periods([(scope, seasons or DEFAULT_SEASON_DAYS)], player_id, kind,
+                              Result(won, guesses, day), date.fromisoformat(day),
+                              sign=sign)  # fmt: skip
+
+
+def _add_standing(
+    scope: int, player_id: int, kind: str, won: bool, guesses: int, sign: int
+) -> Steps[None]:
     yield execute(
         "INSERT INTO standings (scope, player_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (scope, player_id, kind),
@@ -258,9 +252,6 @@ def _count(
         "win_guesses = win_guesses + ? WHERE scope = ? AND kind = ? AND player_id = ?",
         (sign, sign * int(won), sign * int(won) * guesses, scope, kind, player_id),
     )
-    yield from add_to_periods([(scope, seasons or DEFAULT_SEASON_DAYS)], player_id, kind,
-                              Result(won, guesses, day), date.fromisoformat(day),
-                              sign=sign)  # fmt: skip
 
 
 def off_global_periods() -> Steps[None]:
@@ -274,3 +265,35 @@ def off_global_periods() -> Steps[None]:
         yield from add_to_periods([(GLOBAL, DEFAULT_SEASON_DAYS)], int(row["player_id"]),
                                   f"{row['game']}:daily", result, date.fromisoformat(row["day"]),
                                   sign=-1)  # fmt: skip
+
+
+APART = "shares_apart"  # meta: migration 29's moves are still to be made (:func:`move_apart`)
+
+
+def move_apart() -> Steps[list[str]]:
+    """Once, after migration 29 (which leaves :data:`APART` in ``meta``): each counted share's
+    totals leave the standings of the bot's daily (``{game}:daily``, on its server) for its
+    own kind's; the shares a game had uncounted count there too. Whoever deletes the mark
+    makes the moves, in the same transaction: once, whole, even with two processes starting
+    at once or a crash after the migration. Returns the kinds whose period boards are to be
+    counted again from the results and shares (the caller does, in this transaction)."""
+    if not (yield execute("DELETE FROM meta WHERE key = ?", (APART,))):
+        return []
+    kinds: dict[str, None] = {}
+    for row in (yield fetch_all(
+        "SELECT id, player_id, game, scope, won, guesses, counted FROM share_results "
+        "WHERE day IS NOT NULL ORDER BY id"
+    )):  # fmt: skip
+        kind = share_kind(row["game"])
+        if kind is None:
+            continue  # counted nowhere, then and now
+        daily = f"{row['game']}:daily"
+        result = (int(row["scope"]), int(row["player_id"]))
+        played = (bool(row["won"]), int(row["guesses"]))
+        if row["counted"]:
+            yield from _add_standing(*result, daily, *played, -1)
+        else:  # uncounted by a game played here the same day (the rule retired)
+            yield execute("UPDATE share_results SET counted = 1 WHERE id = ?", (row["id"],))
+        yield from _add_standing(*result, kind, *played, 1)
+        kinds.update({daily: None, kind: None})
+    return list(kinds)
