@@ -36,6 +36,10 @@ def misread(post: dict[str, Any]) -> str | None:
         for s in result.shares
     ]  # fmt: skip
     wanted = [{"recordable": True, **share} for share in post["shares"]]
+    for want, share, read in zip(wanted, got, result.shares, strict=False):
+        if "boards" in want:  # a multi-board share: every board's guesses, not only the first's
+            read_boards = [board.guesses for board in read.boards]
+            share["boards"] = read_boards
     unplayed = [u.title for u in getattr(result, "unplayed", [])]
     if got != wanted:
         return f"read {got}, problems {result.problems}"
@@ -50,12 +54,19 @@ def main(argv: list[str]) -> int:
     path = Path(argv[0]) if argv else POSTS
     posts = load(HELD_OUT if argv[:1] == ["held-out"] else path)
     right = 0
+    tally: dict[str, list[int]] = {}  # per batch and per clone: [right, posts]
     for post in posts:
         wrong = misread(post)
         right += wrong is None
+        for key in (f"batch {post.get('batch', 1)}", post["clone"]):
+            tally.setdefault(key, [0, 0])
+            tally[key][0] += wrong is None
+            tally[key][1] += 1
         print(f"{'ok ' if wrong is None else 'BAD'} {post['clone']}: {post['text'].strip()[:30]!r}")
         if wrong:
             print(f"    {wrong[:300]}")
+    for key, (ok, count) in sorted(tally.items()):
+        print(f"  {key}: {ok} of {count}")
     print(f"{right} of {len(posts)} real posts read right ({100 * right / len(posts):.0f}%)")
     return 0
 

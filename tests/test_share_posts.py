@@ -93,3 +93,27 @@ def test_the_ways_a_grid_is_pasted_read_the_same(text: str) -> None:
     result = parse_shares(text)
     assert result.problems == []
     assert result.shares[0].to_json()["boards"][0]["rows"] == ["01000", "22222"]
+
+
+# The multi-board games' headers with results but no grid. Dordle's share button always prints
+# its grid (the header already gives both results), so one without is a header anyone could type,
+# refused like a one-board game's. Quordle's daily (merriam-webster.com) and Octordle print the
+# boards' results alone: that is what a real post shows (held-out batch 3, the alphahack logs),
+# so it is recorded; a typed one wins nothing (shares take no prize) and shows as a share.
+@pytest.mark.parametrize(
+    ("text", "recordable"),
+    [
+        ("Daily Dordle 0597 4&6/7", False),
+        ("Daily Dordle 1112 X&X/7\nzaratustra.itch.io/dordle", False),
+        ("Daily Quordle 1617\n4️⃣7️⃣\n6️⃣3️⃣\nm-w.com/games/quordle/", True),
+        ("Daily Octordle #553\r\n🔟7️⃣\r\n6️⃣8️⃣\r\n3️⃣5️⃣\r\n9️⃣🕚\r\nScore: 59", True),
+    ],
+)
+def test_a_multi_board_header_without_its_grid_is_recorded_only_where_the_game_prints_none(
+    text: str, recordable: bool
+) -> None:
+    result = parse_shares(text)
+    (share,) = result.shares
+    assert share.recordable is recordable
+    assert share.boards[0].rows == []
+    assert ("no grid under the header" in " ".join(result.problems)) is not recordable

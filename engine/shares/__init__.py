@@ -110,6 +110,11 @@ LOSSES = ("X", "-")  # a lost game's score: "X/6", or SUTOM's "-/6"
 ALL_SQUARES = set(SQUARES).union(*(clone.squares for clone in CLONES))
 GRID_CHARACTERS = ALL_SQUARES | {" ", "\t", "\ufe0f"}  # all a line of a grid holds
 ONE_BOARD = {"wordle", "primel", "absurdle", *CLONE_GAMES}  # games whose share is one grid
+# Games whose share button always prints the grid: without one, a share is a header anyone could
+# type, and is not recorded. Quordle's (merriam-webster.com's daily) and Octordle's print the
+# boards' results alone, so there the results are all a real share shows (real posts:
+# tests/fixtures/shares); shares win no prize, so a typed one reaches the share boards only.
+GRID_PRINTED = ONE_BOARD | {"dordle"}
 
 
 @dataclass
@@ -355,9 +360,13 @@ def _read(game: str, match: re.Match[str], body: str) -> tuple[Share | None, lis
         if count is not None:
             rows = rows[:count]
         boards.append(BoardResult(count is not None, count, rows))
+    gridless = game in GRID_PRINTED and not any(board.rows for board in boards)
+    if gridless and not problem:
+        problems.append(f"{name}: no grid under the header, so the result is not recorded")
     if edition:
         problems.append(f"{name}: read, but only the daily puzzle is recorded")
-    return Share(game, puzzle, False, boards, edition, recordable=not edition), problems
+    recordable = not (edition or gridless)
+    return Share(game, puzzle, False, boards, edition, recordable=recordable), problems
 
 
 def _checked(
