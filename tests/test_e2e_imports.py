@@ -394,7 +394,9 @@ async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, 
         assert "pat" not in shown["content"] and str(pat) not in shown["content"]
         stats = await server.interact(command("stats", user_id=quinn, guild=guild))
         assert "Wordle" in stats.text(), stats.text()
-        board = await server.interact(command("leaderboard", user_id=quinn, guild=guild))
+        board = await server.interact(
+            command("leaderboard", user_id=quinn, guild=guild, shares=True)
+        )  # the shares' own board
         assert "quinn" in board.text() and "pat" not in board.text(), board.text()
         own = await server.interact(command("stats", user_id=pat, guild=guild))
         stranger = await server.interact(command("stats", user_id=9999, guild=guild))

@@ -180,8 +180,11 @@ async def test_a_clones_share_counts_once_a_day_on_its_languages_board(double) -
                               (BOB,))  # fmt: skip
     assert [tuple(r) for r in rows] == [("wordle-pt-5", 15)]  # one a day counts
     board = only(await double.command("leaderboard", user_id=ANN, language="pt", length=5,
+                                      scope="server", shares=True))  # fmt: skip
+    assert "player" in board.text and "Nobody" not in board.text  # on the shares' own board
+    board = only(await double.command("leaderboard", user_id=ANN, language="pt", length=5,
                                       scope="server"))  # fmt: skip
-    assert "player" in board.text and "Nobody" not in board.text
+    assert "Nobody" in board.text  # the bot's Portuguese daily: games played with the bot
     removed = only(await double.command("mydata", "unshare", user_id=BOB, game="termo",
                                         puzzle=15))  # fmt: skip
     assert removed.ephemeral and removed.text == "Removed."
