@@ -51,7 +51,8 @@ from bot.services.games import BUSY
 from bot.services.stats import METRICS
 from bot.settings import Settings
 from bot.storage import StorageBusy
-from engine.shares import ALL_SQUARES, CLONE_GAMES
+from engine.shares import ALL_SQUARES
+from engine.shares.clones import CLONE_GAMES
 
 ANSI = {"2": "\x1b[1;97;42m", "1": "\x1b[1;97;43m", "0": "\x1b[1;97;100m"}
 ANSI_HIGH_CONTRAST = {**ANSI, "2": "\x1b[1;97;48;5;208m", "1": "\x1b[1;97;48;5;75m"}

@@ -244,7 +244,7 @@ class WordleBot(commands.Bot):
         # daily digest); cogs add theirs.
         self.leader_jobs: list[Callable[[], Awaitable[None]]] = []
         self.warm_engine = warm_engine
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
 
     async def _build_trees(self, languages: list[str]) -> None:
@@ -355,9 +355,9 @@ class WordleBot(commands.Bot):
                         task.cancel()
                     await asyncio.wait(left, timeout=DRAIN_SECONDS)
         for name in ("_jobs_task", "_trees_task"):
-            task = getattr(self, name, None)
-            if task is not None:
-                task.cancel()
+            job: asyncio.Task[Any] | None = getattr(self, name, None)
+            if job is not None:
+                job.cancel()
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -48,7 +48,7 @@ class PlayButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> PlayButton:
         return cls(int(match["challenge"]))

@@ -181,7 +181,7 @@ def board_posted(interaction: discord.Interaction[Any], game_id: int) -> None:
     client = interaction.client
     boards: Boards | None = getattr(client, "boards", None)
     if boards is None:
-        boards = client.boards = Boards()  # type: ignore[attr-defined]
+        boards = client.boards = Boards()
     before = boards.replace(game_id, interaction.channel_id or 0, interaction)
     if before is not None:
         task = asyncio.ensure_future(_delete_board(before))

@@ -49,7 +49,7 @@ def play_limit(interaction: discord.Interaction[Any]) -> Limit:
     client = interaction.client
     limit: Limit | None = getattr(client, "play_limit", None)
     if limit is None:
-        limit = client.play_limit = Limit(5, 10.0)  # type: ignore[attr-defined]
+        limit = client.play_limit = Limit(5, 10.0)
     return limit
 
 

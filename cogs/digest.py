@@ -55,8 +55,11 @@ def chooser_problem(member: discord.Member | discord.User, role: discord.Role) -
         return "yours"
     if member.guild.owner_id == member.id:
         return None
-    if member.guild.default_role is None:  # the server's roles are not known here (a
-        return "yours"  # server command comes to the process holding it: never, in practice)
+    # @everyone (what discord.py's default_role returns, typed as never None) is missing when
+    # the server's roles are not known here (a server command comes to the process holding
+    # it: never, in practice)
+    if member.guild.get_role(member.guild.id) is None:
+        return "yours"
     allowed = member.guild_permissions
     if not (allowed.manage_roles or allowed.administrator):
         return "yours"

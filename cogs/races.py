@@ -87,7 +87,7 @@ class RaceButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any],
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RaceButton:  # fmt: skip
         return cls(match["action"], int(match["race"]))
@@ -152,6 +152,7 @@ class Races(commands.Cog):
             return await refuse(interaction, reply.text)
         board: RaceBoard = reply.extra["race"]
         message = fitted(interaction, scoreboard(board))
+        message_id: int | None
         if interaction.response.is_done():
             message_id = (await interaction.edit_original_response(**message)).id
         else:

@@ -199,7 +199,7 @@ class GameButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
         return cls(match["action"], int(match["game"]))
@@ -246,7 +246,7 @@ class ShareButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ShareButton:
         return cls(int(match["game"]))
@@ -283,10 +283,11 @@ class PickButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> PickButton:
-        return cls(match["action"], int(match["game"]), match["word"], item.label or "")
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["action"], int(match["game"]), match["word"], label or "")
 
     @answers_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -51,7 +51,7 @@ class PageButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> PageButton:
         page = int(match["page"])

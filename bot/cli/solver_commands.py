@@ -364,7 +364,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
             f"{i:>4}  {shout(t.guess):<6} {t.before:>4}->{t.after:<4} {shout(t.best):<6} "
             f"{exact}{t.expected:>5.2f} {exact}{t.best_expected:>7.2f} {skill:>5} {t.luck:>4}"
         )
-    skill = "-" if result.skill is None else result.skill
+    skill = "-" if result.skill is None else str(result.skill)
     print(f"Skill {skill}/99, luck {result.luck}/99 ({'won' if result.won else 'not solved'}); "
           "~ marks heuristic estimates.")  # fmt: skip
     return 0

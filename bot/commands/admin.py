@@ -109,11 +109,15 @@ async def server_settings(
         kind_for("wordle", words, length or kept_length)
     except NotShipped as exc:
         return Reply.refuse(str(exc))
-    changes = {"timezone": timezone, "hints_in_daily": hints_in_daily,
-               "season_days": season_days, "fail_score": fail_score,
-               "language": language}  # fmt: skip
-    updated = dataclasses.replace(current, **{k: v for k, v in changes.items() if v is not None})
-    updated = dataclasses.replace(updated, word_length=length or kept_length)
+    updated = dataclasses.replace(  # an option not given keeps its setting
+        current,
+        timezone=current.timezone if timezone is None else timezone,
+        hints_in_daily=current.hints_in_daily if hints_in_daily is None else hints_in_daily,
+        season_days=current.season_days if season_days is None else season_days,
+        fail_score=current.fail_score if fail_score is None else fail_score,
+        language=current.language if language is None else language,
+        word_length=length or kept_length,
+    )
     await storage.save_guild_settings(updated)
     if coop_cooldown is not None:
         await services.coop.set_cooldown(guild, coop_cooldown)

@@ -67,7 +67,7 @@ NOTES = {
     "choice name": "Discord: at most 100 characters.",
 }
 
-Key = tuple[str | None, str | tuple[str, str]]  # (msgctxt, msgid or singular and plural)
+Key = tuple[str | None, str | tuple[str, ...]]  # (msgctxt, msgid or singular and plural)
 
 
 class _Recorder(Translator):
@@ -159,7 +159,7 @@ def _version() -> str:
 
 
 def keys(catalog: Catalog) -> list[Key]:
-    return [(m.context, m.id) for m in catalog if m.id]
+    return [(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in catalog if m.id]
 
 
 def rendered(catalog: Catalog) -> bytes:

@@ -190,12 +190,12 @@ def digest_png(digest: Digest, per_row: int = 6) -> bytes:
         title = f"{game.title}: {_(SHARED_APART)}" if game.shared else game.title
         draw.text((MARGIN, y), clipped(title, big, width - 2 * MARGIN), fill=DARK, font=big)
         y += label + 4
-        for i, (member, rows) in enumerate(game.grids):
+        for i, (member, grid) in enumerate(game.grids):
             x0 = MARGIN + (i % per_row) * cell_w
             y0 = y + (i // per_row) * cell_h
             draw.text((x0, y0), clipped(member.name, small, cell_w - MARGIN), fill=DARK,
                       font=small)  # fmt: skip
-            for r, digits in enumerate(rows):
+            for r, digits in enumerate(grid):
                 for c, digit in enumerate(digits):
                     if digit == " ":  # between boards
                         continue

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import N_, _, format_number
 from bot.render.alt_text import study_alt_text
-from bot.render.images import font
+from bot.render.letters import font
 from bot.services.study import HardModeStudy
 
 MODE_COLOURS = {"normal": (106, 170, 100), "hard": (201, 180, 88), "strict": (120, 124, 126)}

@@ -494,11 +494,11 @@ def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
     if isinstance(report, WorstCaseCoaching):
         # Translators: a table's header: keep each column's word within its spaces.
         lines = [_("Turn  guess   left        best (leaves)  skill")]
-        for i, t in enumerate(report.turns, 1):
-            skill = "-" if t.skill is None else f"{t.skill:>2}"
-            left = pgettext("a coaching table's cell", "won") if t.after == 0 else f"{t.after}"
-            best = "-" if t.after == 0 else f"{t.best.upper()} ({t.best_after})"
-            lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {left:<4} "
+        for i, w in enumerate(report.turns, 1):
+            skill = "-" if w.skill is None else f"{w.skill:>2}"
+            left = pgettext("a coaching table's cell", "won") if w.after == 0 else f"{w.after}"
+            best = "-" if w.after == 0 else f"{w.best.upper()} ({w.best_after})"
+            lines.append(f"{i:>4}  {w.guess.upper():<6} {w.before:>4} -> {left:<4} "
                          f"{best:<14} {skill:>5}")  # fmt: skip
         skill = "-" if report.skill is None else report.skill
         lines.append(_("Skill {skill}/99 (the adversary keeps the largest group: no luck)")
@@ -644,7 +644,8 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
     lines = [head]
     for racer in board.players:
         game = board.games.get(racer.player_id)
-        if racer.won and racer.place is not None and racer.finished_at is not None:
+        if (racer.won and racer.place is not None and racer.finished_at is not None
+                and racer.guesses is not None):  # fmt: skip
             took = int((racer.finished_at - race.started_at).total_seconds())
             line = (f"{medals.get(racer.place, f'{racer.place}.')} {name(racer)}: "
                     + ngettext("{count} guess, {time}", "{count} guesses, {time}", racer.guesses)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import N_, _, format_day, format_number, format_percent, month_letters, ngettext
 from bot.render.alt_text import LIMIT, bar
@@ -50,7 +50,9 @@ def highlight_text(template: str, game: Highlight | None) -> str:
                               result=solved(game.guesses), value=game.value)  # fmt: skip
 
 
-def _fit(text: str, width: int, size: int, smallest: int = 11) -> tuple[str, object]:
+def _fit(
+    text: str, width: int, size: int, smallest: int = 11
+) -> tuple[str, ImageFont.FreeTypeFont]:
     """``text`` in the largest font up to ``size`` that fits ``width`` (cut if even the
     smallest does not): a translation may be longer than the English."""
     while size > smallest and font(size).getlength(text) > width:
@@ -84,7 +86,7 @@ class Card:
     def text(self, xy: tuple[float, float], text: str, width: int, size: int,
              fill: tuple[int, int, int] = DARK, anchor: str = "la") -> None:  # fmt: skip
         shown, drawn = _fit(text, width, size)
-        self.draw.text(xy, shown, fill=fill, font=drawn, anchor=anchor)  # type: ignore[arg-type]
+        self.draw.text(xy, shown, fill=fill, font=drawn, anchor=anchor)
 
     def figures(self, figures: Sequence[tuple[str, str]], top: int) -> int:
         """Big numbers side by side, each over its label; returns the bottom."""

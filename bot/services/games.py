@@ -724,8 +724,8 @@ class GameService:
         """Drop everything held in memory about a player (their data was deleted)."""
         for key in [k for k in self._active if k[0] == player_id]:
             del self._active[key]
-        for key in [k for k in self._parsed if k[0] == player_id]:
-            del self._parsed[key]
+        for parsed_key in [k for k in self._parsed if k[0] == player_id]:
+            del self._parsed[parsed_key]
         for key in [k for k in self._focus if k[0] == player_id]:
             del self._focus[key]
         for key in [k for k in self._shown_version if k[0] == player_id]:

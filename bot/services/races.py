@@ -198,7 +198,7 @@ class RaceService:
     async def game_over(self, game_id: int) -> RaceOutcome:
         """A game ended: if it is a race's, record its player's finish (:meth:`finished`)."""
         stored = await self.storage.game(game_id)
-        if stored is None or not (stored.puzzle or "").startswith("race:"):
+        if stored is None or stored.puzzle is None or not stored.puzzle.startswith("race:"):
             return RaceOutcome.refuse(_(NO_RACE))
         return await self.finished(int(stored.puzzle.removeprefix("race:")), stored.player_id)
 

@@ -34,7 +34,8 @@ from bot.storage import Storage
 from bot.storage.cooldowns import stamp
 from bot.storage.shares import FORGOTTEN, REFUSED, current_numbers, newest_number
 from engine.app_results import NYT_EPOCH, parse_app_results
-from engine.shares import CLONE_GAMES, Share
+from engine.shares import Share
+from engine.shares.clones import CLONE_GAMES
 from engine.variants import is_language_list, variant_names
 
 MAX_SHARES_PER_MESSAGE = 3  # a message's first shares are read, the rest are not

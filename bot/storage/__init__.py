@@ -750,7 +750,7 @@ def _apply_result(
     yield execute_many(
         "UPDATE standings SET played = ?, wins = ?, win_guesses = ?, current_streak = ?, "
         "max_streak = ?, last_day = ? WHERE scope = ? AND kind = ? AND player_id = ?",
-        [(*fold(tuple(row)[1:], result), row[0], kind, player_id) for row in rows],  # type: ignore[arg-type]
+        [(*fold(tuple(row)[1:], result), row[0], kind, player_id) for row in rows],
     )
 
 

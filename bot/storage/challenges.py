@@ -59,7 +59,9 @@ class Challenges:
         now = now or datetime.now(UTC)
         async with self.db.transaction() as db:
             await lock_player(db, self.db.for_update, setter_id)
-            limits = [("setter", per_setter, SET, (setter_id,))]
+            limits: list[tuple[str, Rate | None, str, tuple[int, ...]]] = [
+                ("setter", per_setter, SET, (setter_id,))
+            ]
             if target_id is not None:
                 limits.append(("target", per_target, NAMED, (target_id, target_id)))
             for limit, rate, sql, params in limits:

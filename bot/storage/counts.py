@@ -250,8 +250,10 @@ async def totals(db: Database, scope: int, kind: str, period: str) -> Totals:
         "GROUP BY level HAVING SUM(players) > 0 ORDER BY level",
         (scope, kind, period),
     )
-    sums = [sum(int(r[i]) for r in rows) for i in range(1, 5)]
-    return Totals(*sums, tuple(int(r[0]) for r in rows), tuple(int(r[1]) for r in rows))
+    players, played, wins, win_guesses = (sum(int(r[i]) for r in rows) for i in range(1, 5))
+    levels = tuple(int(r[0]) for r in rows)
+    at_level = tuple(int(r[1]) for r in rows)
+    return Totals(players, played, wins, win_guesses, levels, at_level)
 
 
 async def at_least(

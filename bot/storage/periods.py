@@ -160,12 +160,12 @@ async def board_page(
     else:
         if period is not None and metric in STREAK_METRICS:
             raise ValueError("streak boards are all-time boards")
-        value, descending, condition, (measure, level) = METRIC_SQL[metric]
+        value, descending, condition, (measure, fixed_level) = METRIC_SQL[metric]
         where = f"{where} AND {condition}"
         if "?" in condition:
             params = [*params, yesterday]
-        if measure == "streak":  # a live streak: its last daily yesterday or later
-            level = int(yesterday.replace("-", ""))
+        # a live streak (no fixed level): its last daily yesterday or later
+        level = int(yesterday.replace("-", "")) if fixed_level is None else fixed_level
     order = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * per_page
     if measure == "streak" or level <= counts.LEVELS:

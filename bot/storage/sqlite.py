@@ -258,7 +258,7 @@ class SqliteDatabase:
             # commit or roll back whole, and the lock stays held until it has.
             work = asyncio.ensure_future(run(whole))
             try:
-                return await asyncio.shield(work)  # type: ignore[no-any-return]
+                return await asyncio.shield(work)
             except asyncio.CancelledError:
                 await asyncio.wait([work])
                 raise
