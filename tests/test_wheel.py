@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -107,3 +108,15 @@ def test_ci_runs_the_smoke_test_before_the_readmes_test_command() -> None:
              if line and not line.startswith("#")]  # fmt: skip
     assert steps[-1] == 'pip install -e ".[test]" && python -m pytest'
     assert ".ci/smoke" in steps and os.access(ROOT / ".ci/smoke", os.X_OK)
+
+
+def test_ci_type_checks_every_package_and_the_docs_say_so() -> None:
+    """CI's mypy (strict, pyproject.toml) covers every package the wheel ships, not the
+    engine alone, and README.md and docs/development.md quote that command."""
+    shipped = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {name.rstrip("*") for name in shipped["packages"]["find"]["include"]} == set(PACKAGES)
+    ci = (ROOT / ".ci/run").read_text().splitlines()
+    mypy = next(line for line in ci if line.startswith("mypy "))
+    assert set(mypy.split()[1:]) == set(PACKAGES)
+    for doc in ("README.md", "docs/development.md"):
+        assert f"`{mypy}`" in " ".join((ROOT / doc).read_text().split()), doc

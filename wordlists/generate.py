@@ -274,6 +274,7 @@ def build(lang: Language, root: Path, ldnoobw: Path, out: Path) -> list[tuple[in
         played = {lang.playform(w) for w in spelled}
         lemmas = {w for w in lemmas if not is_inflected(lang.playform(w), lang, played)}
     counts = []
+    answers: list[str]
     for length in lang.lengths:
         if lang.code == "en" and length == 5:
             answers = ENGLISH_FIVE.read_text().split()
@@ -285,7 +286,7 @@ def build(lang: Language, root: Path, ldnoobw: Path, out: Path) -> list[tuple[in
             (-frequency(w, lang), lang.playform(w)) for w in lemmas
             if len(lang.playform(w)) == length and lang.playform(w) not in blocked
         )  # fmt: skip
-        answers: list[str] = []
+        answers = []
         for negative_zipf, play in ranked:
             if -negative_zipf < MIN_ZIPF or len(answers) == MAX_ANSWERS:
                 break
@@ -303,7 +304,7 @@ def build(lang: Language, root: Path, ldnoobw: Path, out: Path) -> list[tuple[in
 
 
 def alphabet(lang: Language, folder: Path) -> str:
-    letters = set()
+    letters: set[str] = set()
     for path in folder.glob("*-allowed.txt"):
         letters.update(path.read_text(encoding="utf-8").replace("\n", ""))
     if lang.code == "en":

@@ -115,9 +115,9 @@ def main(omw: Path, wordnet: Path, commit: str = "HEAD", language: str = "it") -
     words = our_words(language)
     tabs = [read_tab(omw, commit, f"wns/{name}/{file}") for name, file in WORDNETS]
     glosses: dict[str, str] = {}
-    for _, found in tabs:
-        for synset, gloss in found.items():
-            glosses.setdefault(synset, gloss)
+    for _, found in tabs:  # each synset's gloss from the first wordnet that has one
+        for synset, text in found.items():
+            glosses.setdefault(synset, text)
     # word -> [(minus English uses, folded?, wordnet rank, order seen, part, gloss)]
     candidates: dict[str, list[tuple[int, bool, int, int, str, str]]] = {}
     seen: set[tuple[str, str]] = set()
