@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -453,6 +454,16 @@ def create_bot(settings: Settings, *, warm_engine: bool = True) -> WordleBot:
     return WordleBot(settings, warm_engine=warm_engine)
 
 
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, uncoloured
+LOG_DATES = "%Y-%m-%d %H:%M:%S"
+
+
+def without_voice_warnings(record: logging.LogRecord) -> bool:
+    """discord.py warns at start that PyNaCl and davey are missing, so voice will not work:
+    this bot has no voice, so an operator has nothing to do about it."""
+    return not str(record.msg).endswith("voice will NOT be supported")
+
+
 class Redact(logging.Filter):
     """Nothing secret reaches the log, even at DEBUG: interaction tokens (each a webhook
     credential for 15 minutes) in URLs and payloads, and the bodies of what is sent and
@@ -478,9 +489,16 @@ class Redact(logging.Filter):
 
 def configure(settings: Settings) -> None:
     """Logs to stderr by level, redacted; the API base URL when pointed at a stand-in."""
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Colours only on a terminal: discord.py also colours any stream inside Docker, which
+    # leaves escape codes in a log file or a log collector.
+    plain = None if sys.stderr.isatty() else logging.Formatter(LOG_FORMAT, LOG_DATES, style="{")
+    discord.utils.setup_logging(
+        level=logging.getLevelName(settings.log_level), root=True,
+        **({"formatter": plain} if plain else {}),
+    )  # fmt: skip
     for handler in logging.getLogger().handlers:
         handler.addFilter(Redact())
+    logging.getLogger("discord.client").addFilter(without_voice_warnings)
     # aiosqlite's DEBUG lines are every statement with its parameters: stored answers, names.
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLogger().level))
     if settings.discord_api_base:
