@@ -149,12 +149,53 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
+class OptionRefused(app_commands.AppCommandError):
+    """An option's value that its command cannot take: outside its choices, or not text at
+    all (a lone surrogate). Discord's client never sends one; a hand-made request can."""
+
+    def __init__(self, option: str, choices: list[str] | None = None) -> None:
+        super().__init__(option)
+        self.option = option
+        self.choices = choices
+
+    def message(self) -> str:
+        if self.choices is None:
+            return _("The option “{option}” takes text, and what was sent is not text.").format(
+                option=self.option
+            )
+        return _("The option “{option}” takes one of: {choices}.").format(
+            option=self.option, choices=", ".join(self.choices)
+        )
+
+
+def refuse_bad_options(interaction: discord.Interaction[Any]) -> None:
+    """Raise :class:`OptionRefused` for the first option the command cannot take. discord.py
+    checks choices only for ``Choice`` annotations and passes ``Literal`` ones through."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return
+    for parameter in command.parameters:
+        value = getattr(interaction.namespace, parameter.display_name, None)
+        if value is None:
+            continue
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                raise OptionRefused(parameter.display_name) from None
+        if parameter.choices and value not in {c.value for c in parameter.choices}:
+            raise OptionRefused(parameter.display_name, [c.name for c in parameter.choices])
+
+
 class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
-        drifting past Discord's 3-second window."""
+        drifting past Discord's 3-second window. Then an option the command cannot take
+        is refused in plain words (in the player's language, now read)."""
         if await turned_away(interaction):
             return False
+        if interaction.type is discord.InteractionType.application_command:
+            refuse_bad_options(interaction)
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and (
             command is None or guides(command.qualified_name)
@@ -430,6 +471,8 @@ class WordleBot(commands.Bot):
             message = _("That works in a server, not in direct messages.")
         elif isinstance(error, app_commands.CheckFailure):
             message = _("You can't use that here.")
+        elif isinstance(error, OptionRefused):
+            message = error.message()
         elif isinstance(original, StorageBusy):
             log.warning("interaction %s refused: the database did not answer", interaction.id)
             message = _(DATABASE_BUSY)
@@ -494,7 +537,7 @@ def configure(settings: Settings) -> None:
     plain = None if sys.stderr.isatty() else logging.Formatter(LOG_FORMAT, LOG_DATES, style="{")
     discord.utils.setup_logging(
         level=logging.getLevelName(settings.log_level), root=True,
-        **({"formatter": plain} if plain else {}),
+        formatter=plain or discord.utils.MISSING,
     )  # fmt: skip
     for handler in logging.getLogger().handlers:
         handler.addFilter(Redact())
