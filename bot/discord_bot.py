@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -148,12 +149,53 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
+class OptionRefused(app_commands.AppCommandError):
+    """An option's value that its command cannot take: outside its choices, or not text at
+    all (a lone surrogate). Discord's client never sends one; a hand-made request can."""
+
+    def __init__(self, option: str, choices: list[str] | None = None) -> None:
+        super().__init__(option)
+        self.option = option
+        self.choices = choices
+
+    def message(self) -> str:
+        if self.choices is None:
+            return _("The option “{option}” takes text, and what was sent is not text.").format(
+                option=self.option
+            )
+        return _("The option “{option}” takes one of: {choices}.").format(
+            option=self.option, choices=", ".join(self.choices)
+        )
+
+
+def refuse_bad_options(interaction: discord.Interaction[Any]) -> None:
+    """Raise :class:`OptionRefused` for the first option the command cannot take. discord.py
+    checks choices only for ``Choice`` annotations and passes ``Literal`` ones through."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return
+    for parameter in command.parameters:
+        value = getattr(interaction.namespace, parameter.display_name, None)
+        if value is None:
+            continue
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                raise OptionRefused(parameter.display_name) from None
+        if parameter.choices and value not in {c.value for c in parameter.choices}:
+            raise OptionRefused(parameter.display_name, [c.name for c in parameter.choices])
+
+
 class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
-        drifting past Discord's 3-second window."""
+        drifting past Discord's 3-second window. Then an option the command cannot take
+        is refused in plain words (in the player's language, now read)."""
         if await turned_away(interaction):
             return False
+        if interaction.type is discord.InteractionType.application_command:
+            refuse_bad_options(interaction)
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and (
             command is None or guides(command.qualified_name)
@@ -429,6 +471,8 @@ class WordleBot(commands.Bot):
             message = _("That works in a server, not in direct messages.")
         elif isinstance(error, app_commands.CheckFailure):
             message = _("You can't use that here.")
+        elif isinstance(error, OptionRefused):
+            message = error.message()
         elif isinstance(original, StorageBusy):
             log.warning("interaction %s refused: the database did not answer", interaction.id)
             message = _(DATABASE_BUSY)
@@ -451,6 +495,16 @@ def create_bot(settings: Settings, *, warm_engine: bool = True) -> WordleBot:
         shards = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         return ShardedWordleBot(settings, warm_engine=warm_engine, **shards)
     return WordleBot(settings, warm_engine=warm_engine)
+
+
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, uncoloured
+LOG_DATES = "%Y-%m-%d %H:%M:%S"
+
+
+def without_voice_warnings(record: logging.LogRecord) -> bool:
+    """discord.py warns at start that PyNaCl and davey are missing, so voice will not work:
+    this bot has no voice, so an operator has nothing to do about it."""
+    return not str(record.msg).endswith("voice will NOT be supported")
 
 
 class Redact(logging.Filter):
@@ -478,9 +532,16 @@ class Redact(logging.Filter):
 
 def configure(settings: Settings) -> None:
     """Logs to stderr by level, redacted; the API base URL when pointed at a stand-in."""
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Colours only on a terminal: discord.py also colours any stream inside Docker, which
+    # leaves escape codes in a log file or a log collector.
+    plain = None if sys.stderr.isatty() else logging.Formatter(LOG_FORMAT, LOG_DATES, style="{")
+    discord.utils.setup_logging(
+        level=logging.getLevelName(settings.log_level), root=True,
+        formatter=plain or discord.utils.MISSING,
+    )  # fmt: skip
     for handler in logging.getLogger().handlers:
         handler.addFilter(Redact())
+    logging.getLogger("discord.client").addFilter(without_voice_warnings)
     # aiosqlite's DEBUG lines are every statement with its parameters: stored answers, names.
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLogger().level))
     if settings.discord_api_base:

@@ -6,8 +6,10 @@ Every setting is documented in ``.env.example``. Secrets are ``SecretStr``: they
 
 from __future__ import annotations
 
+import base64
 import logging
 import math
+import re
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
@@ -176,6 +178,37 @@ def load_settings(**overrides: object) -> Settings:
             for err in exc.errors()
         )
         raise SettingsError(f"Bad setting: {problems}") from None
+
+
+BOT_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def bot_id_of(token: str) -> int | None:
+    """The bot's user id a Discord bot token starts with, or None if ``token`` cannot be
+    one: three base64url parts joined by dots, the first the id's digits in base64."""
+    parts = token.split(".")
+    if len(parts) != 3 or not all(BOT_TOKEN_PART.fullmatch(part) for part in parts):
+        return None
+    first = parts[0]
+    try:
+        digits = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        return None
+    return int(digits) if digits.isdigit() and digits.isascii() else None
+
+
+def usable_token(settings: Settings) -> str:
+    """The token ``wordlebot run`` and ``sync`` connect with, refused before any connection
+    if it cannot be one (a paste cut short, quotes, a "Bot " prefix, a client secret). The
+    refusal never repeats the value: it is a secret."""
+    token = settings.discord_token
+    assert token is not None
+    if bot_id_of(token.get_secret_value()) is None:
+        raise SettingsError(
+            "DISCORD_TOKEN is not a bot token (three parts joined by dots, the first the bot's "
+            "id): copy it again from the Developer Portal, Bot > Reset Token"
+        )
+    return token.get_secret_value()
 
 
 NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.

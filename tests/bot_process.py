@@ -2,6 +2,7 @@
 Discord sends them: what the end-to-end tests and the ramp benchmark share."""
 
 import asyncio
+import base64
 import os
 import signal
 import subprocess
@@ -112,6 +113,14 @@ def message_stub(channel: str) -> dict:
 INHERITED = ("PATH", "HOME", "PYTHONPATH", "WORDLEBOT_CACHE_DIR", "TMPDIR")
 
 
+# A token of a bot token's shape (`wordlebot run` refuses any other): the bot's id, a
+# timestamp, a signature. The stand-in takes any.
+TOKEN_SECRET = "e2e-token-signature-part-of-the-tests"
+TOKEN = (
+    f"{base64.urlsafe_b64encode(str(APP_ID).encode()).decode().rstrip('=')}.GwE2Ea.{TOKEN_SECRET}"
+)
+
+
 def clean_env(**settings: str) -> dict[str, str]:
     """An environment built from nothing but what a process of the tests needs, and
     ``settings`` (``database_path="..."`` sets DATABASE_PATH)."""
@@ -129,7 +138,7 @@ class BotProcess:
         dev_guild: bool = True, **settings: str,
     ) -> None:  # fmt: skip
         env = clean_env(
-            discord_token="e2e-token", discord_api_base=server.api_base,
+            discord_token=TOKEN, discord_api_base=server.api_base,
             discord_gateway_url=f"ws://127.0.0.1:{server.port}/gateway",
             daily_seed=SEED, build_trees="false", log_level=log_level,
             guild_ready_seconds="0.1",  # the stand-in sends every server at once

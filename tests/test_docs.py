@@ -98,6 +98,11 @@ NOT_RUN = {
     "wordlebot tree --strategy optimal --mode strict --out-cache": "exact searches of minutes",
     "DATABASE_URL=postgresql://... SHARD_COUNT=4 SHARD_IDS=0,1 wordlebot run": "needs Discord",
     "DATABASE_URL=postgresql://... SHARD_COUNT=4 SHARD_IDS=2,3 wordlebot run": "needs Discord",
+    "wordlebot run 2>> wordlebot.log": "needs Discord",
+    "wordlebot web": "a server: runs until stopped",
+    'wordlebot db copy --from sqlite:///backup.sqlite3 --to "$DATABASE_URL"': (
+        "needs a backup and a PostgreSQL server (tests/test_db_copy.py copies both ways)"
+    ),
 }
 NOT_RUN |= {  # benchmarks print timings: run by hand, figures in docs/performance.md
     c: "a benchmark (minutes; its figures are in docs/performance.md)"

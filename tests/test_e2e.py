@@ -7,7 +7,16 @@ from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from bot_process import GUILDS, SEED, BotProcess, click, command, started, submit
+from bot_process import (
+    GUILDS,
+    SEED,
+    TOKEN_SECRET,
+    BotProcess,
+    click,
+    command,
+    started,
+    submit,
+)
 from discord_server import APP_ID, DiscordServer, Reply, snowflake
 
 from bot.services.daily import DailyPuzzles
@@ -58,7 +67,7 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
     assert server.heartbeats >= 1  # heartbeats were sent and acknowledged
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
-    assert "e2e-token" not in err
+    assert TOKEN_SECRET not in err
     assert "DEBUG" in err and "<token>" in err  # the log was written, and redacted
     leaks = [t for t in server.issued_tokens() if t in err]
     assert leaks == [], f"interaction tokens in the log: {leaks[:3]}"

@@ -14,7 +14,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from bot_process import BotProcess, clean_env, kill_running
+from bot_process import TOKEN, BotProcess, clean_env, kill_running
 from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, Reply, snowflake, user
 
@@ -134,7 +134,7 @@ class Process(BotProcess):
 
     def __init__(self, server: DiscordServer, url: str, shards: str, log: Path) -> None:
         env = clean_env(
-            discord_token="e2e-token", discord_api_base=server.api_base,
+            discord_token=TOKEN, discord_api_base=server.api_base,
             discord_gateway_url=f"ws://127.0.0.1:{server.port}/gateway", daily_seed=SEED,
             build_trees="false", log_level="WARNING", database_url=url,
             shard_count=str(SHARDS), shard_ids=shards,

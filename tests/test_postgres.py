@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from bot_process import clean_env
+from bot_process import TOKEN, clean_env
 from conftest import stoppable_postgres
 
 from bot.console import Console
@@ -341,7 +341,7 @@ def test_a_bad_database_url_is_one_line_naming_the_setting_without_the_password(
 
 
 def test_the_bot_stops_at_an_unreachable_database_before_contacting_discord() -> None:
-    result = wordlebot("run", env={"DISCORD_TOKEN": "not-used", "DISCORD_API_BASE":
+    result = wordlebot("run", env={"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE":
                                    "http://127.0.0.1:1/api/v10", "DATABASE_URL":
                                    "postgresql://ann:hunter2@127.0.0.1:1/wordlebot"})  # fmt: skip
     assert result.returncode == 2 and "DATABASE_URL" in result.stderr

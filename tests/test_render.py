@@ -176,7 +176,7 @@ def test_the_share_text_is_spoiler_free() -> None:
 
 
 def test_the_token_never_appears_in_logs_or_errors(tmp_path) -> None:
-    token = "MTIz.secret-token-for-the-test"
+    token = "MTIz.GwE2Ea.secret-token-for-the-test"
     env = clean_env(discord_token=token, log_level="DEBUG",
                     discord_api_base="http://127.0.0.1:9/api/v10",  # a closed port here
                     database_path=str(tmp_path / "t.sqlite3"))  # fmt: skip

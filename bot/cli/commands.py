@@ -183,12 +183,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from bot import event_loop
-    from bot.settings import NO_TOKEN, load_settings
+    from bot.settings import NO_TOKEN, load_settings, usable_token
 
     settings = load_settings()
     if settings.discord_token is None:  # said before discord.py is imported (0.3 s)
         print(NO_TOKEN)
         return 1
+    usable_token(settings)  # before any connection, the database's too
     from bot.discord_bot import run_bot
 
     return event_loop.run(run_bot(settings))
@@ -197,12 +198,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.settings import NO_TOKEN, load_settings
+    from bot.settings import NO_TOKEN, load_settings, usable_token
 
     settings = load_settings()
     if settings.discord_token is None:
         print(NO_TOKEN)
         return 1
+    usable_token(settings)
     from bot.discord_bot import sync_commands
 
     return asyncio.run(sync_commands(settings))
@@ -492,21 +494,15 @@ def cmd_invite(args: argparse.Namespace) -> int:
     """The install links. A bot token's first part is its user id, the application's id."""
     app_id = args.app_id
     if app_id is None:
-        import base64
-
-        from bot.settings import load_settings
+        from bot.settings import bot_id_of, load_settings
 
         token = load_settings().discord_token
         if token is None:
             raise UsageError("give --app-id (Developer Portal > General Information) or set "
                              "DISCORD_TOKEN")  # fmt: skip
-        first = token.get_secret_value().split(".")[0]
-        try:
-            app_id = int(base64.b64decode(first + "=" * (-len(first) % 4)).decode())
-        except ValueError:
-            raise UsageError(
-                "DISCORD_TOKEN does not look like a bot token: give --app-id"
-            ) from None
+        app_id = bot_id_of(token.get_secret_value())
+        if app_id is None:
+            raise UsageError("DISCORD_TOKEN does not look like a bot token: give --app-id")
     base = f"https://discord.com/oauth2/authorize?client_id={app_id}"
     server = f"integration_type=0&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
     print(f"Add to a server:  {base}&{server}")
