@@ -244,3 +244,26 @@ async def started(server: DiscordServer, bot: BotProcess) -> None:
     except TimeoutError:
         _, err = bot.kill()
         raise AssertionError(f"the bot never identified: {err[-2000:]}") from None
+
+
+def an_opener_leaving_several(database: str, player: int) -> str:
+    """CRANE, unless it would leave the player's latest practice answer (drawn at random by
+    the bot, read from its SQLite database) alone, as for about 1 answer in 80; then SLATE,
+    which leaves each of those with others. A hint after it always weighs several words."""
+    import json
+    import sqlite3
+    from contextlib import closing
+
+    from engine.pattern import score
+    from engine.variants import get_variant
+
+    with closing(sqlite3.connect(database)) as db:
+        [(state,)] = db.execute(
+            "SELECT state FROM games WHERE player_id = ? ORDER BY id DESC LIMIT 1", (player,)
+        ).fetchall()
+    answer, words = json.loads(state)["answer"], get_variant("wordle").answers.words
+    for opener in ("crane", "slate"):
+        pattern = score(opener, answer)
+        if sum(score(opener, word) == pattern for word in words) > 1:
+            return opener
+    raise AssertionError(f"both openers leave {answer} alone")

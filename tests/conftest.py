@@ -12,14 +12,47 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# Keep the tests' pattern-matrix cache out of the user's cache directory.
-os.environ.setdefault("WORDLEBOT_CACHE_DIR", tempfile.mkdtemp(prefix="wordlebot-test-cache-"))
-
 from engine.variants import Variant, get_variant
 
 # Shared, noisy machines: correctness is tested here, speed only by `wordlebot bench`.
 settings.register_profile("default", deadline=None)
 settings.load_profile("default")
+
+
+# -- the session's folder: one for the whole run, removed at its end -------------------------
+
+_OWN_FOLDER = pytest.StashKey[str]()
+SESSION_FOLDER = "wordlebot_session_folder"  # its path, as handed to the xdist workers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One temporary folder for the session, made and removed by the controller (or the
+    one process of ``-n 0``); the xdist workers are handed it. Its ``cache/`` holds the
+    pattern matrices, built once and read by every worker (out of the user's cache, unless
+    WORDLEBOT_CACHE_DIR is given); each worker's temporary files (its PostgreSQL servers',
+    its bot processes') go to a folder of the worker's inside, so a run leaves nothing in
+    the system's temporary folder but pytest's own numbered folders."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:
+        folder = tempfile.mkdtemp(prefix="wordlebot-test-")
+        config.stash[_OWN_FOLDER] = folder
+    else:
+        folder = workerinput[SESSION_FOLDER]
+        own_tmp = Path(folder) / workerinput["workerid"]  # short: PostgreSQL's socket path
+        own_tmp.mkdir()
+        os.environ["TMPDIR"] = tempfile.tempdir = str(own_tmp)  # pytest's basetemp is given
+    os.environ.setdefault("WORDLEBOT_CACHE_DIR", str(Path(folder) / "cache"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # pytest-xdist's hook, in the controller
+    node.workerinput[SESSION_FOLDER] = node.config.stash[_OWN_FOLDER]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_OWN_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

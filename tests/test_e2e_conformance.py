@@ -19,6 +19,7 @@ from bot_process import (
     PRIVATE_CHANNEL,
     RUNNING,
     BotProcess,
+    an_opener_leaving_several,
     click,
     command,
     kill_running,
@@ -356,7 +357,7 @@ async def test_a_forwarded_share_counts_for_its_forwarder_through_the_gateway(se
 
 
 @pytest.mark.parametrize("context", [BOT_DM, PRIVATE_CHANNEL])
-async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, context):
+async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, database, context):
     """Through a user install, in the bot's DM or a group DM where the bot is no member (no
     guild, ``user`` not ``member``): a game, a guess and a hint, every answer an interaction
     response or follow-up, never a channel message."""
@@ -364,9 +365,10 @@ async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, context):
     board = await server.interact(command("wordle", "practice", user_id=46, guild=None,
                                           where=where))  # fmt: skip
     assert board.kind == 4 and "Wordle" in board.text(), board.text()
-    guessed = await server.interact(command("guess", user_id=46, guild=None, word="crane",
+    opener = an_opener_leaving_several(database, 46)
+    guessed = await server.interact(command("guess", user_id=46, guild=None, word=opener,
                                             where=where))  # fmt: skip
-    assert "CRANE" in guessed.text()
+    assert opener.upper() in guessed.text()
     hint = await server.interact(command("hint", user_id=46, guild=None, where=where),
                                  settle=True)  # fmt: skip
     assert "possible" in hint.text()

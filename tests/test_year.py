@@ -3,6 +3,7 @@ played through the services on a controlled clock, on both engines; the card it 
 (bot/render/year.py) in every language; and /stats year:... in the console."""
 
 import io
+import tempfile
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -99,7 +100,7 @@ async def test_a_players_year_counts_its_games_streak_opener_and_highlights(
         await services.years.player_year(ANN.id, "wordle:daily", 2027, TODAY)
 
 
-async def test_the_card_never_names_a_word_of_a_day_not_over(opened) -> None:
+async def test_the_card_never_names_a_word_of_a_day_not_over(opened, picture_folder) -> None:
     """A cheater reads a player's card for today's answer: a first guess that solved
     today's daily is no opener until the day is over."""
     services = await opened(":memory:", NOON)
@@ -146,7 +147,14 @@ def _script(*lines: str):
     return read
 
 
-async def test_the_console_writes_the_card_and_says_where(opened, tmp_path) -> None:
+@pytest.fixture
+def picture_folder(tmp_path, monkeypatch) -> Path:
+    """The console writes its pictures to the temporary folder: this test's own."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
+
+
+async def test_the_console_writes_the_card_and_says_where(opened, picture_folder) -> None:
     services = await opened(":memory:", NOON)
     for day in (date(2026, 1, 10), date(2026, 2, 11)):
         await play(services, Player(7, "Tess M."), day, opener_of(services, day))
@@ -159,7 +167,7 @@ async def test_the_console_writes_the_card_and_says_where(opened, tmp_path) -> N
     text = "\n".join(lines)
     [said] = [line for line in lines if line.startswith("Picture: ")]
     path = Path(said.removeprefix("Picture: "))
-    assert path.name == "wordlebot-year-2026-tess-m.png"
+    assert path == picture_folder / "wordlebot-year-2026-tess-m.png"
     image = Image.open(io.BytesIO(path.read_bytes()))
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
     assert "2 games played; 2 wins (100%)" in text  # the alt text, said too

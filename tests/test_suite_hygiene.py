@@ -1,0 +1,45 @@
+"""The suite leaves nothing behind: a pytest run on two workers that builds a pattern matrix,
+starts PostgreSQL and has the console draw a picture leaves no ``wordlebot-*`` entry in the
+system's temporary folder (issue 39.8); only pytest's own numbered folders stay."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# A matrix built into the cache, a PostgreSQL server of the worker's, a console picture.
+TESTS = [
+    "tests/test_matrix.py::test_primel_matrix_equals_the_scalar_scorer",
+    "tests/test_storage.py::test_a_stale_version_writes_nothing",  # both engines
+    "tests/test_year.py::test_the_console_writes_the_card_and_says_where",
+]
+
+
+def test_a_run_on_two_workers_leaves_nothing_in_the_temporary_folder() -> None:
+    # A short path of its own (PostgreSQL's socket path must stay under 108 bytes).
+    system_tmp = Path(tempfile.mkdtemp(prefix="wh-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    try:
+        left = _left_after_a_run(system_tmp)
+    finally:
+        shutil.rmtree(system_tmp, ignore_errors=True)
+    assert [name for name in left if not name.startswith("pytest-of-")] == [], left
+
+
+def _left_after_a_run(system_tmp: Path) -> list[str]:
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("WORDLEBOT_CACHE_DIR", "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
+           and not name.startswith("PYTEST_XDIST")}  # fmt: skip
+    env["TMPDIR"] = str(system_tmp)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider",
+         *TESTS],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout
+    return sorted(entry.name for entry in system_tmp.iterdir())
