@@ -98,11 +98,12 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     await started(server, second)
     modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
     assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # AAHED was kept
-    won = await server.interact(submit(modal.data, daily_answer(), user_id=3))
-    assert won.kind == 7 and "Solved in 2/6!" in won.text()
+    # The board updated at once (7) or past a deferred update (6) on a loaded host.
+    won = await server.interact(submit(modal.data, daily_answer(), user_id=3), settle=True)
+    assert won.kind in (6, 7) and "Solved in 2/6!" in won.text()
     code, err = await second.stop()  # the win's achievement note, maybe still in flight, first
     assert code == 0, err[-2000:]
-    assert "**First win**" in won.followups[0]["content"]
+    assert any("**First win**" in (note.get("content") or "") for note in won.followups)
 
 
 async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_path):
