@@ -40,6 +40,9 @@ log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
 GUIDE = "wordlebot-guide"  # interaction.extras: this command is its player's first
 LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a re-read
+# How long the read of a chosen language may hold an interaction (before its handler, inside
+# Discord's 3 s): past it, or with the database down, the last one known or Discord's serves.
+LOCALE_WAIT_SECONDS = 0.5
 DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
 BUSY = N_("The bot is very busy right now: try again in a moment.")
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
@@ -191,7 +194,9 @@ class Tree(app_commands.CommandTree["WordleBot"]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Shed load: past capacity a quick private "busy" beats every player's reply
         drifting past Discord's 3-second window. Then an option the command cannot take
-        is refused in plain words (in the player's language, now read)."""
+        is refused in plain words (in the player's language, now read). Nothing here may
+        raise StorageBusy: discord.py would only log it, and the player hear nothing (the
+        language read falls back; the guide's check is skipped)."""
         if await turned_away(interaction):
             return False
         if interaction.type is discord.InteractionType.application_command:
@@ -295,11 +300,19 @@ class WordleBot(commands.Bot):
 
     async def chosen_locale(self, player_id: int) -> str | None:
         """The interface language a player chose, read at most once a minute per player
-        (another process's change shows within that minute; this process's at once)."""
+        (another process's change shows within that minute; this process's at once). A read
+        the database does not answer at once (down, locked) is no reason to leave a player
+        unanswered: the language last read serves, else none (Discord's), and the next
+        interaction reads again."""
         now = time.monotonic()
         known = self.locales.get(player_id)
         if known is None or known[0] < now - LOCALE_SECONDS:
-            locale = await self.services.storage.player_locale(player_id)
+            read = self.services.storage.player_locale(player_id)
+            try:
+                locale = await asyncio.wait_for(read, LOCALE_WAIT_SECONDS)
+            except (StorageBusy, TimeoutError):
+                log.debug("a player's language was not read in time: the last known serves")
+                return None if known is None else known[1]
             if len(self.locales) > 50_000:
                 self.locales.clear()
             known = self.locales[player_id] = (now, locale)
