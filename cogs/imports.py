@@ -38,6 +38,7 @@ from cogs.common import in_servers, in_time
 from cogs.replies import command_work, send_reply
 
 log = logging.getLogger("wordlebot.imports")
+HISTORY_PERMISSIONS = ("view_channel", "read_message_history")  # what reading history needs
 
 UNSEEN = N_(
     "The bot may not post in this channel (it needs View Channel and Send Messages), so the "
@@ -85,9 +86,12 @@ class Imports(commands.Cog):
                              since: app_commands.Range[str, 1, 40],
                              channel: discord.TextChannel | None = None) -> None:  # fmt: skip
         reads_posts = self.bot.settings.message_content_intent
+        target = interaction.channel_id if channel is None else channel.id
+        missing = [] if target is None else unreadable(interaction, target)
         work = command_work(interaction, "import", since=since,
                             channel=None if channel is None else ChannelId(channel.id),
-                            owner=self.owner, reads_posts=reads_posts)  # fmt: skip
+                            owner=self.owner, reads_posts=reads_posts,
+                            missing=missing)  # fmt: skip
         reply = await in_time(interaction, work)
         await send_reply(interaction, reply)
         checkpoint = reply.extra.get("import")
@@ -171,6 +175,23 @@ class Imports(commands.Cog):
             if claimed == "resumed" and checkpoint is not None:
                 log.info("carrying on the import of channel %s", checkpoint.channel_id)
                 self.start(checkpoint, checkpoint.progress_channel_id)
+
+
+def unreadable(interaction: discord.Interaction[Any], channel_id: int) -> list[str]:
+    """What the bot lacks to read ``channel_id``'s history, of View Channel and Read Message
+    History (discord.py's names): without the first Discord refuses the read (403), without
+    the second it answers with no messages, as for a channel without a past. Known from the
+    interaction where it was used, else from the server as the gateway told it (not known:
+    nothing said missing; the walk still ends on a refusal)."""
+    if channel_id == interaction.channel_id:
+        allowed = interaction.app_permissions
+    else:
+        guild = interaction.guild
+        channel = guild.get_channel(channel_id) if guild is not None else None
+        if guild is None or channel is None or guild.me is None:
+            return []
+        allowed = channel.permissions_for(guild.me)
+    return [name for name in HISTORY_PERMISSIONS if not getattr(allowed, name)]
 
 
 class Progress:

@@ -720,13 +720,14 @@ class DiscordServer(Gateway):
     async def channel_history(self, request: web.Request) -> web.Response:
         """A channel's messages as Discord pages them: ``limit`` 1 to 100 (50 by default), at
         most one of ``before``, ``after``, ``around`` (message ids), newest first whichever
-        is given (``after``: the oldest ``limit`` after it)."""
+        is given (``after``: the oldest ``limit`` after it). Without View Channel, 403
+        Missing Access; without Read Message History, no messages at all, and no error
+        (Discord's docs, Get Channel Messages)."""
         channel = int(request.match_info["channel_id"])
         if channel in self.deleted_channels:
             return self.error(request, "Unknown Channel", 10003, 404)
         allowed = self.channel_permissions.get(channel, ALL)
-        needed = PERMISSIONS["view_channel"] | PERMISSIONS["read_message_history"]
-        if allowed & needed != needed:
+        if not allowed & PERMISSIONS["view_channel"]:
             return self.error(request, "Missing Access", 50001, 403)
         query = request.query
         anchors = [k for k in ("before", "after", "around") if k in query]
@@ -738,7 +739,8 @@ class DiscordServer(Gateway):
         if not 1 <= limit <= 100 or len(anchors) > 1:
             self.violations.append(f"{request.path_qs}: limit 1-100, one of before/after/around")
             return self.error(request, "Invalid Form Body", 50035, 400)
-        oldest_first = self.history.get(channel, [])
+        readable = allowed & PERMISSIONS["read_message_history"]
+        oldest_first = self.history.get(channel, []) if readable else []
         ids = [int(m["id"]) for m in oldest_first]
         if not anchors:
             chosen = oldest_first[-limit:]

@@ -294,7 +294,7 @@ async def test_an_import_counts_what_reading_the_channel_live_counted(server, tm
 async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, tmp_path):
     """Refused, privately, with what to do: a member without Manage Server, a day to come, a
     day more than a year back, a day that is no date, a channel that is not a share channel.
-    Nothing is claimed. Where the bot may not read the history, the import ends saying so."""
+    Nothing is claimed. Where the bot loses sight of the channel, the import ends there."""
     database = str(tmp_path / "bot.sqlite3")
     guild = GUILDS[0]
     process = BotProcess(server, database, message_content_intent="true")
@@ -327,14 +327,74 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
         assert progress(server, guild) == []
         server.channel_permissions.pop(guild + 1)
 
-        # A channel whose history the bot may not read: the import ends, saying why.
-        server.deny(guild + 1, "read_message_history")
+        # View Channel taken while a page is awaited: Discord refuses the read, the import
+        # ends there (its progress not shown: the bot may not post there either).
+        server.deny(guild + 1, "send_messages")
+        hold = server.hold(HISTORY)
         said = await import_(server, guild, TODAY - timedelta(days=3))
         assert "Importing" in said.text(), said.text()
-        await wait_for(lambda: done(database, guild) and any(
-            "Read Message History" in m["content"] for m in progress(server, guild)))  # fmt: skip
+        await asyncio.wait_for(hold.held.wait(), 60)
+        server.deny(guild + 1, "view_channel")
+        server.holds.remove(hold)
+        hold.release.set()
+        await wait_for(lambda: done(database, guild))
+        assert [s for _, o, s in server.log if o == HISTORY][-1] == 403
     finally:
         await process.stop()
+
+
+async def test_import_is_refused_where_the_bot_may_not_read_the_history(server, tmp_path):
+    """Without Read Message History Discord serves a channel's history as empty, not as an
+    error: old code then said the import was done, nothing read. The bot's permissions in
+    the channel are checked first: the admin is told which one is missing, privately, and
+    nothing is claimed or read; once given, the import reads everything."""
+    database = str(tmp_path / "bot.sqlite3")
+    guild = GUILDS[0]
+    server.seed(guild + 1, long_history(guild, 1000))
+    process = BotProcess(server, database, message_content_intent="true")
+    try:
+        await started(server, process)
+        await share_channel(server, guild)
+        since = TODAY - timedelta(days=40)
+        for taken, named in (("read_message_history", "Read Message History"),
+                             ("view_channel", "View Channel")):  # fmt: skip
+            server.deny(guild + 1, taken)
+            refused = await import_(server, guild, since)
+            assert refused.flags & EPHEMERAL and named in refused.text(), refused.text()
+            assert "Nothing was started" in refused.text(), refused.text()
+            assert checkpoint(database, guild) is None
+            assert all(operation != HISTORY for _, operation, _ in server.log)
+            server.channel_permissions.pop(guild + 1)
+        said = await import_(server, guild, since)
+        assert "Importing" in said.text(), said.text()
+        await wait_for(lambda: done(database, guild, server))
+        row = checkpoint(database, guild)
+        assert row is not None and [row[k] for k in CHECKPOINT] == ["done", 330, 300, 0, 0, 30]
+    finally:
+        await process.stop()
+
+
+async def test_the_stand_in_serves_history_as_discord_does(server):
+    """Get Channel Messages: without Read Message History an empty page (200), without View
+    Channel 403 Missing Access (50001)."""
+    import aiohttp
+
+    channel = GUILDS[0] + 1
+    server.seed(channel, long_history(GUILDS[0], 1000)[:5])
+    url = f"{server.api_base}/channels/{channel}/messages?limit=10"
+    async with aiohttp.ClientSession() as session:
+
+        async def read() -> tuple[int, Any]:
+            async with session.get(url, headers={"Authorization": "Bot x"}) as response:
+                return response.status, await response.json()
+
+        status, page = await read()
+        assert status == 200 and len(page) == 5
+        server.deny(channel, "read_message_history")
+        assert await read() == (200, [])
+        server.deny(channel, "view_channel")
+        status, refusal = await read()
+        assert status == 403 and refusal["code"] == 50001
 
 
 async def test_a_players_deleted_shares_do_not_come_back_with_an_import(server, tmp_path, opened):

@@ -5,6 +5,8 @@ A terminal has no channel history: the console says so."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.commands.admin import here, server_refusal
 from bot.commands.model import Caller, ChannelId, Param, Reply, command
 from bot.i18n import _, format_number
@@ -15,11 +17,14 @@ from bot.services.imports import LEASE, since_day, stamp
 @command("import", Param("since", required=True), Param("channel", ChannelId, positional=False))
 async def import_history(
     services: Services, caller: Caller, since: str, channel: ChannelId | None = None, *,
-    owner: str = "", reads_posts: bool = True,
+    owner: str = "", reads_posts: bool = True, missing: Sequence[str] = (),
 ) -> Reply:  # fmt: skip
     """Claim the import of ``channel`` (default: this one) for the process ``owner``; the
     reply's ``extra["import"]`` is the checkpoint to walk from. ``reads_posts``: whether the
-    bot may read posts (Discord's message-content intent)."""
+    bot may read posts (Discord's message-content intent); ``missing``: the permissions it
+    lacks in that channel to read its history (``view_channel``, ``read_message_history``).
+    Without Read Message History Discord serves an empty history, not a refusal: an import
+    would read nothing and say it is done, so it is refused before anything is claimed."""
     refusal = server_refusal(caller, manage=True)
     if refusal is not None:
         return refusal
@@ -40,6 +45,16 @@ async def import_history(
         return Reply.refuse(_("The bot runs without the message-content intent, so it cannot "
                               "read posts: set MESSAGE_CONTENT_INTENT=true and enable it in the "
                               "Developer Portal."))  # fmt: skip
+    if "view_channel" in missing:
+        return Reply.refuse(_("The bot cannot see {channel}: it needs the View Channel and Read "
+                              "Message History permissions there to read its history. Nothing "
+                              "was started: run /import again once it has them.")
+                            .format(channel=where))  # fmt: skip
+    if "read_message_history" in missing:
+        return Reply.refuse(_("The bot may not read {channel}'s history: it needs the Read "
+                              "Message History permission there (without it Discord shows the "
+                              "bot no past messages). Nothing was started: run /import again "
+                              "once it has it.").format(channel=where))  # fmt: skip
     now = services.daily.clock()
     day = since_day(since[:40], services.daily.today())
     if isinstance(day, str):
