@@ -260,14 +260,13 @@ def _write_atomically(
     if 0 in shape:
         return None
     try:
-        with temporary_file(path) as (fd, tmp):
+        with atomic_write(path) as (fd, tmp):
             out = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
             if hasattr(os, "posix_fallocate"):  # a full disk fails here, not as SIGBUS mid-fill
                 os.posix_fallocate(fd, 0, os.path.getsize(tmp))
             fill(out)
             out.flush()
             del out
-            os.replace(tmp, path)
         loaded: npt.NDArray[np.unsignedinteger] = np.load(path, mmap_mode="r")
         return loaded
     except (OSError, ValueError):
@@ -279,27 +278,35 @@ def _save_atomically(path: Path, matrix: npt.NDArray[np.unsignedinteger]) -> Non
 
     A read-only or full cache directory costs speed on the next start, nothing else.
     """
-    with contextlib.suppress(OSError), temporary_file(path) as (fd, tmp):
-        with open(fd, "wb", closefd=False) as f:
-            np.save(f, matrix)
-        os.replace(tmp, path)
+    with (
+        contextlib.suppress(OSError),
+        atomic_write(path) as (fd, _),
+        open(fd, "wb", closefd=False) as f,
+    ):
+        np.save(f, matrix)
 
 
 @contextlib.contextmanager
-def temporary_file(path: Path) -> Iterator[tuple[int, str]]:
-    """A new file beside ``path`` (its descriptor and name) to write and rename onto it,
-    locked for as long as this writer lives: the kernel drops the lock however the process
-    ends (a kill too), so :func:`remove_stale_temporaries` tells a dead writer's file from a
-    live one's, in another process or on another host sharing the folder. Removed on the
-    way out unless it was renamed."""
+def atomic_write(path: Path) -> Iterator[tuple[int, str]]:
+    """A new file beside ``path`` (its descriptor and name) to write, renamed onto ``path``
+    once the block ends, removed if it raises. It is locked for as long as this writer
+    lives: the kernel drops the lock however the process ends (a kill too), so
+    :func:`remove_stale_temporaries` tells a dead writer's file from a live one's, in
+    another process or on another host sharing the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
     try:
         if LOCKABLE:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with contextlib.suppress(OSError):  # a folder without locks: age alone tells there
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         yield fd, tmp
+        if not LOCKABLE:  # Windows renames no open file (and there is no lock to keep)
+            os.close(fd)
+            fd = -1
+        os.replace(tmp, path)
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
         Path(tmp).unlink(missing_ok=True)  # renamed: nothing there
 
 
@@ -308,7 +315,8 @@ def remove_stale_temporaries(directory: Path | None = None) -> list[Path]:
     MiB, and nothing else would ever remove it), and return it. Only files that are surely
     dead: a live writer, in this process or another, holds its file locked; an unlocked one
     is removed once :data:`STALE_UNLOCKED` seconds old (from its last change), or where
-    files cannot be locked once :data:`STALE_UNLOCKABLE` old."""
+    files cannot be locked (Windows, a share without locks) once :data:`STALE_UNLOCKABLE`
+    old."""
     removed = []
     folder = directory or cache_directory()
     with contextlib.suppress(OSError):
@@ -322,15 +330,17 @@ def remove_stale_temporaries(directory: Path | None = None) -> list[Path]:
 
 def _stale(tmp: Path) -> bool:
     age = time.time() - tmp.stat().st_mtime
-    if not LOCKABLE:
-        return age > STALE_UNLOCKABLE
     if age <= STALE_UNLOCKED:
         return False
+    if not LOCKABLE:
+        return age > STALE_UNLOCKABLE
     fd = os.open(tmp, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False  # a live writer holds it
+    except OSError:  # a folder without locks: age alone tells
+        return age > STALE_UNLOCKABLE
     finally:
         os.close(fd)
     return True

@@ -12,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.matrix import cache_directory, temporary_file
+from engine.matrix import atomic_write, cache_directory
 from engine.rules import Mode
 from engine.solver.exact import (
     ExactSearch,
@@ -128,7 +127,9 @@ def optimal_tree(
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    with contextlib.suppress(OSError), temporary_file(path) as (fd, tmp):
-        with open(fd, "w", closefd=False) as f:
-            json.dump(data, f, separators=(",", ":"))
-        os.replace(tmp, path)
+    with (
+        contextlib.suppress(OSError),
+        atomic_write(path) as (fd, _),
+        open(fd, "w", closefd=False) as f,
+    ):
+        json.dump(data, f, separators=(",", ":"))
