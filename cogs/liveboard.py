@@ -81,7 +81,7 @@ class LiveBoardCommands(
         else:
             try:
                 problem = await self.bot.services.live_boards.show_now(interaction.guild_id)
-            except discord.HTTPException:  # Discord failed otherwise: the next finish retries
+            except discord.HTTPException:  # Discord failed otherwise: tried again in a while
                 log.warning("the live board of guild %s was not shown", interaction.guild_id)
                 problem = None
         if problem is not None:

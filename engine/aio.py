@@ -7,9 +7,11 @@ Discord bot) call through here.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 
+from engine.matrix import remove_stale_temporaries
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
 from engine.solver.exact import SearchTimeout
@@ -18,6 +20,7 @@ from engine.solver.hints import Hint, hint
 from engine.solver.measures import Measure
 from engine.solver.position import by_answer
 from engine.solver.tree import Node
+from engine.stopping import Stopped
 from engine.variants import get_variant
 
 TREE_MODES = tuple(Mode)  # every mode has its exact tree
@@ -51,9 +54,11 @@ async def hint_async(
 
 
 async def warm(variant_names: Sequence[str]) -> None:
-    """Load word lists, matrices, derived tables and stored trees before the first player."""
+    """Load word lists, matrices, derived tables and stored trees before the first player
+    (and clear the temporary files dead writers left in the cache first)."""
 
     def work() -> None:
+        remove_stale_temporaries()  # what a process killed mid-write left in the cache
         for name in variant_names:
             variant = get_variant(name)
             by_answer(variant)
@@ -66,16 +71,24 @@ async def warm(variant_names: Sequence[str]) -> None:
 
 async def build_trees(variant_names: Sequence[str], modes: Sequence[Mode] = TREE_MODES) -> None:
     """Search the exact trees that are not on disk yet (seconds each, in a worker thread),
-    so later hints can say how many guesses remain."""
+    so later hints can say how many guesses remain. Cancelled, it stops the thread too,
+    within a second (a process that is stopping is not held up by its search)."""
+    stopping = threading.Event()
 
     def work() -> None:
-        for name in variant_names:
-            for mode in modes:
-                if tree(name, mode) is None:
-                    try:
-                        optimal_tree(get_variant(name), mode)
-                    except SearchTimeout:  # noted beside its cache: hints stay greedy there
-                        continue
+        try:
+            for name in variant_names:
+                for mode in modes:
+                    if tree(name, mode) is None:
+                        try:
+                            optimal_tree(get_variant(name), mode, stop=stopping.is_set)
+                        except SearchTimeout:  # noted beside its cache: hints stay greedy
+                            continue
+        except Stopped:
+            pass
         _tree.cache_clear()
 
-    await asyncio.to_thread(work)
+    try:
+        await asyncio.to_thread(work)
+    finally:
+        stopping.set()  # cancelled: the thread hears it at its next check

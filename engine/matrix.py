@@ -22,22 +22,36 @@ takes ``guesses x answers x (1, 2 or 4)`` bytes: 12,972 x 2,315 English words 29
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from engine.stopping import Stop, check
 from engine.words import WordList
+
+try:
+    import fcntl
+
+    LOCKABLE = True
+except ImportError:  # Windows: no flock; stale files are told by their age alone
+    LOCKABLE = False
 
 ALGORITHM = "groups-v1"  # part of the cache key: bump when the file format or rule changes
 _BLOCK = 256  # guesses per block: keeps the working set in cache
 _GROUP_ROWS_BYTES = 64 << 20  # the groups' rows of one block of answers stay below this
 _TRANSPOSE_BLOCK = 2048  # guesses per block when writing the answers-major copy
+# A temporary file no live writer holds locked is a dead writer's once this old (seconds):
+# the lock is taken just after the file is made, and this covers that instant. Where
+# nothing can be locked, age alone tells, after a day.
+STALE_UNLOCKED, STALE_UNLOCKABLE = 60.0, 86_400.0
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
@@ -112,9 +126,11 @@ def build_pattern_matrix(
     answers: npt.NDArray[np.uint8],
     alphabet_size: int,
     out: npt.NDArray[np.unsignedinteger] | None = None,
+    stop: Stop | None = None,
 ) -> npt.NDArray[np.unsignedinteger]:
     """Patterns of every guess (rows) against every answer (columns), from encoded words,
-    written into ``out`` when given (a memory map of the cache file, say)."""
+    written into ``out`` when given (a memory map of the cache file, say); ``stop`` is asked
+    between blocks (:mod:`engine.stopping`)."""
     n_guesses, length = guesses.shape
     n_answers = answers.shape[0]
     dtype = pattern_dtype(length)
@@ -130,6 +146,7 @@ def build_pattern_matrix(
         values = np.zeros((len(keys) + 1, a1 - a0), dtype=dtype)  # last row: no group
         values[:-1] = group_table(answers[a0:a1], alphabet_size, keys, dtype)
         for g0 in range(0, n_guesses, _BLOCK):
+            check(stop)
             block = ids[g0 : g0 + _BLOCK]
             acc = values.take(block[:, 0], axis=0)
             for i in range(1, length):
@@ -170,7 +187,12 @@ def cached(
 
 
 def pattern_matrix(
-    guesses: WordList, answers: WordList, *, cache_dir: Path | None = None, use_cache: bool = True
+    guesses: WordList,
+    answers: WordList,
+    *,
+    cache_dir: Path | None = None,
+    use_cache: bool = True,
+    stop: Stop | None = None,
 ) -> npt.NDArray[np.unsignedinteger]:
     """The matrix for two lists: memory-mapped from the cache, else built into the cache
     file (so it is never whole in memory) and mapped from there.
@@ -191,11 +213,11 @@ def pattern_matrix(
             path,
             shape,
             pattern_dtype(guesses.length),
-            lambda out: build_pattern_matrix(guesses.array, answers.array, size, out),
+            lambda out: build_pattern_matrix(guesses.array, answers.array, size, out, stop),
         )
         if written is not None:
             return written
-    return build_pattern_matrix(guesses.array, answers.array, len(guesses.alphabet))
+    return build_pattern_matrix(guesses.array, answers.array, len(guesses.alphabet), stop=stop)
 
 
 def answer_major(
@@ -205,6 +227,7 @@ def answer_major(
     *,
     cache_dir: Path | None = None,
     use_cache: bool = True,
+    stop: Stop | None = None,
 ) -> npt.NDArray[np.unsignedinteger]:
     """``matrix`` transposed, ``(answers, guesses)`` and contiguous, so that selecting the
     remaining candidates takes whole rows; cached and mapped like the matrix itself."""
@@ -216,6 +239,7 @@ def answer_major(
 
         def transpose(out: npt.NDArray[np.unsignedinteger]) -> None:
             for g0 in range(0, len(guesses), _TRANSPOSE_BLOCK):
+                check(stop)
                 out[:, g0 : g0 + _TRANSPOSE_BLOCK] = matrix[g0 : g0 + _TRANSPOSE_BLOCK].T
 
         written = _write_atomically(path, matrix.shape[::-1], matrix.dtype.type, transpose)
@@ -231,27 +255,21 @@ def _write_atomically(
     fill: Callable[[npt.NDArray[np.unsignedinteger]], object],
 ) -> npt.NDArray[np.unsignedinteger] | None:
     """Fill a new ``.npy`` file beside ``path`` through a memory map, rename it into place
-    (a reader never sees half a file) and map it; None if the cache cannot hold it."""
+    (a reader never sees half a file) and map it; None if the cache cannot hold it. A fill
+    that raises (:class:`~engine.stopping.Stopped`) leaves no file behind."""
     if 0 in shape:
         return None
-    tmp: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        os.close(fd)
-        out = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
-        if hasattr(os, "posix_fallocate"):  # a full disk fails here, not as SIGBUS mid-fill
-            with open(tmp, "r+b") as file:
-                os.posix_fallocate(file.fileno(), 0, os.path.getsize(tmp))
-        fill(out)
-        out.flush()
-        del out
-        os.replace(tmp, path)
+        with atomic_write(path) as (fd, tmp):
+            out = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
+            if hasattr(os, "posix_fallocate"):  # a full disk fails here, not as SIGBUS mid-fill
+                os.posix_fallocate(fd, 0, os.path.getsize(tmp))
+            fill(out)
+            out.flush()
+            del out
         loaded: npt.NDArray[np.unsignedinteger] = np.load(path, mmap_mode="r")
         return loaded
     except (OSError, ValueError):
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         return None
 
 
@@ -260,13 +278,69 @@ def _save_atomically(path: Path, matrix: npt.NDArray[np.unsignedinteger]) -> Non
 
     A read-only or full cache directory costs speed on the next start, nothing else.
     """
-    tmp: str | None = None
+    with (
+        contextlib.suppress(OSError),
+        atomic_write(path) as (fd, _),
+        open(fd, "wb", closefd=False) as f,
+    ):
+        np.save(f, matrix)
+
+
+@contextlib.contextmanager
+def atomic_write(path: Path) -> Iterator[tuple[int, str]]:
+    """A new file beside ``path`` (its descriptor and name) to write, renamed onto ``path``
+    once the block ends, removed if it raises. It is locked for as long as this writer
+    lives: the kernel drops the lock however the process ends (a kill too), so
+    :func:`remove_stale_temporaries` tells a dead writer's file from a live one's, in
+    another process or on another host sharing the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, matrix)
+        if LOCKABLE:
+            with contextlib.suppress(OSError):  # a folder without locks: age alone tells there
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield fd, tmp
+        if not LOCKABLE:  # Windows renames no open file (and there is no lock to keep)
+            os.close(fd)
+            fd = -1
         os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        Path(tmp).unlink(missing_ok=True)  # renamed: nothing there
+
+
+def remove_stale_temporaries(directory: Path | None = None) -> list[Path]:
+    """Remove what writers killed mid-write left in the cache folder (a matrix's is tens of
+    MiB, and nothing else would ever remove it), and return it. Only files that are surely
+    dead: a live writer, in this process or another, holds its file locked; an unlocked one
+    is removed once :data:`STALE_UNLOCKED` seconds old (from its last change), or where
+    files cannot be locked (Windows, a share without locks) once :data:`STALE_UNLOCKABLE`
+    old."""
+    removed = []
+    folder = directory or cache_directory()
+    with contextlib.suppress(OSError):
+        for tmp in folder.glob("*.tmp"):
+            with contextlib.suppress(OSError):
+                if _stale(tmp):
+                    tmp.unlink()
+                    removed.append(tmp)
+    return removed
+
+
+def _stale(tmp: Path) -> bool:
+    age = time.time() - tmp.stat().st_mtime
+    if age <= STALE_UNLOCKED:
+        return False
+    if not LOCKABLE:
+        return age > STALE_UNLOCKABLE
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False  # a live writer holds it
+    except OSError:  # a folder without locks: age alone tells
+        return age > STALE_UNLOCKABLE
+    finally:
+        os.close(fd)
+    return True

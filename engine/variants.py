@@ -39,6 +39,8 @@ from wordlists import DIRECTORY as WORDLISTS
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from engine.stopping import Stop
+
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 NO_LANGUAGE = "zxx"  # BCP 47 for "no linguistic content": Primel's numbers
 
@@ -91,6 +93,19 @@ class Variant:
         from engine.matrix import answer_major
 
         return answer_major(self.guesses, self.answers, self.matrix)
+
+    def build_matrices(self, stop: Stop | None = None) -> None:
+        """Have both matrices now, read from the cache or built into it, asking ``stop``
+        between blocks (a build takes up to tens of seconds: :mod:`engine.stopping`)."""
+        from engine.matrix import answer_major, pattern_matrix
+
+        # What the cached properties above would hold, filled here with a stop to ask
+        if "matrix" not in self.__dict__:
+            self.__dict__["matrix"] = pattern_matrix(self.guesses, self.answers, stop=stop)
+        if "matrix_by_answer" not in self.__dict__:
+            self.__dict__["matrix_by_answer"] = answer_major(
+                self.guesses, self.answers, self.matrix, stop=stop
+            )
 
     def __repr__(self) -> str:
         return f"Variant({self.name!r}, {len(self.answers)} answers, {len(self.guesses)} guesses)"

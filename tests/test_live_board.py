@@ -62,6 +62,7 @@ class Discord:
         self.edits: list[int] = []
         self.gone: set[int] = set()
         self.closed = False
+        self.failing = 0  # the next edits Discord fails (a 5xx, a 429 past retries)
 
     async def post(self, channel: int, board: LiveBoard) -> int:
         await asyncio.sleep(0.01)  # another process gets in here if it can
@@ -82,6 +83,9 @@ class Discord:
         await asyncio.sleep(0.01)
         if message_id in self.gone:
             raise MessageGone()
+        if self.failing:
+            self.failing -= 1
+            raise RuntimeError("503 Service Unavailable")
         self.edits.append(message_id)
         self.messages[message_id] = live_board_text(board)
 
@@ -554,6 +558,26 @@ async def test_a_burst_of_finishes_is_a_few_edits_and_the_last_shows_them_all(
     assert all(re.search(rf"\d/6 {p.name}\n", discord.messages[board]) for p in players)
 
 
+async def test_a_failed_edit_is_tried_again_until_the_board_shows_the_days_last_state(
+    services,
+) -> None:
+    """The day's last change (a finish) meets edits Discord fails: they are tried again,
+    with nothing else changing, until the board shows it; then no more edits."""
+    await services.storage.live_boards.set_channel(GUILD, CHANNEL)
+    discord = live(services)
+    await play(services, ANN, 0)
+    await play(services, BOB, 1, finish=False)
+    await settled(services)
+    [board] = discord.posts
+    assert "Still playing: bob" in discord.messages[board]
+    discord.failing = 3
+    answer = services.daily.answer("wordle", services.daily.today())
+    assert (await services.games.guess(BOB, GUILD, answer, kind="wordle:daily")).ok
+    await until(lambda: "2/6 bob" in discord.messages[board])
+    await settled(services)
+    assert discord.failing == 0 and "Still playing" not in discord.messages[board]
+
+
 async def test_a_channel_closed_to_the_bot_is_said_at_setting_time(services) -> None:
     await services.storage.live_boards.set_channel(GUILD, CHANNEL)
     discord = live(services)
@@ -716,6 +740,40 @@ async def test_the_live_board_through_the_real_process(server, tmp_path) -> None
     assert finished and all(line in closed for line in finished)
     assert len(board_posts(server, channel)) == 3
     code, err = await next_day.stop()
+    assert code == 0, err[-2000:]
+
+
+async def test_edits_discord_fails_are_tried_again_until_the_board_shows_the_day(
+    server, shared_url
+) -> None:
+    """The real process on each engine: the day's last finish meets board edits Discord
+    fails, two with 503 (discord.py does not retry those) and two with 429s past
+    discord.py's own five tries; the board still ends showing it, nothing else changing."""
+    channel = GUILDS[0] + 1
+    answer = DailyPuzzles(E2E_SEED, ZoneInfo("UTC")).answer("wordle", date(2026, 3, 1))
+    bot = BotProcess(server, shared_url, clock_start="2026-03-01T12:00:00+00:00",
+                     live_board_seconds="0.5")  # fmt: skip
+    await started(server, bot)
+    await server.interact(command("liveboard", "channel", user_id=20))
+    start = await server.interact(command("wordle", "daily", user_id=22), settle=True)
+    assert start.accepted, start.text()
+
+    def showing(*parts: str, absent: str = "\0") -> dict | None:
+        board = shown(server, channel)
+        text = board["content"] if board else ""
+        return board if all(p in text for p in parts) and absent not in text else None
+
+    await until(lambda: showing("Still playing: <@22>"))
+    patch = "PATCH /channels/{channel_id}/messages/{message_id}"
+    server.fail(patch, 503, times=2)
+    server.fail(patch, 429, retry_after=0.05, times=2 * 5)
+    won = await server.interact(command("guess", user_id=22, word=answer), settle=True)
+    assert won.accepted, won.text()
+    await until(lambda: showing("1/6 <@22>", absent="Still playing"), timeout=60)
+    assert [f.times for f in server.faults] == [0, 0]
+    failed = [status for _, op, status in server.log if op == patch and status >= 429]
+    assert failed.count(503) == 2 and failed.count(429) == 10
+    code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
 

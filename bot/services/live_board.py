@@ -21,7 +21,9 @@ one rendered before another process's change can land after that process's own e
 hide the change. So each edit is followed by a second read, and a board that changed since
 its render is edited again after the window: every change shows within a window or two,
 unless the process stops (or loses Discord's answer) between an edit and that check; then
-it shows at the board's next change.
+it shows at the board's next change. An edit Discord fails (a 5xx, a 429 past discord.py's
+own retries) is tried again with a growing back-off, whether or not anything changes, until
+the board shows the day as it is (:class:`Debouncer`).
 
 One board a day across processes: its message is claimed in the database before it is
 posted (:mod:`bot.storage.live_boards`). A board deleted in Discord is posted again by the
@@ -57,6 +59,11 @@ from bot.storage.digests import DayResult
 log = logging.getLogger("wordlebot.live_board")
 
 WINDOW = 5.0  # seconds: at most one edit of a server's board in each
+# A board whose update failed (Discord's 5xx, a 429 past discord.py's own retries, the
+# database away) is tried again after a window, then twice as long each time up to
+# RETRY_LONGEST seconds, for RETRY_FOR seconds at most: long past the day's close, which
+# marks it again anyway.
+RETRY_LONGEST, RETRY_FOR = 300.0, 86_400.0
 KNOWN = 10_000  # boards remembered per process (a server's today's, mostly)
 K = TypeVar("K", bound=Hashable)
 
@@ -106,7 +113,9 @@ class Debouncer(Generic[K]):
     """Runs ``flush(key)`` for each key marked: at once for a first mark, then at most once
     a ``window`` while marks keep coming (the marks of a window become one run). ``flush``
     returns True to be run again after the window (it could not finish its work yet), None
-    when it showed nothing (no board there): no edit to space out, so no window."""
+    when it showed nothing (no board there): no edit to space out, so no window. A flush
+    that raises is run again, marked or not, after a back-off (see RETRY_LONGEST): a board
+    whose last edit failed would otherwise stay stale once its day's last change is past."""
 
     def __init__(self, window: float, flush: Callable[[K], Awaitable[bool | None]]) -> None:
         self.window = window
@@ -120,17 +129,31 @@ class Debouncer(Generic[K]):
             self.tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
 
     async def _run(self, key: K) -> None:
+        failing_since: float | None = None
+        delay = self.window
         try:
             while key in self.dirty:
                 self.dirty.discard(key)
                 began = time.monotonic()
-                shown: bool | None = False
                 try:
                     shown = await self.flush(key)
-                    if shown:
-                        self.dirty.add(key)
                 except Exception:
-                    log.exception("the live board %s was not updated", key)
+                    if failing_since is None:
+                        failing_since = began
+                        log.exception("the live board %s was not updated: tried again", key)
+                    if began - failing_since >= RETRY_FOR:
+                        log.error("the live board %s is left until its next change: its "
+                                  "updates failed for %.0f s", key, RETRY_FOR)  # fmt: skip
+                        break
+                    self.dirty.add(key)
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, RETRY_LONGEST)
+                    continue
+                if failing_since is not None:
+                    log.info("the live board %s is updated again", key)
+                    failing_since, delay = None, self.window
+                if shown:
+                    self.dirty.add(key)
                 if shown is None:
                     continue
                 await asyncio.sleep(max(0.0, self.window - (time.monotonic() - began)))
@@ -235,11 +258,16 @@ class LiveBoardService:
     async def show_now(self, guild_id: int) -> str | None:
         """Post (or update) today's board at once, as an admin sets its channel: None when
         it is in place, else Discord's refusal as ChannelGone's message (English; the
-        front end translates it)."""
+        front end translates it). Any other failure is raised, and tried again in the
+        background as a failed edit is."""
+        today = self.daily.today().isoformat()
         try:
-            await self._show(guild_id, self.daily.today().isoformat(), raising=True)
+            await self._show(guild_id, today, raising=True)
         except ChannelGone as gone:
             return str(gone)
+        except Exception:
+            self.changed(guild_id, today)
+            raise
         return None
 
     async def _flush(self, key: tuple[int, str]) -> bool | None:

@@ -26,9 +26,8 @@ mode and every setting.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.agents.environment import Observation, WordleEnv
-from engine.matrix import cache_directory
+from engine.matrix import atomic_write, cache_directory
 from engine.pattern import GREEN, GREY, tiles
 from engine.rules import Mode
 from engine.solver.position import answer_rows
@@ -157,16 +156,12 @@ def trained_table(
 
 
 def _save(path: Path, q: npt.NDArray[np.float64]) -> None:
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, q=q)
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    with (
+        contextlib.suppress(OSError),
+        atomic_write(path) as (fd, _),
+        open(fd, "wb", closefd=False) as f,
+    ):
+        np.savez_compressed(f, q=q)
 
 
 def play(

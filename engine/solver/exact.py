@@ -47,6 +47,7 @@ from engine.solver.position import (
     tie_order,
 )
 from engine.solver.tree import Node
+from engine.stopping import Stop, check
 from engine.variants import Variant
 
 INF = 1 << 40
@@ -147,6 +148,7 @@ class ExactSearch:
     opener_scan: OpenerScan = "pruned"
     openers: list[OpenerTried] = field(default_factory=list)  # the last solve's root scan
     time_limit: float | None = None  # seconds for each solve; past it, SearchTimeout
+    stop: Stop | None = None  # asked at each node and look-ahead: True raises Stopped
 
     def __post_init__(self) -> None:
         # A plain array over the memory map: the same pages, without np.memmap's Python-level
@@ -230,8 +232,7 @@ class ExactSearch:
     def _search(
         self, s: npt.NDArray[np.intp], depth: int, hard: HardKey | None, width: int, beta: int
     ) -> tuple[int, int]:
-        if time.monotonic() > self._deadline:
-            raise SearchTimeout(f"the exact search passed its {self.time_limit} s")
+        self._check()
         n = len(s)
         parts_in, first_in = self._best_inside(s)
         if parts_in == n:  # an answer that splits the rest into singletons
@@ -281,6 +282,11 @@ class ExactSearch:
         if best_guess < 0 and beta >= INF:
             return INF, first_in  # nothing solves it within the depth: exact
         return best, best_guess
+
+    def _check(self) -> None:
+        if time.monotonic() > self._deadline:
+            raise SearchTimeout(f"the exact search passed its {self.time_limit} s")
+        check(self.stop)
 
     def _last_split(
         self, s: npt.NDArray[np.intp], hard: HardKey | None, first_in: int
@@ -521,6 +527,7 @@ class ExactSearch:
         """The buckets of ``guess`` and their floors: the cheap ones first, then the largest
         buckets' look-aheads, until |S| plus their sum reaches ``limit`` (where the caller
         stops: the guess cannot beat it)."""
+        self._check()  # the root's floors look ahead for seconds before any node is searched
         buckets = self._split_of(s, guess, hard)
         lost = self.settings.losses and depth <= 1  # the buckets have no guess left
         floors = [len(members) if lost else 2 * len(members) - 1 for members, _ in buckets]

@@ -12,13 +12,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.matrix import cache_directory
+from engine.matrix import atomic_write, cache_directory
 from engine.rules import Mode
 from engine.solver.exact import (
     ExactSearch,
@@ -28,6 +26,7 @@ from engine.solver.exact import (
     search_time_limit,
 )
 from engine.solver.tree import Node
+from engine.stopping import Stop
 from engine.variants import Variant
 
 TREE_FORMAT = 1
@@ -90,11 +89,13 @@ def optimal_tree(
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
+    stop: Stop | None = None,
 ) -> tuple[int, Node]:
     """The exact search's tree from the start, read from the disk cache when it is there.
     ``progress`` hears of each first guess tried while searching. The search stops at
     ``time_limit`` seconds (by default the variant's, ``search_time_limit``) and raises
-    :class:`SearchTimeout`, as it does at once where a search ran that long in vain before.
+    :class:`SearchTimeout`, as it does at once where a search ran that long in vain before;
+    it raises :class:`~engine.stopping.Stopped` (noting nothing) once ``stop`` says so.
     """
     settings = settings or preset(variant, mode)
     limit = time_limit if time_limit is not None else search_time_limit(variant)
@@ -109,7 +110,8 @@ def optimal_tree(
         tried = unfinished_within(variant, mode, settings, directory)
         if limit is not None and tried is not None and tried >= limit:
             raise SearchTimeout(f"the exact search did not finish in {tried:g} s before")
-    search = ExactSearch(variant, mode, settings, progress=progress, time_limit=limit)
+    variant.build_matrices(stop)
+    search = ExactSearch(variant, mode, settings, progress=progress, time_limit=limit, stop=stop)
     try:
         total, root = search.solve()
     except SearchTimeout:
@@ -125,13 +127,9 @@ def optimal_tree(
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    with (
+        contextlib.suppress(OSError),
+        atomic_write(path) as (fd, _),
+        open(fd, "w", closefd=False) as f,
+    ):
+        json.dump(data, f, separators=(",", ":"))

@@ -1,0 +1,134 @@
+"""A stop is quick at any time: SIGTERM while the exact trees are searched at a first start
+ends the real process within its drain (the search hears it), and what a process killed
+mid-write left in the cache (a matrix's temporary file, tens of MiB) is removed at the next
+start, while a live writer's is kept."""
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from bot_process import BotProcess, started
+
+from bot.discord_bot import DRAIN_SECONDS
+from engine.matrix import STALE_UNLOCKED, cache_directory, pattern_matrix
+from engine.rules import Mode
+from engine.solver.exact import ExactSearch, preset
+from engine.solver.exact_trees import optimal_tree, tree_path, unfinished_path
+from engine.stopping import Stopped
+from engine.variants import get_variant
+
+BACKGROUND_JOBS = "this process runs the deployment's background jobs"  # then trees are searched
+
+
+def cache_without_trees(folder: Path) -> Path:
+    """A cache folder of a first start: the matrices the bot reads at start (linked from the
+    session's cache, so no test pays their build), no exact tree."""
+    folder.mkdir()
+    for name in ("wordle", "primel"):
+        get_variant(name).build_matrices()
+    for matrix in cache_directory().glob("*.npy"):
+        (folder / matrix.name).symlink_to(matrix)
+    return folder
+
+
+async def until(check, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        assert time.monotonic() < deadline, f"not true after {timeout} s"
+        await asyncio.sleep(0.02)
+    return value
+
+
+async def test_a_stop_while_the_first_start_searches_its_trees_ends_within_the_drain(
+    server, tmp_path
+) -> None:
+    """Every exact tree missing (a first start): the leader searches them in a worker thread
+    (tens of seconds here); SIGTERM then ends the process within the drain, not when the
+    search is done, and leaves no tree half-written."""
+    cache = cache_without_trees(tmp_path / "cache")
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
+                     log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
+    await started(server, bot)
+    await until(lambda: BACKGROUND_JOBS in bot.logged())
+    asked = time.monotonic()
+    code, err = await bot.stop()
+    took = time.monotonic() - asked
+    print(f"stopped in {took:.2f} s while searching the trees")
+    # The drain waits on interactions in flight (none here); everything else is the exit.
+    assert took < 2 * DRAIN_SECONDS, f"{took:.1f} s to stop\n{err[-2000:]}"
+    assert code == 0, err[-2000:]
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_a_stopped_search_or_matrix_build_leaves_nothing_behind(tmp_path) -> None:
+    """A stop asked mid-build or mid-search raises Stopped: no matrix file, no temporary
+    one, no tree and no note that the search takes too long (it was not timed out)."""
+    wordle = get_variant("wordle")
+    asked = []
+
+    def stop_after(calls: int):
+        def stop() -> bool:
+            asked.append(1)
+            return len(asked) >= calls
+
+        return stop
+
+    with pytest.raises(Stopped):
+        pattern_matrix(wordle.guesses, wordle.answers, cache_dir=tmp_path, stop=stop_after(3))
+    assert list(tmp_path.iterdir()) == []
+    asked.clear()
+    with pytest.raises(Stopped):
+        optimal_tree(wordle, Mode.NORMAL, directory=tmp_path, stop=stop_after(20))
+    settings = preset(wordle, Mode.NORMAL)
+    assert not tree_path(wordle, Mode.NORMAL, settings, tmp_path).exists()
+    assert not unfinished_path(wordle, Mode.NORMAL, settings, tmp_path).exists()
+    assert not list(tmp_path.glob("*.tmp"))
+    asked.clear()  # hard mode's search hears it too
+    with pytest.raises(Stopped):
+        ExactSearch(wordle, Mode.HARD, preset(wordle, Mode.HARD), stop=stop_after(200)).solve()
+
+
+LIVE_WRITER = textwrap.dedent(
+    """
+    import fcntl, os, sys
+    fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("locked", flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+async def test_a_dead_writers_temporary_file_is_removed_at_start_and_a_live_ones_kept(
+    server, tmp_path
+) -> None:
+    """Three temporary files in the cache at a start: one a killed process left (unlocked,
+    untouched for long), one another live process is writing (locked by it, and as old: a
+    long build), one just made (its writer about to lock it). Only the first is removed."""
+    cache = cache_without_trees(tmp_path / "cache")
+    dead = cache / "patterns-0123456789abcdef01234567.npy.k1ll3d.tmp"
+    live = cache / "patterns-76543210fedcba9876543210.npy.wr1t1ng.tmp"
+    fresh = cache / "tree-wordle-normal-0123456789abcdef.json.n3wf1l.tmp"
+    for tmp in (dead, fresh):
+        tmp.write_bytes(b"\0" * 4096)
+    writer = subprocess.Popen([sys.executable, "-c", LIVE_WRITER, str(live)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    try:
+        assert writer.stdout is not None and writer.stdout.readline() == b"locked\n"
+        long_ago = time.time() - 10 * STALE_UNLOCKED
+        for tmp in (dead, live):
+            os.utime(tmp, (long_ago, long_ago))
+        bot = BotProcess(server, str(tmp_path / "bot.sqlite3"),
+                         wordlebot_cache_dir=str(cache))  # fmt: skip
+        await started(server, bot)  # the engine is warmed (and the cache cleared) before
+        assert not dead.exists()
+        assert live.exists() and fresh.exists()
+        code, err = await bot.stop()
+        assert code == 0, err[-2000:]
+    finally:
+        writer.communicate(b"")
