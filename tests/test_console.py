@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 from bot.console import Console, run_console
 from bot.services import Player, open_services
@@ -296,3 +297,63 @@ async def test_console_hints_are_the_hints_a_player_can_use(tmp_path) -> None:
     assert "Best guesses (the adversary keeps the biggest group):" in absurdle
     assert "LOUTS leaves 15 words" in absurdle  # CRANE left 263; no guess leaves fewer
     assert " bits, " not in absurdle
+
+
+async def test_commands_after_a_pasted_share_are_read(tmp_path) -> None:
+    """Issue 39.7: a paste ends at a line no share holds. A command names a game
+    (game:primel) but is no header; blank lines inside a share and the link after its grid
+    are the share's. (ann pastes the second: one analysis every 10 s a player.)"""
+    text, services = await scripted(
+        tmp_path, "/analyze Wordle 1,234 3/6", "", "⬛🟨⬛⬛⬛", "🟨🟨⬛🟩⬛", "🟩🟩🟩🟩🟩", "",
+        "/leaderboard metric:wins period:today game:primel", "/streak game:wordle",
+        "/as ann", "/analyze Wordle (ES) #27 4/6", "", "🟩⬜⬜⬜🟩", "🟩🟩🟩⬜🟩",
+        "🟩🟩🟨⬜🟩", "🟩🟩🟩🟩🟩", "", "wordle.danielfrg.com",
+        "/settings me colours:high-contrast",
+    )  # fmt: skip
+    await services.close()
+    assert "Wordle #1234: 3" in text
+    assert "Wins, primel daily, everyone, today" in text
+    assert "Wordle daily streak: 0 (best 0)" in text
+    assert "La palabra del día #27: 4" in text and "wordle.danielfrg.com" not in text
+    assert "Your colours: high-contrast" in text
+
+
+async def test_each_picture_is_a_file_of_its_own(tmp_path, monkeypatch) -> None:
+    """Issue 39.7: two runs (two people at one machine, or one twice) never write over each
+    other's picture; each is readable by its user alone, where the printed path says."""
+    import stat
+    import tempfile
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # the system's temporary folder
+    said: list[Path] = []
+    for run in ("first", "second"):
+        text, services = await scripted(tmp_path, "/stats", "/stats", name=run)
+        await services.close()
+        said += [Path(line.removeprefix("Picture: ")) for line in text.splitlines()
+                 if line.startswith("Picture: ")]  # fmt: skip
+    assert len(said) == len(set(said)) == 4
+    assert sorted(folder.iterdir()) == sorted(said)  # nothing else, nowhere else
+    for path in said:
+        assert path.name.startswith("wordlebot-stats-") and path.suffix == ".png"
+        assert path.read_bytes().startswith(b"\x89PNG")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_line_that_is_not_utf8_is_refused_in_words_and_the_session_goes_on(tmp_path) -> None:
+    """Issue 39.7: a byte that is not UTF-8 (a Latin-1 é, here inside a paste too) gets one
+    line; the next lines are read. Strict decoding, as in a UTF-8 locale such as
+    en_US.UTF-8 (a C locale would decode leniently)."""
+    env = {"DATABASE_PATH": str(tmp_path / "bytes.sqlite3"), "PATH": "/usr/bin:/bin",
+           "TMPDIR": str(tmp_path), "PYTHONIOENCODING": "utf-8:strict"}  # fmt: skip
+    typed = "/wordle practice\ncr\xe9ne\n/analyze Wordle 1,234 3/6\n\n\xe9\ncrane\n/streak\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console"], input=typed.encode("latin-1"),
+        capture_output=True, env=env, timeout=120,
+    )  # fmt: skip
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert result.returncode == 0 and "Traceback" not in err, err
+    assert out.count("That line is not UTF-8 text, so it was not read") == 2
+    assert "CRANE" in out and "Wordle daily streak" in out
+    assert "Wordle #1234" in out  # the paste before the bad line was read
