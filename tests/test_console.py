@@ -357,3 +357,56 @@ def test_a_line_that_is_not_utf8_is_refused_in_words_and_the_session_goes_on(tmp
     assert out.count("That line is not UTF-8 text, so it was not read") == 2
     assert "CRANE" in out and "Wordle daily streak" in out
     assert "Wordle #1234" in out  # the paste before the bad line was read
+
+
+def test_the_prompt_edits_lines_at_a_terminal_and_leaves_it_as_it_was(tmp_path) -> None:
+    """Issue 39.7: at a terminal (a pseudo-terminal here) the prompt edits lines: CANE, three
+    left arrows and R play CRANE (without line editing the arrows were typed as ^[[D into
+    the guess). Ctrl-C (SIGINT, as the terminal sends it) while the prompt reads leaves
+    the terminal echoing and reading lines, as before the console."""
+    import os
+    import re
+    import select
+    import signal
+    import termios
+    import time
+
+    leader, follower = os.openpty()
+    env = {"DATABASE_PATH": str(tmp_path / "tty.sqlite3"), "PATH": "/usr/bin:/bin",
+           "TMPDIR": str(tmp_path), "HOME": str(tmp_path), "TERM": "xterm"}  # fmt: skip
+    modes = termios.tcgetattr(follower)
+    console = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "console"], stdin=follower, stdout=follower,
+        stderr=follower, env=env, start_new_session=True,
+    )  # fmt: skip
+    shown = bytearray()
+
+    def wait_for(pattern: bytes, start: int = 0) -> int:
+        """Read what the console shows until ``pattern`` appears after ``start``."""
+        deadline = time.monotonic() + 60
+        while (found := re.search(pattern, shown[start:])) is None:
+            assert time.monotonic() < deadline, shown.decode(errors="replace")
+            if select.select([leader], [], [], 1)[0]:
+                shown.extend(os.read(leader, 65536))
+        return start + found.end()
+
+    try:
+        at = wait_for(b"> ")
+        os.write(leader, b"/wordle practice\r")
+        at = wait_for(rb"Guess 1 of 6[\s\S]*> ", at)
+        os.write(leader, b"cane" + b"\x1b[D" * 3 + b"r\r")
+        typed, at = at, wait_for(rb"Guess 2 of 6|Solved in 1/6", at)
+        played = re.sub(rb"\x1b\[[0-9;]*m", b"", shown[typed:at])  # the tiles, uncoloured
+        assert b" C  R  A  N  E " in played, shown.decode(errors="replace")
+        wait_for(b"> ", at)
+        console.send_signal(signal.SIGINT)
+        assert console.wait(timeout=60) != 0
+        after = termios.tcgetattr(follower)
+        assert after[3] & (termios.ECHO | termios.ICANON) == termios.ECHO | termios.ICANON
+        assert after[3] == modes[3]
+    finally:
+        if console.poll() is None:
+            console.kill()
+            console.wait()
+        os.close(leader)
+        os.close(follower)
