@@ -410,3 +410,21 @@ def test_the_prompt_edits_lines_at_a_terminal_and_leaves_it_as_it_was(tmp_path) 
             console.wait()
         os.close(leader)
         os.close(follower)
+
+
+async def test_german_sharp_s_is_one_letter_on_the_board_and_in_the_definition(tmp_path) -> None:
+    """Issue 39.7: str.upper() spells ß as SS, six letters in a row of five; the board, the
+    answer, the definition and the give-up line show the capital ẞ, as the board images
+    and the keyboard do."""
+    settings = load_settings(database_path=str(tmp_path / "de.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = {"wordle-de-5": "außen"}.get
+    shown: list[str] = []
+    console = Console(services, Player(8, "uwe"), shown.append, colour=False)
+    await console.run(script("/wordle practice language:de", "außer", "/giveup"))
+    await services.close()
+    text = "\n".join(shown)
+    assert "🟩🟩🟩🟩⬛ AUẞER" in text
+    assert "The answer was AUẞEN" in text and "X/6. The answer was AUẞEN." in text
+    assert "AUẞEN: von innen gesehen jenseits einer Begrenzung" in text
+    assert "SS" not in text and "ß" not in text

@@ -117,11 +117,12 @@ def test_hard_mode_accepts_exactly_the_words_keeping_greens_and_revealed_counts(
     assert is_consistent(answer, history)
 
 
-def test_hard_mode_messages_name_the_eleventh_letter_and_keep_sharp_s() -> None:
+def test_hard_mode_messages_name_the_eleventh_letter_and_sharp_s_in_one_capital() -> None:
+    """Letters are named as the tiles show them: ẞ, as É, never SS (issue 39.7)."""
     history = [("aaaaaaaaaaé", score("aaaaaaaaaaé", "ééééééééééé"))]
     assert hard_mode_problem("ééééééééééa", history) == "11th letter must be É"
-    assert hard_mode_problem("aßaa", [("ßbbb", score("ßbbb", "ßccc"))]) == "1st letter must be ß"
-    assert hard_mode_problem("cccc", [("bßbb", score("bßbb", "ßccc"))]) == "Guess must contain ß"
+    assert hard_mode_problem("aßaa", [("ßbbb", score("ßbbb", "ßccc"))]) == "1st letter must be ẞ"
+    assert hard_mode_problem("cccc", [("bßbb", score("bßbb", "ßccc"))]) == "Guess must contain ẞ"
 
 
 def test_ascii_lists_keep_their_checksum_so_caches_stay_valid() -> None:
@@ -267,7 +268,7 @@ def test_games_and_solvers_run_at_every_length(synthetic, length: int) -> None:
     position = Position.start(variant, Mode.HARD)
     while not game.over:
         guess = variant.guesses.words[best_guess(position, Measure.ENTROPY)]
-        outcome = game.guess("".join(map(upper, guess)))  # ß stays ß
+        outcome = game.guess("".join(map(upper, guess)))  # typed in capitals: ẞ reads as ß
         assert outcome.accepted, outcome.message
         position = position.play(outcome.word, outcome.pattern)
     assert game.status is Status.WON
