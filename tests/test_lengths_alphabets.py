@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -171,6 +172,26 @@ def test_look_alike_letters_are_refused_by_name(typed: str, named: str) -> None:
     assert verdict.message is not None and verdict.message.startswith(named)
     with pytest.raises(HistoryError, match=r"Cyrillic|Greek|fullwidth"):
         parse_history(f"{typed} 00000", get_variant("wordle"))
+
+
+# Every digit of another script or form (fullwidth, mathematical, Arabic-Indic...), and
+# every Greek and Cyrillic letter: the whole space, it is small.
+OTHER_DIGITS = [chr(c) for c in range(0x80, 0x110000) if unicodedata.category(chr(c)) == "Nd"]
+OTHER_LETTERS = [ch for ch in map(chr, range(0x370, 0x530)) if ch.isalpha()
+                 and unicodedata.name(ch).startswith(("GREEK", "CYRILLIC"))
+                 and unicodedata.is_normalized("NFC", ch.lower())]  # fmt: skip
+
+
+@pytest.mark.parametrize("alphabet", [LETTERS, "0123456789"])
+def test_a_look_alike_is_called_a_digit_or_a_letter_for_what_it_is(alphabet: str) -> None:
+    """Issue 39.7: a fullwidth 1 typed in Wordle is a digit, a Cyrillic a typed in Primel a
+    letter: the refusal follows the character, not the game."""
+    for characters, said in ((OTHER_DIGITS, "looks like a digit"),
+                             (OTHER_LETTERS, "looks like a Latin letter")):  # fmt: skip
+        for ch in characters:
+            with pytest.raises(LookAlikeError) as refused:
+                normalise(f"ab{ch}", alphabet)
+            assert str(refused.value).startswith(repr(ch.lower())) and said in str(refused.value)
 
 
 def test_plain_mistakes_keep_the_original_messages(wordle, primel) -> None:
