@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import getpass
+import io
 import os
 import sys
 import tempfile
@@ -344,8 +345,8 @@ async def run_console(settings: Settings, read: Reader | None = None,
     stored."""
     interactive = read is None and sys.stdin.isatty()
     reader = read or (_prompt if interactive else _lines)
-    if read is None:  # bytes that are not UTF-8 come as lone surrogates, refused by name
-        sys.stdin.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+    if read is None and isinstance(sys.stdin, io.TextIOWrapper):  # the process's own stdin:
+        sys.stdin.reconfigure(errors="surrogateescape")  # bytes not UTF-8 come as surrogates
     services = await open_services(settings)
     editing = _line_editing() if interactive else contextlib.nullcontext()
     with editing, use_locale(locale):  # the language goes back as it was at the end
