@@ -9,12 +9,15 @@ What it offers, grouped by what a player wants to do, is ``/help``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import getpass
+import io
+import os
 import sys
 import tempfile
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -34,6 +37,7 @@ from bot.console_options import (
 from bot.console_together import CONSOLE_PLACE, TogetherCommands
 from bot.i18n import N_, _, current_locale, negotiate, set_locale, use_locale
 from bot.render.guide import guide_text
+from bot.render.letters import capital, capitals
 from bot.render.palette import STANDARD, palette_named
 from bot.render.text import (
     board_rows,
@@ -61,6 +65,8 @@ KEY_ANSI = {0: "", 1: "\x1b[90m", 2: "\x1b[33m", 3: "\x1b[32m"}
 
 Reader = Callable[[str], Awaitable[str | None]]
 SAVED = N_("Your games are saved: come back with wordlebot console.")
+NOT_TEXT = N_("That line is not UTF-8 text, so it was not read: set your terminal to UTF-8 "
+              "and type it again.")  # fmt: skip
 SQUARES = ALL_SQUARES | {chr(0x30 + d) + "\ufe0f\u20e3" for d in range(10)}  # every game's
 _NOTHING_YET = "\x00"  # no line arrived in time (a line never holds NUL: it is stripped)
 CLONE_NAMES = tuple(c.title.lower() for c in CLONE_GAMES.values())  # headers of other languages'
@@ -98,6 +104,9 @@ class Console(TogetherCommands):
                 self.write(_(SAVED))
                 return
             line = line.replace("\x00", "").strip()[:MAX_LINE]
+            if not _is_text(line):
+                self.write("  " + _(NOT_TEXT))
+                continue
             if not line:
                 continue
             if line.lower() in {"/quit", "/exit", "quit", "exit"}:
@@ -122,7 +131,9 @@ class Console(TogetherCommands):
 
     async def _share_lines(self, read: Reader) -> list[str]:
         """The lines that follow an /analyze and belong to the pasted share: pasted text
-        arrives at once, so a pause or a line that is not part of a share ends it."""
+        arrives at once, so a pause ends it, and so does a line no share holds (a command,
+        a guess). Blank lines stay in: a share has them between its header, its grid and
+        its link."""
         lines: list[str] = []
         blanks = 0
         while blanks <= 2:
@@ -306,10 +317,10 @@ class Console(TogetherCommands):
 
     def tiles(self, guess: str, digits: str) -> str:
         if not self.colour:
-            return f"{squares_of(digits, self.palette)} {guess.upper()}"
+            return f"{squares_of(digits, self.palette)} {capitals(guess)}"
         ansi = ANSI_HIGH_CONTRAST if self.palette.high_contrast else ANSI
         return "".join(
-            f"{ansi[d]} {ch.upper()} {RESET}" for ch, d in zip(guess, digits, strict=True)
+            f"{ansi[d]} {capital(ch)} {RESET}" for ch, d in zip(guess, digits, strict=True)
         )
 
     def keys(self, game: GameView) -> str:
@@ -319,7 +330,7 @@ class Console(TogetherCommands):
         colour = KEY_ANSI if self.colour else dict.fromkeys(KEY_ANSI, "")
         reset = RESET if self.colour else ""
         return "  ".join(
-            " ".join(f"{colour[s]}{marks[s].format(k if s == 1 else k.upper())}{reset}"
+            " ".join(f"{colour[s]}{marks[s].format(k if s == 1 else capital(k))}{reset}"
                      for k, s in row)
             for row in keyboard(game)
         )  # fmt: skip
@@ -334,8 +345,11 @@ async def run_console(settings: Settings, read: Reader | None = None,
     stored."""
     interactive = read is None and sys.stdin.isatty()
     reader = read or (_prompt if interactive else _lines)
+    if read is None and isinstance(sys.stdin, io.TextIOWrapper):  # the process's own stdin:
+        sys.stdin.reconfigure(errors="surrogateescape")  # bytes not UTF-8 come as surrogates
     services = await open_services(settings)
-    with use_locale(locale):  # the language goes back as it was when the console ends
+    editing = _line_editing() if interactive else contextlib.nullcontext()
+    with editing, use_locale(locale):  # the language goes back as it was at the end
         try:
             console = Console(services, console_player(), write,
                               colour=interactive and sys.stdout.isatty(),
@@ -347,6 +361,25 @@ async def run_console(settings: Settings, read: Reader | None = None,
             raise
         finally:
             await services.close()
+
+
+@contextlib.contextmanager
+def _line_editing() -> Iterator[None]:
+    """Arrows, history (this session's) and the rest of readline's keys at the prompt,
+    where the platform has the module: once imported, ``input()`` reads through it. The
+    terminal's modes are put back at the end, as readline changes them while it reads and
+    Ctrl-C leaves while it still reads (the terminal would no longer echo)."""
+    try:
+        import readline  # noqa: F401
+        import termios
+    except ImportError:  # Windows, or Python built without it: plain lines, as before
+        yield
+        return
+    modes = termios.tcgetattr(sys.stdin.fileno())
+    try:
+        yield
+    finally:
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, modes)
 
 
 def _in_daemon_thread(function: Callable[[], str | None]) -> Awaitable[str | None]:
@@ -388,10 +421,19 @@ async def _lines(prompt: str) -> str | None:
     return line if line else None
 
 
+def _is_text(line: str) -> bool:
+    """Whether a line was UTF-8 (the reader turns other bytes into lone surrogates)."""
+    return not any("\ud800" <= ch <= "\udfff" for ch in line)
+
+
 def _share_line(line: str) -> bool:
-    """Whether a line can belong to a pasted share: squares, a header or the game's link."""
+    """Whether a line can belong to a pasted share: squares, a header or the game's link;
+    never a command (``/leaderboard game:primel`` names a game but is no header) nor a line
+    that is not text."""
     text = line.strip()
     lowered = text.lower()
+    if text.startswith("/") or not _is_text(text):
+        return False
     return (
         any(square in text for square in SQUARES)
         or any(name in lowered for name in ("wordle", "primel", "ordle", "absurdle", *CLONE_NAMES))
@@ -432,12 +474,16 @@ SYNTAX: dict[str, Syntax] = {
 
 
 def saved(picture: Picture) -> Path:
-    """Where a reply's picture is on disk: its own file, or one written now."""
+    """Where a reply's picture is on disk: its own file, or a new file of its own in the
+    temporary folder, which only its user may read: two people at one machine, or two
+    pictures of one name, never write over each other."""
     if picture.path is not None:
         return picture.path
-    path = Path(tempfile.gettempdir()) / f"wordlebot-{picture.filename}"
-    path.write_bytes(picture.data or b"")
-    return path
+    name = Path(picture.filename)
+    handle, path = tempfile.mkstemp(prefix=f"wordlebot-{name.stem}-", suffix=name.suffix)
+    with os.fdopen(handle, "wb") as file:
+        file.write(picture.data or b"")
+    return Path(path)
 
 
 def _start_command(game: GameView) -> str:

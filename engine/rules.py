@@ -144,14 +144,21 @@ def normalise(text: str) -> str:
     return text.strip().lower()
 
 
+# Capitals that str.upper() spells in two letters: a tile holds one letter, and so does a
+# message that names it.
+CAPITALS = {"ß": "ẞ"}  # the capital sharp s (Unicode 5.1, German orthography since 2017)
+
+
 def upper(letter: str) -> str:
-    """A letter as messages show it: upper case where that is one letter (``ß`` stays)."""
-    shown = letter.upper()
-    return shown if len(shown) == 1 else letter
+    """A letter as tiles and messages show it: its capital, one letter for one (``ß`` is
+    ``ẞ``, not ``SS``); a letter whose capital would be longer stays as it is."""
+    shown = CAPITALS.get(letter) or letter.upper()
+    return shown if len(shown) == len(letter) else letter
 
 
 def shout(word: str) -> str:
-    """A word in upper case as boards and messages show it (``ß`` stays ``ß``)."""
+    """A word in capitals as boards and messages show it, a letter for a letter: ``AUẞEN``,
+    never ``AUSSEN`` (six letters in a row of five)."""
     return "".join(map(upper, word))
 
 

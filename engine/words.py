@@ -116,8 +116,9 @@ def encode(words: Iterable[str], alphabet: str, length: int) -> npt.NDArray[np.u
     return codes
 
 
-# The refusal of a look-alike character, by what the game's own characters are (English,
-# with named fields: a front end translates it, see engine.rules.Reason).
+# The refusal of a look-alike character, by what the character is, a digit or a letter,
+# whatever the game (English, with named fields: a front end translates it, see
+# engine.rules.Reason).
 LOOK_ALIKE = {
     "digit": "{character} ({script}) looks like a digit; type it with your keyboard's digits",
     "Latin letter": "{character} ({script}) looks like a Latin letter; type it with your "
@@ -161,8 +162,8 @@ def normalise(text: str, alphabet: str, fold: Mapping[str, str] | None = None) -
     for ch in result:
         if ch not in alphabet:
             kind = _look_alike_kind(ch)
-            if kind is not None:
-                own = "digit" if alphabet[:1].isdigit() else "Latin letter"
+            if kind is not None:  # named for what it is: a fullwidth 1 is a digit in Wordle too
+                own = "digit" if ch.isdigit() else "Latin letter"
                 raise LookAlikeError(LOOK_ALIKE[own], character=repr(ch), script=kind)
     return result
 

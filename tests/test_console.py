@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 from bot.console import Console, run_console
 from bot.services import Player, open_services
@@ -296,3 +297,134 @@ async def test_console_hints_are_the_hints_a_player_can_use(tmp_path) -> None:
     assert "Best guesses (the adversary keeps the biggest group):" in absurdle
     assert "LOUTS leaves 15 words" in absurdle  # CRANE left 263; no guess leaves fewer
     assert " bits, " not in absurdle
+
+
+async def test_commands_after_a_pasted_share_are_read(tmp_path) -> None:
+    """Issue 39.7: a paste ends at a line no share holds. A command names a game
+    (game:primel) but is no header; blank lines inside a share and the link after its grid
+    are the share's. (ann pastes the second: one analysis every 10 s a player.)"""
+    text, services = await scripted(
+        tmp_path, "/analyze Wordle 1,234 3/6", "", "⬛🟨⬛⬛⬛", "🟨🟨⬛🟩⬛", "🟩🟩🟩🟩🟩", "",
+        "/leaderboard metric:wins period:today game:primel", "/streak game:wordle",
+        "/as ann", "/analyze Wordle (ES) #27 4/6", "", "🟩⬜⬜⬜🟩", "🟩🟩🟩⬜🟩",
+        "🟩🟩🟨⬜🟩", "🟩🟩🟩🟩🟩", "", "wordle.danielfrg.com",
+        "/settings me colours:high-contrast",
+    )  # fmt: skip
+    await services.close()
+    assert "Wordle #1234: 3" in text
+    assert "Wins, primel daily, everyone, today" in text
+    assert "Wordle daily streak: 0 (best 0)" in text
+    assert "La palabra del día #27: 4" in text and "wordle.danielfrg.com" not in text
+    assert "Your colours: high-contrast" in text
+
+
+async def test_each_picture_is_a_file_of_its_own(tmp_path, monkeypatch) -> None:
+    """Issue 39.7: two runs (two people at one machine, or one twice) never write over each
+    other's picture; each is readable by its user alone, where the printed path says."""
+    import stat
+    import tempfile
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # the system's temporary folder
+    said: list[Path] = []
+    for run in ("first", "second"):
+        text, services = await scripted(tmp_path, "/stats", "/stats", name=run)
+        await services.close()
+        said += [Path(line.removeprefix("Picture: ")) for line in text.splitlines()
+                 if line.startswith("Picture: ")]  # fmt: skip
+    assert len(said) == len(set(said)) == 4
+    assert sorted(folder.iterdir()) == sorted(said)  # nothing else, nowhere else
+    for path in said:
+        assert path.name.startswith("wordlebot-stats-") and path.suffix == ".png"
+        assert path.read_bytes().startswith(b"\x89PNG")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_line_that_is_not_utf8_is_refused_in_words_and_the_session_goes_on(tmp_path) -> None:
+    """Issue 39.7: a byte that is not UTF-8 (a Latin-1 é, here inside a paste too) gets one
+    line; the next lines are read. Strict decoding, as in a UTF-8 locale such as
+    en_US.UTF-8 (a C locale would decode leniently)."""
+    env = {"DATABASE_PATH": str(tmp_path / "bytes.sqlite3"), "PATH": "/usr/bin:/bin",
+           "TMPDIR": str(tmp_path), "PYTHONIOENCODING": "utf-8:strict"}  # fmt: skip
+    typed = "/wordle practice\ncr\xe9ne\n/analyze Wordle 1,234 3/6\n\n\xe9\ncrane\n/streak\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console"], input=typed.encode("latin-1"),
+        capture_output=True, env=env, timeout=120,
+    )  # fmt: skip
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert result.returncode == 0 and "Traceback" not in err, err
+    assert out.count("That line is not UTF-8 text, so it was not read") == 2
+    assert "CRANE" in out and "Wordle daily streak" in out
+    assert "Wordle #1234" in out  # the paste before the bad line was read
+
+
+def test_the_prompt_edits_lines_at_a_terminal_and_leaves_it_as_it_was(tmp_path) -> None:
+    """Issue 39.7: at a terminal (a pseudo-terminal here) the prompt edits lines: CANE, three
+    left arrows and R play CRANE (without line editing the arrows were typed as ^[[D into
+    the guess). Ctrl-C (SIGINT, as the terminal sends it) while the prompt reads leaves
+    the terminal echoing and reading lines, as before the console."""
+    import os
+    import re
+    import select
+    import signal
+    import termios
+    import time
+
+    leader, follower = os.openpty()
+    env = {"DATABASE_PATH": str(tmp_path / "tty.sqlite3"), "PATH": "/usr/bin:/bin",
+           "TMPDIR": str(tmp_path), "HOME": str(tmp_path), "TERM": "xterm"}  # fmt: skip
+    modes = termios.tcgetattr(follower)
+    console = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "console"], stdin=follower, stdout=follower,
+        stderr=follower, env=env, start_new_session=True,
+    )  # fmt: skip
+    shown = bytearray()
+
+    def wait_for(pattern: bytes, start: int = 0) -> int:
+        """Read what the console shows until ``pattern`` appears after ``start``."""
+        deadline = time.monotonic() + 60
+        while (found := re.search(pattern, shown[start:])) is None:
+            assert time.monotonic() < deadline, shown.decode(errors="replace")
+            if select.select([leader], [], [], 1)[0]:
+                shown.extend(os.read(leader, 65536))
+        return start + found.end()
+
+    try:
+        at = wait_for(b"> ")
+        os.write(leader, b"/wordle practice\r")
+        at = wait_for(rb"Guess 1 of 6[\s\S]*> ", at)
+        os.write(leader, b"cane" + b"\x1b[D" * 3 + b"r\r")
+        typed, at = at, wait_for(rb"Guess 2 of 6|Solved in 1/6", at)
+        played = re.sub(rb"\x1b\[[0-9;]*m", b"", shown[typed:at])  # the tiles, uncoloured
+        assert b" C  R  A  N  E " in played, shown.decode(errors="replace")
+        wait_for(b"> ", at)
+        console.send_signal(signal.SIGINT)
+        assert console.wait(timeout=60) != 0
+        after = termios.tcgetattr(follower)
+        assert after[3] & (termios.ECHO | termios.ICANON) == termios.ECHO | termios.ICANON
+        assert after[3] == modes[3]
+    finally:
+        if console.poll() is None:
+            console.kill()
+            console.wait()
+        os.close(leader)
+        os.close(follower)
+
+
+async def test_german_sharp_s_is_one_letter_on_the_board_and_in_the_definition(tmp_path) -> None:
+    """Issue 39.7: str.upper() spells ß as SS, six letters in a row of five; the board, the
+    answer, the definition and the give-up line show the capital ẞ, as the board images
+    and the keyboard do."""
+    settings = load_settings(database_path=str(tmp_path / "de.sqlite3"), daily_seed=SEED)
+    services = await open_services(settings)
+    services.games.choose_answer = {"wordle-de-5": "außen"}.get
+    shown: list[str] = []
+    console = Console(services, Player(8, "uwe"), shown.append, colour=False)
+    await console.run(script("/wordle practice language:de", "außer", "/giveup"))
+    await services.close()
+    text = "\n".join(shown)
+    assert "🟩🟩🟩🟩⬛ AUẞER" in text
+    assert "The answer was AUẞEN" in text and "X/6. The answer was AUẞEN." in text
+    assert "AUẞEN: von innen gesehen jenseits einer Begrenzung" in text
+    assert "SS" not in text and "ß" not in text

@@ -3,9 +3,11 @@ hard mode, input normalisation, the variant registry and every solver on synthet
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,11 +119,12 @@ def test_hard_mode_accepts_exactly_the_words_keeping_greens_and_revealed_counts(
     assert is_consistent(answer, history)
 
 
-def test_hard_mode_messages_name_the_eleventh_letter_and_keep_sharp_s() -> None:
+def test_hard_mode_messages_name_the_eleventh_letter_and_sharp_s_in_one_capital() -> None:
+    """Letters are named as the tiles show them: ẞ, as É, never SS (issue 39.7)."""
     history = [("aaaaaaaaaaé", score("aaaaaaaaaaé", "ééééééééééé"))]
     assert hard_mode_problem("ééééééééééa", history) == "11th letter must be É"
-    assert hard_mode_problem("aßaa", [("ßbbb", score("ßbbb", "ßccc"))]) == "1st letter must be ß"
-    assert hard_mode_problem("cccc", [("bßbb", score("bßbb", "ßccc"))]) == "Guess must contain ß"
+    assert hard_mode_problem("aßaa", [("ßbbb", score("ßbbb", "ßccc"))]) == "1st letter must be ẞ"
+    assert hard_mode_problem("cccc", [("bßbb", score("bßbb", "ßccc"))]) == "Guess must contain ẞ"
 
 
 def test_ascii_lists_keep_their_checksum_so_caches_stay_valid() -> None:
@@ -170,6 +173,32 @@ def test_look_alike_letters_are_refused_by_name(typed: str, named: str) -> None:
     assert verdict.message is not None and verdict.message.startswith(named)
     with pytest.raises(HistoryError, match=r"Cyrillic|Greek|fullwidth"):
         parse_history(f"{typed} 00000", get_variant("wordle"))
+
+
+@functools.cache
+def other_digits_and_letters() -> tuple[list[str], list[str]]:
+    """Every digit of another script or form (fullwidth, mathematical, Arabic-Indic...), and
+    every Greek and Cyrillic letter: the whole space, it is small (read when first asked:
+    a walk over Unicode costs 0.4 s)."""
+    digits = [chr(c) for c in range(0x80, 0x110000) if unicodedata.category(chr(c)) == "Nd"]
+    letters = [ch for ch in map(chr, range(0x370, 0x530)) if ch.isalpha()
+               and unicodedata.name(ch).startswith(("GREEK", "CYRILLIC"))
+               and unicodedata.is_normalized("NFC", ch.lower())]  # fmt: skip
+    return digits, letters
+
+
+@pytest.mark.parametrize("alphabet", [LETTERS, "0123456789"])
+def test_a_look_alike_is_called_a_digit_or_a_letter_for_what_it_is(alphabet: str) -> None:
+    """Issue 39.7: a fullwidth 1 typed in Wordle is a digit, a Cyrillic a typed in Primel a
+    letter: the refusal follows the character, not the game."""
+    digits, letters = other_digits_and_letters()
+    assert len(digits) > 600 and len(letters) > 300
+    for characters, said in ((digits, "looks like a digit"),
+                             (letters, "looks like a Latin letter")):  # fmt: skip
+        for ch in characters:
+            with pytest.raises(LookAlikeError) as refused:
+                normalise(f"ab{ch}", alphabet)
+            assert str(refused.value).startswith(repr(ch.lower())) and said in str(refused.value)
 
 
 def test_plain_mistakes_keep_the_original_messages(wordle, primel) -> None:
@@ -267,7 +296,7 @@ def test_games_and_solvers_run_at_every_length(synthetic, length: int) -> None:
     position = Position.start(variant, Mode.HARD)
     while not game.over:
         guess = variant.guesses.words[best_guess(position, Measure.ENTROPY)]
-        outcome = game.guess("".join(map(upper, guess)))  # ß stays ß
+        outcome = game.guess("".join(map(upper, guess)))  # typed in capitals: ẞ reads as ß
         assert outcome.accepted, outcome.message
         position = position.play(outcome.word, outcome.pattern)
     assert game.status is Status.WON

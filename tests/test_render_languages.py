@@ -19,7 +19,13 @@ from bot.render.alt_text import LIMIT, board_alt_text, keyboard_alt_text, row_te
 from bot.render.keyboards import ABSENT, CORRECT, PRESENT, UNUSED, key_states, keys
 from bot.render.letters import FONT_FILE, capital, capitals, font
 from bot.render.palette import HIGH_CONTRAST, STANDARD
-from bot.render.text import keyboard_markdown
+from bot.render.text import (
+    board_rows,
+    definition_text,
+    finished_definition,
+    keyboard_markdown,
+    status_line,
+)
 from bot.services import GameView
 from wordlists import DIRECTORY as WORDLISTS
 
@@ -257,3 +263,15 @@ def test_a_long_name_is_cut_to_its_cell() -> None:
     cut = images.clipped(name, small, 100)
     assert small.getlength(cut) <= 100 and cut.endswith("…") and name.startswith(cut[:-1])
     assert images.clipped("Łukasz", small, 100) == "Łukasz"
+
+
+def test_sharp_s_is_one_letter_in_text_boards_and_definitions() -> None:
+    """Issue 39.7: AUẞEN, five letters in a row of five (str.upper() gives AUSSEN)."""
+    from engine.definitions import definition
+
+    lost = replace(view([("außer", "22220")], "wordle-de-5"), status="lost", answer="außen")
+    assert board_rows(lost) == ["🟩🟩🟩🟩⬛  `AUẞER`"]
+    assert status_line(lost, spoiler=False) == "X/6. The answer was AUẞEN."
+    assert finished_definition(lost, spoiler=False).startswith("AUẞEN: von innen gesehen")
+    found = definition("außen", "de")
+    assert found is not None and definition_text(found).startswith("**AUẞEN**\n")

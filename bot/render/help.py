@@ -49,6 +49,7 @@ SECTIONS = (
         Entry("/hint", N_("what is left and the best next guesses, privately")),
         Entry("/hint history:crane 01002", N_("the same for a game played elsewhere")),
         Entry("/analyze paste:...", N_("read a pasted share, turn by turn")),
+        _console("/analyze + paste", N_("a share of several lines, up to a command or a word")),
         _discord("Apps > Analyze Wordle result", N_("the same, on a message")),
         Entry("/coach", N_("your last game's skill and luck, turn by turn")),
         Entry("/hardmode", N_("is hard mode harder? our study")),

@@ -55,7 +55,7 @@ def board_rows(
     lines = []
     for guess, digits in game.rows:
         squares = squares_of(digits, palette)
-        word = f"||{guess.upper()}||" if hide_letters else f"`{guess.upper()}`"
+        word = f"||{capitals(guess)}||" if hide_letters else f"`{capitals(guess)}`"
         lines.append(f"{squares}  {word}")
     return lines
 
@@ -71,7 +71,7 @@ def multi_rows(game: GameView, palette: Palette = STANDARD) -> list[str]:
     for i, (guess, _digits) in enumerate(game.rows):
         cells = [squares_of(b[i][1], palette) if i < len(b) else "·" * game.length
                  for b in game.boards]  # fmt: skip
-        lines.append(f"`{guess.upper()}` " + " ".join(cells))
+        lines.append(f"`{capitals(guess)}` " + " ".join(cells))
     return lines
 
 
@@ -171,13 +171,13 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
             )
         if game.status == "lost":
             return _("X/{limit}. The answers were {answers}.").format(
-                limit=game.max_guesses, answers=(game.answer or "").upper()
+                limit=game.max_guesses, answers=capitals(game.answer or "")
             )
         return _("{solved}/{boards} boards solved. Guess {number} of {limit}").format(
             solved=solved, boards=len(game.boards), number=count + 1, limit=game.max_guesses
         )
     if game.remaining is not None:  # Absurdle
-        target = (game.target or "").upper()
+        target = capitals(game.target or "")
         if game.status == "won":
             if game.target:
                 return _("Cornered in {count} guesses! Target: {target}.").format(
@@ -199,7 +199,7 @@ def status_line(game: GameView, *, spoiler: bool) -> str:
     if game.status == "won":
         return _("Solved in {count}/{limit}!").format(count=count, limit=game.max_guesses)
     if game.status == "lost":
-        answer = (game.answer or "").upper()
+        answer = capitals(game.answer or "")
         shown = f"||{answer}||" if spoiler else answer
         return _("X/{limit}. The answer was {answer}.").format(limit=game.max_guesses,
                                                               answer=shown)  # fmt: skip
@@ -226,7 +226,7 @@ def sense_text(part: str, gloss: str, longest: int | None = None) -> str:
 
 def definition_text(found: Definition) -> str:
     """/define's answer: the word, its senses, and the dictionary it comes from."""
-    lines = [f"**{found.word.upper()}**"]
+    lines = [f"**{capitals(found.word)}**"]
     lines += [sense_text(sense.part, sense.gloss) for sense in found.senses]
     lines.append("-# " + _("Source: {source}").format(source=found.source))
     return "\n".join(lines)
@@ -264,9 +264,9 @@ def finished_definition(game: GameView, *, spoiler: bool) -> str:
         return f"||{sense_text(sense.part, sense.gloss, GLOSS)}||"
     gloss = sense_text("", sense.gloss, GLOSS)
     if not sense.part:
-        return _("{word}: {gloss}").format(word=found.word.upper(), gloss=gloss)
+        return _("{word}: {gloss}").format(word=capitals(found.word), gloss=gloss)
     return _("{word} ({part}): {gloss}").format(
-        word=found.word.upper(), part=part_of_speech(sense.part), gloss=gloss
+        word=capitals(found.word), part=part_of_speech(sense.part), gloss=gloss
     )
 
 
@@ -347,7 +347,7 @@ def analysis_text(analysis: Analysis) -> str:
         else:
             lines.append(f"{name}: {results}")
         if reading is not None:
-            likely = ", ".join(w.upper() for w in reading.likely[:6])
+            likely = ", ".join(capitals(w) for w in reading.likely[:6])
             lines.append(
                 ngettext(
                     "The grid alone fits {count} answer; most likely: {words}",
@@ -367,7 +367,7 @@ def analysis_text(analysis: Analysis) -> str:
         )
         if result.suggestions:
             lines.append(
-                _("Best next guess: {guess}").format(guess=result.suggestions[0].guess.upper())
+                _("Best next guess: {guess}").format(guess=capitals(result.suggestions[0].guess))
             )
     if analysis.coaching is not None:
         lines.append(f"```\n{coaching_text(analysis.coaching)}\n```")
@@ -377,7 +377,7 @@ def analysis_text(analysis: Analysis) -> str:
 
 def candidates_text(result: Hint, shown: int) -> str:
     """The first ``shown`` candidates, each with its chance under an answer model."""
-    words = [w.upper() for w in result.candidates[:shown]]
+    words = [capitals(w) for w in result.candidates[:shown]]
     if result.probabilities:
         words = [f"{w} {percent(p)}" for w, p in zip(words, result.probabilities, strict=False)]
     return ", ".join(words)
@@ -399,13 +399,13 @@ def hint_text(result: Hint, shown: int = 15) -> str:
     could be the answer (with its chance under an answer model). With one word left, that
     word alone; where the worst case is all (Absurdle), each guess by the words it leaves."""
     if result.remaining == 1:
-        return _("Only one word is left: {word}").format(word=f"`{result.candidates[0].upper()}`")
+        return _("Only one word is left: {word}").format(word=f"`{capitals(result.candidates[0])}`")
     if result.measure == "minimax":
         return _worst_case_text(result, shown)
     lines = [_hint_head(result, shown), _("Best guesses:")]
     for s in result.suggestions:
         said = _("{guess} {bits} bits, {left} left on average, worst {worst}").format(
-            guess=f"`{s.guess.upper()}`", bits=format_number(s.entropy, 2),
+            guess=f"`{capitals(s.guess)}`", bits=format_number(s.entropy, 2),
             left=format_number(s.expected, 1), worst=s.worst)  # fmt: skip
         if s.possible and s.chance:
             said += " " + _("(could be it: {chance})").format(chance=percent(s.chance))
@@ -438,7 +438,7 @@ def _worst_case_text(result: Hint, shown: int) -> str:
     lines = [_hint_head(result, shown), _("Best guesses (the adversary keeps the biggest group):")]
     for s in result.suggestions:
         said = ngettext("{guess} leaves {count} word", "{guess} leaves {count} words",
-                        s.worst).format(guess=f"`{s.guess.upper()}`", count=s.worst)  # fmt: skip
+                        s.worst).format(guess=f"`{capitals(s.guess)}`", count=s.worst)  # fmt: skip
         lines.append(said)  # no "could be it": the adversary keeps another word while it can
     return "\n".join(lines)
 
@@ -450,7 +450,7 @@ def multi_hint_text(result: MultiHint) -> str:
         if not words:
             lines.append(_("Board {board}: solved").format(board=board))
             continue
-        shown = ", ".join(w.upper() for w in words[:8])
+        shown = ", ".join(capitals(w) for w in words[:8])
         if len(words) > 8:
             lines.append(
                 _("Board {board}: {count} possible: {words} and {more} more").format(
@@ -463,7 +463,9 @@ def multi_hint_text(result: MultiHint) -> str:
                     board=board, count=len(words), words=shown
                 )
             )
-    lines.append(_("Best guess for all boards: {guess}").format(guess=f"`{result.guess.upper()}`"))
+    lines.append(
+        _("Best guess for all boards: {guess}").format(guess=f"`{capitals(result.guess)}`")
+    )
     return "\n".join(lines)
 
 
@@ -482,11 +484,11 @@ def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
         ):
             if solved is not None:
                 done = _("Board {board}: {answer}, solved in {count}").format(
-                    board=board, answer=answer.upper(), count=solved
+                    board=board, answer=capitals(answer), count=solved
                 )
             else:
                 done = _("Board {board}: {answer}, not solved").format(
-                    board=board, answer=answer.upper()
+                    board=board, answer=capitals(answer)
                 )
             blocks.append(f"{done}\n{coaching_text(coaching)}")
         skill = "-" if report.skill is None else report.skill
@@ -497,8 +499,8 @@ def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
         for i, w in enumerate(report.turns, 1):
             skill = "-" if w.skill is None else f"{w.skill:>2}"
             left = pgettext("a coaching table's cell", "won") if w.after == 0 else f"{w.after}"
-            best = "-" if w.after == 0 else f"{w.best.upper()} ({w.best_after})"
-            lines.append(f"{i:>4}  {w.guess.upper():<6} {w.before:>4} -> {left:<4} "
+            best = "-" if w.after == 0 else f"{capitals(w.best)} ({w.best_after})"
+            lines.append(f"{i:>4}  {capitals(w.guess):<6} {w.before:>4} -> {left:<4} "
                          f"{best:<14} {skill:>5}")  # fmt: skip
         skill = "-" if report.skill is None else report.skill
         lines.append(_("Skill {skill}/99 (the adversary keeps the largest group: no luck)")
@@ -508,10 +510,10 @@ def coaching_text(report: Coaching | BoardsCoaching | WorstCaseCoaching) -> str:
     lines = [_("Turn  guess   left        best    skill luck")]
     for i, t in enumerate(report.turns, 1):
         skill = "-" if t.skill is None else f"{t.skill:>2}"
-        rollout = ("  " + _("(rollout: {guess})").format(guess=t.rollout.upper())
+        rollout = ("  " + _("(rollout: {guess})").format(guess=capitals(t.rollout))
                    if t.rollout else "")  # fmt: skip
-        lines.append(f"{i:>4}  {t.guess.upper():<6} {t.before:>4} -> {t.after:<4} "
-                     f"{t.best.upper():<6} {skill:>5} {t.luck:>4}{rollout}")  # fmt: skip
+        lines.append(f"{i:>4}  {capitals(t.guess):<6} {t.before:>4} -> {t.after:<4} "
+                     f"{capitals(t.best):<6} {skill:>5} {t.luck:>4}{rollout}")  # fmt: skip
     skill = "-" if report.skill is None else report.skill
     lines.append(_("Skill {skill}/99, luck {luck}/99").format(skill=skill, luck=report.luck))
     return "\n".join(lines)
@@ -587,7 +589,7 @@ def digest_text(digest: Digest, name: Callable[[Member], str] = lambda m: m.name
                     said.format(
                         player=name(shown.member),
                         turn=shown.turn,
-                        word=f"||{shown.guess.upper()}||",
+                        word=f"||{capitals(shown.guess)}||",
                         value=shown.value,
                     )
                 )
@@ -630,7 +632,7 @@ def race_text(board: RaceBoard, name: Callable[[Racer], str] = lambda r: r.name,
     if race.started_at is None:
         return _("**{race}**: called off, fewer than 2 players joined.").format(race=spec)
     if race.status == "over":
-        words = ", ".join(race.answers).upper()
+        words = capitals(", ".join(race.answers))
         if len(race.answers) > 1:
             head = _("**{race} is over!** The answers were {words}.").format(race=spec, words=words)
         else:
@@ -672,7 +674,7 @@ def coop_rows(view: CoopView, name: Callable[[Turn], str] = lambda t: t.name) ->
 def coop_status(view: CoopView) -> str:
     if view.status != "ended":
         return status_line(view.game, spoiler=False)
-    words = (view.game.answer or "").upper()
+    words = capitals(view.game.answer or "")
     if view.game.boards is not None:
         return _("Ended by a moderator. The answers were {words}.").format(words=words)
     return _("Ended by a moderator. The answer was {words}.").format(words=words)

@@ -57,7 +57,7 @@ from engine.game import GameStateError, Status
 from engine.history import HistoryError, parse_history
 from engine.multiboard import MultiGame
 from engine.pattern import PatternError, score, to_digits
-from engine.rules import Mode, too_many
+from engine.rules import Mode, shout, too_many
 from engine.solver.absurdle import challenge_hint
 from engine.solver.hints import Hint
 from engine.solver.measures import Measure
@@ -423,7 +423,7 @@ class GameService:
             hard = game.mode is not Mode.NORMAL
             earned = await self.achievements(self.storage, saved, result, hard)
             return replace(self._shown(place, saved, _("The answer was {answer}").format(
-                answer=answer_text(game).upper())), earned=tuple(earned))  # fmt: skip
+                answer=shout(answer_text(game)))), earned=tuple(earned))  # fmt: skip
 
     async def start(
         self, player: Player, scope: int, variant: str = "wordle", *, daily: bool = False,
