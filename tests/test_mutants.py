@@ -1,6 +1,7 @@
-"""Tests that kill mutants which used to survive the suite (issue 29, point 10): each names
-the change to the code it catches. The other mutants of that list are caught where their
-subject is tested (tests/test_archive.py, tests/test_services.py, tests/test_share_rules.py).
+"""Tests that kill mutants which used to survive the suite (issue 29, point 10, and issue 39,
+point 10): each names the change to the code it catches. The other mutants of those lists
+are caught where their subject is tested (tests/test_archive.py, tests/test_services.py,
+tests/test_share_rules.py, tests/test_solver.py, tests/test_deletion.py).
 """
 
 from __future__ import annotations
@@ -240,3 +241,194 @@ def test_the_uniform_coach_does_not_score_the_opener() -> None:
     first, *rest = coaching.turns
     assert first.skill is None and all(t.skill is not None for t in rest)
     assert coaching.skill == round(sum(t.skill for t in rest) / len(rest))
+
+
+# == issue 39, point 10 =======================================================================
+
+DAY = date(2026, 3, 1)
+NEXT = DAY + timedelta(days=1)
+
+
+def just_before_midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 23, 59, 59, 900_000, tzinfo=UTC)
+
+
+def just_after_midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 0, 0, 1, tzinfo=UTC) + timedelta(days=1)
+
+
+# -- thirty practice wins in a row are no "30-day streak" ----------------------------------
+# Mutant: bot/services/achievements.py's totals read the best streak of every kind
+# (``max(int(r[3]) for r in rows)``), not of the dailies alone: a practice game can be
+# given up and started again until a lucky draw, so thirty practice wins earned it.
+
+
+async def test_thirty_practice_wins_in_a_row_do_not_earn_the_daily_streak(services) -> None:
+    await services.storage.bulk_results([(ANN.id, GUILD, "wordle:practice", None, True, 4)] * 29)
+    services.games.choose_answer = lambda variant: "cigar"
+    assert (await services.games.start(ANN, GUILD)).ok
+    won = await services.games.guess(ANN, GUILD, "cigar")
+    assert won.ok and won.game.status == "won"
+    practice = await services.storage.standing(ANN.id, "wordle:practice")
+    assert (practice.wins, practice.current_streak, practice.max_streak) == (30, 30, 30)
+    assert "streak_30" not in won.earned
+    assert "streak_30" not in await services.storage.achievements.earned(ANN.id)
+
+
+# -- a daily won as midnight closes it stays won -------------------------------------------
+# Mutant: bot/services/closing.py's close_game without its ``status != playing`` check on
+# the game read again: the job read the daily while it was going, the winning guess
+# (accepted at 23:59:59.9) saved first, and the job's retry saved the win over as a loss.
+
+
+async def test_a_daily_won_while_the_closing_job_closes_it_stays_won(services) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 23, 50, tzinfo=UTC)]
+    services.daily.clock = lambda: now[0]
+    assert (await services.games.start(ANN, GUILD, daily=True)).ok
+    answer = services.daily.answer("wordle", DAY)
+    assert (await services.games.guess(ANN, GUILD, "aahed", kind="wordle:daily")).ok
+    read_by_the_job = services.closing.boards_showing
+    assert read_by_the_job is not None
+    won = []
+
+    async def the_win_lands_meanwhile(player_id: int, day: str) -> set[int]:
+        """Called by the job between its read of the games going and its close of each."""
+        now[0] = just_before_midnight(DAY)  # the guess was taken before midnight...
+        won.append(await services.games.guess(ANN, GUILD, answer, kind="wordle:daily"))
+        now[0] = just_after_midnight(DAY)  # ...and the job runs just after
+        return await read_by_the_job(player_id, day)
+
+    services.closing.boards_showing = the_win_lands_meanwhile
+    now[0] = just_after_midnight(DAY)
+    assert await services.closing.run_due() == 1  # found going, closed by nobody
+    assert won[0].ok and won[0].game.status == "won"
+    games = await services.storage._all("SELECT status FROM games")
+    assert [tuple(r) for r in games] == [("won",)]
+    results = await services.storage._all("SELECT won, guesses, day FROM results")
+    assert [tuple(r) for r in results] == [(1, 2, DAY.isoformat())]
+    standing = await services.storage.standing(ANN.id, "wordle:daily")
+    assert (standing.played, standing.wins, standing.current_streak) == (1, 1, 1)
+
+
+# Mutant: bot/services/games.py told a move after midnight in a daily another process had
+# won just before it that the daily "closed at midnight, unfinished (a loss)" (without the
+# ``not closed_here and ended.status != lost`` check).
+
+
+async def test_a_move_after_midnight_in_a_daily_won_elsewhere_says_it_is_over(
+    shared_url,
+) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 23, 50, tzinfo=UTC)]
+    settings = load_settings(database_url=shared_url, daily_seed=SEED)
+    one, two = await open_services(settings), await open_services(settings)
+    try:
+        for process in (one, two):
+            process.daily.clock = lambda: now[0]
+        assert (await one.games.start(ANN, GUILD, daily=True)).ok
+        assert (await one.games.guess(ANN, GUILD, "aahed", kind="wordle:daily")).ok
+        assert (await two.games.current(ANN, GUILD)).ok  # the second process holds it now
+        now[0] = just_before_midnight(DAY)
+        won = await one.games.guess(ANN, GUILD, services_answer(one), kind="wordle:daily")
+        assert won.ok and won.game.status == "won"
+        now[0] = just_after_midnight(DAY)
+        late = await two.games.guess(ANN, GUILD, "crane", kind="wordle:daily")
+        assert not late.ok and "closed at midnight" not in late.message
+        assert late.game is not None and late.game.status == "won"
+        rows = await two.storage._all("SELECT won FROM results")
+        assert [tuple(r) for r in rows] == [(1,)]
+    finally:
+        await one.close()
+        await two.close()
+
+
+def services_answer(services: Services) -> str:
+    return services.daily.answer("wordle", services.daily.today())
+
+
+# -- the closing job rests for a day, not for good -----------------------------------------
+# Mutant: bot/services/closing.py's run_due resting once it has rested at all (``if
+# self._rested is not None``): after one run that found nothing, no daily was ever closed
+# by the job again.
+
+
+async def test_the_closing_job_runs_again_on_each_later_day(services) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC)]
+    services.daily.clock = lambda: now[0]
+    assert await services.closing.run_due() == 0  # nothing to close: it rests today
+    for player, day in ((ANN, DAY), (BOB, NEXT), (CAT, NEXT + timedelta(days=1))):
+        now[0] = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+        assert await services.closing.run_due() == 0
+        started = await services.games.start(player, GUILD, daily=True)
+        assert started.ok and started.game is not None
+        assert await services.closing.run_due() == 0  # rested today: not looked at again
+        now[0] = just_after_midnight(day)
+        assert await services.closing.run_due() == 1  # the next day: the job runs again
+        stored = await services.storage.game(started.game.game_id)
+        assert stored is not None and stored.status == "lost"
+
+
+# -- the winner's role: a run of a day again finishes it; an older day's run moves nothing ---
+# Mutants: bot/services/winner_role.py's guard against an older day's run (``latest > day``)
+# removed, or widened to the same day (``latest >= day``): the second run of a day then did
+# nothing, and a winner whose role was being given when the first stopped never got it.
+
+ROLE = 4242
+
+
+class Roles:
+    """The server's roles as Discord keeps them; ``failing``: members whose change fails as
+    a request that never got an answer (a connection lost, the process stopping)."""
+
+    def __init__(self) -> None:
+        self.held: set[int] = set()
+        self.calls: list[tuple[str, int]] = []
+        self.failing: set[int] = set()
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        return None
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        if player_id in self.failing:
+            raise ConnectionResetError("no answer")
+        self.calls.append(("give", player_id))
+        self.held.add(player_id)
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        self.calls.append(("take", player_id))
+        self.held.discard(player_id)
+
+    async def say(self, channel, text: str) -> None:
+        raise AssertionError(text)
+
+
+async def test_a_second_winners_role_run_of_a_day_finishes_what_the_first_left(services) -> None:
+    from bot.services.winner_role import crown
+    from bot.storage.digests import DigestChannel
+
+    storage = services.storage
+    await storage.bulk_results([(p.id, GUILD, "wordle:daily", DAY.isoformat(), True, 3)
+                                for p in (ANN, BOB, CAT)])  # fmt: skip
+    await storage.winner_roles.set_role(GUILD, ROLE)
+    channel = DigestChannel(GUILD, 555, 9, None)
+    roles = Roles()
+    roles.failing = {BOB.id}  # the first run stops while BOB's role is being given
+    with pytest.raises(ConnectionResetError):
+        await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id}
+    roles.failing = set()
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id, BOB.id} and ("take", ANN.id) not in roles.calls
+    holders = [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)]
+    assert holders == [(ANN.id, DAY.isoformat()), (BOB.id, DAY.isoformat())]
+    # Once more: nothing changes (Discord's role changes are idempotent).
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id, BOB.id} and "take" not in {action for action, _ in roles.calls}
+    assert [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)] == holders
+    # The next day's run moves it; a late run of the day before moves nothing back.
+    await crown(storage, roles, roles.say, channel, NEXT.isoformat(), {CAT.id})
+    assert roles.held == {CAT.id}
+    calls = len(roles.calls)
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {CAT.id} and len(roles.calls) == calls
+    holders = [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)]
+    assert holders == [(CAT.id, NEXT.isoformat())]
