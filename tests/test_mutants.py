@@ -7,6 +7,7 @@ tests/test_share_rules.py, tests/test_solver.py, tests/test_deletion.py).
 from __future__ import annotations
 
 from collections import Counter
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -432,3 +433,82 @@ async def test_a_second_winners_role_run_of_a_day_finishes_what_the_first_left(s
     assert roles.held == {CAT.id} and len(roles.calls) == calls
     holders = [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)]
     assert holders == [(CAT.id, NEXT.isoformat())]
+
+
+# -- a message's fourth share is not read, and its poster is told ----------------------------
+# Mutant: bot/services/shares.py read one share past the cap (``shares[:MAX + 1]``) while
+# it still said how many were left unread: a message's three refused shares let a fourth
+# count.
+
+
+async def test_a_messages_fourth_share_is_not_counted_and_its_poster_is_told(
+    database_url, make_double
+) -> None:
+    from discord_double import POSTED
+    from test_share_rules import listening
+
+    double = await make_double(database_url)
+    storage = double.bot.services.storage
+    told = listening(double)
+    await double.command("sharechannel", user_id=1, enabled=True)
+    today = (date.fromisoformat(POSTED[:10]) - EPOCH).days
+    old = [f"Wordle {today - 30 - i:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩" for i in range(3)]
+    fourth = f"Wordle {today:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩"
+    await double.post("\n\n".join([*old, fourth]), user_id=14)
+    assert await storage.shares(14) == []
+    [(poster, lines)] = told
+    assert poster == 14 and len(lines) == 4
+    assert all("only the current puzzle counts" in line for line in lines[:3])
+    assert lines[3] == "Only a message's first 3 shares are read: 1 more not recorded"
+    await double.post(fourth, user_id=14)  # alone, the same share counts
+    assert [s["puzzle"] for s in await storage.shares(14)] == [today]
+
+
+# -- a change made while another process posts the live board shows on it -------------------
+# Mutant: bot/services/live_board.py gave up on a board another process was posting (its
+# claim taken, no message yet: ``return False`` for ``return True``): the change was not
+# read again once the board was posted, and the board missed it until the next change.
+
+
+async def test_a_finish_while_another_process_posts_the_board_shows_on_it(
+    shared_url, opened
+) -> None:
+    from clock import Clock
+    from test_live_board import Discord, play, settled, until
+
+    clock = Clock(datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC))
+    one = await opened(shared_url, clock, live_board_seconds=0.1)
+    two = await opened(shared_url, clock, live_board_seconds=0.1)
+    await one.storage.live_boards.set_channel(GUILD, 555)
+    discord = Discord()
+    posting, posted = asyncio.Event(), asyncio.Event()
+
+    async def slow_post(channel: int, board) -> int:
+        posting.set()
+        await posted.wait()  # two's post is on its way while one's player finishes
+        return await discord.post(channel, board)
+
+    one.live_boards.attach(discord.post, discord.edit)
+    two.live_boards.attach(slow_post, discord.edit)
+    begun, done = [0], []
+    flush = one.live_boards.debouncer.flush
+
+    async def counted(key):  # one's attempts at its board, in the order they began
+        began = begun[0]
+        begun[0] += 1
+        shown = await flush(key)
+        done.append(began)
+        return shown
+
+    one.live_boards.debouncer.flush = counted
+    await play(two, ANN, 0, finish=False)
+    await posting.wait()
+    await play(one, BOB, 1)
+    after = begun[0]
+    await until(lambda: any(began >= after for began in done))  # one saw bob's finish
+    assert discord.posts == []
+    posted.set()
+    await asyncio.gather(settled(one), settled(two))
+    [board] = discord.posts
+    text = discord.messages[board]
+    assert "2/6 bob" in text and "Still playing: ann" in text
