@@ -6,10 +6,11 @@ tests/test_share_rules.py, tests/test_solver.py, tests/test_deletion.py).
 
 from __future__ import annotations
 
-from collections import Counter
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
+from itertools import product
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -23,7 +24,8 @@ from bot.services.shares import posting_day, record_shares
 from bot.settings import load_settings
 from bot.storage.periods import EPOCH, period_key
 from engine.answer_model import ModelPosition, nyt_model
-from engine.pattern import score, winning
+from engine.pattern import score, to_digits, winning
+from engine.rules import hard_mode_reason
 from engine.shares import parse_shares
 from engine.solver.coach import _luck as uniform_luck
 from engine.solver.coach import coach
@@ -512,3 +514,40 @@ async def test_a_finish_while_another_process_posts_the_board_shows_on_it(
     [board] = discord.posts
     text = discord.messages[board]
     assert "2/6 bob" in text and "Still playing: ann" in text
+
+
+# -- hard mode: a later row never lowers what an earlier one proved ---------------------------
+# Mutant: engine/rules.py's revealed() kept each letter's count from the last row that
+# showed it (``minimum[g] = shown[g]``), not the most any row showed: after a row proving two
+# E's, a row showing one let a guess with a single E pass.
+
+
+def test_a_later_row_showing_fewer_of_a_letter_keeps_the_count_proved_before() -> None:
+    """EMCEE against GEESE shows three E's (🟨⬛⬛🟨🟩), then ELDER two (🟨⬛⬛🟨⬛): THESE,
+    with two, keeps ELDER's clues but not EMCEE's."""
+    history = [("emcee", score("emcee", "geese")), ("elder", score("elder", "geese"))]
+    assert [to_digits(p, 5) for _, p in history] == ["10012", "10010"]
+    reason = hard_mode_reason("these", history)
+    assert reason is not None and reason.message == "Guess must contain E three times"
+    assert hard_mode_reason("these", history[1:]) is None
+    assert hard_mode_reason("geese", history) is None
+
+
+def every_word(alphabet: str, length: int) -> list[str]:
+    return ["".join(letters) for letters in product(alphabet, repeat=length)]
+
+
+def test_hard_mode_keeps_every_rows_clues_over_a_whole_small_space() -> None:
+    """Every answer, every two rows played against it and every next guess, over the words
+    of three letters from two: hard mode refuses a guess exactly when it drops a clue of one
+    of the rows (each row's greens, and its count of each letter shown)."""
+    words = every_word("ab", 3)
+    for answer in words:
+        rows = [(guess, score(guess, answer)) for guess in words]
+        keeps = {(row, word): hard_mode_reason(word, [row]) is None
+                 for row in rows for word in words}  # fmt: skip
+        for first, second in product(rows, repeat=2):
+            for word in words:
+                allowed = hard_mode_reason(word, [first, second]) is None
+                assert allowed == (keeps[first, word] and keeps[second, word]), (
+                    answer, first, second, word)  # fmt: skip
