@@ -407,6 +407,7 @@ def test_the_floors_of_every_position_never_exceed_its_optimum(answers, extra) -
             for look_ahead in (False, True):
                 search = ExactSearch(variant, mode, SearchSettings(width, width))
                 assert search.floor(position, look_ahead) <= optimum, (history, look_ahead)
+
             def played(guess: int, here=(candidates, history, depth, cost)) -> float:
                 return played_at(variant, *here, guess)
 
