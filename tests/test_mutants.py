@@ -1,13 +1,16 @@
-"""Tests that kill mutants which used to survive the suite (issue 29, point 10): each names
-the change to the code it catches. The other mutants of that list are caught where their
-subject is tested (tests/test_archive.py, tests/test_services.py, tests/test_share_rules.py).
+"""Tests that kill mutants which used to survive the suite (issue 29, point 10, and issue 39,
+point 10): each names the change to the code it catches. The other mutants of those lists
+are caught where their subject is tested (tests/test_archive.py, tests/test_services.py,
+tests/test_share_rules.py, tests/test_solver.py, tests/test_deletion.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
+from itertools import product
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -21,7 +24,8 @@ from bot.services.shares import posting_day, record_shares
 from bot.settings import load_settings
 from bot.storage.periods import EPOCH, period_key
 from engine.answer_model import ModelPosition, nyt_model
-from engine.pattern import score, winning
+from engine.pattern import score, to_digits, winning
+from engine.rules import hard_mode_reason
 from engine.shares import parse_shares
 from engine.solver.coach import _luck as uniform_luck
 from engine.solver.coach import coach
@@ -147,7 +151,7 @@ def model():
     return nyt_model()
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=60, deadline=None)  # about 0.03 s each
 @given(
     answer=st.integers(0, len(MODEL_WORDS) - 1),
     played=st.lists(st.integers(0, len(MODEL_WORDS) - 1), min_size=1, max_size=3),
@@ -240,3 +244,310 @@ def test_the_uniform_coach_does_not_score_the_opener() -> None:
     first, *rest = coaching.turns
     assert first.skill is None and all(t.skill is not None for t in rest)
     assert coaching.skill == round(sum(t.skill for t in rest) / len(rest))
+
+
+# == issue 39, point 10 =======================================================================
+
+DAY = date(2026, 3, 1)
+NEXT = DAY + timedelta(days=1)
+
+
+def just_before_midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 23, 59, 59, 900_000, tzinfo=UTC)
+
+
+def just_after_midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 0, 0, 1, tzinfo=UTC) + timedelta(days=1)
+
+
+# -- thirty practice wins in a row are no "30-day streak" ----------------------------------
+# Mutant: bot/services/achievements.py's totals read the best streak of every kind
+# (``max(int(r[3]) for r in rows)``), not of the dailies alone: a practice game can be
+# given up and started again until a lucky draw, so thirty practice wins earned it.
+
+
+async def test_thirty_practice_wins_in_a_row_do_not_earn_the_daily_streak(services) -> None:
+    await services.storage.bulk_results([(ANN.id, GUILD, "wordle:practice", None, True, 4)] * 29)
+    services.games.choose_answer = lambda variant: "cigar"
+    assert (await services.games.start(ANN, GUILD)).ok
+    won = await services.games.guess(ANN, GUILD, "cigar")
+    assert won.ok and won.game.status == "won"
+    practice = await services.storage.standing(ANN.id, "wordle:practice")
+    assert (practice.wins, practice.current_streak, practice.max_streak) == (30, 30, 30)
+    assert "streak_30" not in won.earned
+    assert "streak_30" not in await services.storage.achievements.earned(ANN.id)
+
+
+# -- a daily won as midnight closes it stays won -------------------------------------------
+# Mutant: bot/services/closing.py's close_game without its ``status != playing`` check on
+# the game read again: the job read the daily while it was going, the winning guess
+# (accepted at 23:59:59.9) saved first, and the job's retry saved the win over as a loss.
+
+
+async def test_a_daily_won_while_the_closing_job_closes_it_stays_won(services) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 23, 50, tzinfo=UTC)]
+    services.daily.clock = lambda: now[0]
+    assert (await services.games.start(ANN, GUILD, daily=True)).ok
+    answer = services.daily.answer("wordle", DAY)
+    assert (await services.games.guess(ANN, GUILD, "aahed", kind="wordle:daily")).ok
+    read_by_the_job = services.closing.boards_showing
+    assert read_by_the_job is not None
+    won = []
+
+    async def the_win_lands_meanwhile(player_id: int, day: str) -> set[int]:
+        """Called by the job between its read of the games going and its close of each."""
+        now[0] = just_before_midnight(DAY)  # the guess was taken before midnight...
+        won.append(await services.games.guess(ANN, GUILD, answer, kind="wordle:daily"))
+        now[0] = just_after_midnight(DAY)  # ...and the job runs just after
+        return await read_by_the_job(player_id, day)
+
+    services.closing.boards_showing = the_win_lands_meanwhile
+    now[0] = just_after_midnight(DAY)
+    assert await services.closing.run_due() == 1  # found going, closed by nobody
+    assert won[0].ok and won[0].game.status == "won"
+    games = await services.storage._all("SELECT status FROM games")
+    assert [tuple(r) for r in games] == [("won",)]
+    results = await services.storage._all("SELECT won, guesses, day FROM results")
+    assert [tuple(r) for r in results] == [(1, 2, DAY.isoformat())]
+    standing = await services.storage.standing(ANN.id, "wordle:daily")
+    assert (standing.played, standing.wins, standing.current_streak) == (1, 1, 1)
+
+
+# Mutant: bot/services/games.py told a move after midnight in a daily another process had
+# won just before it that the daily "closed at midnight, unfinished (a loss)" (without the
+# ``not closed_here and ended.status != lost`` check).
+
+
+async def test_a_move_after_midnight_in_a_daily_won_elsewhere_says_it_is_over(
+    shared_url,
+) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 23, 50, tzinfo=UTC)]
+    settings = load_settings(database_url=shared_url, daily_seed=SEED)
+    one, two = await open_services(settings), await open_services(settings)
+    try:
+        for process in (one, two):
+            process.daily.clock = lambda: now[0]
+        assert (await one.games.start(ANN, GUILD, daily=True)).ok
+        assert (await one.games.guess(ANN, GUILD, "aahed", kind="wordle:daily")).ok
+        assert (await two.games.current(ANN, GUILD)).ok  # the second process holds it now
+        now[0] = just_before_midnight(DAY)
+        won = await one.games.guess(ANN, GUILD, services_answer(one), kind="wordle:daily")
+        assert won.ok and won.game.status == "won"
+        now[0] = just_after_midnight(DAY)
+        late = await two.games.guess(ANN, GUILD, "crane", kind="wordle:daily")
+        assert not late.ok and "closed at midnight" not in late.message
+        assert late.game is not None and late.game.status == "won"
+        rows = await two.storage._all("SELECT won FROM results")
+        assert [tuple(r) for r in rows] == [(1,)]
+    finally:
+        await one.close()
+        await two.close()
+
+
+def services_answer(services: Services) -> str:
+    return services.daily.answer("wordle", services.daily.today())
+
+
+# -- the closing job rests for a day, not for good -----------------------------------------
+# Mutant: bot/services/closing.py's run_due resting once it has rested at all (``if
+# self._rested is not None``): after one run that found nothing, no daily was ever closed
+# by the job again.
+
+
+async def test_the_closing_job_runs_again_on_each_later_day(services) -> None:
+    now = [datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC)]
+    services.daily.clock = lambda: now[0]
+    assert await services.closing.run_due() == 0  # nothing to close: it rests today
+    for player, day in ((ANN, DAY), (BOB, NEXT), (CAT, NEXT + timedelta(days=1))):
+        now[0] = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+        assert await services.closing.run_due() == 0
+        started = await services.games.start(player, GUILD, daily=True)
+        assert started.ok and started.game is not None
+        assert await services.closing.run_due() == 0  # rested today: not looked at again
+        now[0] = just_after_midnight(day)
+        assert await services.closing.run_due() == 1  # the next day: the job runs again
+        stored = await services.storage.game(started.game.game_id)
+        assert stored is not None and stored.status == "lost"
+
+
+# -- the winner's role: a run of a day again finishes it; an older day's run moves nothing ---
+# Mutants: bot/services/winner_role.py's guard against an older day's run (``latest > day``)
+# removed, or widened to the same day (``latest >= day``): the second run of a day then did
+# nothing, and a winner whose role was being given when the first stopped never got it.
+
+ROLE = 4242
+
+
+class Roles:
+    """The server's roles as Discord keeps them; ``failing``: members whose change fails as
+    a request that never got an answer (a connection lost, the process stopping)."""
+
+    def __init__(self) -> None:
+        self.held: set[int] = set()
+        self.calls: list[tuple[str, int]] = []
+        self.failing: set[int] = set()
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        return None
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        if player_id in self.failing:
+            raise ConnectionResetError("no answer")
+        self.calls.append(("give", player_id))
+        self.held.add(player_id)
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        self.calls.append(("take", player_id))
+        self.held.discard(player_id)
+
+    async def say(self, channel, text: str) -> None:
+        raise AssertionError(text)
+
+
+async def test_a_second_winners_role_run_of_a_day_finishes_what_the_first_left(services) -> None:
+    from bot.services.winner_role import crown
+    from bot.storage.digests import DigestChannel
+
+    storage = services.storage
+    await storage.bulk_results([(p.id, GUILD, "wordle:daily", DAY.isoformat(), True, 3)
+                                for p in (ANN, BOB, CAT)])  # fmt: skip
+    await storage.winner_roles.set_role(GUILD, ROLE)
+    channel = DigestChannel(GUILD, 555, 9, None)
+    roles = Roles()
+    roles.failing = {BOB.id}  # the first run stops while BOB's role is being given
+    with pytest.raises(ConnectionResetError):
+        await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id}
+    roles.failing = set()
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id, BOB.id} and ("take", ANN.id) not in roles.calls
+    holders = [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)]
+    assert holders == [(ANN.id, DAY.isoformat()), (BOB.id, DAY.isoformat())]
+    # Once more: nothing changes (Discord's role changes are idempotent).
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {ANN.id, BOB.id} and "take" not in {action for action, _ in roles.calls}
+    assert [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)] == holders
+    # The next day's run moves it; a late run of the day before moves nothing back.
+    await crown(storage, roles, roles.say, channel, NEXT.isoformat(), {CAT.id})
+    assert roles.held == {CAT.id}
+    calls = len(roles.calls)
+    await crown(storage, roles, roles.say, channel, DAY.isoformat(), {ANN.id, BOB.id})
+    assert roles.held == {CAT.id} and len(roles.calls) == calls
+    holders = [(h.player_id, h.day) for h in await storage.winner_roles.holders(GUILD)]
+    assert holders == [(CAT.id, NEXT.isoformat())]
+
+
+# -- a message's fourth share is not read, and its poster is told ----------------------------
+# Mutant: bot/services/shares.py read one share past the cap (``shares[:MAX + 1]``) while
+# it still said how many were left unread: a message's three refused shares let a fourth
+# count.
+
+
+async def test_a_messages_fourth_share_is_not_counted_and_its_poster_is_told(
+    database_url, make_double
+) -> None:
+    from discord_double import POSTED
+    from test_share_rules import listening
+
+    double = await make_double(database_url)
+    storage = double.bot.services.storage
+    told = listening(double)
+    await double.command("sharechannel", user_id=1, enabled=True)
+    today = (date.fromisoformat(POSTED[:10]) - EPOCH).days
+    old = [f"Wordle {today - 30 - i:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩" for i in range(3)]
+    fourth = f"Wordle {today:,} 3/6\n\n⬛🟨⬛⬛⬛\n⬛🟩🟩⬛⬛\n🟩🟩🟩🟩🟩"
+    await double.post("\n\n".join([*old, fourth]), user_id=14)
+    assert await storage.shares(14) == []
+    [(poster, lines)] = told
+    assert poster == 14 and len(lines) == 4
+    assert all("only the current puzzle counts" in line for line in lines[:3])
+    assert lines[3] == "Only a message's first 3 shares are read: 1 more not recorded"
+    await double.post(fourth, user_id=14)  # alone, the same share counts
+    assert [s["puzzle"] for s in await storage.shares(14)] == [today]
+
+
+# -- a change made while another process posts the live board shows on it -------------------
+# Mutant: bot/services/live_board.py gave up on a board another process was posting (its
+# claim taken, no message yet: ``return False`` for ``return True``): the change was not
+# read again once the board was posted, and the board missed it until the next change.
+
+
+async def test_a_finish_while_another_process_posts_the_board_shows_on_it(
+    shared_url, opened
+) -> None:
+    from clock import Clock
+    from test_live_board import Discord, play, settled, until
+
+    clock = Clock(datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC))
+    one = await opened(shared_url, clock, live_board_seconds=0.1)
+    two = await opened(shared_url, clock, live_board_seconds=0.1)
+    await one.storage.live_boards.set_channel(GUILD, 555)
+    discord = Discord()
+    posting, posted = asyncio.Event(), asyncio.Event()
+
+    async def slow_post(channel: int, board) -> int:
+        posting.set()
+        await posted.wait()  # two's post is on its way while one's player finishes
+        return await discord.post(channel, board)
+
+    one.live_boards.attach(discord.post, discord.edit)
+    two.live_boards.attach(slow_post, discord.edit)
+    begun, done = [0], []
+    flush = one.live_boards.debouncer.flush
+
+    async def counted(key):  # one's attempts at its board, in the order they began
+        began = begun[0]
+        begun[0] += 1
+        shown = await flush(key)
+        done.append(began)
+        return shown
+
+    one.live_boards.debouncer.flush = counted
+    await play(two, ANN, 0, finish=False)
+    await posting.wait()
+    await play(one, BOB, 1)
+    after = begun[0]
+    await until(lambda: any(began >= after for began in done))  # one saw bob's finish
+    assert discord.posts == []
+    posted.set()
+    await asyncio.gather(settled(one), settled(two))
+    [board] = discord.posts
+    text = discord.messages[board]
+    assert "2/6 bob" in text and "Still playing: ann" in text
+
+
+# -- hard mode: a later row never lowers what an earlier one proved ---------------------------
+# Mutant: engine/rules.py's revealed() kept each letter's count from the last row that
+# showed it (``minimum[g] = shown[g]``), not the most any row showed: after a row proving two
+# E's, a row showing one let a guess with a single E pass.
+
+
+def test_a_later_row_showing_fewer_of_a_letter_keeps_the_count_proved_before() -> None:
+    """EMCEE against GEESE shows three E's (🟨⬛⬛🟨🟩), then ELDER two (🟨⬛⬛🟨⬛): THESE,
+    with two, keeps ELDER's clues but not EMCEE's."""
+    history = [("emcee", score("emcee", "geese")), ("elder", score("elder", "geese"))]
+    assert [to_digits(p, 5) for _, p in history] == ["10012", "10010"]
+    reason = hard_mode_reason("these", history)
+    assert reason is not None and reason.message == "Guess must contain E three times"
+    assert hard_mode_reason("these", history[1:]) is None
+    assert hard_mode_reason("geese", history) is None
+
+
+def every_word(alphabet: str, length: int) -> list[str]:
+    return ["".join(letters) for letters in product(alphabet, repeat=length)]
+
+
+def test_hard_mode_keeps_every_rows_clues_over_a_whole_small_space() -> None:
+    """Every answer, every two rows played against it and every next guess, over the words
+    of three letters from two: hard mode refuses a guess exactly when it drops a clue of one
+    of the rows (each row's greens, and its count of each letter shown)."""
+    words = every_word("ab", 3)
+    for answer in words:
+        rows = [(guess, score(guess, answer)) for guess in words]
+        keeps = {(row, word): hard_mode_reason(word, [row]) is None
+                 for row in rows for word in words}  # fmt: skip
+        for first, second in product(rows, repeat=2):
+            for word in words:
+                allowed = hard_mode_reason(word, [first, second]) is None
+                assert allowed == (keeps[first, word] and keeps[second, word]), (
+                    answer, first, second, word)  # fmt: skip

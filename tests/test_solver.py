@@ -179,7 +179,14 @@ def tiny_variant(answers: list[str], extra: list[str], max_guesses: int = 6) -> 
 def brute_force(variant: Variant, mode: Mode, losses: bool = False) -> float:
     """Least total guesses over every answer, trying every allowed guess everywhere (with
     ``losses``, an answer not found within the limit costs one guess more than it)."""
-    words, answers = variant.guesses.words, variant.answers.words
+    cost = optimal_costs(variant, mode, losses)
+    return cost(frozenset(variant.answers.words), (), variant.max_guesses)
+
+
+def optimal_costs(variant: Variant, mode: Mode, losses: bool = False):
+    """``cost(candidates, history, guesses left)``: the least total guesses that find every
+    candidate, by brute force (see :func:`brute_force`)."""
+    words = variant.guesses.words
 
     @cache
     def cost(candidates: frozenset[str], history: tuple, depth: int) -> float:
@@ -203,7 +210,7 @@ def brute_force(variant: Variant, mode: Mode, losses: bool = False) -> float:
             best = min(best, total)
         return best
 
-    return cost(frozenset(answers), (), variant.max_guesses)
+    return cost
 
 
 # (mode, losses): the rules the exact search plays; strict mode counts losses, as it cannot
@@ -334,6 +341,90 @@ def test_floors_never_exceed_the_optimum(wordle) -> None:
         floor = search.floor(position, look_ahead=True)
         total = ExactSearch(wordle, Mode.NORMAL, SearchSettings(8, 8)).solve(position)[0]
         assert len(position.candidates) <= floor <= total
+
+
+def reachable(variant: Variant, mode: Mode, guesses: int):
+    """(history, candidates) of every position up to ``guesses`` guesses from the start
+    (hard mode: by the guesses it allows) where three candidates or more are left."""
+    frontier = [((), variant.answers.words)]
+    for _ in range(guesses):
+        later = []
+        for history, candidates in frontier:
+            for g in variant.guesses.words:
+                if mode is Mode.HARD and not check_guess(variant, g, history, mode).allowed:
+                    continue
+                buckets: dict[int, list[str]] = {}
+                for a in candidates:
+                    buckets.setdefault(score(g, a), []).append(a)
+                for pattern, members in buckets.items():
+                    if len(members) >= 3 and len(members) < len(candidates):
+                        later.append(((*history, (g, pattern)), members))
+        yield from later
+        frontier = later
+
+
+def played_at(variant: Variant, candidates, history, depth: int, cost, guess: int) -> float:
+    """The least total when ``guess`` is played at a position (``cost``: optimal_costs')."""
+    g = variant.guesses.words[guess]
+    split: dict[int, set[str]] = {}
+    for a in candidates:
+        split.setdefault(score(g, a), set()).add(a)
+    return len(candidates) + sum(
+        cost(frozenset(members), (*history, (g, p)), depth - 1)
+        for p, members in split.items() if p != winning(3)
+    )  # fmt: skip
+
+
+# Lists where some positions' best guess is a word that cannot be the answer, others' an
+# answer splitting all but one pair: where the floors 2|S| and 2|S| - 1 are the optimum.
+FLOOR_LISTS = [
+    (["abc", "abd", "abe", "acf", "bcd", "fed", "cab", "dab"], ["aaa", "fff", "dca"]),
+    (["bad", "bed", "bee", "fad", "fed", "fee", "dab", "deb"], ["bef", "fbd", "edb"]),
+    (["aab", "aac", "aad", "aae", "aaf", "bbc"], ["bcd", "def", "cef"]),
+    (["abc", "acb", "bac", "bca", "cab", "cba", "aaa"], ["abf", "fca"]),
+]
+
+
+@pytest.mark.parametrize(("answers", "extra"), FLOOR_LISTS)
+def test_the_floors_of_every_position_never_exceed_its_optimum(answers, extra) -> None:
+    """Every position two guesses deep, and the start, on brute-forced lists: its floor (with
+    and without looking ahead), each first guess's floor in its search (pruned scan), and
+    the ranking's bounds (each guess's, and the least over the pool, narrow or wide) are at
+    most the optimum they bound. Mutants: the pool's least bound raised by one, in
+    engine/solver/measures.py's rank_by_parts (``lowest``) or in the wide ranking of
+    engine/solver/exact.py (``int(bound.min())``), went unnoticed (the start's floors are far
+    below its optimum); so would a floor of 2|S| raised by one on the lists of the other
+    floor tests, which only the slow samples of the real lists catch."""
+    variant = tiny_variant(answers, extra, 5)
+    width = len(variant.guesses)
+    for mode in (Mode.NORMAL, Mode.HARD):
+        cost = optimal_costs(variant, mode)
+        for history, candidates in [((), variant.answers.words),
+                                    *reachable(variant, mode, 2)]:  # fmt: skip
+            depth = variant.max_guesses - len(history)
+            optimum = cost(frozenset(candidates), history, depth)
+            position = Position.after(variant, list(history), mode)
+            for look_ahead in (False, True):
+                search = ExactSearch(variant, mode, SearchSettings(width, width))
+                assert search.floor(position, look_ahead) <= optimum, (history, look_ahead)
+
+            def played(guess: int, here=(candidates, history, depth, cost)) -> float:
+                return played_at(variant, *here, guess)
+
+            search = ExactSearch(variant, mode, SearchSettings(width, width))
+            assert search.solve(position)[0] == optimum
+            for tried in search.openers:
+                assert tried.floor <= played(tried.guess), (history, tried.guess)
+            # The ranking's bounds (3|S| - parts - won), of each guess and of the whole pool:
+            # a few passes for a narrow search, the pool's columns for a wide one.
+            hard = search._hard_key(list(history)) if mode is Mode.HARD else None
+            for w in (1, 2, width):
+                ranked = ExactSearch(variant, mode, SearchSettings(w, w))._ranked(
+                    position.candidates, hard, w)  # fmt: skip
+                assert ranked.lower <= optimum, (history, w)
+                for guess, bound in zip(ranked.guesses.tolist(), ranked.bounds.tolist(),
+                                        strict=True):  # fmt: skip
+                    assert bound <= played(guess), (history, w, guess)
 
 
 def test_minimax_breaks_ties_by_expected_size_then_list_order() -> None:
