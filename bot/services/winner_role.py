@@ -124,7 +124,9 @@ async def crown(storage: Storage, door: RoleDoor, say: Say, channel: DigestChann
     problem = None if role is None else await door.problem(guild, role)
     if problem is not None:
         return await refused(problem)
-    keeping = {h.player_id for h in holders if h.role_id == role}
+    # Kept by those who won it before and win again. A record of this day may be of a give
+    # that never happened (a stop between the record and Discord): given again (idempotent).
+    keeping = {h.player_id for h in holders if h.role_id == role and h.day != day}
     try:
         for holder in holders:
             if holder.role_id == role and holder.player_id in winners:
