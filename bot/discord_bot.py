@@ -293,6 +293,8 @@ class WordleBot(commands.Bot):
         self.warm_engine = warm_engine
         self.tree.error(self.on_app_command_error)
         self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
+        self.draining = False  # a stop began: no new round of the jobs
+        self._job_round: asyncio.Task[None] | None = None  # the round running, if one is
 
     async def _build_trees(self, languages: list[str]) -> None:
         await build_trees(("wordle",))
@@ -368,17 +370,25 @@ class WordleBot(commands.Bot):
             words = [name for name, spec in KINDS.items() if spec.base]
             self._trees_task = asyncio.create_task(self._build_trees(words))
         await self.wait_until_ready()
-        while True:
+        while not self.draining:
             if await db.lead():
-                for job in list(self.leader_jobs):
-                    try:
-                        await job()
-                    except StorageBusy:
-                        log.warning("a background job waits: the database did not answer")
-                    except Exception:
-                        log.exception("a background job failed; it runs again later")
-                log.debug(JOBS_RAN)  # what a test counts to know the jobs ran again
+                # a task of its own, which a stop lets finish within its drain (a digest
+                # being posted, a role being moved)
+                self._job_round = asyncio.create_task(self._run_jobs())
+                await self._job_round
             await asyncio.sleep(self.settings.jobs_interval_seconds)
+
+    async def _run_jobs(self) -> None:
+        for job in list(self.leader_jobs):
+            if self.draining:
+                return
+            try:
+                await job()
+            except StorageBusy:
+                log.warning("a background job waits: the database did not answer")
+            except Exception:
+                log.exception("a background job failed; it runs again later")
+        log.debug(JOBS_RAN)  # what a test counts to know the jobs ran again
 
     async def close_ended_days(self) -> None:
         """The leader job closing the games of puzzle days that have ended."""
@@ -399,13 +409,20 @@ class WordleBot(commands.Bot):
         """Let interactions in flight finish (a bounded drain), close the gateway, then the
         database (safe to call more than once)."""
         if not self.is_closed():
+            self.draining = True  # no new round of jobs
             pending = self.in_flight - {asyncio.current_task()}
-            if pending:
-                log.info("letting %d interactions finish before closing", len(pending))
-                _, left = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+            jobs = {t for t in (self._job_round,) if t is not None and not t.done()}
+            if pending or jobs:
+                log.info("letting %d interactions%s finish before closing", len(pending),
+                         " and the background jobs" if jobs else "")  # fmt: skip
+                _, left = await asyncio.wait(pending | jobs, timeout=DRAIN_SECONDS)
                 if left:  # cancelled before the session and the database close under them
-                    log.warning("%d interactions still running after %.0f s: cancelled",
-                                len(left), DRAIN_SECONDS)  # fmt: skip
+                    if left - jobs:
+                        log.warning("%d interactions still running after %.0f s: cancelled",
+                                    len(left - jobs), DRAIN_SECONDS)  # fmt: skip
+                    if left & jobs:  # a digest's lease is given back: the next start resumes
+                        log.warning("the background jobs still running after %.0f s: "
+                                    "cancelled", DRAIN_SECONDS)  # fmt: skip
                     for task in left:
                         task.cancel()
                     await asyncio.wait(left, timeout=DRAIN_SECONDS)

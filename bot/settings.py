@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     # how often the process that runs the deployment's jobs looks for work.
     digest_delay_seconds: float = Field(default=300, ge=0)
     jobs_interval_seconds: float = Field(default=60, gt=0)
+    # A digest being made is leased by its process for this long, renewed while it works: a
+    # process that stops midway leaves it to the next leader once it lapses.
+    digest_lease_seconds: float = Field(default=30, gt=0)
     # At start, how long after the last server arrives the bot counts itself ready (and
     # starts those jobs): discord.py's guild_ready_timeout.
     guild_ready_seconds: float = Field(default=2.0, gt=0, le=60)

@@ -20,7 +20,7 @@ from bot.i18n import N_, _, use_locale
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import MESSAGE_LIMIT, digest_text
-from bot.services.digest import Digest
+from bot.services.digest import Digest, post_nonce
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
 from cogs.common import in_servers, mention, post_in_channel
@@ -184,9 +184,12 @@ class DigestCommands(
             files.append(discord.File(io.BytesIO(text.encode()), filename="digest.txt"))
             start = text[: MESSAGE_LIMIT - 40].rsplit("\n", 1)[0]
             text = start + "\n" + _("(the whole digest is attached)")
+        # discord.py sends a nonce with enforce_nonce: Discord then returns the message a try
+        # before made (a stopped process's, an unanswered one's) instead of a second one.
         message = await post_in_channel(
             self.bot, channel.guild_id, channel.channel_id, text, files=files,
             allowed_mentions=discord.AllowedMentions.none(),
+            nonce=post_nonce(digest.guild_id, digest.day),
         )  # fmt: skip
         return message.id
 

@@ -7,9 +7,11 @@ says (``discord_api/``): every request body the bot sends is checked against the
 of its route, and every answer the stand-in gives against the description of the answer.
 It keeps each message's state (``discord_messages``), enforces one initial response per
 interaction within 3 seconds and follow-ups within the token's 15 minutes, keeps the
-visibility a deferral chose, and sends Discord's rate-limit headers; ``fail`` makes a route
-answer 429 (per route, or global) or 5xx a few times. What the bot does that Discord would
-refuse or show otherwise is recorded in ``violations``, which fails the test. Loopback only.
+visibility a deferral chose, honours Create Message's nonce with enforce_nonce (the message
+made before is returned), and sends Discord's rate-limit headers; ``fail`` makes a route
+answer 429 (per route, or global) or 5xx a few times, ``hold`` leaves one unanswered. What
+the bot does that Discord would refuse or show otherwise is recorded in ``violations``,
+which fails the test. Loopback only.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links":
 ALL = 2251799813685247  # every permission
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
 RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the rate-limit headers' bucket: requests per window
+# How long Create Message's enforce_nonce returns the message a nonce made ("the past few
+# minutes", Discord's docs: at least the bot's NONCE_WINDOW)
+NONCE_SECONDS = 180.0
 
 # (method, path as Discord's API description writes it, handler): the routes the bot calls
 ROUTES = [
@@ -138,10 +143,13 @@ class Fault:
 @dataclass
 class Hold:
     """Requests to ``operation`` wait, after the first ``passes``, until ``release`` is set
-    (``held`` says one waits): a test lands a kill while the bot waits on Discord."""
+    (``held`` says one waits): a test lands a kill while the bot waits on Discord.
+    ``answered``: the request takes effect first, and its answer waits (Discord did it; the
+    bot never hears)."""
 
     operation: str
     passes: int = 0
+    answered: bool = False
     held: asyncio.Event = field(default_factory=asyncio.Event)
     release: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -182,6 +190,7 @@ class DiscordServer(Gateway):
         self.dm_channels: dict[int, int] = {}  # DM channel -> the user it reaches
         # Each member's roles as the bot changed them, by (guild, user); members who left.
         self.member_roles: dict[tuple[int, int], set[int]] = {}
+        self.role_changes: list[tuple[int, int, int, str]] = []  # (guild, user, role, +/-)
         self.departed: set[tuple[int, int]] = set()
         # Roles' permissions as Discord applies them, which the bot was never told of
         self.untold: dict[tuple[int, int], int] = {}
@@ -190,6 +199,7 @@ class DiscordServer(Gateway):
         # What members posted in a channel before now, as its history serves it (``seed``)
         self.history: dict[int, list[dict[str, Any]]] = {}
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
+        self.nonces: dict[str, tuple[float, str]] = {}  # nonce -> (monotonic, message id)
         self._sent: dict[str, Sent] = {}  # by interaction id
         self._tokens: dict[str, str] = {}  # interaction token -> interaction id
         self._waiters: dict[str, asyncio.Event] = {}
@@ -225,10 +235,10 @@ class DiscordServer(Gateway):
         assert any(f"{m} {p}" == operation for m, p, _ in ROUTES), operation
         self.faults.append(Fault(operation, status, retry_after, is_global, times))
 
-    def hold(self, operation: str, *, passes: int = 0) -> Hold:
+    def hold(self, operation: str, *, passes: int = 0, answered: bool = False) -> Hold:
         """Make requests to ``operation`` wait, after ``passes`` of them (see :class:`Hold`)."""
         assert any(f"{m} {p}" == operation for m, p, _ in ROUTES), operation
-        self.holds.append(Hold(operation, passes))
+        self.holds.append(Hold(operation, passes, answered))
         return self.holds[-1]
 
     def seed(self, channel: int, messages: list[dict[str, Any]]) -> None:
@@ -279,7 +289,8 @@ class DiscordServer(Gateway):
         hold = next((h for h in self.holds if h.operation == operation), None)
         if hold is not None and hold.passes:
             hold.passes -= 1
-        elif hold is not None:
+            hold = None
+        if hold is not None and not hold.answered:
             hold.held.set()
             await hold.release.wait()
         fault = next((f for f in self.faults if f.operation == operation and f.times), None)
@@ -288,6 +299,9 @@ class DiscordServer(Gateway):
             response = self._fault(request, fault)
         else:
             response = await handler(request)
+        if hold is not None and hold.answered:
+            hold.held.set()
+            await hold.release.wait()
         if fault is None or fault.status != 429:
             response.headers.update(self._limit_headers(request, operation))
         response.headers["Via"] = "1.1 google"  # on Discord's own answers (discord.py checks)
@@ -652,7 +666,18 @@ class DiscordServer(Gateway):
         if not (body.get("content") or body.get("embeds") or files or body.get("components")):
             self.violations.append("a message needs content, an embed, a file or components")
             return self.error(request, "Cannot send an empty message", 50006, 400)
+        nonce = None if body.get("nonce") is None else str(body["nonce"])
+        made = self.nonces.get(nonce or "")
+        if (body.get("enforce_nonce") and made is not None
+                and time.monotonic() - made[0] < NONCE_SECONDS
+                and made[1] in self.store.by_id):  # fmt: skip
+            # Discord's docs: a message made by the same author (here, always the bot) with
+            # the same nonce in the past few minutes is returned; none is made.
+            return self.answer(request, self.store.by_id[made[1]])
         message = self.store.create(body, files, channel_id=str(channel))
+        if nonce is not None:
+            message["nonce"] = body["nonce"]
+            self.nonces[nonce] = (time.monotonic(), message["id"])
         self._images(message, "message")
         self.posts.append((channel, body, [name for _, name, _ in files]))
         return self.answer(request, message)
@@ -706,15 +731,23 @@ class DiscordServer(Gateway):
         if refused is not None:
             return refused
         key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
-        self.member_roles.setdefault(key, set()).add(int(request.match_info["role_id"]))
+        self._change_role(key, int(request.match_info["role_id"]), "+")
         return web.Response(status=204)
+
+    def _change_role(self, member: tuple[int, int], role: int, change: str) -> None:
+        """Give (+) or take (-) a member's role; a change that changes something is recorded
+        (Discord answers 204 either way)."""
+        roles = self.member_roles.setdefault(member, set())
+        if (role in roles) != (change == "+"):
+            self.role_changes.append((*member, role, change))
+        (roles.add if change == "+" else roles.discard)(role)
 
     async def remove_member_role(self, request: web.Request) -> web.Response:
         refused = self._role_refusal(request)
         if refused is not None:
             return refused
         key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
-        self.member_roles.setdefault(key, set()).discard(int(request.match_info["role_id"]))
+        self._change_role(key, int(request.match_info["role_id"]), "-")
         return web.Response(status=204)
 
     async def channel_history(self, request: web.Request) -> web.Response:

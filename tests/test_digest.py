@@ -11,15 +11,16 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from bot_process import clean_env
-from clock import at
+from clock import Clock, at
 
 from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import digest_text
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles
-from bot.services.digest import ChannelGone, Digest, NotSent
+from bot.services.digest import NONCE_WINDOW, ChannelGone, Digest, NotSent, post_nonce
 from bot.services.shares import APP_NOT_RECAP, record_app_results
+from bot.storage import Storage
 from bot.storage.digests import DigestChannel
 
 SEED = "3c5e7a9b1d2f4a6c8e0b1d3f5a7c9e2b-digest"
@@ -171,22 +172,46 @@ async def test_a_digest_is_due_after_the_servers_midnight_and_the_puzzle_day(
 
 
 class Discord:
-    """Where the digest goes: records each post, or fails as told."""
+    """Where the digest goes: records each message made, or fails as told. A post carries
+    its nonce, enforced as Discord does: the same nonce again returns the message made
+    before. ``lost``: the message is made, then its answer is lost (raised); ``answer``,
+    when given, is awaited before answering (a request left unanswered)."""
 
     def __init__(self) -> None:
         self.posts: list[tuple[int, Digest]] = []
         self.warnings: list[tuple[int | None, str]] = []
         self.fail: Exception | None = None
+        self.lost: Exception | None = None
+        self.answer: asyncio.Event | None = None
+        self.sends = 0
+        self.made: dict[str, int] = {}  # nonce -> message id
 
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
         await asyncio.sleep(0.01)  # the other runner gets in here if it can
+        self.sends += 1
         if self.fail is not None:
             raise self.fail
-        self.posts.append((channel.channel_id, digest))
-        return 7000 + len(self.posts)
+        nonce = post_nonce(digest.guild_id, digest.day)
+        if nonce not in self.made:
+            self.posts.append((channel.channel_id, digest))
+            self.made[nonce] = 7000 + len(self.posts)
+        if self.answer is not None:
+            await self.answer.wait()
+        if self.lost is not None:
+            raise self.lost
+        return self.made[nonce]
 
     async def warn(self, channel: DigestChannel, text: str) -> None:
         self.warnings.append((channel.admin_id, text))
+
+
+async def until(condition, what: str) -> None:
+    """Wait (on the loop) until ``condition()`` holds."""
+    for _ in range(2000):
+        if condition():
+            return
+        await asyncio.sleep(0.005)
+    pytest.fail(f"never: {what}")
 
 
 async def test_each_day_is_posted_once_by_two_runners_and_after_a_restart(
@@ -252,15 +277,116 @@ async def test_a_send_that_never_reached_discord_is_tried_again(services) -> Non
     assert len(discord.posts) == 1
 
 
-async def test_a_send_that_may_have_reached_discord_is_never_repeated(services) -> None:
+async def test_a_post_whose_answer_was_lost_is_sent_again_with_its_nonce_and_made_once(
+    services,
+) -> None:
+    """Discord made the message but its answer never came (a timeout, a 5xx): the next run
+    sends it again with the same nonce, and Discord returns the message made before."""
     await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
     await play(services, ANN, DAY, 1)
     discord = Discord()
-    discord.fail = TimeoutError("no answer after sending")
+    discord.lost = TimeoutError("no answer after sending")
+    assert await services.digests.run_due(discord.post, discord.warn) == []
+    discord.lost = None
+    assert len(await services.digests.run_due(discord.post, discord.warn)) == 1
+    assert discord.sends == 2 and len(discord.posts) == 1
+    assert await services.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+    assert await services.digests.run_due(discord.post, discord.warn) == []
+    assert discord.sends == 2
+
+
+async def test_past_its_nonces_minutes_an_unanswered_post_is_not_sent_again(services) -> None:
+    """Discord keeps a nonce a few minutes: a post left without an answer for longer is
+    never sent again (at most once, never twice)."""
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    discord = Discord()
+    discord.lost = TimeoutError("no answer after sending")
     await services.digests.run_due(discord.post, discord.warn)
-    discord.fail = None
+    discord.lost = None
+    services.daily.clock = lambda: at("2026-03-02T12:00") + NONCE_WINDOW + timedelta(seconds=1)
     await services.digests.run_due(discord.post, discord.warn)
-    assert discord.posts == []
+    await services.digests.run_due(discord.post, discord.warn)
+    assert discord.sends == 1
+    assert await services.storage.digests.claimed(GUILD) == [(DAY.isoformat(), None)]
+
+
+async def test_a_runner_that_stops_midway_is_taken_over_once_its_lease_lapses(
+    shared_url, opened
+) -> None:
+    """A runner sends the digest and hears nothing more (it hangs, or was killed): another
+    leaves its lease alone while it lasts, takes the digest over once it lapses, sends it
+    again with its nonce (Discord returns the message made) and records it; the first
+    runner, answered at last, finds its lease gone and changes nothing."""
+    now = at("2026-03-02T06:00")
+    stuck, taker = await opened(shared_url, Clock(now)), await opened(shared_url, Clock(now))
+    await stuck.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(stuck, ANN, DAY, 1)
+    hanging, discord = Discord(), Discord()
+    hanging.answer = asyncio.Event()
+    first = asyncio.create_task(stuck.digests.run_due(hanging.post, hanging.warn))
+    await until(lambda: hanging.posts, "the first runner's post made")
+    discord.made = hanging.made  # one Discord: the same messages, the same nonces
+    assert await taker.digests.run_due(discord.post, discord.warn) == []  # its lease holds
+    assert discord.sends == 0
+    taker.daily.clock.advance(taker.digests.lease.total_seconds() + 1)
+    [posted] = await taker.digests.run_due(discord.post, discord.warn)
+    assert posted.day == DAY and discord.sends == 1 and discord.posts == []
+    assert await taker.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+    hanging.answer.set()
+    assert await first == []
+    assert await taker.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+    assert await taker.digests.run_due(discord.post, discord.warn) == []
+    assert discord.sends == 1 and len(hanging.posts) == 1
+
+
+async def test_a_runner_stopped_mid_post_gives_its_lease_back_at_once(shared_url, opened) -> None:
+    """A stop that cannot wait for the post (past the drain) cancels the run: its lease is
+    given back, so the next start resumes at once, with the same nonce."""
+    now = at("2026-03-02T06:00")
+    stopped, restarted = await opened(shared_url, now), await opened(shared_url, now)
+    await stopped.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await play(stopped, ANN, DAY, 1)
+    discord = Discord()
+    discord.answer = asyncio.Event()
+    run = asyncio.create_task(stopped.digests.run_due(discord.post, discord.warn))
+    await until(lambda: discord.posts, "the post made")
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    discord.answer.set()
+    [posted] = await restarted.digests.run_due(discord.post, discord.warn)
+    assert posted.day == DAY and discord.sends == 2 and len(discord.posts) == 1
+    assert await restarted.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+
+
+async def test_digests_claimed_before_the_leases_stay_done(shared_url, opened) -> None:
+    """Migration 30: a digest claimed before it (posted, or found empty) is done: never
+    tried again, its message kept."""
+    old = await Storage.open(shared_url, migrate=False)
+    await old.migrate(target=29)
+    await old._write(
+        "INSERT INTO digests (guild_id, day, channel_id, message_id, claimed_at) "
+        "VALUES (?, ?, ?, 7001, 'x'), (?, ?, ?, NULL, 'x')",
+        (GUILD, DAY.isoformat(), CHANNEL, OTHER, DAY.isoformat(), CHANNEL),
+    )
+    await old.close()
+    services = await opened(shared_url, at("2026-03-02T06:00"))
+    await services.storage.digests.set_channel(GUILD, CHANNEL, ADMIN)
+    await services.storage.digests.set_channel(OTHER, CHANNEL, ADMIN)
+    await play(services, ANN, DAY, 1)
+    discord = Discord()
+    assert await services.digests.run_due(discord.post, discord.warn) == []
+    assert discord.sends == 0
+    assert await services.storage.digests.claimed(GUILD) == [(DAY.isoformat(), 7001)]
+    assert await services.storage.digests.claimed(OTHER) == [(DAY.isoformat(), None)]
+
+
+def test_a_digests_nonce_is_its_server_and_day_within_discords_25_characters() -> None:
+    nonces = {post_nonce(guild, DAY + timedelta(days=d)) for guild in (GUILD, OTHER, 2**63 - 1)
+              for d in range(400)}  # fmt: skip
+    assert len(nonces) == 1200 and max(len(n) for n in nonces) <= 25
+    assert post_nonce(GUILD, DAY) == post_nonce(GUILD, date(2026, 3, 1))
 
 
 async def test_digest_off_and_on(services) -> None:

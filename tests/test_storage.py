@@ -424,7 +424,7 @@ async def test_migration_29_moves_shares_onto_their_own_boards_with_nothing_lost
     await _play_and_share(old, old=True)
     top, _ = await old.leaderboard(5, "wordle:daily", "average", today=SHARED_DAY)
     assert top[0].row["player_id"] == 3  # the typed 1/6, on the bot's board at version 28
-    assert await old.migrate() == [29]
+    assert (await old.migrate())[0] == 29  # (and any later one)
     assert await old.get_meta("shares_apart") is None  # the moves made, once
     assert await old.migrate() == []
     migrated = await _board_rows(old)

@@ -112,7 +112,8 @@ async def open_services(settings: Settings) -> Services:
     clock = system_clock if settings.clock_start is None else started_clock(settings.clock_start)
     daily = DailyPuzzles(seed, settings.zone, clock)
     daily.draw_from = await _draw_from(storage, daily.today())
-    digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds))
+    lease = timedelta(seconds=settings.digest_lease_seconds)
+    digests = DigestService(storage, daily, timedelta(seconds=settings.digest_delay_seconds), lease)
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
                     ReminderService(storage, daily), CoopService(storage, daily),
                     analysis_budget=settings.analysis_budget_seconds,

@@ -16,14 +16,23 @@ as open, nor the day's answer while someone could still play it; a digest that s
 one open is not posted (its claim is given back for the next run).
 
 Exactly once: :meth:`DigestService.run_due` claims a server's day in the database before
-sending (:mod:`bot.storage.digests`); only the process the database elects runs it, and
-even two runners cannot both claim a day.
+sending, as a lease that records the step reached (:mod:`bot.storage.digests`); only the
+process the database elects runs it, and even two runners cannot both hold a day. A process
+that stops midway (killed, or stopped past its drain) leaves the lease to lapse: the next
+leader resumes at the step reached. The post carries a nonce of the server and day
+(:func:`post_nonce`) that Discord enforces, so a post sent again after an unknown outcome
+returns the first message instead of a second one (within Discord's few minutes:
+:data:`NONCE_WINDOW`; past them the digest is not sent again).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from itertools import groupby
@@ -45,7 +54,7 @@ from bot.services.kinds import (
 from bot.services.skill import COACH_POOL
 from bot.services.winner_role import RoleDoor, Say, crown
 from bot.storage import Storage
-from bot.storage.digests import DayResult, DayStart, DigestChannel
+from bot.storage.digests import LEASE, DayResult, DayStart, DigestChannel, Lease
 from bot.storage.periods import season_of
 from bot.storage.shares import COUNTED_GAMES
 from engine.game import WordleGame
@@ -61,6 +70,19 @@ STREAK_LOOKBACK = 366  # days read back for a group streak (a longer one shows a
 # The highlight coaches the day's first games (about 0.16 s each), in the coaching worker:
 # digests after midnight never queue in front of a player's /analyze, nor a board image.
 COACHED_GAMES = 10
+# How long after a post was first sent its nonce surely holds: Discord checks a nonce "in the
+# past few minutes" (Create Message, enforce_nonce). Past that a post whose outcome is
+# unknown is not sent again: at most once, never twice.
+NONCE_WINDOW = timedelta(minutes=2)
+CLAIMED, SENDING, POSTED = "claimed", "sending", "posted"  # a lease's steps (then done)
+
+
+def post_nonce(guild_id: int, day: date) -> str:
+    """The nonce of a server's digest of ``day``: the same in every process and every try,
+    25 characters (Discord's limit), so Discord returns a post already made instead of
+    making it twice."""
+    key = f"wordlebot-digest:{guild_id}:{day.isoformat()}".encode()
+    return "digest" + hashlib.blake2b(key, digest_size=10).hexdigest()[:19]
 
 
 @dataclass(frozen=True)
@@ -156,10 +178,13 @@ def zone_of(name: str | None, default: ZoneInfo) -> ZoneInfo:
 
 
 class DigestService:
-    def __init__(self, storage: Storage, daily: DailyPuzzles, settle: timedelta = SETTLE) -> None:
+    def __init__(self, storage: Storage, daily: DailyPuzzles, settle: timedelta = SETTLE,
+                 lease: timedelta = LEASE) -> None:  # fmt: skip
         self.storage = storage
-        self.daily = daily  # its clock is the digest's: tests set the time there
+        self.daily = daily  # its clock is the digest's (and its leases'): tests set it there
         self.settle = settle
+        self.lease = lease
+        self.holder = secrets.token_hex(8)  # this process, in the leases it holds
         # closes a day's dailies before the day is read: the service the closing job runs,
         # so the live board is told of each (Services shares it)
         self.closing = ClosingService(storage, daily)
@@ -302,60 +327,114 @@ class DigestService:
         self, post: Post, warn: Warn, now: datetime | None = None, *,
         door: RoleDoor | None = None, say: Say | None = None,
     ) -> list[Digest]:  # fmt: skip
-        """Post every digest that is due and not yet claimed; returns those posted. A day
-        with no finished daily is claimed and posts nothing. A channel that is gone turns
-        the server's digest off and tells its admin. A digest not built, or not sent for a
-        reason that proves nothing reached Discord (:class:`NotSent`), gives its claim back
-        and the next run tries again; any other failure keeps it (posted at most once).
-        With ``door``, a day posted (or found empty) then moves the winner's role to its
-        crowned players (:mod:`bot.services.winner_role`; ``say`` says its problems)."""
+        """Post every digest that is due and not done nor held by another process; returns
+        those posted. Each is leased (:mod:`bot.storage.digests`) and resumed where a stopped
+        process left it. A day with no finished daily posts nothing. A channel that is gone
+        turns the server's digest off and tells its admin. A digest not built, or not sent
+        (whatever the reason: its nonce makes a second send return the first message), gives
+        its lease back and the next run tries again. With ``door``, a day posted (or found
+        empty) then moves the winner's role to its crowned players
+        (:mod:`bot.services.winner_role`; ``say`` says its problems)."""
         posted = []
         digests = self.storage.digests
         due = {c: self.due_day(c.timezone, now).isoformat() for c in await digests.channels()}
-        taken = await digests.taken(min(due.values(), default="9999"))  # one read a run
+        taken = await digests.taken(min(due.values(), default="9999"), self.daily.clock())
         for channel, day in due.items():
-            if (channel.guild_id, day) in taken:
+            if (channel.guild_id, day) in taken:  # one read a run
                 continue
-            if not await digests.claim(channel.guild_id, day, channel.channel_id):
-                continue  # another runner took it meanwhile
-            try:  # built in the server's language, as it is posted
-                settings = await self.storage.guild_settings(channel.guild_id)
-                with use_locale(negotiate(settings.language)):
-                    digest = await self.digest(channel.guild_id, date.fromisoformat(day))
-            except Exception:
-                await digests.release(channel.guild_id, day)
-                log.exception("digest of guild %s for %s not built; will retry",
-                              channel.guild_id, day)  # fmt: skip
-                continue
-            if await self._open_games(channel.guild_id, day):  # not all closed: not yet
-                await digests.release(channel.guild_id, day)
-                log.warning("digest of guild %s for %s waits: a game of that day is open",
-                            channel.guild_id, day)  # fmt: skip
-                continue
-            if digest.empty:
-                await self._crown(channel, digest, door, say)
-                continue
+            lease = await digests.claim(channel.guild_id, day, channel.channel_id, self.holder,
+                                        self.daily.clock(), self.lease)  # fmt: skip
+            if lease is None:
+                continue  # another runner holds it, or finished it meanwhile
+            async with self._renewing(lease):
+                try:
+                    digest = await self._resume(lease, channel, post, warn, door, say)
+                except BaseException:  # a stop (cancelled past the drain), a database gone
+                    with contextlib.suppress(Exception):
+                        await digests.release(lease, self.daily.clock())
+                    raise
+            if digest is not None:
+                posted.append(digest)
+        return posted
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self, lease: Lease) -> AsyncIterator[None]:
+        """Hold ``lease`` while the block runs: renewed every third of its length."""
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(self.lease.total_seconds() / 3)
+                until = self.daily.clock() + self.lease
+                try:
+                    if not await self.storage.digests.renew(lease, until):
+                        log.warning("digest of guild %s for %s: taken over by another process",
+                                    lease.guild_id, lease.day)  # fmt: skip
+                        return
+                except Exception:  # the database did not answer: try again next time
+                    log.warning("digest of guild %s for %s: lease not renewed", lease.guild_id,
+                                lease.day)  # fmt: skip
+
+        renewing = asyncio.create_task(renew())
+        try:
+            yield
+        finally:
+            renewing.cancel()
+
+    async def _resume(self, lease: Lease, channel: DigestChannel, post: Post, warn: Warn,
+                      door: RoleDoor | None, say: Say | None) -> Digest | None:  # fmt: skip
+        """Take a leased digest from its step to done; the digest posted, if this run did."""
+        digests, day = self.storage.digests, lease.day
+        if lease.step == SENDING and lease.sent_at is not None:
+            sent = datetime.fromisoformat(lease.sent_at)
+            if self.daily.clock() - sent > NONCE_WINDOW:  # at most once, rather than twice
+                log.error("digest of guild %s for %s: sent at %s with no answer, too long ago "
+                          "for its nonce to hold; not sent again", lease.guild_id, day,
+                          lease.sent_at)  # fmt: skip
+                await digests.done(lease)
+                return None
+        try:  # built in the server's language, as it is posted (again when resumed)
+            settings = await self.storage.guild_settings(channel.guild_id)
+            with use_locale(negotiate(settings.language)):
+                digest = await self.digest(channel.guild_id, date.fromisoformat(day))
+        except Exception:
+            await digests.release(lease, self.daily.clock())
+            log.exception("digest of guild %s for %s not built; will retry",
+                          channel.guild_id, day)  # fmt: skip
+            return None
+        if await self._open_games(channel.guild_id, day):  # not all closed: not yet
+            await digests.release(lease, self.daily.clock())
+            log.warning("digest of guild %s for %s waits: a game of that day is open",
+                        channel.guild_id, day)  # fmt: skip
+            return None
+        if not digest.empty and lease.step != POSTED:
+            if not await digests.sending(lease, self.daily.clock()):
+                return None  # taken over
             try:
                 message_id = await post(channel, digest)
             except ChannelGone as gone:
                 await digests.set_channel(channel.guild_id, None, None)
+                await digests.done(lease)
                 why = _(str(gone))  # cogs mark the reasons they raise ChannelGone with
                 await warn(channel, _("The daily digest is off: {why}. Choose a channel again "
                                       "with /digest channel.").format(why=why))  # fmt: skip
-                continue
-            except NotSent:
-                await digests.release(channel.guild_id, day)
+                return None
+            except NotSent:  # nothing reached Discord this time
+                if lease.step == CLAIMED:
+                    await digests.unsent(lease)
+                await digests.release(lease, self.daily.clock())
                 log.warning("digest of guild %s for %s not sent; will retry",
                             channel.guild_id, day)  # fmt: skip
-                continue
-            except Exception:  # it may have reached Discord: never risk posting it twice
-                log.exception("digest of guild %s for %s failed; not retried",
-                              channel.guild_id, day)  # fmt: skip
-                continue
-            await digests.posted(channel.guild_id, day, message_id)
-            posted.append(digest)
-            await self._crown(channel, digest, door, say)
-        return posted
+                return None
+            except Exception:  # it may have reached Discord: its nonce makes a retry safe
+                await digests.release(lease, self.daily.clock())
+                log.exception("digest of guild %s for %s: no answer; tried again with its "
+                              "nonce", channel.guild_id, day)  # fmt: skip
+                return None
+            if not await digests.posted(lease, message_id):
+                return None  # taken over: the taker moves the role
+        await self._crown(channel, digest, door, say)
+        await digests.done(lease)
+        return None if digest.empty or lease.step == POSTED else digest
 
     async def _crown(self, channel: DigestChannel, digest: Digest, door: RoleDoor | None,
                      say: Say | None) -> None:  # fmt: skip

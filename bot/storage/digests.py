@@ -2,8 +2,11 @@
 a server, and one claim per server and day.
 
 The claim is the exactly-once guarantee: a digest is claimed (a row keyed by server and
-day) before it is sent, so a second process, a restart or a retry finds it taken and posts
-nothing. A send that failed before anything reached Discord releases its claim.
+day) before it is sent, as a lease: one process holds it for a while and renews it while it
+works; its row records the step reached (claimed, sending, posted, done), so when a process
+stops (killed, or stopped past its drain) another, or the restarted one, takes it over once
+the lease lapses and resumes at that step. A done digest is never tried again. Every change
+is made only while the lease is still its holder's.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.storage.database import Database
@@ -46,8 +49,26 @@ class DayStart:
     kind: str
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+LEASE = timedelta(seconds=30)  # a digest's claim, renewed while its process works on it
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A server's digest of a day, held by one process (``holder``) for a while, and the step
+    it reached: ``claimed`` (nothing sent), ``sending`` (a post went out at ``sent_at``, its
+    outcome maybe unknown), ``posted`` (``message_id``; the winner's role to move)."""
+
+    guild_id: int
+    day: str
+    holder: str
+    step: str
+    message_id: int | None
+    sent_at: str | None
+
+
+def stamp(when: datetime) -> str:
+    """A time as the lease columns hold it: UTC, one format, so text compares as time."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
 def _marks(values: Sequence[object]) -> str:
@@ -88,36 +109,78 @@ class Digests:
         )
         return [DigestChannel(*tuple(row)) for row in rows]
 
-    # -- the claim ---------------------------------------------------------------------
+    # -- the lease -------------------------------------------------------------------
 
-    async def claim(self, guild_id: int, day: str, channel_id: int | None) -> bool:
-        """Take the server's digest for ``day``; False when it was taken before (posted, or
-        found empty, or being sent by another process)."""
+    async def claim(
+        self, guild_id: int, day: str, channel_id: int | None, holder: str = "",
+        now: datetime | None = None, lease: timedelta = LEASE,
+    ) -> Lease | None:  # fmt: skip
+        """Take the server's digest for ``day`` until ``now + lease``: a new claim, or one
+        whose holder's lease lapsed (it stopped: resumed at its step). None when it is done
+        (posted, found empty) or another process holds it."""
+        now = now or datetime.now(UTC)
+        taken = await self.db.write(
+            "INSERT INTO digests (guild_id, day, channel_id, claimed_at, step, holder, "
+            "lease_until) VALUES (?, ?, ?, ?, 'claimed', ?, ?) ON CONFLICT (guild_id, day) "
+            "DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until "
+            "WHERE digests.step <> 'done' AND digests.lease_until <= ?",
+            (guild_id, day, channel_id, stamp(now), holder, stamp(now + lease), stamp(now)),
+        )
+        if taken != 1:
+            return None
+        row = await self.db.one(
+            "SELECT step, message_id, sent_at FROM digests WHERE guild_id = ? AND day = ? "
+            "AND holder = ?",
+            (guild_id, day, holder),
+        )
+        if row is None:  # taken over at once by another (its clock far ahead of ours)
+            return None
+        return Lease(guild_id, day, holder, str(row[0]), row[1], row[2])
+
+    async def _held(self, lease: Lease, change: str, params: Sequence[object]) -> bool:
+        """Apply ``change`` (a SET clause) while ``lease`` is still this holder's."""
         return (
             await self.db.write(
-                "INSERT INTO digests (guild_id, day, channel_id, claimed_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT DO NOTHING",
-                (guild_id, day, channel_id, _now()),
+                f"UPDATE digests SET {change} WHERE guild_id = ? AND day = ? AND holder = ? "
+                "AND step <> 'done'",
+                (*params, lease.guild_id, lease.day, lease.holder),
             )
             == 1
         )
 
-    async def posted(self, guild_id: int, day: str, message_id: int) -> None:
-        await self.db.write(
-            "UPDATE digests SET message_id = ? WHERE guild_id = ? AND day = ?",
-            (message_id, guild_id, day),
-        )
+    async def renew(self, lease: Lease, until: datetime) -> bool:
+        """Keep the lease until ``until``; False when another process took it over."""
+        return await self._held(lease, "lease_until = ?", (stamp(until),))
 
-    async def release(self, guild_id: int, day: str) -> None:
-        """Give a claim back: its send failed before anything was posted."""
-        await self.db.write(
-            "DELETE FROM digests WHERE guild_id = ? AND day = ? AND message_id IS NULL",
-            (guild_id, day),
-        )
+    async def sending(self, lease: Lease, now: datetime) -> bool:
+        """The post is about to be sent (the first time: its nonce holds from ``now``)."""
+        return await self._held(lease, "step = 'sending', sent_at = COALESCE(sent_at, ?)",
+                                (stamp(now),))  # fmt: skip
 
-    async def taken(self, since: str) -> set[tuple[int, str]]:
-        """Every (server, day) claimed from ``since`` on: what a run need not try again."""
-        rows = await self.db.all("SELECT guild_id, day FROM digests WHERE day >= ?", (since,))
+    async def unsent(self, lease: Lease) -> None:
+        """The only send so far never reached Discord: as if never sent."""
+        await self._held(lease, "step = 'claimed', sent_at = NULL", ())
+
+    async def posted(self, lease: Lease, message_id: int) -> bool:
+        return await self._held(lease, "step = 'posted', message_id = ?", (message_id,))
+
+    async def done(self, lease: Lease) -> None:
+        """Posted and the winner's role moved (or nothing to post): never tried again."""
+        await self._held(lease, "step = 'done', lease_until = NULL", ())
+
+    async def release(self, lease: Lease, now: datetime) -> None:
+        """Give the lease back (a build that failed, a send to try again, a stop): the next
+        run, in any process, resumes at the step reached."""
+        await self._held(lease, "lease_until = ?", (stamp(now),))
+
+    async def taken(self, since: str, now: datetime | None = None) -> set[tuple[int, str]]:
+        """Every (server, day) from ``since`` on that is done or held by a live lease: what a
+        run need not try."""
+        rows = await self.db.all(
+            "SELECT guild_id, day FROM digests WHERE day >= ? AND (step = 'done' "
+            "OR lease_until > ?)",
+            (since, stamp(now or datetime.now(UTC))),
+        )
         return {(int(r[0]), str(r[1])) for r in rows}
 
     async def claimed(self, guild_id: int) -> list[tuple[str, int | None]]:

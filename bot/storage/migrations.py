@@ -248,6 +248,17 @@ _SHARES_APART = """
     INSERT INTO meta (key, value) VALUES ('shares_apart', 'pending');
 """
 
+# 30: a digest's claim becomes a lease: the step it reached (claimed, sending, posted, done),
+# which process holds it and until when (renewed while it works; another takes over once
+# it lapses), and when its post was first sent (a retry within Discord's nonce window cannot
+# post twice). Digests claimed before are done, as they were: never tried again.
+_DIGEST_LEASES = """
+    ALTER TABLE digests ADD COLUMN step TEXT NOT NULL DEFAULT 'done';
+    ALTER TABLE digests ADD COLUMN holder TEXT;
+    ALTER TABLE digests ADD COLUMN lease_until TEXT;
+    ALTER TABLE digests ADD COLUMN sent_at TEXT;
+"""
+
 
 def _answer_votes(big: str) -> str:
     return f"""
@@ -651,6 +662,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _answer_votes("INTEGER"),
     # 29: shares on boards of their own (see _SHARES_APART).
     _SHARES_APART,
+    # 30: a digest's lease and step (see _DIGEST_LEASES).
+    _DIGEST_LEASES,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -990,6 +1003,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _answer_votes("BIGINT"),
     # 29: as SQLite's 29.
     _SHARES_APART,
+    # 30: as SQLite's 30.
+    _DIGEST_LEASES,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
