@@ -38,6 +38,12 @@ ALGORITHM = "groups-v1"  # part of the cache key: bump when the file format or r
 _BLOCK = 256  # guesses per block: keeps the working set in cache
 _GROUP_ROWS_BYTES = 64 << 20  # the groups' rows of one block of answers stay below this
 _TRANSPOSE_BLOCK = 2048  # guesses per block when writing the answers-major copy
+# A list whose matrix would pass this many bytes keeps none: its patterns are built from
+# its letter groups' table when a solver asks for them (``engine.solver.position``). Below
+# it the matrix is cached and mapped (a hint reads it a little faster, and the exact search
+# of English and Primel reads it whole); above it the two copies on disk and in memory cost
+# more than building the few patterns a hint scores. Measured: docs/performance.md.
+MATRIX_BYTES_LIMIT = 48 << 20
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
@@ -47,6 +53,12 @@ def pattern_dtype(length: int) -> type[np.unsignedinteger]:
         if 3**length - 1 <= np.iinfo(dtype).max:
             return dtype
     return np.uint64
+
+
+def keeps_matrix(guesses: WordList, answers: WordList) -> bool:
+    """Whether these lists' matrix is small enough to cache (see :data:`MATRIX_BYTES_LIMIT`)."""
+    itemsize = np.dtype(pattern_dtype(guesses.length)).itemsize
+    return len(guesses) * len(answers) * itemsize <= MATRIX_BYTES_LIMIT
 
 
 def letter_groups(guesses: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:

@@ -79,8 +79,17 @@ class Variant:
         return self.display.get(word, word)
 
     @cached_property
+    def keeps_matrix(self) -> bool:
+        """Whether the solvers read a cached matrix (small lists) or build the patterns they
+        need from the words (large lists, see ``engine.matrix.MATRIX_BYTES_LIMIT``)."""
+        from engine.matrix import keeps_matrix
+
+        return keeps_matrix(self.guesses, self.answers)
+
+    @cached_property
     def matrix(self) -> npt.NDArray[np.unsignedinteger]:
-        """The guesses x answers pattern matrix, from the disk cache when it is there."""
+        """The guesses x answers pattern matrix, from the disk cache when it is there (a
+        large list's is gigabytes: the solvers never ask for it, see :attr:`keeps_matrix`)."""
         from engine.matrix import pattern_matrix
 
         return pattern_matrix(self.guesses, self.answers)

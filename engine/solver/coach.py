@@ -24,7 +24,7 @@ candidates than the one that came up, counting ties as half:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import count_chunks
-from engine.solver.position import Position, pattern_row, patterns_of
+from engine.solver.position import Position, built_patterns, groups, pattern_row, patterns_of
 from engine.variants import Variant
 
 EXACT_LIMIT = 40
@@ -159,21 +159,56 @@ def grid_candidates(
     The hard-mode check can take minutes on a long grid: with ``budget`` (seconds of
     ``clock``) it stops when the time is up, keeps the answers it did not reach, and says so
     (``complete`` False)."""
-    matrix = np.asarray(variant.matrix)
     alive = np.ones(len(variant.answers), dtype=bool)
     weight = np.zeros(len(variant.answers))
-    for p in patterns:
-        hits = (matrix == p).sum(axis=0)
+    for hits in _hits(variant, patterns):
         alive &= hits > 0
         weight += np.log(np.maximum(hits, 1))
     candidates, complete = np.flatnonzero(alive), True
     if hard:
-        candidates, complete = hard_survivors(
-            variant, candidates, patterns, lambda a: matrix[:, a], budget, clock
-        )
+        column = _column_reader(variant)
+        candidates, complete = hard_survivors(variant, candidates, patterns, column, budget, clock)
     order = candidates[np.argsort(-weight[candidates], kind="stable")]
     words = [variant.answers.words[a] for a in order[:top]]
     return GridReading(len(candidates), words, complete)
+
+
+_GUESS_BLOCK = 4096  # guesses per block where a large list's patterns are built
+
+
+def _hits(variant: Variant, patterns: Sequence[int]) -> npt.NDArray[np.int64]:
+    """``hits[i, a]``: how many allowed guesses give ``patterns[i]`` against answer ``a``; a
+    list without a cached matrix builds it a block of guesses at a time."""
+    hits = np.zeros((len(patterns), len(variant.answers)), dtype=np.int64)
+    if variant.keeps_matrix:
+        blocks: Iterable[npt.NDArray[np.unsignedinteger]] = [np.asarray(variant.matrix).T]
+    else:
+        everyone = np.arange(len(variant.answers), dtype=np.intp)
+        blocks = (
+            built_patterns(variant, np.arange(g0, min(g0 + _GUESS_BLOCK, len(variant.guesses))),
+                           everyone)
+            for g0 in range(0, len(variant.guesses), _GUESS_BLOCK)
+        )  # fmt: skip
+    for block in blocks:  # (answers, guesses)
+        for i, p in enumerate(patterns):
+            hits[i] += (block == p).sum(axis=1)
+    return hits
+
+
+def _column_reader(variant: Variant) -> Callable[[int], npt.NDArray[np.unsignedinteger]]:
+    """Every guess's pattern against one answer."""
+    if variant.keeps_matrix:
+        matrix = np.asarray(variant.matrix)
+        return lambda a: matrix[:, a]
+    found = groups(variant)
+
+    def column(a: int) -> npt.NDArray[np.unsignedinteger]:
+        out: npt.NDArray[np.unsignedinteger] = found.tiles[:, a][found.of_guess].sum(
+            axis=1, dtype=found.tiles.dtype
+        )
+        return out
+
+    return column
 
 
 def hard_survivors(
