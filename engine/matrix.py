@@ -43,7 +43,7 @@ _TRANSPOSE_BLOCK = 2048  # guesses per block when writing the answers-major copy
 # it the matrix is cached and mapped (a hint reads it a little faster, and the exact search
 # of English and Primel reads it whole); above it the two copies on disk and in memory cost
 # more than building the few patterns a hint scores. Measured: docs/performance.md.
-MATRIX_BYTES_LIMIT = 48 << 20
+MATRIX_BYTES_LIMIT = 32 << 20
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
