@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
+_SORTED_CELLS = 1 << 18  # patterns sorted at once by entropies: a few MiB, in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
 _PAIRS_UP_TO = 12  # candidates: up to this many, squares compare every pair at once
@@ -226,13 +226,19 @@ def entropies(
         for start, counts in count_chunks(by_candidate, n_patterns):
             out[start : start + len(counts)] = c_log_c[counts].sum(axis=1)
         return np.asarray(np.log2(n) - out / n, dtype=np.float64)
-    # The faster for each (numpy 2): a radix sort of 8 bits, or of 16 bits past a few dozen
-    # patterns a guess; a quicksort below, and of 32 bits.
-    radix = by_candidate.dtype.itemsize == 1 or (by_candidate.dtype.itemsize == 2 and n >= 48)
-    kind: Literal["stable", "quicksort"] = "stable" if radix else "quicksort"
-    for start in range(0, guesses, _CHUNK):
-        ordered = np.sort(by_candidate[:, start : start + _CHUNK].T, axis=1, kind=kind)
-        k = len(ordered)
+    itemsize = by_candidate.dtype.itemsize
+    # Up to 16 bits a chunk of guesses is sorted at once, each pattern keyed by its guess
+    # in the high bits of one uint32: one vectorised sort is two to four times faster than
+    # thousands of short ones, and orders each guess's patterns just the same.
+    chunk = max(1, min(1 << (32 - 8 * itemsize), _SORTED_CELLS // n)) if itemsize <= 2 else _CHUNK
+    for start in range(0, guesses, chunk):
+        block = by_candidate[:, start : start + chunk].T
+        k = len(block)
+        if itemsize <= 2:
+            keyed = np.left_shift(np.arange(k, dtype=np.uint32), 8 * itemsize)[:, None] | block
+            ordered = np.sort(keyed.ravel()).reshape(k, n)
+        else:
+            ordered = np.sort(block, axis=1)
         new_run = np.ones(ordered.shape, dtype=bool)
         new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
         runs = np.flatnonzero(new_run.ravel())  # each run's start; every row starts one
