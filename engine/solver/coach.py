@@ -24,7 +24,7 @@ candidates than the one that came up, counting ties as half:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -50,14 +50,31 @@ def finish_cost(k: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
     """EG of every guess in ``pool`` at ``position`` (heuristic)."""
     n = len(position.candidates)
-    patterns = patterns_of(position.variant, pool, position.candidates)
-    total = np.empty(len(pool))
-    for start, counts in count_chunks(patterns, 3**position.variant.length):
-        sizes = counts.astype(np.float64)
-        total[start : start + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
-    wins = (patterns == winning(position.variant.length)).sum(axis=0)  # 1: a candidate
+    total, wins = np.empty(len(pool)), np.empty(len(pool))
+    for first, patterns in _pool_blocks(position, pool):
+        for start, counts in count_chunks(patterns, 3**position.variant.length):
+            sizes = counts.astype(np.float64)
+            at = first + start
+            total[at : at + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
+        wins[first : first + patterns.shape[1]] = (  # 1: a candidate
+            patterns == winning(position.variant.length)
+        ).sum(axis=0)
     eg: npt.NDArray[np.float64] = 1 + (total - wins) / n
     return eg
+
+
+_POOL_BLOCK = 8192  # guesses whose patterns a large list builds at once (a multiple of 256)
+
+
+def _pool_blocks(
+    position: Position, pool: npt.NDArray[np.intp]
+) -> Iterator[tuple[int, npt.NDArray[np.unsignedinteger]]]:
+    """The pool's ``(candidates, guesses)`` patterns, whole from a cached matrix, else built a
+    block of guesses at a time (a large list's whole block is hundreds of MiB)."""
+    variant = position.variant
+    step = len(pool) if variant.keeps_matrix else _POOL_BLOCK
+    for first in range(0, len(pool), max(step, 1)):
+        yield first, patterns_of(variant, pool[first : first + step], position.candidates)
 
 
 @dataclass(frozen=True)
@@ -328,8 +345,9 @@ def coach_worst_case(
             turns.append(WorstCaseTurn(guess, 1, 0, guess, 0, None))
             break
         pool = position.pool
-        worst = np.concatenate([counts.max(axis=1) for _, counts in count_chunks(
-            patterns_of(variant, pool, position.candidates), 3**variant.length)])  # fmt: skip
+        worst = np.concatenate([
+            counts.max(axis=1) for _, block in _pool_blocks(position, pool)
+            for _, counts in count_chunks(block, 3**variant.length)])  # fmt: skip
         best_index = int(np.lexsort((np.arange(len(pool)), worst))[0])
         best, best_worst = variant.guesses.words[int(pool[best_index])], int(worst[best_index])
         played = len(after.candidates)
