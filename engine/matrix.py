@@ -27,6 +27,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -267,7 +268,7 @@ def _write_atomically(
         return None
 
 
-def _save_atomically(path: Path, matrix: npt.NDArray[np.unsignedinteger]) -> None:
+def _save_atomically(path: Path, matrix: npt.NDArray[Any]) -> None:
     """Write beside the target and rename, so a reader never sees half a file.
 
     A read-only or full cache directory costs speed on the next start, nothing else.

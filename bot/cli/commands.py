@@ -324,16 +324,19 @@ def cmd_bench_footprint(args: argparse.Namespace) -> int:
     if "baseline" in figures:
         runs.append((f"baseline {args.baseline}", figures["baseline"]))
     print("each run: one process, an empty cache folder; per list a first hint after one "
-          "guess, a game hinted to its end, then coached")  # fmt: skip
+          "guess (CPU s), a game hinted to its end and coached (CPU s), another game "
+          "coached (again), the cache written (MiB) and VmRSS after the list")  # fmt: skip
     print(f"{'list':<16}" + "".join(
-        f" | {label[:28]:<28}" for label, _ in runs))  # fmt: skip
-    print(f"{'':<16}" + " | first hint s  coach s  cache MiB  RSS MiB" * len(runs))
+        f" | {label[:49]:<49}" for label, _ in runs))  # fmt: skip
+    print(f"{'':<16}" + " | first hint s  coach s  again s  cache MiB  RSS MiB" * len(runs))
     for name in names:
         cells = []
         for _, run in runs:
             row = run["lists"][name]
+            again = row.get("coach_again_cpu_s", float("nan"))
             cells.append(f" | {row['first_hint_cpu_s']:>12.2f} {row['coach_cpu_s']:>8.2f} "
-                         f"{row['cache_mib']:>10.1f} {row['rss_mib_after']:>8.1f}")  # fmt: skip
+                         f"{again:>8.2f} {row['cache_mib']:>10.1f} "
+                         f"{row['rss_mib_after']:>8.1f}")  # fmt: skip
         print(f"{name:<16}" + "".join(cells))
     for label, run in runs:
         print(f"{label}: cache {run['cache_mib']:.1f} MiB in all, resident {run['rss_mib']} MiB "

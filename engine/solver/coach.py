@@ -23,14 +23,17 @@ candidates than the one that came up, counting ties as half:
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from engine.matrix import _save_atomically, cache_directory
 from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
@@ -63,6 +66,26 @@ def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDAr
     return eg
 
 
+@lru_cache(maxsize=64)
+def opening_eg(variant: Variant, mode: Mode) -> npt.NDArray[np.float64]:
+    """:func:`expected_guesses` of the whole pool at the start: the same for every game, and
+    most of a coaching's work on a long list (seconds), so kept in memory and in the cache
+    folder (a float a guess)."""
+    start = Position.start(variant, mode)
+    key = f"{OPENING_FORMAT}:{variant.guesses.sha256}:{variant.answers.sha256}:{mode}"
+    path = cache_directory() / f"opening-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npy"
+    try:
+        found: npt.NDArray[np.float64] = np.load(path)
+        if found.shape == start.pool.shape and found.dtype == np.float64:
+            return found
+    except (OSError, ValueError):
+        pass
+    eg = expected_guesses(start, start.pool)
+    _save_atomically(path, eg)
+    return eg
+
+
+OPENING_FORMAT = "opening-eg-v1"  # part of the cache key: bump when EG changes
 _POOL_BLOCK = 8192  # guesses whose patterns a large list builds at once (a multiple of 256)
 
 
@@ -110,7 +133,7 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
     for i, (guess, pattern) in enumerate(history):
         pool = position.pool
-        eg = expected_guesses(position, pool)
+        eg = opening_eg(variant, mode) if i == 0 else expected_guesses(position, pool)
         rows = variant.guesses.index
         played_row = rows.get(guess)
         played_eg = float(expected_guesses(position, np.array([played_row]))[0]) if (
