@@ -227,18 +227,20 @@ def entropies(
             out[start : start + len(counts)] = c_log_c[counts].sum(axis=1)
         return np.asarray(np.log2(n) - out / n, dtype=np.float64)
     itemsize = by_candidate.dtype.itemsize
-    # Up to 16 bits a chunk of guesses is sorted at once, each pattern keyed by its guess
-    # in the high bits of one uint32: one vectorised sort is two to four times faster than
-    # thousands of short ones, and orders each guess's patterns just the same.
-    chunk = max(1, min(1 << (32 - 8 * itemsize), _SORTED_CELLS // n)) if itemsize <= 2 else _CHUNK
+    # 16-bit patterns (and a few 8-bit ones a guess) are sorted a chunk of guesses at once,
+    # each keyed by its guess in the high bits of one uint32: one vectorised sort is two to
+    # four times faster than thousands of short ones, and orders each guess's patterns just
+    # the same. Else each guess's own: a radix sort of 8 bits, a quicksort of 32.
+    keyed = itemsize == 2 or (itemsize == 1 and n < 16)
+    chunk = max(1, min(1 << (32 - 8 * itemsize), _SORTED_CELLS // n)) if keyed else _CHUNK
     for start in range(0, guesses, chunk):
         block = by_candidate[:, start : start + chunk].T
         k = len(block)
-        if itemsize <= 2:
-            keyed = np.left_shift(np.arange(k, dtype=np.uint32), 8 * itemsize)[:, None] | block
-            ordered = np.sort(keyed.ravel()).reshape(k, n)
+        if keyed:
+            key = np.left_shift(np.arange(k, dtype=np.uint32), 8 * itemsize)[:, None] | block
+            ordered = np.sort(key.ravel()).reshape(k, n)
         else:
-            ordered = np.sort(block, axis=1)
+            ordered = np.sort(block, axis=1, kind="stable" if itemsize == 1 else "quicksort")
         new_run = np.ones(ordered.shape, dtype=bool)
         new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
         runs = np.flatnonzero(new_run.ravel())  # each run's start; every row starts one
