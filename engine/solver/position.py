@@ -123,10 +123,18 @@ def answer_major(variant: Variant, *, whole: bool = False) -> Any:
     or read by read (:class:`BuiltByAnswer`)."""
     if variant.keeps_matrix:
         return np.asarray(by_answer(variant))
-    if whole:
-        everyone = np.arange(len(variant.answers), dtype=np.intp)
-        return built_patterns(variant, np.arange(len(variant.guesses)), everyone)
+    if whole:  # answers-major, filled a block of guesses at a time: never two copies
+        found = groups(variant)
+        out = np.empty((len(variant.answers), len(variant.guesses)), dtype=found.tiles.dtype)
+        for g0 in range(0, len(variant.guesses), _WHOLE_BLOCK):
+            out[:, g0 : g0 + _WHOLE_BLOCK] = patterns_over(
+                found.tiles, found.of_guess[g0 : g0 + _WHOLE_BLOCK]
+            )
+        return out
     return BuiltByAnswer(variant)
+
+
+_WHOLE_BLOCK = 4096  # guesses built at once into a whole answers-major matrix
 
 
 def patterns_of(
