@@ -61,7 +61,8 @@ async def warm(variant_names: Sequence[str]) -> None:
         remove_stale_temporaries()  # what a process killed mid-write left in the cache
         for name in variant_names:
             variant = get_variant(name)
-            by_answer(variant)
+            if variant.keeps_matrix:  # a large list builds what it reads: nothing to map
+                by_answer(variant)
             group_index(variant)
             for mode in TREE_MODES:
                 tree(name, mode)

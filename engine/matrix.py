@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +53,12 @@ _TRANSPOSE_BLOCK = 2048  # guesses per block when writing the answers-major copy
 # the lock is taken just after the file is made, and this covers that instant. Where
 # nothing can be locked, age alone tells, after a day.
 STALE_UNLOCKED, STALE_UNLOCKABLE = 60.0, 86_400.0
+# A list whose matrix would pass this many bytes keeps none: its patterns are built from
+# its letter groups' table when a solver asks for them (``engine.solver.position``). Below
+# it the matrix is cached and mapped (a hint reads it a little faster, and the exact search
+# of English and Primel reads it whole); above it the two copies on disk and in memory cost
+# more than building the few patterns a hint scores. Measured: docs/performance.md.
+MATRIX_BYTES_LIMIT = 32 << 20
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
@@ -61,6 +68,12 @@ def pattern_dtype(length: int) -> type[np.unsignedinteger]:
         if 3**length - 1 <= np.iinfo(dtype).max:
             return dtype
     return np.uint64
+
+
+def keeps_matrix(guesses: WordList, answers: WordList) -> bool:
+    """Whether these lists' matrix is small enough to cache (see :data:`MATRIX_BYTES_LIMIT`)."""
+    itemsize = np.dtype(pattern_dtype(guesses.length)).itemsize
+    return len(guesses) * len(answers) * itemsize <= MATRIX_BYTES_LIMIT
 
 
 def letter_groups(guesses: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
@@ -273,7 +286,7 @@ def _write_atomically(
         return None
 
 
-def _save_atomically(path: Path, matrix: npt.NDArray[np.unsignedinteger]) -> None:
+def _save_atomically(path: Path, matrix: npt.NDArray[Any]) -> None:
     """Write beside the target and rename, so a reader never sees half a file.
 
     A read-only or full cache directory costs speed on the next start, nothing else.

@@ -81,8 +81,17 @@ class Variant:
         return self.display.get(word, word)
 
     @cached_property
+    def keeps_matrix(self) -> bool:
+        """Whether the solvers read a cached matrix (small lists) or build the patterns they
+        need from the words (large lists, see ``engine.matrix.MATRIX_BYTES_LIMIT``)."""
+        from engine.matrix import keeps_matrix
+
+        return keeps_matrix(self.guesses, self.answers)
+
+    @cached_property
     def matrix(self) -> npt.NDArray[np.unsignedinteger]:
-        """The guesses x answers pattern matrix, from the disk cache when it is there."""
+        """The guesses x answers pattern matrix, from the disk cache when it is there (a
+        large list's is gigabytes: the solvers never ask for it, see :attr:`keeps_matrix`)."""
         from engine.matrix import pattern_matrix
 
         return pattern_matrix(self.guesses, self.answers)
@@ -96,9 +105,12 @@ class Variant:
 
     def build_matrices(self, stop: Stop | None = None) -> None:
         """Have both matrices now, read from the cache or built into it, asking ``stop``
-        between blocks (a build takes up to tens of seconds: :mod:`engine.stopping`)."""
+        between blocks (a build takes up to tens of seconds: :mod:`engine.stopping`). A list
+        that keeps no matrix has none to build: its search builds what it reads."""
         from engine.matrix import answer_major, pattern_matrix
 
+        if not self.keeps_matrix:
+            return
         # What the cached properties above would hold, filled here with a stop to ask
         if "matrix" not in self.__dict__:
             self.__dict__["matrix"] = pattern_matrix(self.guesses, self.answers, stop=stop)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import matrix
 from engine.pattern import score
 from engine.rules import Mode
 from engine.solver import greedy
@@ -22,7 +24,7 @@ from engine.solver.position import (
     InconsistentHistory,
     Position,
     answer_rows,
-    by_answer,
+    patterns_of,
     tie_order,
 )
 from engine.variants import Registry, Variant, get_variant
@@ -31,7 +33,7 @@ WIDE_ALPHABET = "abcdefg"  # few letters: many guesses split small pools alike, 
 
 
 @pytest.fixture(scope="module")
-def wide(tmp_path_factory) -> Variant:
+def wide_lists(tmp_path_factory) -> Path:
     """A seven-letter list wide enough for the shortlist (6,000 allowed, 400 answers)."""
     root = tmp_path_factory.mktemp("wide")
     rng = random.Random(7)
@@ -49,12 +51,34 @@ def wide(tmp_path_factory) -> Variant:
         "accents": "none",
     }  # fmt: skip
     (root / "languages.json").write_text(json.dumps([entry]), "utf-8")
-    return Registry(root).get("wordle-xw-7")
+    return root
 
 
-@pytest.fixture(scope="module", params=["wordle", "wordle-nyt-era", "wide"])
-def variant(request, wide) -> Iterator[Variant]:
-    yield wide if request.param == "wide" else get_variant(request.param)
+@pytest.fixture(scope="module")
+def wide(wide_lists: Path) -> Variant:
+    return Registry(wide_lists).get("wordle-xw-7")
+
+
+def without_matrix(registry: Registry, name: str) -> Variant:
+    """``name`` loaded anew with the matrix limit at 0: a list too large for a matrix, whose
+    solvers build the patterns they score (``engine.matrix.MATRIX_BYTES_LIMIT``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(matrix, "MATRIX_BYTES_LIMIT", 0, raising=False)
+        variant = registry.get(name)
+        assert not getattr(variant, "keeps_matrix", True)
+    return variant
+
+
+@pytest.fixture(
+    scope="module", params=["wordle", "wordle-nyt-era", "wide", "wordle-built", "wide-built"]
+)
+def variant(request, wide: Variant, wide_lists: Path) -> Iterator[Variant]:
+    if request.param == "wide-built":
+        yield without_matrix(Registry(wide_lists), wide.name)
+    elif request.param == "wordle-built":
+        yield without_matrix(Registry(), "wordle")
+    else:
+        yield wide if request.param == "wide" else get_variant(request.param)
 
 
 def preferred_by_hand(position: Position, everything: Ranking) -> npt.NDArray[np.intp]:
@@ -129,6 +153,6 @@ def test_entropies_alone_equal_the_full_scores(variant: Variant, data) -> None:
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     candidates = np.sort(rng.choice(len(variant.answers), size=n, replace=False))
     guesses = rng.choice(len(variant.guesses), size=700, replace=False)
-    patterns = by_answer(variant)[candidates][:, guesses]
+    patterns = patterns_of(variant, guesses, candidates)
     expected = score_patterns(patterns, 3**variant.length).entropy
     assert np.allclose(entropies(patterns, 3**variant.length), expected, atol=1e-12)

@@ -196,8 +196,9 @@ def _loaded(variant: Variant) -> None:
     both memory-mapped pattern matrices read once (else the first search to touch a page pays
     its loading, and whatever runs after it in the same process does not)."""
     group_index(variant)
-    for matrix in (by_answer(variant), variant.matrix):
-        np.asarray(matrix).max()
+    if variant.keeps_matrix:
+        for matrix in (by_answer(variant), variant.matrix):
+            np.asarray(matrix).max()
 
 
 def _plain_entropy(

@@ -311,9 +311,59 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_footprint(args: argparse.Namespace) -> int:
+    from bot.cli.footprint_bench import paired
+    from engine.variants import variant_names
+
+    names = args.variants or list(variant_names())
+    figures = paired(["footprint", *names], args.baseline)
+    if args.json:
+        _print_json(figures)
+        return 0
+    runs = [("this code", figures["this"])]
+    if "baseline" in figures:
+        runs.append((f"baseline {args.baseline}", figures["baseline"]))
+    print("each run: one process, an empty cache folder; per list a first hint after one "
+          "guess (CPU s), a game hinted to its end and coached (CPU s), another game "
+          "coached (again), the cache written (MiB) and VmRSS after the list")  # fmt: skip
+    print(f"{'list':<16}" + "".join(
+        f" | {label[:49]:<49}" for label, _ in runs))  # fmt: skip
+    print(f"{'':<16}" + " | first hint s  coach s  again s  cache MiB  RSS MiB" * len(runs))
+    for name in names:
+        cells = []
+        for _, run in runs:
+            row = run["lists"][name]
+            again = row.get("coach_again_cpu_s", float("nan"))
+            cells.append(f" | {row['first_hint_cpu_s']:>12.2f} {row['coach_cpu_s']:>8.2f} "
+                         f"{again:>8.2f} {row['cache_mib']:>10.1f} "
+                         f"{row['rss_mib_after']:>8.1f}")  # fmt: skip
+        print(f"{name:<16}" + "".join(cells))
+    for label, run in runs:
+        print(f"{label}: cache {run['cache_mib']:.1f} MiB in all, resident {run['rss_mib']} MiB "
+              "at the end (mapped pages included)")  # fmt: skip
+    return 0
+
+
 def cmd_bench_hints(args: argparse.Namespace) -> int:
     from bot.cli import benchmarks
     from bot.cli.progress import progress
+
+    if args.baseline is not None:
+        from bot.cli.footprint_bench import paired
+
+        both = paired(["hints", args.variant, str(args.positions)], args.baseline)
+        if args.json:
+            _print_json(both)
+            return 0
+        for label, run in (("this code", both["this"]), ("baseline", both["baseline"])):
+            print(f"{label}: {run['variant']}, {run['positions']} positions, CPU per hint "
+                  f"p50 {run['cpu_p50_ms']:.1f} ms, p99 {run['cpu_p99_ms']:.1f} ms, max "
+                  f"{run['cpu_max_ms']:.1f} ms; first hint {run['first_cpu_s']:.2f} s from an "
+                  f"empty cache; picks {run['picks']}")  # fmt: skip
+        ratio = both["this"]["cpu_p99_ms"] / max(both["baseline"]["cpu_p99_ms"], 1e-9)
+        same = both["this"]["picks"] == both["baseline"]["picks"]
+        print(f"p99 this / baseline: {ratio:.2f}x; same picks: {'yes' if same else 'NO'}")
+        return 0
 
     with progress("hints: positions") as shown:
         figures = benchmarks.bench_hints(args.variant, args.positions, args.seed, shown)
@@ -923,8 +973,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-baseline", action="store_true",
                    help="skip the NYT hints' reference (every guess scored)")  # fmt: skip
     p.add_argument("--seed", type=whole(0, SEED), default=0)
+    p.add_argument("--baseline", type=Path, metavar="DIR",
+                   help="also each hint's CPU time here and on the checkout DIR (the code "
+                        "before, say), each in a process of its own, in the same run")  # fmt: skip
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
+
+    p = benches.add_parser("footprint", help="cache, memory and first-hint CPU of every list")
+    p.add_argument("--variant", dest="variants", action="append", type=known_variant,
+                   metavar="NAME", help="this list only (repeat; default: all)")  # fmt: skip
+    p.add_argument("--baseline", type=Path, metavar="DIR",
+                   help="the same on the checkout DIR, in the same run")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_footprint)
 
     p = benches.add_parser("nyt", help="the NYT answer model on real dated answers (time split)")
     p.add_argument("--answers", required=True, metavar="FILE",

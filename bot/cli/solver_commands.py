@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from bot.cli.progress import progress
 from bot.errors import UsageError
 from bot.render.text import percent
@@ -18,7 +20,7 @@ from engine.solver.exact import SearchTimeout
 from engine.solver.exact_trees import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import score_patterns
-from engine.solver.position import InconsistentHistory, Position, by_answer
+from engine.solver.position import InconsistentHistory, Position, guess_row, patterns_of
 from engine.solver.strategies import strategy_tree
 from engine.solver.tree import Node, paths
 from engine.solver.weighted import model_coach, model_hint
@@ -153,7 +155,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     position = start
     for i, (guess, pattern) in enumerate(rows, 1):
         scores = score_patterns(
-            by_answer(variant)[position.candidates][:, [guess]], 3**variant.length
+            patterns_of(variant, np.array([guess]), position.candidates), 3**variant.length
         )
         word = variant.guesses.words[guess]
         print(
@@ -235,7 +237,7 @@ def subtree_text(variant: Variant, start: Position, root: Node, history: str, de
         lines.append(f"{'  ' * indent}{label}{word} ({node.size} left)")
         if indent >= depth:
             return
-        patterns = by_answer(variant)[position.candidates, node.guess]
+        patterns = guess_row(variant, node.guess)[position.candidates]
         for pattern, child in sorted(node.children.items()):
             members = position.candidates[patterns == pattern]
             child_position = Position(

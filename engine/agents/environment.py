@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from engine.pattern import winning
 from engine.rules import Mode, Row, check_guess
-from engine.solver.position import Position
+from engine.solver.position import Position, guess_row
 from engine.variants import Variant
 
 Observation = tuple[Row, ...]
@@ -92,7 +92,7 @@ class WordleEnv:
         if self.mode is not Mode.NORMAL and not (self.legal_actions() == action).any():
             verdict = check_guess(self.variant, word, self.history, self.mode)
             raise IllegalAction(f"{word.upper()}: {verdict.message or 'not a possible answer'}")
-        pattern = int(self.variant.matrix[action, self._answer])
+        pattern = int(guess_row(self.variant, action)[self._answer])
         self.position = self.position.play(word, pattern)
         won = pattern == self._win
         lost = not won and len(self.history) >= self.max_guesses

@@ -29,7 +29,7 @@ from engine.pattern import winning
 from engine.rules import Mode, revealed
 from engine.solver.greedy import best_guess, rank_guesses
 from engine.solver.measures import Measure, rank, sort_key
-from engine.solver.position import Position, answer_rows, patterns_of, tie_order
+from engine.solver.position import Position, answer_rows, guess_row, patterns_of, tie_order
 from engine.solver.tree import DEPTH_CAP, split
 
 Profile = npt.NDArray[np.int64]
@@ -90,7 +90,7 @@ def children(
     (None for the win)."""
     variant = position.variant
     word = variant.guesses.words[guess]
-    patterns = np.asarray(variant.matrix[guess])[position.candidates]
+    patterns = guess_row(variant, guess)[position.candidates]
     out: list[tuple[int, npt.NDArray[np.intp], Position | None]] = []
     for pattern, members in split(position.candidates, patterns):
         child = None

@@ -21,7 +21,7 @@ from engine.rules import Mode, Row
 from engine.solver.greedy import rank_guesses
 from engine.solver.hints import Hint, Suggestion, for_player
 from engine.solver.measures import Measure
-from engine.solver.position import Position, tie_order
+from engine.solver.position import Position, guess_row, tie_order
 from engine.variants import Variant
 
 
@@ -175,11 +175,11 @@ def _shrink(position: Position, guesses: int, width: int, target: int | None) ->
 
 
 def _kept(position: Position, guess: int) -> npt.NDArray[np.bool_]:
-    patterns = np.asarray(position.variant.matrix[guess])[position.candidates]
+    patterns = guess_row(position.variant, guess)[position.candidates]
     return adversary_choice(patterns, position.variant.length)[1]
 
 
 def _step(position: Position, guess: int) -> Step:
-    patterns = np.asarray(position.variant.matrix[guess])[position.candidates]
+    patterns = guess_row(position.variant, guess)[position.candidates]
     pattern, keep = adversary_choice(patterns, position.variant.length)
     return Step(position.variant.guesses.words[guess], pattern, int(keep.sum()))

@@ -16,8 +16,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from engine.matrix import group_keys, group_table, pattern_dtype
 from engine.solver.measures import count_chunks, count_parts
+from engine.solver.position import groups
 from engine.variants import Variant
 
 
@@ -26,16 +26,15 @@ class GroupIndex:
     """The distinct (positions, letter) groups of a guess list, and which each guess has."""
 
     values: npt.NDArray[np.unsignedinteger]  # (answers, groups): each group's tile value
-    of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, -1 where none
+    of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, ``groups`` where none
 
 
 @cache
 def group_index(variant: Variant) -> GroupIndex:
-    size = len(variant.alphabet)
-    keys, ids = group_keys(variant.guesses.array, size)
-    table = group_table(variant.answers.array, size, keys, pattern_dtype(variant.length))
-    values = table.T  # (answers, groups)
-    return GroupIndex(np.ascontiguousarray(values), np.where(ids < len(keys), ids, -1))
+    """A view of :func:`~engine.solver.position.groups`: the same table, held once."""
+    found = groups(variant)
+    values = found.tiles[:-1].T  # (answers, groups)
+    return GroupIndex(values, found.of_guess)
 
 
 def entropy_upper_bounds(
@@ -47,7 +46,7 @@ def entropy_upper_bounds(
     n, n_groups = values.shape
     c_log_c = np.zeros(n + 1)
     c_log_c[1:] = np.arange(1, n + 1) * np.log2(np.arange(1, n + 1))
-    group_entropy = np.zeros(n_groups + 1)  # the last: a guess's missing groups (-1)
+    group_entropy = np.zeros(n_groups + 1)  # the last: a guess's missing groups
     for start, counts in count_chunks(values, 3**variant.length):
         group_entropy[start : start + len(counts)] = np.log2(n) - c_log_c[counts].sum(axis=1) / n
     bounds: npt.NDArray[np.float64] = group_entropy[index.of_guess].sum(axis=1)
@@ -58,7 +57,7 @@ def parts_ceilings(variant: Variant, candidates: npt.NDArray[np.intp]) -> npt.ND
     """An upper bound on the distinct patterns of every guess over ``candidates``."""
     index = group_index(variant)
     distinct = count_parts(index.values[candidates], 3**variant.length)  # (groups,)
-    distinct = np.append(distinct, 1)  # a guess's missing groups (-1) show one value
+    distinct = np.append(distinct, 1)  # a guess's missing groups show one value
     ceilings = np.full(len(index.of_guess), len(candidates), dtype=np.int64)
     product = distinct[index.of_guess[:, 0]]
     for i in range(1, index.of_guess.shape[1]):  # column by column: a short axis reduces slowly

@@ -23,19 +23,22 @@ candidates than the one that came up, counting ties as half:
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from engine.matrix import _save_atomically, cache_directory
 from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import count_chunks
-from engine.solver.position import Position, pattern_row, patterns_of
+from engine.solver.position import Position, built_patterns, groups, pattern_row, patterns_of
 from engine.variants import Variant
 
 EXACT_LIMIT = 40
@@ -50,14 +53,51 @@ def finish_cost(k: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
     """EG of every guess in ``pool`` at ``position`` (heuristic)."""
     n = len(position.candidates)
-    patterns = patterns_of(position.variant, pool, position.candidates)
-    total = np.empty(len(pool))
-    for start, counts in count_chunks(patterns, 3**position.variant.length):
-        sizes = counts.astype(np.float64)
-        total[start : start + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
-    wins = (patterns == winning(position.variant.length)).sum(axis=0)  # 1: a candidate
+    total, wins = np.empty(len(pool)), np.empty(len(pool))
+    for first, patterns in _pool_blocks(position, pool):
+        for start, counts in count_chunks(patterns, 3**position.variant.length):
+            sizes = counts.astype(np.float64)
+            at = first + start
+            total[at : at + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
+        wins[first : first + patterns.shape[1]] = (  # 1: a candidate
+            patterns == winning(position.variant.length)
+        ).sum(axis=0)
     eg: npt.NDArray[np.float64] = 1 + (total - wins) / n
     return eg
+
+
+@lru_cache(maxsize=64)
+def opening_eg(variant: Variant, mode: Mode) -> npt.NDArray[np.float64]:
+    """:func:`expected_guesses` of the whole pool at the start: the same for every game, and
+    most of a coaching's work on a long list (seconds), so kept in memory and in the cache
+    folder (a float a guess)."""
+    start = Position.start(variant, mode)
+    key = f"{OPENING_FORMAT}:{variant.guesses.sha256}:{variant.answers.sha256}:{mode}"
+    path = cache_directory() / f"opening-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npy"
+    try:
+        found: npt.NDArray[np.float64] = np.load(path)
+        if found.shape == start.pool.shape and found.dtype == np.float64:
+            return found
+    except (OSError, ValueError):
+        pass
+    eg = expected_guesses(start, start.pool)
+    _save_atomically(path, eg)
+    return eg
+
+
+OPENING_FORMAT = "opening-eg-v1"  # part of the cache key: bump when EG changes
+_POOL_BLOCK = 8192  # guesses whose patterns a large list builds at once (a multiple of 256)
+
+
+def _pool_blocks(
+    position: Position, pool: npt.NDArray[np.intp]
+) -> Iterator[tuple[int, npt.NDArray[np.unsignedinteger]]]:
+    """The pool's ``(candidates, guesses)`` patterns, whole from a cached matrix, else built a
+    block of guesses at a time (a large list's whole block is hundreds of MiB)."""
+    variant = position.variant
+    step = len(pool) if variant.keeps_matrix else _POOL_BLOCK
+    for first in range(0, len(pool), max(step, 1)):
+        yield first, patterns_of(variant, pool[first : first + step], position.candidates)
 
 
 @dataclass(frozen=True)
@@ -93,7 +133,7 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
     for i, (guess, pattern) in enumerate(history):
         pool = position.pool
-        eg = expected_guesses(position, pool)
+        eg = opening_eg(variant, mode) if i == 0 else expected_guesses(position, pool)
         rows = variant.guesses.index
         played_row = rows.get(guess)
         played_eg = float(expected_guesses(position, np.array([played_row]))[0]) if (
@@ -159,21 +199,56 @@ def grid_candidates(
     The hard-mode check can take minutes on a long grid: with ``budget`` (seconds of
     ``clock``) it stops when the time is up, keeps the answers it did not reach, and says so
     (``complete`` False)."""
-    matrix = np.asarray(variant.matrix)
     alive = np.ones(len(variant.answers), dtype=bool)
     weight = np.zeros(len(variant.answers))
-    for p in patterns:
-        hits = (matrix == p).sum(axis=0)
+    for hits in _hits(variant, patterns):
         alive &= hits > 0
         weight += np.log(np.maximum(hits, 1))
     candidates, complete = np.flatnonzero(alive), True
     if hard:
-        candidates, complete = hard_survivors(
-            variant, candidates, patterns, lambda a: matrix[:, a], budget, clock
-        )
+        column = _column_reader(variant)
+        candidates, complete = hard_survivors(variant, candidates, patterns, column, budget, clock)
     order = candidates[np.argsort(-weight[candidates], kind="stable")]
     words = [variant.answers.words[a] for a in order[:top]]
     return GridReading(len(candidates), words, complete)
+
+
+_GUESS_BLOCK = 4096  # guesses per block where a large list's patterns are built
+
+
+def _hits(variant: Variant, patterns: Sequence[int]) -> npt.NDArray[np.int64]:
+    """``hits[i, a]``: how many allowed guesses give ``patterns[i]`` against answer ``a``; a
+    list without a cached matrix builds it a block of guesses at a time."""
+    hits = np.zeros((len(patterns), len(variant.answers)), dtype=np.int64)
+    if variant.keeps_matrix:
+        blocks: Iterable[npt.NDArray[np.unsignedinteger]] = [np.asarray(variant.matrix).T]
+    else:
+        everyone = np.arange(len(variant.answers), dtype=np.intp)
+        blocks = (
+            built_patterns(variant, np.arange(g0, min(g0 + _GUESS_BLOCK, len(variant.guesses))),
+                           everyone)
+            for g0 in range(0, len(variant.guesses), _GUESS_BLOCK)
+        )  # fmt: skip
+    for block in blocks:  # (answers, guesses)
+        for i, p in enumerate(patterns):
+            hits[i] += (block == p).sum(axis=1)
+    return hits
+
+
+def _column_reader(variant: Variant) -> Callable[[int], npt.NDArray[np.unsignedinteger]]:
+    """Every guess's pattern against one answer."""
+    if variant.keeps_matrix:
+        matrix = np.asarray(variant.matrix)
+        return lambda a: matrix[:, a]
+    found = groups(variant)
+
+    def column(a: int) -> npt.NDArray[np.unsignedinteger]:
+        out: npt.NDArray[np.unsignedinteger] = found.tiles[:, a][found.of_guess].sum(
+            axis=1, dtype=found.tiles.dtype
+        )
+        return out
+
+    return column
 
 
 def hard_survivors(
@@ -293,8 +368,9 @@ def coach_worst_case(
             turns.append(WorstCaseTurn(guess, 1, 0, guess, 0, None))
             break
         pool = position.pool
-        worst = np.concatenate([counts.max(axis=1) for _, counts in count_chunks(
-            patterns_of(variant, pool, position.candidates), 3**variant.length)])  # fmt: skip
+        worst = np.concatenate([
+            counts.max(axis=1) for _, block in _pool_blocks(position, pool)
+            for _, counts in count_chunks(block, 3**variant.length)])  # fmt: skip
         best_index = int(np.lexsort((np.arange(len(pool)), worst))[0])
         best, best_worst = variant.guesses.words[int(pool[best_index])], int(worst[best_index])
         played = len(after.candidates)

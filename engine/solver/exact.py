@@ -40,10 +40,11 @@ from engine.rules import Mode, Row
 from engine.solver.bounds import parts_ceilings
 from engine.solver.measures import best_inside, count_parts, rank_by_parts, squares
 from engine.solver.position import (
+    BuiltByAnswer,
     Position,
     allowed_pool,
+    answer_major,
     answer_rows,
-    by_answer,
     tie_order,
 )
 from engine.solver.tree import Node
@@ -152,8 +153,10 @@ class ExactSearch:
 
     def __post_init__(self) -> None:
         # A plain array over the memory map: the same pages, without np.memmap's Python-level
-        # indexing (a tenth of the search went to memmap.__getitem__ and its finalising).
-        self._matrix = np.asarray(by_answer(self.variant))
+        # indexing (a tenth of the search went to memmap.__getitem__ and its finalising). A
+        # large list keeps no matrix: read by read here (a few small sets, as coaching asks),
+        # built whole in memory for a solve (see solve).
+        self._matrix = answer_major(self.variant)
         self._answer_rows = answer_rows(self.variant)
         self._tie = tie_order(self.variant)
         self._win = winning(self.variant.length)
@@ -177,6 +180,8 @@ class ExactSearch:
         """Total guesses and the tree from ``position`` (the start by default); ``first``
         (guess rows) replaces the root's own choice of first guesses to try."""
         position = position or Position.start(self.variant, self.mode)
+        if isinstance(self._matrix, BuiltByAnswer):  # a solve reads every cell many times
+            self._matrix = answer_major(self.variant, whole=True, stop=self.stop)
         depth = self.variant.max_guesses - len(position.history)
         hard = self._hard_key(position.history) if self.mode is Mode.HARD else None
         self._root = (len(position.candidates), depth)

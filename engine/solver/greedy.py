@@ -10,7 +10,15 @@ import numpy.typing as npt
 
 from engine.solver.bounds import entropy_upper_bounds
 from engine.solver.measures import Measure, Scores, entropies, rank, score_patterns, sort_key
-from engine.solver.position import Position, answer_rows, by_answer, patterns_of, tie_order
+from engine.solver.position import (
+    Position,
+    answer_rows,
+    by_answer,
+    groups,
+    patterns_of,
+    patterns_over,
+    tie_order,
+)
 from engine.variants import Variant
 
 _PRUNE_FROM = 64  # candidates: from here, or where pairs of them are many (below), the
@@ -88,7 +96,9 @@ def _ordered(
     ``(candidates, guesses)`` patterns and whether each can still be the answer."""
     pool = position.pool
     n = len(position.candidates)
-    many = n >= _PRUNE_FROM or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
+    # Without a matrix every pattern scored is built: pruning pays from three candidates.
+    built = not position.variant.keeps_matrix
+    many = n >= _PRUNE_FROM or (n > 2 and (built or n * n * len(pool) > _PRUNE_PAIRS))
     large = many and len(pool) >= _PRUNE_POOL
     prefer = prefer and measure is Measure.ENTROPY
     if measure is Measure.ENTROPY and top is not None and large:
@@ -158,19 +168,29 @@ class _Columns:
     """Some guesses' patterns over the candidates, ``(candidates, guesses)``, read the
     cheaper way: whole guess rows of the matrix (a few guesses, or many candidates), or the
     candidates' rows of its answers-major copy, taken once, when many guesses will be read.
-    Guesses are read fastest in increasing order."""
+    Guesses are read fastest in increasing order. A list that keeps no matrix builds them
+    from the candidates' rows of its group table."""
 
     def __init__(self, variant: Variant, candidates: npt.NDArray[np.intp]) -> None:
         self.variant, self.candidates = variant, candidates
         self.rows: npt.NDArray[np.unsignedinteger] | None = None
+        self.group_rows = (
+            None
+            if variant.keeps_matrix
+            else np.ascontiguousarray(groups(variant).tiles[:, candidates])
+        )
 
     def expect(self, guesses: int) -> None:
         """About this many guesses will be read: take the candidates' rows if that is cheaper."""
+        if self.rows is not None or self.group_rows is not None:
+            return
         n, answers = len(self.candidates), len(self.variant.answers)
-        if self.rows is None and (answers - n) * guesses > n * len(self.variant.guesses):
+        if (answers - n) * guesses > n * len(self.variant.guesses):
             self.rows = by_answer(self.variant)[self.candidates]
 
     def __call__(self, guesses: npt.NDArray[np.intp]) -> npt.NDArray[np.unsignedinteger]:
+        if self.group_rows is not None:
+            return patterns_over(self.group_rows, groups(self.variant).of_guess[guesses])
         if self.rows is not None:  # fast while the guesses are in increasing order
             return np.take(self.rows, guesses, axis=1)
         whole = np.take(np.asarray(self.variant.matrix), guesses, axis=0)

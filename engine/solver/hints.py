@@ -11,7 +11,7 @@ import numpy as np
 from engine.rules import Mode, Row
 from engine.solver.greedy import possible_mask, rank_guesses
 from engine.solver.measures import Measure, score_patterns
-from engine.solver.position import Position, by_answer
+from engine.solver.position import Position, patterns_of
 from engine.solver.tree import Node, guesses_needed
 from engine.variants import Variant
 
@@ -116,7 +116,7 @@ def _lead_with_tree(
     mine = next((s for s in suggestions if s.guess == word), None)
     if mine is None:  # score the tree's guess alone
         variant = position.variant
-        patterns = by_answer(variant)[position.candidates][:, [node.guess]]
+        patterns = patterns_of(variant, np.array([node.guess]), position.candidates)
         scores = score_patterns(patterns, 3**variant.length)
         mine = Suggestion(
             word,

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
+_SORTED_CELLS = 1 << 18  # patterns sorted at once by entropies: a few MiB, in cache
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
 _FIRST_SEEN_UNDER = 56  # candidates: below this, counting first sightings beats a count table
 _PAIRS_UP_TO = 12  # candidates: up to this many, squares compare every pair at once
@@ -226,12 +226,21 @@ def entropies(
         for start, counts in count_chunks(by_candidate, n_patterns):
             out[start : start + len(counts)] = c_log_c[counts].sum(axis=1)
         return np.asarray(np.log2(n) - out / n, dtype=np.float64)
-    kind: Literal["stable", "quicksort"] = (
-        "stable" if by_candidate.dtype.itemsize == 1 else "quicksort"  # the faster for each
-    )
-    for start in range(0, guesses, _CHUNK):
-        ordered = np.sort(by_candidate[:, start : start + _CHUNK].T, axis=1, kind=kind)
-        k = len(ordered)
+    itemsize = by_candidate.dtype.itemsize
+    # 16-bit patterns (and a few 8-bit ones a guess) are sorted a chunk of guesses at once,
+    # each keyed by its guess in the high bits of one uint32: one vectorised sort is two to
+    # four times faster than thousands of short ones, and orders each guess's patterns just
+    # the same. Else each guess's own: a radix sort of 8 bits, a quicksort of 32.
+    keyed = itemsize == 2 or (itemsize == 1 and n < 16)
+    chunk = max(1, min(1 << (32 - 8 * itemsize), _SORTED_CELLS // n)) if keyed else _CHUNK
+    for start in range(0, guesses, chunk):
+        block = by_candidate[:, start : start + chunk].T
+        k = len(block)
+        if keyed:
+            key = np.left_shift(np.arange(k, dtype=np.uint32), 8 * itemsize)[:, None] | block
+            ordered = np.sort(key.ravel()).reshape(k, n)
+        else:
+            ordered = np.sort(block, axis=1, kind="stable" if itemsize == 1 else "quicksort")
         new_run = np.ones(ordered.shape, dtype=bool)
         new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
         runs = np.flatnonzero(new_run.ravel())  # each run's start; every row starts one

@@ -26,7 +26,14 @@ from engine.pattern import tiles, winning
 from engine.rules import Mode
 from engine.solver.greedy import best_guess
 from engine.solver.measures import Measure, sort_key
-from engine.solver.position import Position, answer_rows, pattern_row, patterns_of, tie_order
+from engine.solver.position import (
+    Position,
+    answer_rows,
+    guess_row,
+    pattern_row,
+    patterns_of,
+    tie_order,
+)
 from engine.variants import Variant, get_variant
 
 
@@ -172,7 +179,7 @@ def play(
     limit = guess_limit(len(answers))
     for turn in range(1, limit + 1):
         guess = strategy(boards)
-        row = np.asarray(variant.matrix[guess])
+        row = guess_row(variant, guess)
         for b in boards.open():
             pattern = int(row[answers[b]])
             boards.last[b] = pattern

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from engine.matrix import build_pattern_matrix
+from engine.matrix import build_pattern_matrix, group_keys, group_table, pattern_dtype
 from engine.rules import Mode, Row, revealed
+from engine.stopping import Stop, check
 from engine.variants import Variant
 from engine.words import encode
 
@@ -44,20 +46,123 @@ def tie_order(variant: Variant) -> npt.NDArray[np.intp]:
 @cache
 def by_answer(variant: Variant) -> npt.NDArray[np.unsignedinteger]:
     """The pattern matrix transposed, ``(answers, guesses)``, so that selecting candidates
-    is a cheap take of contiguous rows (memory-mapped from the cache like the matrix)."""
+    is a cheap take of contiguous rows (memory-mapped from the cache like the matrix).
+    Only for a list that keeps its matrix (:attr:`Variant.keeps_matrix`); a large list's
+    solvers read :func:`answer_major` instead."""
     return variant.matrix_by_answer
+
+
+@dataclass(frozen=True, eq=False)
+class Groups:
+    """A list's patterns in parts: each letter group's tiles against every answer, and the
+    groups of each guess (see ``engine.matrix``). A guess's pattern against an answer is
+    the sum of its groups' values there, so any block of the matrix is a few row gathers."""
+
+    tiles: npt.NDArray[np.unsignedinteger]  # (groups + 1, answers): the last row is 0
+    of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, the zero row if none
+
+
+@cache
+def groups(variant: Variant) -> Groups:
+    size = len(variant.alphabet)
+    keys, ids = group_keys(variant.guesses.array, size)
+    dtype = pattern_dtype(variant.length)
+    tiles = np.zeros((len(keys) + 1, len(variant.answers)), dtype=dtype)
+    tiles[:-1] = group_table(variant.answers.array, size, keys, dtype)
+    return Groups(tiles, ids)
+
+
+def built_patterns(
+    variant: Variant, pool: npt.NDArray[np.intp], candidates: npt.NDArray[np.intp]
+) -> npt.NDArray[np.unsignedinteger]:
+    """``(candidates, pool)`` patterns built from the group table, no matrix needed: the
+    cost is the block's cells times the word length."""
+    found = groups(variant)
+    return patterns_over(np.ascontiguousarray(found.tiles[:, candidates]), found.of_guess[pool])
+
+
+def patterns_over(
+    tiles: npt.NDArray[np.unsignedinteger], of_guess: npt.NDArray[np.intp]
+) -> npt.NDArray[np.unsignedinteger]:
+    """Patterns of the guesses with group ids ``of_guess`` against the answers whose group
+    tiles are the columns of ``tiles`` (:class:`Groups`), as ``(answers, guesses)``: the
+    transposed view of a guess-major array (each guess's patterns contiguous, as sorting
+    them wants; whole rows of ``tiles`` are gathered, the fastest way to build them)."""
+    out = tiles.take(of_guess[:, 0], axis=0)
+    for i in range(1, of_guess.shape[1]):
+        out += tiles.take(of_guess[:, i], axis=0)
+    return out.T
+
+
+class BuiltByAnswer:
+    """Reads as the answers-major matrix does (``m[s]``, ``m[s, g]``, ``m[np.ix_(s, pool)]``,
+    numpy's rules), each read built from the group table: for a large list's few small
+    reads (coaching's exact figures), where a whole matrix would cost far more."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.shape = (len(variant.answers), len(variant.guesses))
+        self.dtype = np.dtype(pattern_dtype(variant.length))
+
+    def __getitem__(self, key: Any) -> Any:
+        found = groups(self.variant)
+        if not isinstance(key, tuple):  # whole rows
+            return np.ascontiguousarray(
+                patterns_over(np.ascontiguousarray(found.tiles[:, key]), found.of_guess)
+            )
+        rows, columns = np.broadcast_arrays(*(np.asarray(k) for k in key))
+        ids = found.of_guess[columns]
+        out = found.tiles[ids[..., 0], rows]
+        for i in range(1, ids.shape[-1]):
+            out += found.tiles[ids[..., i], rows]
+        return out[()] if out.ndim == 0 else out
+
+
+def answer_major(variant: Variant, *, whole: bool = False, stop: Stop | None = None) -> Any:
+    """What reads as the answers-major matrix: the cached one where the list keeps it; for
+    a large list, built in memory (``whole``: the exact search reads every cell many times;
+    ``stop`` is asked between blocks) or read by read (:class:`BuiltByAnswer`)."""
+    if variant.keeps_matrix:
+        return np.asarray(by_answer(variant))
+    if whole:  # answers-major, filled a block of guesses at a time: never two copies
+        found = groups(variant)
+        out = np.empty((len(variant.answers), len(variant.guesses)), dtype=found.tiles.dtype)
+        for g0 in range(0, len(variant.guesses), _WHOLE_BLOCK):
+            check(stop)
+            out[:, g0 : g0 + _WHOLE_BLOCK] = patterns_over(
+                found.tiles, found.of_guess[g0 : g0 + _WHOLE_BLOCK]
+            )
+        return out
+    return BuiltByAnswer(variant)
+
+
+_WHOLE_BLOCK = 4096  # guesses built at once into a whole answers-major matrix
 
 
 def patterns_of(
     variant: Variant, pool: npt.NDArray[np.intp], candidates: npt.NDArray[np.intp]
 ) -> npt.NDArray[np.unsignedinteger]:
     """``(candidates, pool)`` patterns: whole answer rows when the pool is large, whole
-    guess rows when it is small (strict mode's pool is the candidates themselves)."""
+    guess rows when it is small (strict mode's pool is the candidates themselves); built
+    from the words for a list that keeps no matrix."""
+    if not variant.keeps_matrix:
+        return built_patterns(variant, pool, candidates)
     if len(pool) * 4 < len(variant.guesses):
         by_guess = np.asarray(variant.matrix)[pool][:, candidates]
         return np.ascontiguousarray(by_guess.T)
     rows = by_answer(variant)[candidates]
     return rows if len(pool) == len(variant.guesses) else rows[:, pool]
+
+
+def guess_row(variant: Variant, guess: int) -> npt.NDArray[np.unsignedinteger]:
+    """Patterns of the guess of row ``guess`` against every answer."""
+    if variant.keeps_matrix:
+        return np.asarray(variant.matrix[guess])
+    found = groups(variant)
+    row: npt.NDArray[np.unsignedinteger] = found.tiles[found.of_guess[guess]].sum(
+        axis=0, dtype=found.tiles.dtype
+    )
+    return row
 
 
 @cache
@@ -75,8 +180,7 @@ def pattern_row(variant: Variant, guess: str) -> npt.NDArray[np.unsignedinteger]
     (a guess from the NYT's longer list, say)."""
     row = variant.guesses.index.get(guess)
     if row is not None:
-        patterns: npt.NDArray[np.unsignedinteger] = np.asarray(variant.matrix[row])
-        return patterns
+        return guess_row(variant, row)
     word = encode([guess], variant.alphabet, variant.length)
     built: npt.NDArray[np.unsignedinteger] = build_pattern_matrix(
         word, variant.answers.array, len(variant.alphabet)

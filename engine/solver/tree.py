@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.pattern import winning
-from engine.solver.position import Position, answer_rows
+from engine.solver.position import Position, answer_rows, guess_row
 
 Strategy = Callable[[Position], int]
 """Picks the next guess (a row of the guess list) for a position."""
@@ -61,7 +61,7 @@ def _grow(
     node = Node(guess, len(position.candidates))
     if depth >= DEPTH_CAP:
         return node
-    patterns = np.asarray(variant.matrix[guess])[position.candidates]
+    patterns = guess_row(variant, guess)[position.candidates]
     word = variant.guesses.words[guess]
     for pattern, members in split(position.candidates, patterns):
         if pattern == winning(variant.length):
@@ -98,7 +98,7 @@ def paths(root: Node, position: Position) -> dict[int, list[tuple[int, int]]]:
     out: dict[int, list[tuple[int, int]]] = {}
 
     def walk(node: Node, candidates: npt.NDArray[np.intp], rows: list[tuple[int, int]]) -> None:
-        patterns = np.asarray(variant.matrix[node.guess])[candidates]
+        patterns = guess_row(variant, node.guess)[candidates]
         for answer, pattern in zip(candidates.tolist(), patterns.tolist(), strict=True):
             if pattern == win:
                 out[answer] = [*rows, (node.guess, win)]
