@@ -805,7 +805,7 @@ class DiscordServer(Gateway):
                             for url in self.store.missing_images(message)]  # fmt: skip
 
     async def interact(self, payload: dict[str, Any], *, followups: int = 0,
-                       timeout: float = 10.0, settle: bool = True) -> Reply:  # fmt: skip
+                       timeout: float = 30.0, settle: bool = True) -> Reply:  # fmt: skip
         """Send INTERACTION_CREATE on the shard of its guild (shard 0 for a direct message)
         and wait for the callback (and ``followups`` more), and past a deferral for the edit
         or follow-up that carries the answer (``settle=False``: the callback alone, for a
