@@ -21,7 +21,8 @@ settings.load_profile("default")
 
 # -- the session's folder: one for the whole run, removed at its end -------------------------
 
-_OWN_FOLDER = pytest.StashKey[str]()
+_OWN_FOLDER = pytest.StashKey[str]()  # the controller's (or the one process of -n 0)
+_FOLDER = pytest.StashKey[str]()
 SESSION_FOLDER = "wordlebot_session_folder"  # its path, as handed to the xdist workers
 
 
@@ -29,19 +30,28 @@ def pytest_configure(config: pytest.Config) -> None:
     """One temporary folder for the session, made and removed by the controller (or the
     one process of ``-n 0``); the xdist workers are handed it. Its ``cache/`` holds the
     pattern matrices, built once and read by every worker (out of the user's cache, unless
-    WORDLEBOT_CACHE_DIR is given); each worker's temporary files (its PostgreSQL servers',
-    its bot processes') go to a folder of the worker's inside, so a run leaves nothing in
-    the system's temporary folder but pytest's own numbered folders."""
+    WORDLEBOT_CACHE_DIR is given)."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
         folder = tempfile.mkdtemp(prefix="wordlebot-test-")
         config.stash[_OWN_FOLDER] = folder
     else:
         folder = workerinput[SESSION_FOLDER]
-        own_tmp = Path(folder) / workerinput["workerid"]  # short: PostgreSQL's socket path
-        own_tmp.mkdir()
-        os.environ["TMPDIR"] = tempfile.tempdir = str(own_tmp)  # pytest's basetemp is given
+    config.stash[_FOLDER] = folder
     os.environ.setdefault("WORDLEBOT_CACHE_DIR", str(Path(folder) / "cache"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_in_the_session_folder(pytestconfig, tmp_path_factory) -> None:
+    """This process's temporary files (its PostgreSQL servers', its bot processes', the
+    console's pictures) go to a folder of its own in the session's, so a run leaves nothing
+    in the system's temporary folder but pytest's own numbered folders (tmp_path's, placed
+    first)."""
+    tmp_path_factory.getbasetemp()
+    workerinput = getattr(pytestconfig, "workerinput", {})
+    own = Path(pytestconfig.stash[_FOLDER]) / workerinput.get("workerid", "main")  # short:
+    own.mkdir()  # PostgreSQL's socket path lies under it
+    os.environ["TMPDIR"] = tempfile.tempdir = str(own)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -97,6 +97,7 @@ class Reply:
     kind: int | None = None  # 4 message, 5 deferred, 6/7 update, 9 modal
     data: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    answer_files: list[str] = field(default_factory=list)  # those of :attr:`answer`
     followups: list[dict[str, Any]] = field(default_factory=list)
     edits: list[dict[str, Any]] = field(default_factory=list)  # of the original response
     latency: float | None = None  # seconds from dispatch to the callback
@@ -116,6 +117,37 @@ class Reply:
     def flags(self) -> int:
         return int(self.data.get("flags") or 0)
 
+    # A bot rightly defers what runs past a second (a loaded host, a busy database): a test
+    # that needs the answer reads it here, given at once or past a deferral, never asserting
+    # which (a hidden timing check). ``interact(..., settle=True)`` waits for it.
+
+    @property
+    def answer(self) -> dict[str, Any]:
+        """The message that carries the answer: the callback's (4, 7), or past a deferral (5,
+        6) the edit of the original response, else the first follow-up (the deferred message)."""
+        if self.kind in (5, 6):
+            return (self.edits or self.followups or [{}])[-1 if self.edits else 0]
+        return self.data
+
+    @property
+    def private(self) -> bool:
+        """The answer is seen by its asker only: sent so, or deferred privately, or past a
+        public "thinking..." (which then goes) a private follow-up."""
+        if self.kind == 5 and not self.edits and self.followups:
+            return bool(self.flags & EPHEMERAL or int(self.followups[0].get("flags") or 0)
+                        & EPHEMERAL)  # fmt: skip
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def a_new_message(self) -> bool:
+        """Answered with a message of its own (4), or one deferred to come (5)."""
+        return self.kind in (4, 5)
+
+    @property
+    def an_update(self) -> bool:
+        """Answered by updating the component's message (7), or past a deferred update (6)."""
+        return self.kind in (6, 7)
+
     def text(self) -> str:
         parts = [self.data.get("content") or ""]
         for body in [self.data, *self.followups, *self.edits]:
@@ -125,7 +157,8 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
     def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for row in self.data.get("components") or []
+        """The buttons of the answer (:attr:`answer`)."""
+        return [c["custom_id"] for row in self.answer.get("components") or []
                 for c in row.get("components", []) if "custom_id" in c]  # fmt: skip
 
 
@@ -173,6 +206,12 @@ class DiscordServer(Gateway):
         self.validate = validate
         self.token_lifetime = token_lifetime
         self.violations: list[str] = []
+        # Discord's 3 s for the first answer. A test of what must hold under a load this
+        # machine cannot promise to carry in time (other processes may hold the cores for
+        # seconds) lifts it: a late first answer is then taken and counted in ``late``, not
+        # refused; `wordlebot bench discord` is where the window is measured.
+        self.window = WINDOW
+        self.late = 0
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by path, as synced
         self.replies: dict[str, Reply] = {}
@@ -488,9 +527,10 @@ class DiscordServer(Gateway):
             self.violations.append(f"interaction {interaction} answered twice")
             return self.error(request, "Interaction has already been acknowledged.", 40060, 400)
         latency = time.perf_counter() - sent.at
-        if latency > WINDOW:
+        if latency > self.window:
             self.violations.append(f"interaction {interaction} answered after {latency:.1f} s")
             return self.error(request, "Unknown interaction", 10062, 404)
+        self.late += latency > WINDOW
         kind, data = body.get("type"), body.get("data") or {}
         payload = sent.payload
         if kind not in ANSWERS.get(payload["type"], set()) or (
@@ -507,6 +547,8 @@ class DiscordServer(Gateway):
         if kind == 9:
             self.violations += check_modal(data, "callback 9")
         reply.kind, reply.data, reply.files = kind, data, [name for _, name, _ in files]
+        if kind not in (5, 6):
+            reply.answer_files = reply.files
         reply.latency = latency
         if kind not in (5, 6):
             reply.settled_latency = latency
@@ -582,6 +624,8 @@ class DiscordServer(Gateway):
                                        "private after a public deferral: all see it")  # fmt: skip
             original["flags"] &= ~LOADING
             message = self.store.merge(original, body, files)
+            if not reply.edits:
+                reply.answer_files = [name for _, name, _ in files]
         else:
             channel = self._sent[interaction].payload.get("channel_id", "0")
             message = self.store.create(body, files, channel_id=channel, flags=asked,
@@ -631,6 +675,8 @@ class DiscordServer(Gateway):
         elif request.match_info.get("message_id") is None:
             reply = self.replies[interaction]
             reply.edits.append(body)
+            if reply.kind in (5, 6):
+                reply.answer_files = [name for _, name, _ in files]
             self._settled(interaction, reply)
             self._wake(interaction)
         return self.answer(request, message)
@@ -794,11 +840,12 @@ class DiscordServer(Gateway):
                             for url in self.store.missing_images(message)]  # fmt: skip
 
     async def interact(self, payload: dict[str, Any], *, followups: int = 0,
-                       timeout: float = 10.0, settle: bool = False) -> Reply:  # fmt: skip
+                       timeout: float = 30.0, settle: bool = True) -> Reply:  # fmt: skip
         """Send INTERACTION_CREATE on the shard of its guild (shard 0 for a direct message)
-        and wait for the callback (and ``followups`` more; ``settle``: past a deferral, for
-        the edit or follow-up that carries the answer). If that shard has no live session,
-        the event waits for a RESUME, or is lost: this then times out."""
+        and wait for the callback (and ``followups`` more), and past a deferral for the edit
+        or follow-up that carries the answer (``settle=False``: the callback alone, for a
+        test of the deferral itself). If that shard has no live session, the event waits for
+        a RESUME, or is lost: this then times out."""
         interaction = self.issue(payload)
         event = self._waiters[interaction] = asyncio.Event()
         await self.dispatch("INTERACTION_CREATE", payload)

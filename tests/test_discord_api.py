@@ -230,11 +230,11 @@ async def test_the_bot_answers_in_text_where_it_may_not_embed_or_attach(server, 
     try:
         await started(server, bot)
         board = await server.interact(command("wordle", "practice", user_id=5))
-        assert board.kind == 4 and not board.files and not board.data.get("embeds")
+        assert board.a_new_message and not board.answer_files and not board.answer.get("embeds")
         assert "Guess 1 of 6" in board.text()
         opener = an_opener_leaving_several(str(tmp_path / "bot.sqlite3"), 5)
         guessed = await server.interact(command("guess", user_id=5, word=opener), settle=True)
-        assert opener.upper() in guessed.text() and not guessed.files
+        assert opener.upper() in guessed.text() and not guessed.answer_files
         hint = await server.interact(command("hint", user_id=5), settle=True)
         assert hint.kind == 5 and hint.flags & EPHEMERAL and "possible" in hint.text()
     finally:

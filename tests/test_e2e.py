@@ -34,19 +34,20 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
         c["name"] for c in commands
     }
 
-    board = await server.interact(command("wordle", "daily", user_id=1))
-    assert board.kind == 4 and board.files == ["board.png"] and "Wordle #" in board.text()
+    board = await server.interact(command("wordle", "daily", user_id=1), settle=True)
+    assert board.a_new_message and board.answer_files == ["board.png"]
+    assert "Wordle #" in board.text()
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
-    modal = await server.interact(click(guess_button, user_id=1, on=board.data))
+    modal = await server.interact(click(guess_button, user_id=1, on=server.message(board)))
     assert modal.kind == 9
     today = datetime.now(UTC).date()
     answer = DailyPuzzles(SEED, ZoneInfo("UTC")).answer("wordle", today)
     opener = "crane" if answer != "crane" else "slate"  # never the day's answer
-    first = await server.interact(submit(modal.data, opener, user_id=1))
-    assert first.kind == 7 and f"||{opener.upper()}||" in first.text()
-    hard = await server.interact(command("wordle", "daily", user_id=2, mode="hard"))
-    assert hard.kind == 4
-    await server.interact(command("guess", user_id=2, word=opener))
+    first = await server.interact(submit(modal.data, opener, user_id=1), settle=True)
+    assert first.an_update and f"||{opener.upper()}||" in first.text()
+    hard = await server.interact(command("wordle", "daily", user_id=2, mode="hard"), settle=True)
+    assert hard.a_new_message and "Wordle #" in hard.text()
+    await server.interact(command("guess", user_id=2, word=opener), settle=True)
     wordle = get_variant("wordle")
     history = [(opener, score(opener, answer))]
     breaker, expected = next(
@@ -54,15 +55,15 @@ async def test_a_daily_game_through_the_real_process(server, tmp_path):
         for w in ("pious", "dumpy", "shelf", "zzzzz", answer)
         if not (v := check_guess(wordle, w, history, Mode.HARD)).allowed
     )
-    refusal = await server.interact(command("guess", user_id=2, word=breaker))
-    assert refusal.flags & 64 and refusal.data["content"] == expected
+    refusal = await server.interact(command("guess", user_id=2, word=breaker), settle=True)
+    assert refusal.private and refusal.answer["content"] == expected
     hint = await server.interact(command("hint", user_id=1), settle=True)
     assert hint.kind == 5 and hint.flags & 64 and "possible" in hint.text()
-    won = await server.interact(command("guess", user_id=1, word=answer))
+    won = await server.interact(command("guess", user_id=1, word=answer), settle=True)
     assert "Solved in 2/6!" in won.text()
-    stats = await server.interact(command("stats", user_id=1))
-    assert stats.files == ["stats.png"] and "Played 1" in stats.text()
-    board = await server.interact(command("leaderboard", user_id=1, metric="wins"))
+    stats = await server.interact(command("stats", user_id=1), settle=True)
+    assert stats.answer_files == ["stats.png"] and "Played 1" in stats.text()
+    board = await server.interact(command("leaderboard", user_id=1, metric="wins"), settle=True)
     assert "Wins" in board.text() and "Page 1 of 1" in board.text()
     assert server.heartbeats >= 1  # heartbeats were sent and acknowledged
     code, err = await bot.stop()
@@ -85,25 +86,80 @@ async def test_a_sigkill_mid_game_loses_nothing_and_old_buttons_still_work(serve
     database = str(tmp_path / "bot.sqlite3")
     first = BotProcess(server, database)
     await started(server, first)
-    board = await server.interact(command("wordle", "daily", user_id=3))
+    board = await server.interact(command("wordle", "daily", user_id=3), settle=True)
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
-    modal = await server.interact(click(guess, user_id=3, on=board.data))
+    shown = dict(server.message(board) or {})  # as it was before the guess below
+    modal = await server.interact(click(guess, user_id=3, on=shown))
     # An allowed guess that is in no answer list: never the day's answer, the game goes on
     assert NEVER_AN_ANSWER not in get_variant("wordle").answers.words
-    await server.interact(submit(modal.data, NEVER_AN_ANSWER, user_id=3))
+    await server.interact(submit(modal.data, NEVER_AN_ANSWER, user_id=3), settle=True)
     first.kill()  # no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
     await started(server, second)
-    modal = await server.interact(click(guess, user_id=3, on=board.data))  # the old message
+    modal = await server.interact(click(guess, user_id=3, on=shown))  # the old message
     assert modal.kind == 9 and modal.data["title"] == "Guess 2 of 6"  # AAHED was kept
-    # The board updated at once (7) or past a deferred update (6) on a loaded host.
     won = await server.interact(submit(modal.data, daily_answer(), user_id=3), settle=True)
-    assert won.kind in (6, 7) and "Solved in 2/6!" in won.text()
+    assert won.an_update and "Solved in 2/6!" in won.text()
     code, err = await second.stop()  # the win's achievement note, maybe still in flight, first
     assert code == 0, err[-2000:]
     assert any("**First win**" in (note.get("content") or "") for note in won.followups)
+
+
+# Holds a SQLite database's write lock until told (a line on stdin): the bot's writes wait.
+HOLD_THE_WRITE_LOCK = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("COMMIT")
+"""
+
+
+async def test_answers_past_a_deferral_read_as_answers_given_at_once(server, tmp_path):
+    """Issue 39.9: a bot that defers (its database busy elsewhere, a loaded host) answers
+    rightly, and what the tests read of an answer (its text, buttons, picture, who sees it)
+    is the same whether it came at once or past the deferral. The write lock is held
+    elsewhere until the bot has deferred, then let go: a new board, a board updated from the
+    guess form, and a typed guess, each deferred, then answered."""
+    import subprocess
+    import sys
+
+    database = str(tmp_path / "bot.sqlite3")
+    bot = BotProcess(server, database)
+    await started(server, bot)
+
+    async def deferred(payload: dict) -> Reply:
+        locker = subprocess.Popen(
+            [sys.executable, "-c", HOLD_THE_WRITE_LOCK, database],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert locker.stdout is not None and locker.stdin is not None
+        try:
+            assert await asyncio.to_thread(locker.stdout.readline) == "locked\n"
+            reply = asyncio.ensure_future(server.interact(payload, timeout=60))
+            await until(lambda: server.replies.get(payload["id"], Reply()).kind is not None)
+        finally:
+            locker.communicate("go\n", timeout=30)
+        return await reply
+
+    board = await deferred(command("wordle", "practice", user_id=6))
+    assert board.kind == 5 and board.edits  # deferred, then edited in
+    assert board.a_new_message and not board.private and board.answer_files == ["board.png"]
+    assert "Guess 1 of 6" in board.text() and any(":guess:" in i for i in board.custom_ids())
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = await server.interact(click(guess, user_id=6, on=server.message(board) or {}))
+    assert modal.kind == 9
+    updated = await deferred(submit(modal.data, "crane", user_id=6, on=server.message(board)))
+    assert updated.kind == 6 and updated.an_update and "CRANE" in updated.text()
+    assert updated.message_id == board.message_id
+    typed = await deferred(command("guess", user_id=6, word="slate"))
+    assert typed.kind == 5 and typed.a_new_message and not typed.private
+    assert "SLATE" in typed.text() and typed.answer_files == ["board.png"]
+    code, err = await bot.stop()
+    assert code == 0, err[-2000:]
 
 
 async def test_a_warning_at_start_when_commands_were_never_synced(server, tmp_path):
@@ -120,9 +176,10 @@ async def test_a_dev_guild_the_app_is_not_in_says_so_and_the_bot_runs_on(server,
     server.fail("PUT /applications/{application_id}/guilds/{guild_id}/commands", 403)
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
     await started(server, bot)  # (nothing is synced: it waits a moment)
-    reply = await server.interact(command("wordle", "practice", user_id=6), followups=1)
+    reply = await server.interact(command("wordle", "practice", user_id=6), followups=1,
+                                  settle=True)  # fmt: skip
     code, err = await bot.stop()
-    assert reply.kind == 4 and code == 0, err[-2000:]
+    assert reply.a_new_message and "Guess 1 of 6" in reply.text() and code == 0, err[-2000:]
     errors = [line for line in err.splitlines() if "ERROR" in line]
     assert len(errors) == 1 and "DEV_GUILD_ID" in errors[0] and "not in that server" in errors[0]
     assert "Traceback" not in err
@@ -146,8 +203,8 @@ async def test_the_bot_resumes_after_the_gateway_drops(server, tmp_path):
     await server.interact(command("wordle", "practice", user_id=4))
     await server.drop_connection()
     await asyncio.wait_for(server.resumed.wait(), 30)
-    reply = await server.interact(command("guess", user_id=4, word="crane"))
-    assert reply.kind == 4 and "CRANE" in reply.text()
+    reply = await server.interact(command("guess", user_id=4, word="crane"), settle=True)
+    assert reply.a_new_message and "CRANE" in reply.text()
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
@@ -182,29 +239,41 @@ async def test_a_bot_that_lost_discord_exits_promptly_on_sigterm(server, tmp_pat
 
 
 async def test_two_hundred_players_at_once(server, tmp_path, capsys):
+    """200 players at once, each thinking 1-3 s between actions: every interaction is
+    answered (at once or past a deferral, followed by its answer), every accepted guess is
+    shown and stored once, in order, and every other answer is a private one (a refusal, or
+    "busy"). How fast is printed, not asserted: this host is shared, and another process may
+    hold its cores for seconds, so Discord's 3-second window is lifted here (late first
+    answers are counted); `wordlebot bench discord` measures the window and the latency on a
+    quiet machine (docs/performance.md)."""
     import random
     import sqlite3
     import time
 
     database = str(tmp_path / "load.sqlite3")
+    server.window = float("inf")
     bot = BotProcess(server, database)
     await started(server, bot)
     words = get_variant("wordle").guesses.words
     rng = random.Random(8)
-    guesses = []  # each guess's reply, read once the bot has stopped (a deferred one's edit)
+    guesses: dict[int, list[tuple[str, Reply]]] = {}  # each player's words and answers
 
     async def player(number: int) -> None:
         """A player: starts a game, then guesses four times, thinking 1-3 s between actions
         (seeded), as people do; all 200 play at the same time."""
         think = random.Random(number)
-        guild = GUILDS[number % len(GUILDS)]
+        guild, user_id = GUILDS[number % len(GUILDS)], 1000 + number
         await asyncio.sleep(think.uniform(0, 1))
-        await server.interact(command("wordle", "practice", user_id=1000 + number, guild=guild))
+        board = await server.interact(command("wordle", "practice", user_id=user_id, guild=guild),
+                                      timeout=120)  # fmt: skip
+        assert board.a_new_message and "Guess 1 of 6" in board.text(), board.text()
+        mine = guesses[user_id] = []
         for _ in range(4):
             await asyncio.sleep(think.uniform(1, 3))
-            guesses.append(await server.interact(
-                command("guess", user_id=1000 + number, guild=guild, word=rng.choice(words))
-            ))  # fmt: skip
+            word = rng.choice(words)
+            mine.append((word, await server.interact(
+                command("guess", user_id=user_id, guild=guild, word=word), timeout=120
+            )))  # fmt: skip
 
     begin = time.perf_counter()
     await asyncio.gather(*(player(n) for n in range(200)))
@@ -216,19 +285,21 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
                 peak_kb = int(line.split()[1])
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
-    # A guess answered past a deferral (a slow moment) is accepted too: its edit is public.
-    accepted = sum(1 for reply in guesses if reply.accepted)
+    replies = [reply for mine in guesses.values() for _, reply in mine]
+    assert len(server.replies) == 1000 and all(r.kind for r in server.replies.values())
+    # Past a deferral, the answer came: an edit (a board) or a follow-up (a refusal).
+    assert all(r.edits or r.followups for r in server.replies.values() if r.kind == 5)
+    for word, reply in (pair for mine in guesses.values() for pair in mine):
+        assert (reply.accepted and word.upper() in reply.text()) or reply.private, reply.text()
+    games = sqlite3.connect(database).execute("SELECT player_id, state FROM games").fetchall()
+    stored = dict(games)
+    assert len(games) == 200 and sorted(stored) == sorted(guesses)
+    for user_id, mine in guesses.items():
+        played = [guess for guess, _ in json.loads(stored[user_id])["rows"]]
+        assert played == [word for word, reply in mine if reply.accepted], user_id
+    accepted = sum(reply.accepted for reply in replies)
 
     latencies = sorted(r.latency for r in server.replies.values() if r.latency is not None)
-    # Correctness only: every interaction answered. The 3-second rule is the stand-in's own
-    # check (its violations, from dispatch to callback); tight figures are reported, not asserted.
-    assert len(latencies) == 1000
-    late = sum(1 for latency in latencies if latency > 3.0)
-    stored = sqlite3.connect(database).execute("SELECT state FROM games").fetchall()
-    import json
-
-    rows = sum(len(json.loads(state)["rows"]) for (state,) in stored)
-    assert rows == accepted and len(stored) == 200
     p50 = latencies[len(latencies) // 2] * 1000
     p99 = latencies[int(len(latencies) * 0.99)] * 1000
     with capsys.disabled():  # the figures show in every run, CI included
@@ -237,7 +308,7 @@ async def test_two_hundred_players_at_once(server, tmp_path, capsys):
             f" in {seconds:.1f} s"
             f" ({accepted / seconds:.0f} guesses/s offered by players who think 1-3 s);"
             f" reply latency p50 {p50:.0f} ms,"
-            f" p99 {p99:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {late} over 3 s;"
+            f" p99 {p99:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {server.late} over 3 s;"
             f" bot peak memory {peak_kb / 1024:.0f} MiB"
         )
 
@@ -286,7 +357,7 @@ async def test_an_answer_the_drain_cannot_wait_for_is_said_once_without_a_traceb
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=9))
     hold = server.hold("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
-    deferred = await server.interact(command("hint", user_id=9))
+    deferred = await server.interact(command("hint", user_id=9), settle=False)
     assert deferred.kind == 5
     await asyncio.wait_for(hold.held.wait(), 30)
     try:
@@ -320,15 +391,17 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
     async def play(user_id: int, words: list[str]) -> None:
-        assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
+        board = await server.interact(command("wordle", "daily", user_id=user_id), settle=True)
+        assert board.a_new_message and not board.private, board.text()
         for word in words:
-            reply = await server.interact(command("guess", user_id=user_id, word=word))
-            assert reply.kind == 4 and not reply.flags & 64, reply.text()
+            reply = await server.interact(command("guess", user_id=user_id, word=word),
+                                          settle=True)  # fmt: skip
+            assert reply.a_new_message and not reply.private, reply.text()
 
     evening = BotProcess(server, database, clock_start="2026-03-01T20:00:00+00:00", **fast)
     await started(server, evening)
     chosen = await server.interact(command("digest", "channel", user_id=admin))
-    assert chosen.flags & 64 and f"<#{channel}>" in chosen.text()
+    assert chosen.private and f"<#{channel}>" in chosen.text()
     answer = answers.answer("wordle", day)
     await play(21, [answer])
     await play(22, ["aahed", answer])
@@ -385,11 +458,13 @@ async def test_a_reminder_mentions_only_the_player_who_asked(server, tmp_path):
     await started(server, noon)
     for user_id in (31, 32):
         asked = await server.interact(command("remind", "on", user_id=user_id, time="18:00"))
-        assert asked.flags & 64 and "18:00 (UTC)" in asked.text() and "from today" in asked.text()
+        assert asked.private and "18:00 (UTC)" in asked.text() and "from today" in asked.text()
     for user_id in (32, 33):
-        assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
-    missing = await server.interact(command("missing", user_id=33))
-    assert missing.text().endswith(": <@31>") and missing.data["allowed_mentions"]["parse"] == []
+        board = await server.interact(command("wordle", "daily", user_id=user_id), settle=True)
+        assert board.a_new_message and "Wordle #" in board.text()
+    missing = await server.interact(command("missing", user_id=33), settle=True)
+    assert missing.text().endswith(": <@31>")
+    assert missing.answer["allowed_mentions"]["parse"] == []
     await noon.more_job_rounds(3)
     assert server.posts == []  # not 18:00 yet
     assert (await noon.stop())[0] == 0
@@ -419,25 +494,27 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
     channel = GUILDS[0] + 1
     first = BotProcess(server, database)
     await started(server, first)
-    lobby = await server.interact(command("race", user_id=host))
-    assert lobby.kind == 4 and not lobby.flags & 64 and lobby.message_id is not None
+    lobby = await server.interact(command("race", user_id=host), settle=True)
+    assert lobby.a_new_message and not lobby.private and lobby.message_id is not None
     join, start = lobby.custom_ids()
-    assert lobby.data["allowed_mentions"]["parse"] == [] and "<@31>" in lobby.text()
+    assert lobby.answer["allowed_mentions"]["parse"] == [] and "<@31>" in lobby.text()
+    on_lobby = dict(server.message(lobby) or {})
     for player in (bob, cat):
-        joined = await server.interact(click(join, user_id=player, on=lobby.data), followups=1)
-        assert joined.kind == 7 and joined.followups[0]["flags"] & 64
-    again = await server.interact(click(join, user_id=bob, on=lobby.data))
-    assert again.flags & 64 and again.data["content"] == "You're already in this race"
-    refused = await server.interact(click(start, user_id=bob, on=lobby.data))
-    assert refused.flags & 64 and refused.data["content"] == "Only the host can start the race"
-    started_race = await server.interact(click(start, user_id=host, on=lobby.data), followups=1)
-    assert started_race.kind == 7 and started_race.custom_ids() == [
+        joined = await server.interact(click(join, user_id=player, on=on_lobby), followups=1)
+        assert joined.an_update and joined.followups[-1]["flags"] & 64
+    again = await server.interact(click(join, user_id=bob, on=on_lobby), settle=True)
+    assert again.private and again.answer["content"] == "You're already in this race"
+    refused = await server.interact(click(start, user_id=bob, on=on_lobby), settle=True)
+    assert refused.private and refused.answer["content"] == "Only the host can start the race"
+    started_race = await server.interact(click(start, user_id=host, on=on_lobby), followups=1)
+    assert started_race.an_update and started_race.custom_ids() == [
         join.replace("join", "play")]  # fmt: skip
-    boards = {host: started_race.followups[0]}
+    boards = {host: started_race.followups[-1]}
     assert boards[host]["flags"] & 64
     for player in (bob, cat):
         board = await server.interact(click(started_race.custom_ids()[0], user_id=player,
-                                            on=started_race.data), settle=True)  # fmt: skip
+                                            on=server.message(started_race) or {}),
+                                      settle=True)  # fmt: skip
         assert board.kind == 5 and board.flags & 64  # deferred privately, then the board
         boards[player] = board.edits[0]  # the answer edits the private "thinking..."
     [answer] = json.loads(sqlite3.connect(database).execute("SELECT answers FROM races")
@@ -448,22 +525,22 @@ async def test_a_race_of_three_across_a_restart_ends_with_its_podium(server, tmp
         button = next(i for i in custom_ids(boards[player]) if ":guess:" in i)
         modal = await server.interact(click(button, user_id=player, on=boards[player]))
         assert modal.kind == 9
-        return await server.interact(submit(modal.data, word, user_id=player))
+        return await server.interact(submit(modal.data, word, user_id=player), settle=True)
 
-    assert (await guess(host, opener)).kind == 7
+    assert (await guess(host, opener)).an_update
     first.kill()  # mid-race, no shutdown at all
 
     server.identified.clear()
     second = BotProcess(server, database)
     await started(server, second)
     won = await guess(bob, answer)  # the board sent before the restart
-    assert won.kind == 7 and "Solved in 1/6!" in won.text()
+    assert won.an_update and "Solved in 1/6!" in won.text()
     assert "🥇 <@32>: 1 guess" in (await edits_of(server, lobby.message_id, 1))[-1]["content"]
-    assert (await guess(host, answer)).kind == 7
+    assert (await guess(host, answer)).an_update
     gave_up = await server.interact(click(
         next(i for i in custom_ids(boards[cat]) if ":giveup:" in i), user_id=cat,
         on=boards[cat]), followups=1)  # fmt: skip
-    assert gave_up.kind == 7 and answer.upper() in gave_up.followups[0]["content"]
+    assert gave_up.an_update and answer.upper() in gave_up.followups[-1]["content"]
     for _ in range(100):
         if server.posts:
             break
@@ -540,7 +617,7 @@ async def test_a_flood_of_analyze_leaves_guesses_inside_the_window(server, tmp_p
     finally:
         code, err = await bot.stop()
     assert code == 0, err[-2000:]
-    assert all(r.kind == 4 and not r.flags & 64 and r.files for r in played)  # public boards
+    assert all(r.a_new_message and not r.private and r.answer_files for r in played)  # boards
     slowest = max(r.latency for r in played)
     # Generous (a loaded machine): inside Discord's 3 s window, less the stand-in's round
     # trip. Queued behind the analyses (one thread, six reads of 1 s) a guess would miss it.

@@ -228,7 +228,7 @@ async def test_a_board_keeps_its_state_as_discord_shows_it(server, bot, database
     modal = await server.interact(click(guess, user_id=41, on=message))
     assert modal.kind == 9
     won = await server.interact(submit(modal.data, answer_word, user_id=41, on=message))
-    assert won.kind == 7 and won.message_id == message["id"]
+    assert won.an_update and won.message_id == message["id"]
     shown = server.store.by_id[message["id"]]
     assert "Solved in 1/6!" in json.dumps(shown["embeds"])
     left = [c.get("custom_id", "") for row in shown["components"] for c in row["components"]]
@@ -244,7 +244,7 @@ async def test_a_guess_rate_limited_on_its_callback_waits_and_lands_once(server,
     await server.interact(command("wordle", "practice", user_id=42))
     server.fail(CALLBACK, 429, retry_after=0.4)
     reply = await server.interact(command("guess", user_id=42, word="crane"))
-    assert reply.kind == 4 and "CRANE" in reply.text() and reply.latency < 3.0
+    assert reply.a_new_message and "CRANE" in reply.text() and reply.latency < 3.0
     assert retried(server, CALLBACK, 429) >= 0.4
     second = await server.interact(command("guess", user_id=42, word="slate"))
     assert "SLATE" in second.text()
@@ -277,7 +277,7 @@ async def test_a_global_rate_limit_on_sync_is_waited_out(server, tmp_path):
         await asyncio.sleep(0.05)
     assert len(server.synced) == 1 and retried(server, GUILD_SYNC, 429) >= 0.6
     reply = await server.interact(command("wordle", "practice", user_id=44))
-    assert reply.kind == 4
+    assert reply.a_new_message and "Guess 1 of 6" in reply.text()
     code, err = await process.stop()
     assert code == 0, err[-2000:]
 
@@ -364,7 +364,7 @@ async def test_a_game_and_a_hint_in_a_dm_or_group_dm(server, bot, database, cont
     where = {"context": context}
     board = await server.interact(command("wordle", "practice", user_id=46, guild=None,
                                           where=where))  # fmt: skip
-    assert board.kind == 4 and "Wordle" in board.text(), board.text()
+    assert board.a_new_message and "Wordle" in board.text(), board.text()
     opener = an_opener_leaving_several(database, 46)
     guessed = await server.interact(command("guess", user_id=46, guild=None, word=opener,
                                             where=where))  # fmt: skip
@@ -399,7 +399,7 @@ async def test_a_guide_discord_refused_comes_with_the_next_command(server, bot):
     server.fail("POST /webhooks/{webhook_id}/{webhook_token}", 400)
     first = await server.interact(in_a_server_without_the_bot(
         command("wordle", "practice", user_id=51), 51))  # fmt: skip
-    assert first.kind == 4 and "Guess 1 of 6" in first.text(), first.text()
+    assert first.a_new_message and "Guess 1 of 6" in first.text(), first.text()
     await wait_for(lambda: "first-game guide was not sent" in bot.logged())  # (then kept)
     assert first.followups == []
     second = await server.interact(in_a_server_without_the_bot(
@@ -412,7 +412,7 @@ async def test_a_guide_discord_refused_comes_with_the_next_command(server, bot):
 async def test_other_locales_play_the_same(server, bot):
     where = {"locale": "ja"}
     board = await server.interact(command("wordle", "practice", user_id=47, where=where))
-    assert board.kind == 4
+    assert board.a_new_message and board.answer_files == ["board.png"]
     reply = await server.interact(command("guess", user_id=47, word="crane",
                                           where={"locale": "pt-BR"}))  # fmt: skip
     assert "CRANE" in reply.text()
@@ -423,6 +423,6 @@ async def test_a_member_without_manage_server_is_refused_privately(server, bot):
     to change); the bot still checks Manage Server itself and answers privately."""
     refused = await server.interact(command("digest", "channel", user_id=48,
                                             where={"permissions": MEMBER}))  # fmt: skip
-    assert refused.flags & EPHEMERAL and "Manage Server" in refused.text(), refused.text()
+    assert refused.private and "Manage Server" in refused.text(), refused.text()
     allowed = await server.interact(command("digest", "channel", user_id=49))
-    assert allowed.flags & EPHEMERAL and f"<#{GUILDS[0] + 1}>" in allowed.text()
+    assert allowed.private and f"<#{GUILDS[0] + 1}>" in allowed.text()

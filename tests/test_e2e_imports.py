@@ -127,7 +127,7 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
         await share_channel(server, guild)
 
     said = await import_(server, first, since)
-    assert said.flags & EPHEMERAL and "Importing" in said.text(), said.text()
+    assert said.private and "Importing" in said.text(), said.text()
     await wait_for(lambda: done(database, first, server))
     uninterrupted = checkpoint(database, first)
     assert uninterrupted is not None
@@ -155,7 +155,7 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
     await import_(server, second, since)
     await asyncio.wait_for(hold.held.wait(), 60)
     twice = await import_(server, second, since)  # a second click while it runs
-    assert twice.flags & EPHEMERAL and "already running" in twice.text(), twice.text()
+    assert twice.private and "already running" in twice.text(), twice.text()
     middle = checkpoint(database, second)
     assert middle is not None and [middle[k] for k in CHECKPOINT[:2]] == ["running", 200]
     process.kill()
@@ -310,7 +310,7 @@ async def test_import_is_for_admins_a_day_in_range_and_a_share_channel(server, t
             "YYYY-MM-DD": await import_(server, guild, "last tuesday"),
         }
         for says, reply in cases.items():
-            assert reply.flags & EPHEMERAL and says in reply.text(), (says, reply.text())
+            assert reply.private and says in reply.text(), (says, reply.text())
         assert checkpoint(database, guild) is None
         assert all(operation != HISTORY for _, operation, _ in server.log)  # nothing read
 

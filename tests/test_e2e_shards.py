@@ -104,14 +104,6 @@ def submit(modal: dict, value: str, user_id: int, guild: int | None) -> dict:
     return interaction(5, user_id, guild, data) | {"message": message_stub(channel)}
 
 
-def answer_of(reply: Reply) -> dict:
-    """The message that carries the answer: the callback's, or past a deferral its edit or
-    follow-up."""
-    if reply.kind in (5, 6):
-        return (reply.edits or reply.followups or [{}])[-1]
-    return reply.data
-
-
 def rows_of(body: dict) -> list[str]:
     """The guesses a board message shows, in order."""
     description = "".join(e.get("description") or "" for e in body.get("embeds") or [])
@@ -198,7 +190,7 @@ class Run:
             reply = await self.ask(player, practice(player.user_id, player.guild))
             if reply is None:
                 continue
-            body = answer_of(reply)
+            body = reply.answer
             if guess_button(body) is None:
                 player.failures.append(f"start: {reply.kind} {reply.text()[:200]!r}")
                 return False
@@ -231,7 +223,7 @@ class Run:
         if reply is None:
             player.log.append((word, "unknown"))  # stored or not: the database says
             return
-        body = answer_of(reply)
+        body = reply.answer
         rows = rows_of(body)
         if ephemeral(body) or not rows or rows[-1] != word:
             player.log.append((word, "refused"))

@@ -48,10 +48,10 @@ def set_role(
 
 
 async def play(server: DiscordServer, user_id: int, day: date, misses: int) -> None:
-    assert (await server.interact(command("wordle", "daily", user_id=user_id))).kind == 4
+    assert (await server.interact(command("wordle", "daily", user_id=user_id))).a_new_message
     for word in [*("aahed", "zymic")[:misses], ANSWERS.answer("wordle", day)]:
         reply = await server.interact(command("guess", user_id=user_id, word=word))
-        assert reply.kind == 4 and not reply.flags & 64, reply.text()
+        assert reply.a_new_message and not reply.private, reply.text()
 
 
 def shares(database: str) -> list[tuple[int, int]]:
@@ -83,14 +83,14 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00",
                       message_content_intent="true", **FAST)  # fmt: skip
     await started(server, noon)
-    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
+    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).private
     above = await server.interact(set_role(server, MODERATORS, user_id=1))  # the owner
-    assert above.flags & 64 and "not below the bot's highest role" in above.text()
+    assert above.private and "not below the bot's highest role" in above.text()
     assert "Drag the bot's role above it" in above.text()
     managed = await server.interact(set_role(server, BOT_ROLE))
     assert "belongs to an integration" in managed.text()
     chosen = await server.interact(set_role(server, WINNERS))
-    assert chosen.flags & 64 and f"<@&{WINNERS}> goes to each day's winners" in chosen.text()
+    assert chosen.private and f"<@&{WINNERS}> goes to each day's winners" in chosen.text()
     await play(server, 21, date(2026, 3, 1), 0)
     await play(server, 22, date(2026, 3, 1), 1)
     await server.interact(command("sharechannel", user_id=ADMIN, enabled=True))
@@ -113,7 +113,7 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     assert text.index("they win nothing\n1/6: <@23>") > text.index("2/6: <@22>")  # apart
     # 21 deletes her data, and with it the record of her role: it is taken back at once.
     deleted = await server.interact(command("mydata", "delete", user_id=21, confirm="DELETE"))
-    assert deleted.flags & 64 and "Deleted your games" in deleted.text()
+    assert deleted.private and "Deleted your games" in deleted.text()
     assert server.holders(GUILD, WINNERS) == {30}
     await play(server, 22, date(2026, 3, 2), 0)
     await play(server, 24, date(2026, 3, 2), 0)
@@ -144,11 +144,11 @@ async def test_the_winners_role_moves_with_each_digest_across_restarts(server, t
     # /digest off: no digest would take the role back, so it is taken at once, or the admin
     # is told why not.
     off = await server.interact(command("digest", "off", user_id=ADMIN))
-    assert off.flags & 64 and "could not take the winner's role back" in off.text()
+    assert off.private and "could not take the winner's role back" in off.text()
     assert server.holders(GUILD, WINNERS) == {22, 30}
     await server.set_role_permissions(GUILD, BOT_ROLE, allowed)
     off = await server.interact(command("digest", "off", user_id=ADMIN))
-    assert off.data["content"] == ("The daily digest is off. The bot took the winner's role "
+    assert off.answer["content"] == ("The daily digest is off. The bot took the winner's role "
                                    "back from 1 member it had given it to.")  # fmt: skip
     assert server.holders(GUILD, WINNERS) == {30}
     code, err = await later.stop()
@@ -165,14 +165,14 @@ async def test_the_role_is_one_its_chooser_could_give_by_hand(server, tmp_path):
     mine = "You cannot give that role yourself"
     without = ALL & ~ADMINISTRATOR & ~MANAGE_ROLES  # Manage Server, not Manage Roles
     refused = await server.interact(set_role(server, WINNERS, roles=(), permissions=without))
-    assert refused.flags & 64 and mine in refused.text(), refused.text()
+    assert refused.private and mine in refused.text(), refused.text()
     # a role above it, and Manage Roles in this channel only (an overwrite: there the bit is
     # Manage Permissions, which gives no role)
     overwrite = await server.interact(set_role(server, WINNERS, roles=(REGULARS,),
                                                permissions=ALL))  # fmt: skip
-    assert overwrite.flags & 64 and mine in overwrite.text(), overwrite.text()
+    assert overwrite.private and mine in overwrite.text(), overwrite.text()
     low = await server.interact(set_role(server, WINNERS, roles=(HELPERS,)))  # below it
-    assert low.flags & 64 and mine in low.text(), low.text()
+    assert low.private and mine in low.text(), low.text()
     unset = await server.interact(set_role(server, None, roles=()))  # no role: nothing to give
     assert "No winner's role" in unset.text()
     owner = await server.interact(set_role(server, WINNERS, user_id=1, roles=()))
@@ -189,7 +189,7 @@ async def test_a_refusal_the_bot_could_not_foresee_is_said_and_the_digest_still_
     database = str(tmp_path / "bot.sqlite3")
     noon = BotProcess(server, database, clock_start="2026-03-01T12:00:00+00:00", **FAST)
     await started(server, noon)
-    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).flags & 64
+    assert (await server.interact(command("digest", "channel", user_id=ADMIN))).private
     assert "goes to each day's winners" in (await server.interact(set_role(server, WINNERS))).text()
     await play(server, 21, date(2026, 3, 1), 0)
     await server.set_role_permissions(GUILD, BOT_ROLE, 0, tell=False)

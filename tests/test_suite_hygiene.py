@@ -1,6 +1,6 @@
-"""The suite leaves nothing behind: a pytest run on two workers that builds a pattern matrix,
-starts PostgreSQL and has the console draw a picture leaves no ``wordlebot-*`` entry in the
-system's temporary folder (issue 39.8); only pytest's own numbered folders stay."""
+"""The suite leaves nothing behind: a pytest run (on two workers, or in one process) that
+builds a pattern matrix, starts PostgreSQL and has the console draw a picture leaves nothing
+in the system's temporary folder (issue 39.8) but pytest's own numbered folders."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # A matrix built into the cache, a PostgreSQL server of the worker's, a console picture.
 TESTS = [
@@ -20,23 +22,24 @@ TESTS = [
 ]
 
 
-def test_a_run_on_two_workers_leaves_nothing_in_the_temporary_folder() -> None:
+@pytest.mark.parametrize("workers", ["2", "0"])  # xdist's, or one process (-n 0)
+def test_a_run_leaves_nothing_in_the_temporary_folder(workers: str) -> None:
     # A short path of its own (PostgreSQL's socket path must stay under 108 bytes).
     system_tmp = Path(tempfile.mkdtemp(prefix="wh-", dir="/tmp" if os.path.isdir("/tmp") else None))
     try:
-        left = _left_after_a_run(system_tmp)
+        left = _left_after_a_run(system_tmp, workers)
     finally:
         shutil.rmtree(system_tmp, ignore_errors=True)
     assert [name for name in left if not name.startswith("pytest-of-")] == [], left
 
 
-def _left_after_a_run(system_tmp: Path) -> list[str]:
+def _left_after_a_run(system_tmp: Path, workers: str) -> list[str]:
     env = {name: value for name, value in os.environ.items()
            if name not in ("WORDLEBOT_CACHE_DIR", "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
            and not name.startswith("PYTEST_XDIST")}  # fmt: skip
     env["TMPDIR"] = str(system_tmp)
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-n", workers, "-p", "no:cacheprovider",
          *TESTS],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
     )  # fmt: skip

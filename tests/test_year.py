@@ -222,24 +222,24 @@ async def test_stats_year_answers_with_the_card_through_the_real_process(server,
     bot = BotProcess(server, path)
     await started(server, bot)
     mine = await server.interact(command("stats", user_id=1, year=year))
-    [attachment] = mine.data["attachments"]
-    assert mine.accepted and mine.files == [attachment["filename"]]
+    [attachment] = mine.answer["attachments"]
+    assert mine.accepted and mine.answer_files == [attachment["filename"]]
     assert attachment["filename"].startswith(f"year-{year}-")
     assert "1 game played; 1 win (100%)" in attachment["description"]
     assert "luck 80/99" in attachment["description"]
     ours = await server.interact(command("stats", user_id=1, year=year, scope="server",
                                          language="en", where={"locale": "de"}))  # fmt: skip
-    [attachment] = ours.data["attachments"]
+    [attachment] = ours.answer["attachments"]
     assert attachment["filename"] == f"year-{year}-server-{GUILDS[0]}.png"
     assert "2 Spieler; 2 Spiele gespielt" in attachment["description"]
     future = await server.interact(command("stats", user_id=1, year=year + 1))
-    assert future.flags & 64 and f"{year + 1} has not begun yet" in future.text()
+    assert future.private and f"{year + 1} has not begun yet" in future.text()
     # In a direct message there is no server's year: refused plainly, in the asker's language,
     # never the asker's own card instead.
     direct = await server.interact(command("stats", user_id=1, guild=None, year=year,
                                            scope="server", where={"locale": "de"}))  # fmt: skip
-    assert direct.flags & 64 and not direct.data.get("attachments")
+    assert direct.private and not direct.answer.get("attachments")
     with use_locale("de"):
-        assert direct.data["content"] == _(NO_SERVER_YEAR) != NO_SERVER_YEAR
+        assert direct.answer["content"] == _(NO_SERVER_YEAR) != NO_SERVER_YEAR
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
