@@ -4,6 +4,8 @@ registry of games (bot.services.kinds); and the console's options by Discord's n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -175,6 +177,11 @@ async def test_console_leaderboard_by_name_and_by_position(tmp_path) -> None:
     assert text.count(heading) == len(boards), text
 
 
+def pictures_named_alike(text: str) -> str:
+    """The console's output with each picture's file name, unique per picture, made one."""
+    return re.sub(r"(wordlebot-[a-z]+-)[A-Za-z0-9_]+(\.png)", r"\1X\2", text)
+
+
 async def test_console_names_and_positions_give_the_same_output(tmp_path) -> None:
     pairs = [
         ("/stats quordle practice", "/stats practice:true game:quordle"),
@@ -192,7 +199,7 @@ async def test_console_names_and_positions_give_the_same_output(tmp_path) -> Non
                                   name=f"p{i}")  # fmt: skip
         b = await console_session(tmp_path, "/wordle practice", "crane", "/giveup", named,
                                   name=f"n{i}")  # fmt: skip
-        assert a == b, (positional, named)
+        assert pictures_named_alike(a) == pictures_named_alike(b), (positional, named)
 
 
 async def test_console_refuses_unknown_and_repeated_options_in_one_line(tmp_path) -> None:
