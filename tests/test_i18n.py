@@ -336,6 +336,52 @@ def test_a_marked_constant_is_translated_where_it_is_shown(sample_catalogs) -> N
         assert _(SHARE) == "Share [it]"
 
 
+# The compiled catalogs a start reads back from the cache folder.
+
+
+def test_a_start_reads_the_compiled_catalog_and_never_a_stale_one(
+    sample_catalogs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catalog is compiled once and kept in the cache folder (a start reads it back rather
+    than parsing every .po anew); a changed .po is compiled again, never served from the
+    compiled copy of its old text, and its old text's copy is still found by that text."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(cache))
+
+    def share_in_german() -> str:
+        translations.cache_clear()  # as a new process would
+        with use_locale("de"):
+            return _("Share")
+
+    assert share_in_german() == "Share [de]"
+    [first] = cache.glob("catalog-de-*.mo")
+    with first.open("rb") as compiled:
+        assert gettext_module.GNUTranslations(compiled).gettext("Share") == "Share [de]"
+    sample = catalog_path("de").read_bytes()
+    changed = i18n.new_catalog("de")
+    changed.add("Share", "Teilen")
+    write(changed, catalog_path("de"))
+    assert share_in_german() == "Teilen"
+    assert len(list(cache.glob("catalog-de-*.mo"))) == 2
+    catalog_path("de").write_bytes(sample)
+    assert share_in_german() == "Share [de]"
+    assert len(list(cache.glob("catalog-de-*.mo"))) == 2
+
+
+def test_a_cache_that_cannot_be_written_still_translates(
+    sample_catalogs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled copy is a saving, not a need: where the cache folder cannot be made (a
+    file stands at its path) every catalog is compiled in memory, as checked as ever."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(blocked))
+    translations.cache_clear()
+    with use_locale("pl"):
+        assert ngettext(*WORDS_LEFT, 5) == PLURALS["pl"][2]
+        assert pgettext("button", "Share") == "Share button [pl]"
+
+
 # The reader's locale.
 
 

@@ -1,9 +1,12 @@
 import asyncio
+import contextlib
 import itertools
 import json
 import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import date
 
+import asyncpg
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -19,9 +22,11 @@ from bot.storage import (
     periods,
 )
 from bot.storage.digests import unfinished_query
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.migrations import MIGRATIONS, SQLITE_MIGRATIONS
 from bot.storage.periods import PRIOR_GAMES
+from bot.storage.postgres import MIGRATION_LOCK
 from bot.storage.records import GLOBAL
+from bot.storage.sqlite import statements
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
 NUMBER = (TODAY - date(2021, 6, 19)).days  # its NYT Wordle number
@@ -198,6 +203,59 @@ async def test_one_statement_under_a_long_lock_is_refused_as_busy(tmp_path, lock
         await storage._write("INSERT INTO recent_pings (target_id, created_at) VALUES (2, 'x')")
     locker.wait()
     assert (await storage._one("SELECT COUNT(*) FROM recent_pings"))[0] == 0
+    await storage.close()
+
+
+@contextlib.asynccontextmanager
+async def migrating_elsewhere(url: str) -> AsyncIterator[Callable[[], Awaitable[None]]]:
+    """Another process in the middle of migrating the database at ``url``: it holds what a
+    migration holds (SQLite's write lock, on a file one migration behind, whose last step
+    it applies; PostgreSQL's migration lock, on an empty database) until the function
+    yielded is awaited, which finishes its migration."""
+    if "://" not in url:
+        storage = await Storage.open(url, migrate=False)
+        await storage.migrate(LATEST - 1)
+        await storage.close()
+        with contextlib.closing(sqlite3.connect(url, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+
+            async def finish() -> None:
+                for statement in statements(SQLITE_MIGRATIONS[LATEST - 1]):
+                    other.execute(statement)
+                other.execute(f"PRAGMA user_version = {LATEST}")
+                other.execute("COMMIT")
+
+            yield finish
+        return
+    other = await asyncpg.connect(url)
+    try:
+        migration = other.transaction()
+        await migration.start()
+        await other.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        yield migration.commit
+    finally:
+        await other.close()
+
+
+async def test_a_start_waits_for_another_process_migrating_then_runs(
+    shared_url, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes started at once on one database: the second waits for the first's
+    migration (well past its busy timeout, saying so in its log), then opens on the schema
+    the first migrated, applying nothing twice. It never gives up as busy."""
+    async with migrating_elsewhere(shared_url) as finish:
+        opening = asyncio.create_task(Storage.open(shared_url, busy_timeout_ms=200))
+        for _ in range(500):  # until the wait is logged, or the open gave up
+            if opening.done() or "waiting up to" in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.wait([opening], timeout=1.0)  # five busy timeouts more
+        assert not opening.done(), opening.exception()
+        assert "waiting up to 60 s" in caplog.text
+        await finish()
+        storage = await opening
+    assert await storage.schema_version() == LATEST
+    await storage.ensure_player(1)  # a working database
     await storage.close()
 
 

@@ -22,14 +22,17 @@ Marking messages::
 
 Placeholders are named ``str.format`` fields, so a translation may reorder them.
 
-Catalogs are read from the .po files and compiled in memory on first use (nothing compiled
-is kept in the repository to drift from its source).
+Catalogs are read from the .po files and compiled on first use (nothing compiled is kept in
+the repository to drift from its source). The compiled catalog is kept in the cache folder
+under the hash of its source, so a start reads it back rather than parsing the .po again, and
+a changed .po is compiled anew.
 """
 
 from __future__ import annotations
 
 import functools
 import gettext as _gettext
+import hashlib
 import io
 import re
 from collections.abc import Iterator
@@ -39,6 +42,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import babel
 from babel import Locale
 from babel.dates import format_skeleton
 from babel.messages.catalog import Catalog
@@ -105,9 +109,44 @@ def translations(locale: str) -> _gettext.NullTranslations:
     if locale not in LOCALES:
         raise ValueError(f"no catalog for locale {locale!r} (shipped: {', '.join(LOCALES)})")
     path = catalog_path(locale)
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=locale.replace("-", "_"), domain=DOMAIN,
-                          ignore_obsolete=True, abort_invalid=True)  # fmt: skip
+    source = path.read_bytes()
+    return _gettext.GNUTranslations(io.BytesIO(_compiled(locale, source, path)))
+
+
+# Changed whenever what :func:`compile_catalog` makes of a .po changes: a cached catalog
+# compiled the old way is then never read.
+COMPILER = "1"
+
+
+def _compiled(locale: str, source: bytes, path: Path) -> bytes:
+    """The .mo of ``source`` (``path``'s text): from the cache folder when compiled before
+    from the same text, by the same rule and Babel, else compiled and kept there (a cache
+    that cannot be written only costs the next start the compilation again)."""
+    from engine.matrix import atomic_write, cache_directory
+
+    count, rule = PLURAL_FORMS[locale]
+    key = hashlib.sha256(
+        f"{COMPILER}:{babel.__version__}:{locale}:{count}:{rule}:".encode() + source
+    ).hexdigest()
+    cached = cache_directory() / f"catalog-{locale}-{key[:24]}.mo"
+    try:
+        return cached.read_bytes()
+    except OSError:
+        pass
+    compiled = compile_catalog(locale, source, path)
+    try:
+        with atomic_write(cached) as (fd, _), open(fd, "wb", closefd=False) as out:
+            out.write(compiled)
+    except OSError:
+        pass
+    return compiled
+
+
+def compile_catalog(locale: str, source: bytes, path: Path) -> bytes:
+    """The .mo of a shipped ``locale``'s catalog text ``source`` (read from ``path``),
+    checked: see :func:`translations`."""
+    catalog = read_po(io.BytesIO(source), locale=locale.replace("-", "_"), domain=DOMAIN,
+                      ignore_obsolete=True, abort_invalid=True)  # fmt: skip
     problems = plural_problems(catalog, locale)
     if problems:
         raise ValueError(f"{path}: " + "; ".join(problems))
@@ -116,8 +155,7 @@ def translations(locale: str) -> _gettext.NullTranslations:
             catalog.delete(message.id, message.context)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
-    compiled.seek(0)
-    return _gettext.GNUTranslations(compiled)
+    return compiled.getvalue()
 
 
 def new_catalog(locale: str, **fields: object) -> Catalog:

@@ -13,6 +13,8 @@ there.
 
 from __future__ import annotations
 
+import functools
+
 from discord import Locale
 from discord.app_commands import ContextMenu, TranslationContextLocation, Translator, locale_str
 from discord.app_commands.translator import TranslationContextTypes
@@ -36,6 +38,7 @@ def message_context(context: TranslationContextTypes) -> str | None:
     return location.name.replace("_", " ")
 
 
+@functools.cache  # asked for each of Discord's locales for each string of the tree
 def shipped_locale(locale: Locale) -> str | None:
     """The catalog for a Discord locale, or None where we ship none (Discord then shows the
     English default, as it does for English itself)."""

@@ -33,7 +33,7 @@ from bot.storage.database import (
     run_steps,
 )
 from bot.storage.migrations import LATEST, POSTGRES_BASE, POSTGRES_MIGRATIONS
-from bot.storage.sqlite import BUSY_TIMEOUT_MS
+from bot.storage.sqlite import BUSY_TIMEOUT_MS, MIGRATION_WAIT_SECONDS
 
 log = logging.getLogger("wordlebot.storage")
 
@@ -182,7 +182,7 @@ class PostgresDatabase:
         a process migrating this database at the same moment finishes first (otherwise the
         tables it creates could appear between the two reads here)."""
         async with self.transaction() as tx:
-            await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            await self._wait_for_migrations(tx)
             version = 0
             if await tx.value("SELECT to_regclass('schema_version') IS NOT NULL"):
                 version = int(await tx.value("SELECT COALESCE(MAX(version), 0) "
@@ -199,6 +199,18 @@ class PostgresDatabase:
                 f"{self.where} has tables but is not a wordlebot database: "
                 "point DATABASE_URL at an empty database"
             )
+
+    async def _wait_for_migrations(self, tx: PostgresTransaction) -> None:
+        """Take the migration lock for the rest of ``tx``: held by another process (migrating
+        this database), it is waited for up to :data:`MIGRATION_WAIT_SECONDS`, not the busy
+        timeout, so a process started meanwhile runs once that migration is done."""
+        if await tx.value("SELECT pg_try_advisory_xact_lock(?)", (MIGRATION_LOCK,)):
+            return
+        log.warning("another process is migrating %s: waiting up to %d s",
+                    self.where, MIGRATION_WAIT_SECONDS)  # fmt: skip
+        await tx.execute(f"SET LOCAL lock_timeout = '{MIGRATION_WAIT_SECONDS}s'")
+        await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+        await tx.execute("SET LOCAL lock_timeout TO DEFAULT")  # the busy timeout again
 
     async def lead(self) -> bool:
         """Try to become the one process of the deployment that runs its background jobs: a
@@ -296,7 +308,7 @@ class PostgresDatabase:
         if not POSTGRES_BASE <= target <= LATEST:
             raise ValueError(f"PostgreSQL schemas start at version {POSTGRES_BASE}")
         async with self.transaction() as tx:
-            await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            await self._wait_for_migrations(tx)
             await tx.script("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             current = int(await tx.value("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
             applied = list(range(max(current + 1, POSTGRES_BASE), target + 1))

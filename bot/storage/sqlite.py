@@ -46,6 +46,9 @@ log = logging.getLogger("wordlebot.storage")
 # How long a statement waits for another process's write lock before the action is refused:
 # well inside Discord's 3-second window, so the player hears back either way.
 BUSY_TIMEOUT_MS = 1500
+# How long a process starting waits for another's migration of the same database (a fresh
+# schema, or a long upgrade) before it gives up: it then runs on the schema migrated.
+MIGRATION_WAIT_SECONDS = 60
 RESTORE = "restore it from a backup (wordlebot db backup), or move it away to start afresh"
 
 
@@ -284,7 +287,9 @@ class SqliteDatabase:
         await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
         try:
             for version in range(current + 1, target + 1):
-                async with self.transaction() as db:
+                async with self._migration() as db:
+                    if int(await db.value("PRAGMA user_version")) >= version:
+                        continue  # another process migrated it while this one waited
                     await db.script(SQLITE_MIGRATIONS[version - 1])
                     if await db.all("PRAGMA foreign_key_check"):
                         raise StorageUnavailable(f"Migration {version} broke a reference")
@@ -293,6 +298,39 @@ class SqliteDatabase:
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
         return applied
+
+    @asynccontextmanager
+    async def _migration(self) -> AsyncIterator[SqliteTransaction]:
+        """A migration's transaction, as :meth:`transaction`, but the write lock held by
+        another process (migrating the same file) is waited for up to
+        :data:`MIGRATION_WAIT_SECONDS`, not the busy timeout."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise
+                await self._begin_waiting()
+            try:
+                yield SqliteTransaction(self._db)
+                await self._db.commit()
+            except BaseException as exc:
+                await self._db.rollback()
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise busy_or(exc) from exc
+                raise
+
+    async def _begin_waiting(self) -> None:
+        log.warning("%s is locked by another process (migrating it?): waiting up to %d s",
+                    self.where, MIGRATION_WAIT_SECONDS)  # fmt: skip
+        [(busy_timeout,)] = await self._db.execute_fetchall("PRAGMA busy_timeout")
+        await self._db.execute_fetchall(f"PRAGMA busy_timeout = {MIGRATION_WAIT_SECONDS * 1000}")
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise busy_or(exc) from exc
+        finally:
+            await self._db.execute_fetchall(f"PRAGMA busy_timeout = {int(busy_timeout)}")
 
     async def lead(self) -> bool:
         """A SQLite file serves one process: it leads its own background jobs."""
