@@ -5,7 +5,7 @@ import time
 
 import pytest
 from discord import app_commands
-from discord_double import settle
+from discord_double import only, settle
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -99,7 +99,10 @@ async def test_a_form_left_open_is_forgotten_and_a_late_submit_still_plays(doubl
 async def test_a_refusal_after_a_public_deferral_stays_private(double):
     await double.command("absurdle", user_id=ANN)
     await double.command("giveup", user_id=ANN)  # a finished game with nothing to coach
-    thinking, gone, refused = await double.command("coach", user_id=ANN, share=True)
+    before = len(double.sent)
+    refused = only(await double.command("coach", user_id=ANN, share=True))  # read as one answer
+    thinking, gone, _ = double.sent[before:]  # what was sent for it: a test of deferral itself
+    assert refused.deferral == thinking
     assert thinking.kind == 5 and not thinking.ephemeral  # public, as asked
     assert gone.method == "DELETE" and gone.path.endswith("/messages/@original")
     assert refused.ephemeral and "nothing to coach" in refused.text
@@ -144,6 +147,7 @@ async def test_a_slow_drawing_is_deferred_too_not_left_past_the_window(double, m
         return drawn(*args, **kwargs)
 
     monkeypatch.setattr(images, "board_png", slow)
-    thinking, board = await double.command("wordle", "practice", user_id=ANN)
+    board = only(await double.command("wordle", "practice", user_id=ANN))
+    thinking = board.deferral
     assert thinking.kind == 5 and not thinking.ephemeral  # in time, and public as the board
     assert board.method == "PATCH" and board.files == ["board.png"] and "Wordle" in board.text

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from clock import Clock
-from discord_double import Sent, message
+from discord_double import Sent, message, only
 
 from bot.discord_bot import WordleBot
 from bot.services import Player, Services
@@ -365,7 +365,8 @@ async def test_a_race_in_discord(double, clock) -> None:
     assert started.kind == 7 and started.custom_ids() == ["wb:race:play:1"]
     assert ann_board.ephemeral and ann_board.files == ["board.png"]
     assert ann_board.custom_ids() == ["wb:game:guess:1", "wb:game:giveup:1"]  # no hint
-    deferred, bob_board = await double.click("wb:race:play:1", user_id=BOB.id, on=started)
+    bob_board = only(await double.click("wb:race:play:1", user_id=BOB.id, on=started))
+    deferred = bob_board.deferral
     assert deferred.kind == 5 and deferred.ephemeral  # private from the first moment
     assert bob_board.ephemeral and bob_board.custom_ids()[0] == "wb:game:guess:2"
     # Ann guesses through the board's form: her board changes, and the scoreboard.
@@ -400,7 +401,7 @@ async def test_the_loop_starts_a_lobby_and_edits_its_message(double, clock) -> N
     await double.bot.get_cog("Races").run_due()
     [(_, edit)] = channel.edits
     assert "Primel race (hard mode)" in edit["content"] and "press Play" in edit["content"]
-    _, board = await double.click("wb:race:play:1", user_id=BOB.id, on=Sent("PATCH", "", edit))
+    board = only(await double.click("wb:race:play:1", user_id=BOB.id, on=Sent("PATCH", "", edit)))
     assert board.ephemeral and "Primel race (hard mode)" in board.text
 
 

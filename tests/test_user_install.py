@@ -104,7 +104,8 @@ async def test_a_game_and_a_hint_in_a_group_dm_answer_through_the_interaction(bo
     modal = only(await double.click(guess, user_id=ANN, on=board))
     played = only(await double.submit(modal, {"word": "crane"}, user_id=ANN))
     assert modal.kind == 9 and played.kind == 7 and "CRANE" in played.text
-    deferred, hint = await double.command("hint", user_id=ANN)
+    hint = only(await double.command("hint", user_id=ANN))
+    deferred = hint.deferral
     assert deferred.kind == 5 and hint.ephemeral and "CIGAR" in hint.text
     assert hint.path.startswith("/webhooks/")  # a follow-up, not a channel post
     won = only(await double.command("guess", user_id=ANN, word="cigar"))
@@ -153,7 +154,8 @@ async def test_the_message_menu_and_the_boards_that_need_a_server_in_a_group_dm(
         {"content": "Wordle 1,234 3/6\n\n⬛🟨⬛⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"}, author_id=BOB
     )
     share["channel_id"] = str(GROUP_DM)
-    deferred, reading = await double.message_command("Analyze Wordle result", share, user_id=ANN)
+    reading = only(await double.message_command("Analyze Wordle result", share, user_id=ANN))
+    deferred = reading.deferral
     assert deferred.kind == 5 and reading.ephemeral and "Wordle #1234" in reading.text
     board = only(await double.command("leaderboard", user_id=ANN))
     assert board.text.startswith(NO_SERVER_BOARD) and "everyone" in board.text
@@ -198,7 +200,8 @@ async def test_a_server_that_never_installed_the_bot_keeps_its_own_games(bot) ->
     double, channel = where(bot, in_other_guild)
     board = only(await double.command("wordle", "practice", user_id=ANN))
     assert board.kind == 4 and "Guess 1 of 6" in board.text
-    deferred, hint = await double.command("hint", user_id=ANN)
+    hint = only(await double.command("hint", user_id=ANN))
+    deferred = hint.deferral
     assert deferred.kind == 5 and hint.ephemeral and "possible" in hint.text
     [game] = await bot.services.storage.active_games(ANN, OTHER_GUILD)
     assert game.scope == OTHER_GUILD
