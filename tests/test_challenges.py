@@ -181,7 +181,7 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     caplog.handler.addFilter(Redact())
     channel = Channel(double.bot)
     posted = only(await challenge(double, ANN.id, word="cigar", guesses=3))
-    assert posted.kind == 4 and not posted.ephemeral
+    assert posted.a_new_message and not posted.ephemeral
     assert posted.custom_ids() == ["wb:challenge:play:1"] and "Press Play" in posted.text
     board = only(await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted))
     deferred = board.deferral
@@ -192,7 +192,7 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     assert modal.data["title"] == "Guess 1 of 3"
     only(await double.submit(modal, {"word": "crane"}, user_id=BOB.id))
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB.id))
-    assert won.kind == 7 and "Solved in 2/3!" in won.text  # Bob's own board, privately
+    assert won.an_update and "Solved in 2/3!" in won.text  # Bob's own board, privately
     [(method, path, edit)] = channel.requests
     assert method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}"
     shown = edit["embeds"][0]["description"]
@@ -259,7 +259,7 @@ async def test_the_play_button_works_after_a_restart(tmp_path) -> None:
         board = only(await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted))
         giveup = next(i for i in board.custom_ids() if ":giveup:" in i)
         ended, told = await double.click(giveup, user_id=BOB.id, on=board)
-        assert ended.kind == 7 and told.ephemeral and told.text == "The answer was HUMPH"
+        assert ended.an_update and told.ephemeral and told.text == "The answer was HUMPH"
         [(_, _, edit)] = channel.requests
         assert "<@222> X/6" in edit["embeds"][0]["description"]
     finally:

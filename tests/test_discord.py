@@ -26,7 +26,7 @@ def new_board(sent):
 
 async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(double):
     board = only(await double.command("wordle", "daily", user_id=ANN))
-    assert board.kind == 4 and not board.ephemeral
+    assert board.a_new_message and not board.ephemeral
     assert board.files == ["board.png"] and "Wordle #" in board.text
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess_button, user_id=ANN, on=board))
@@ -34,7 +34,7 @@ async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(doubl
     answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
     opener = "crane" if answer != "crane" else "slate"  # never the day's answer
     updated = only(await double.submit(modal, {"word": opener}, user_id=ANN))
-    assert updated.kind == 7 and f"||{opener.upper()}||" in updated.text  # letters in spoilers
+    assert updated.an_update and f"||{opener.upper()}||" in updated.text  # letters in spoilers
     won = only(new_board(await double.command("guess", user_id=ANN, word=answer)))
     assert "Solved in 2/6!" in won.text and won.custom_ids() == ["wb:share:1"]  # Share alone
     assert f"||{answer.upper()}||" in won.text
@@ -78,7 +78,7 @@ async def test_buttons_of_a_finished_game_say_so(double):
     board = only(await double.command("wordle", "practice", user_id=ANN))
     give_up = next(i for i in board.custom_ids() if ":giveup:" in i)
     ended, told = await double.click(give_up, user_id=ANN, on=board)
-    assert ended.kind == 7 and "The answer was CIGAR" in ended.text
+    assert ended.an_update and "The answer was CIGAR" in ended.text
     assert told.ephemeral and told.text == "The answer was CIGAR"
     again = only(await double.click(give_up, user_id=ANN, on=board))
     assert again.ephemeral and again.text == "This game is over"
@@ -100,7 +100,7 @@ async def test_buttons_keep_working_after_a_restart(tmp_path):
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess_button, user_id=ANN, on=board))
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=ANN))
-    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    assert won.an_update and "Solved in 1/6!" in won.text
     await second.close()
 
 
@@ -112,7 +112,7 @@ async def test_stats_and_a_leaderboard_page(double):
     next_page = next(i for i in board.custom_ids() if i.endswith(":2:all"))
     page_two = only(await double.click(next_page, user_id=BOB, on=board))
     # Everyone won once: all share rank 1, on page two too.
-    assert page_two.kind == 7 and "Page 2 of 2" in page_two.text and "  1. " in page_two.text
+    assert page_two.an_update and "Page 2 of 2" in page_two.text and "  1. " in page_two.text
     old_button = next_page.removesuffix(":all")  # a board posted before periods existed
     posted = json.loads(json.dumps(board.data).replace(next_page, old_button))
     old_board = dataclasses.replace(board, body={**board.body, "data": posted})
@@ -365,12 +365,12 @@ async def test_a_guess_that_could_mean_several_games_asks_with_buttons(double):
     for game in (practice, daily):  # nothing was played yet
         assert (await double.bot.services.storage.game(game.game.game_id)).state["rows"] == []
     played = only(await double.click(picks[0], user_id=ANN, on=asked))
-    assert played.kind == 4 and "SLATE" in played.text
+    assert played.a_new_message and "SLATE" in played.text
     assert [r[0] for r in (await double.bot.services.storage.game(
         practice.game.game_id)).state["rows"]] == ["slate"]  # fmt: skip
     # The board just shown is now what Ann looks at in this channel: no question this time.
     again = only(new_board(await double.command("guess", user_id=ANN, word="crane")))
-    assert again.kind == 4 and not again.ephemeral and CHANNEL_ID
+    assert again.a_new_message and not again.ephemeral and CHANNEL_ID
 
 
 async def test_coaching_todays_daily_stays_private_even_when_shared(double):
@@ -507,7 +507,7 @@ async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path):
     await second.setup_hook()
     try:
         played = only(await DiscordDouble(second).submit(modal, {"word": "crane"}, user_id=ANN))
-        assert played.kind == 7 and "CRANE" in played.text and "Guess 2 of 6" in played.text
+        assert played.an_update and "CRANE" in played.text and "Guess 2 of 6" in played.text
     finally:
         await second.close()
 
@@ -519,7 +519,7 @@ async def test_past_capacity_new_interactions_are_turned_away_at_once(double):
     assert await double.bot.services.storage.active_games(ANN, 900000000000000002) == []
     double.bot.capacity = 400
     board = only(await double.command("wordle", "practice", user_id=ANN))
-    assert board.kind == 4 and not board.ephemeral
+    assert board.a_new_message and not board.ephemeral
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess, user_id=ANN, on=board))
     double.bot.capacity = 0  # buttons and modals are turned away too
