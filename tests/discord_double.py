@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -50,11 +50,36 @@ class Sent:
     # An edit of a deferred response is seen as the deferral chose (Discord keeps the
     # "thinking..." message's visibility): recorded here, None for every other request.
     deferred_private: bool | None = None
+    # The answer past a deferral (an edit of the original response, or a follow-up) is read
+    # as the answer: this is the deferral it came after (5 "thinking...", 6 a deferred update).
+    deferral: Sent | None = None
 
     @property
     def kind(self) -> int | None:
-        """The interaction callback type (4 message, 5 deferred, 7 update, 9 modal)."""
+        """The interaction callback type (4 message, 5 deferred, 6 deferred update, 7 update,
+        9 modal); for the answer past a deferral, the deferral's."""
+        if self.deferral is not None:
+            return self.deferral.kind
         return self.body.get("type") if self.path.endswith("/callback") else None
+
+    @property
+    def a_new_message(self) -> bool:
+        """Answered with a message of its own (4), or past a deferral (5) in its edit."""
+        return self.kind in (4, 5)
+
+    @property
+    def an_update(self) -> bool:
+        """Answered by updating the component's message (7), or past a deferred update (6)."""
+        return self.kind in (6, 7)
+
+    @property
+    def original(self) -> bool:
+        """A request on the interaction's original response."""
+        return self.path.endswith("/messages/@original")
+
+    @property
+    def follow_up(self) -> bool:
+        return self.method == "POST" and self.path == "/webhooks/{webhook_id}/{webhook_token}"
 
     @property
     def data(self) -> dict[str, Any]:
@@ -269,10 +294,34 @@ class DiscordDouble:
         return await self._dispatch(payload)
 
     async def _dispatch(self, payload: dict[str, Any]) -> list[Sent]:
+        """What the interaction sent, each answer read the same whether it came at once or
+        past a deferral: a bot rightly defers what runs past a second (a busy database, a
+        loaded host), so no test sees a deferral it did not ask about (``Sent.deferral``)."""
         before = len(self.sent)
         self.bot._connection.parse_interaction_create(payload)
         await settle()
-        return self.sent[before:]
+        return answers(self.sent[before:])
+
+
+def answers(sent: list[Sent]) -> list[Sent]:
+    """``sent`` with each deferral and the answer that followed it read as one: the edit of
+    the original response, or a follow-up (the public "thinking..." it replaced deleted)."""
+    read = list(sent)
+    for at, deferral in enumerate(sent):
+        if deferral.kind not in (5, 6):
+            continue
+        later = sent[at + 1 :]
+        answer = next((s for s in later if (s.original and s.method == "PATCH") or s.follow_up),
+                      None)  # fmt: skip
+        if answer is None:
+            continue
+        read[read.index(deferral)] = replace(answer, deferral=deferral)
+        read.remove(answer)
+        gone = next((s for s in later[: later.index(answer)]
+                     if s.original and s.method == "DELETE"), None)  # fmt: skip
+        if answer.follow_up and gone is not None:
+            read.remove(gone)
+    return read
 
 
 async def settle() -> None:

@@ -136,7 +136,7 @@ async def test_discord_tells_the_player_privately_and_the_channel_only_when_allo
     button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(button, user_id=BOB, on=board))
     edited, private, public = await double.submit(modal, {"word": "cigar"}, user_id=BOB)
-    assert edited.kind == 7 and "Solved in 1/6!" in edited.text
+    assert edited.an_update and "Solved in 1/6!" in edited.text
     assert private.ephemeral and "**First win**" in private.text
     assert not public.ephemeral and public.text == f"🏆 <@{BOB}> earned **First win**"
     assert public.data["allowed_mentions"]["parse"] == []  # named, nobody pinged

@@ -181,9 +181,10 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     caplog.handler.addFilter(Redact())
     channel = Channel(double.bot)
     posted = only(await challenge(double, ANN.id, word="cigar", guesses=3))
-    assert posted.kind == 4 and not posted.ephemeral
+    assert posted.a_new_message and not posted.ephemeral
     assert posted.custom_ids() == ["wb:challenge:play:1"] and "Press Play" in posted.text
-    deferred, board = await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted)
+    board = only(await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted))
+    deferred = board.deferral
     assert deferred.kind == 5 and deferred.ephemeral  # privately, however slow it is
     assert board.ephemeral and "Wordle custom" in board.text and board.files == ["board.png"]
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
@@ -191,14 +192,14 @@ async def test_a_whole_challenge_never_shows_the_word_in_public(double, caplog) 
     assert modal.data["title"] == "Guess 1 of 3"
     only(await double.submit(modal, {"word": "crane"}, user_id=BOB.id))
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB.id))
-    assert won.kind == 7 and "Solved in 2/3!" in won.text  # Bob's own board, privately
+    assert won.an_update and "Solved in 2/3!" in won.text  # Bob's own board, privately
     [(method, path, edit)] = channel.requests
     assert method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}"
     shown = edit["embeds"][0]["description"]
     assert "<@222> 2/3  🟩🟨🟨⬛⬛ 🟩🟩🟩🟩🟩" in shown
-    _, own = await double.click("wb:challenge:play:1", user_id=ANN.id, on=posted)
+    own = only(await double.click("wb:challenge:play:1", user_id=ANN.id, on=posted))
     assert own.ephemeral and "your own challenge" in own.text
-    _, again = await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted)
+    again = only(await double.click("wb:challenge:play:1", user_id=BOB.id, on=posted))
     assert again.ephemeral and again.text == "You have already played this one"
 
     public = [posted.body, *(e for _, _, e in channel.requests)]
@@ -216,9 +217,9 @@ async def test_a_challenge_for_one_player_pings_only_them(double) -> None:
     assert posted.data["content"] == f"<@{BOB.id}>"
     assert [int(u) for u in posted.data["allowed_mentions"]["users"]] == [BOB.id]
     assert "for <@222> only" in posted.text
-    _, other = await double.click(posted.custom_ids()[0], user_id=CAT.id, on=posted)
+    other = only(await double.click(posted.custom_ids()[0], user_id=CAT.id, on=posted))
     assert other.ephemeral and other.text == "This challenge is for someone else"
-    _, mine = await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted)
+    mine = only(await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted))
     assert mine.ephemeral and mine.custom_ids()
 
 
@@ -255,10 +256,10 @@ async def test_the_play_button_works_after_a_restart(tmp_path) -> None:
     await second.setup_hook()
     try:
         double, channel = DiscordDouble(second), Channel(second)
-        _, board = await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted)
+        board = only(await double.click(posted.custom_ids()[0], user_id=BOB.id, on=posted))
         giveup = next(i for i in board.custom_ids() if ":giveup:" in i)
         ended, told = await double.click(giveup, user_id=BOB.id, on=board)
-        assert ended.kind == 7 and told.ephemeral and told.text == "The answer was HUMPH"
+        assert ended.an_update and told.ephemeral and told.text == "The answer was HUMPH"
         [(_, _, edit)] = channel.requests
         assert "<@222> X/6" in edit["embeds"][0]["description"]
     finally:

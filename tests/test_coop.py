@@ -347,14 +347,14 @@ async def double(clock, make_double):
 
 async def test_a_shared_board_in_discord_guessed_by_two_players(double, clock) -> None:
     board = only(await double.command("coop", "start", user_id=ANN_ID))
-    assert board.kind == 4 and not board.ephemeral and board.files == ["board.png"]
+    assert board.a_new_message and not board.ephemeral and board.files == ["board.png"]
     assert "Wordle co-op" in board.text and "Guess 1 of 6" in board.text
     [button] = board.custom_ids()
     assert button.startswith("wb:coop:guess:")
     modal = only(await double.click(button, user_id=ANN_ID, on=board))
     assert modal.kind == 9 and modal.data["title"] == "Co-op guess 1 of 6"
     updated = only(await double.submit(modal, {"word": "crane"}, user_id=ANN_ID))
-    assert updated.kind == 7 and f"`CRANE`  <@{ANN_ID}> +4" in updated.text  # letters shown
+    assert updated.an_update and f"`CRANE`  <@{ANN_ID}> +4" in updated.text  # letters shown
     wait = only(await double.click(button, user_id=ANN_ID, on=updated))
     assert wait.ephemeral and wait.text.startswith("Wait 30 s before your next co-op guess")
     late = only(await double.submit(modal, {"word": "slate"}, user_id=ANN_ID))  # an old form
@@ -364,7 +364,7 @@ async def test_a_shared_board_in_discord_guessed_by_two_players(double, clock) -
     again = only(await double.command("coop", "start", user_id=BOB_ID, game="primel"))
     assert again.text.startswith(RUNNING) and "`CRANE`" in again.text
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB_ID))
-    assert won.kind == 7 and "Solved in 2/6!" in won.text and won.custom_ids() == []
+    assert won.an_update and "Solved in 2/6!" in won.text and won.custom_ids() == []
     over = only(await double.click(button, user_id=BOB_ID, on=board))  # an old copy
     assert over.ephemeral and over.text == GAME_OVER
     standings = only(await double.command("coop", "board", user_id=ANN_ID))
@@ -416,7 +416,7 @@ async def test_the_board_button_and_form_work_after_a_restart(tmp_path, clock) -
             await bot.close()
     double = DiscordDouble(bots[1])
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=BOB_ID))
-    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    assert won.an_update and "Solved in 1/6!" in won.text
     await bots[1].close()
 
 

@@ -26,7 +26,7 @@ def new_board(sent):
 
 async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(double):
     board = only(await double.command("wordle", "daily", user_id=ANN))
-    assert board.kind == 4 and not board.ephemeral
+    assert board.a_new_message and not board.ephemeral
     assert board.files == ["board.png"] and "Wordle #" in board.text
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess_button, user_id=ANN, on=board))
@@ -34,7 +34,7 @@ async def test_a_daily_game_won_through_slash_commands_and_the_guess_modal(doubl
     answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
     opener = "crane" if answer != "crane" else "slate"  # never the day's answer
     updated = only(await double.submit(modal, {"word": opener}, user_id=ANN))
-    assert updated.kind == 7 and f"||{opener.upper()}||" in updated.text  # letters in spoilers
+    assert updated.an_update and f"||{opener.upper()}||" in updated.text  # letters in spoilers
     won = only(new_board(await double.command("guess", user_id=ANN, word=answer)))
     assert "Solved in 2/6!" in won.text and won.custom_ids() == ["wb:share:1"]  # Share alone
     assert f"||{answer.upper()}||" in won.text
@@ -50,7 +50,8 @@ async def test_a_hard_mode_refusal_is_private_and_in_the_games_words(double):
 async def test_a_hint_is_private_and_deferred_first(double):
     await double.command("wordle", "practice", user_id=ANN)
     await double.command("guess", user_id=ANN, word="crane")
-    deferred, answer = await double.command("hint", user_id=ANN)
+    answer = only(await double.command("hint", user_id=ANN))
+    deferred = answer.deferral
     assert deferred.kind == 5 and deferred.ephemeral
     # The answer edits the private "thinking..." (Discord's way), no follow-up beside it.
     assert (answer.method, answer.path) == ("PATCH", ORIGINAL)
@@ -58,9 +59,11 @@ async def test_a_hint_is_private_and_deferred_first(double):
 
 
 async def test_a_typed_history_hint(double):
-    deferred, answer = await double.command("hint", user_id=BOB, history="crane 21100")
+    answer = only(await double.command("hint", user_id=BOB, history="crane 21100"))
+    deferred = answer.deferral
     assert deferred.kind == 5 and answer.ephemeral and "CIGAR" in answer.text
-    deferred, bad = await double.command("hint", user_id=BOB, history="crane 2110")
+    bad = only(await double.command("hint", user_id=BOB, history="crane 2110"))
+    deferred = bad.deferral
     assert deferred.kind == 5 and bad.ephemeral and "needs 5 tiles" in bad.text
 
 
@@ -75,7 +78,7 @@ async def test_buttons_of_a_finished_game_say_so(double):
     board = only(await double.command("wordle", "practice", user_id=ANN))
     give_up = next(i for i in board.custom_ids() if ":giveup:" in i)
     ended, told = await double.click(give_up, user_id=ANN, on=board)
-    assert ended.kind == 7 and "The answer was CIGAR" in ended.text
+    assert ended.an_update and "The answer was CIGAR" in ended.text
     assert told.ephemeral and told.text == "The answer was CIGAR"
     again = only(await double.click(give_up, user_id=ANN, on=board))
     assert again.ephemeral and again.text == "This game is over"
@@ -97,7 +100,7 @@ async def test_buttons_keep_working_after_a_restart(tmp_path):
     guess_button = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess_button, user_id=ANN, on=board))
     won = only(await double.submit(modal, {"word": "cigar"}, user_id=ANN))
-    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    assert won.an_update and "Solved in 1/6!" in won.text
     await second.close()
 
 
@@ -109,7 +112,7 @@ async def test_stats_and_a_leaderboard_page(double):
     next_page = next(i for i in board.custom_ids() if i.endswith(":2:all"))
     page_two = only(await double.click(next_page, user_id=BOB, on=board))
     # Everyone won once: all share rank 1, on page two too.
-    assert page_two.kind == 7 and "Page 2 of 2" in page_two.text and "  1. " in page_two.text
+    assert page_two.an_update and "Page 2 of 2" in page_two.text and "  1. " in page_two.text
     old_button = next_page.removesuffix(":all")  # a board posted before periods existed
     posted = json.loads(json.dumps(board.data).replace(next_page, old_button))
     old_board = dataclasses.replace(board, body={**board.body, "data": posted})
@@ -138,7 +141,7 @@ async def test_settings_need_the_manage_server_permission(double):
 async def test_hints_can_be_switched_off_for_daily_games(double):
     await double.command("settings", "server", user_id=ANN, hints_in_daily=False)
     await double.command("wordle", "daily", user_id=BOB)
-    _, answer = await double.command("hint", user_id=BOB)
+    answer = only(await double.command("hint", user_id=BOB))
     assert answer.ephemeral and "off for daily games" in answer.text
 
 
@@ -191,7 +194,7 @@ async def test_quordle_and_absurdle_play_through_the_same_buttons(double):
     assert modal.data["title"] == "Guess 1 of 9"
     updated = only(await double.submit(modal, {"word": "cigar"}, user_id=ANN))
     assert "1/4 boards solved" in updated.text
-    _, hint = await double.command("hint", user_id=ANN)
+    hint = only(await double.command("hint", user_id=ANN))
     assert hint.ephemeral and "Board 1: solved" in hint.text and "Best guess" in hint.text
     await double.command("giveup", user_id=ANN)
 
@@ -208,12 +211,13 @@ CURRENT = SHARE.replace("1,234", "1,981")
 
 
 async def test_analyze_a_paste_privately(double):
-    deferred, reply = await double.command("analyze", user_id=ANN, paste="today!\n" + SHARE)
+    reply = only(await double.command("analyze", user_id=ANN, paste="today!\n" + SHARE))
+    deferred = reply.deferral
     assert deferred.kind == 5 and deferred.ephemeral and reply.ephemeral
     assert "Wordle #1234** (hard mode): 3" in reply.text and "The grid alone fits" in reply.text
     too_soon = only(await double.command("analyze", user_id=ANN, paste="just words"))
     assert too_soon.ephemeral and "One analysis every 10 s" in too_soon.text  # a cooldown
-    _, bad = await double.command("analyze", user_id=BOB, paste="just words")
+    bad = only(await double.command("analyze", user_id=BOB, paste="just words"))
     assert "No share found" in bad.text
 
 
@@ -221,12 +225,12 @@ async def test_the_message_menu_analyses_anyones_share_and_records_only_your_own
     from discord_double import message
 
     mine = {**message({"content": CURRENT}, author_id=ANN)}
-    _, reply = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
+    reply = only(await double.message_command("Analyze Wordle result", mine, user_id=ANN))
     assert reply.ephemeral and "Wordle #1981: recorded (see /stats)" in reply.text
     double.bot.services.analysis_gate._last.clear()  # past the cooldown
-    _, again = await double.message_command("Analyze Wordle result", mine, user_id=ANN)
+    again = only(await double.message_command("Analyze Wordle result", mine, user_id=ANN))
     assert "already recorded" in again.text
-    _, theirs = await double.message_command("Analyze Wordle result", mine, user_id=BOB)
+    theirs = only(await double.message_command("Analyze Wordle result", mine, user_id=BOB))
     assert "Wordle #1981" in theirs.text and "recorded" not in theirs.text
     assert len(await double.bot.services.storage.shares(ANN)) == 1
     assert await double.bot.services.storage.shares(BOB) == []
@@ -247,7 +251,7 @@ async def test_the_message_menu_on_an_older_message_of_ones_own_changes_nothing(
     for menu in (old, fixed, old):
         gate.clear()  # past the cooldown
         said.append((await double.message_command("Analyze Wordle result", menu,
-                                                  user_id=ANN))[1].text)  # fmt: skip
+                                                  user_id=ANN))[0].text)  # fmt: skip
     assert ["recorded (see" in said[0], "updated" in said[1], "already" in said[2]] == [True] * 3
     [share] = await double.bot.services.storage.shares(ANN)
     assert share["guesses"] == 4
@@ -266,14 +270,16 @@ async def test_the_message_menu_reads_a_forward_and_records_it_for_its_forwarder
 
     cat = 333
     theirs = forward(CURRENT, by=ANN, of=cat)
-    _, reply = await double.message_command("Analyze Wordle result", theirs, user_id=ANN)
+    reply = only(await double.message_command("Analyze Wordle result", theirs, user_id=ANN))
     assert reply.ephemeral and "Wordle #1981: recorded (see /stats)" in reply.text
-    _, author = await double.message_command("Analyze Wordle result", theirs, user_id=cat)
+    author = only(await double.message_command("Analyze Wordle result", theirs, user_id=cat))
     assert "Wordle #1981" in author.text and "recorded" not in author.text
     storage = double.bot.services.storage
     assert len(await storage.shares(ANN)) == 1 and await storage.shares(cat) == []
-    _, nothing = await double.message_command(
-        "Analyze Wordle result", forward("look at this", by=BOB, of=cat), user_id=BOB
+    nothing = only(
+        await double.message_command(
+            "Analyze Wordle result", forward("look at this", by=BOB, of=cat), user_id=BOB
+        )
     )
     assert "No share found" in nothing.text and await storage.shares(BOB) == []
 
@@ -290,7 +296,7 @@ async def test_the_record_results_menu_reads_only_the_wordle_apps_own_recap(doub
     assert refused.ephemeral and "Only the Wordle app" in refused.text
     assert await double.bot.services.storage.shares(ANN) == []
     posted = message({"content": recap}, author_id=WORDLE_APP_ID)
-    _, done = await double.message_command("Record results", posted, user_id=ANN)
+    done = only(await double.message_command("Record results", posted, user_id=ANN))
     assert done.ephemeral and "2 results recorded" in done.text
     assert [s["guesses"] for s in await double.bot.services.storage.shares(ANN)] == [3]
     assert [s["won"] for s in await double.bot.services.storage.shares(BOB)] == [0]
@@ -302,7 +308,7 @@ async def test_coach_after_a_game(double):
     await double.command("wordle", "practice", user_id=ANN)
     await double.command("guess", user_id=ANN, word="crane")
     await double.command("guess", user_id=ANN, word="cigar")
-    _, report = await double.command("coach", user_id=ANN)
+    report = only(await double.command("coach", user_id=ANN))
     assert report.ephemeral and "CRANE" in report.text and "Skill" in report.text
 
 
@@ -330,7 +336,7 @@ async def test_shares_posted_in_a_chosen_channel_are_recorded_and_edits_update_t
 
 async def test_a_share_with_the_words_played_gives_the_position(double):
     share = "Wordle 1,234 3/6*\n\n🟩🟨🟨⬛⬛\n🟩⬛⬛⬛🟩\n🟩🟩🟩🟩🟩"
-    _, reply = await double.command("analyze", user_id=ANN, paste=share, words="crane")
+    reply = only(await double.command("analyze", user_id=ANN, paste=share, words="crane"))
     assert reply.ephemeral and "possible" in reply.text and "CIGAR" in reply.text
 
 
@@ -359,23 +365,23 @@ async def test_a_guess_that_could_mean_several_games_asks_with_buttons(double):
     for game in (practice, daily):  # nothing was played yet
         assert (await double.bot.services.storage.game(game.game.game_id)).state["rows"] == []
     played = only(await double.click(picks[0], user_id=ANN, on=asked))
-    assert played.kind == 4 and "SLATE" in played.text
+    assert played.a_new_message and "SLATE" in played.text
     assert [r[0] for r in (await double.bot.services.storage.game(
         practice.game.game_id)).state["rows"]] == ["slate"]  # fmt: skip
     # The board just shown is now what Ann looks at in this channel: no question this time.
     again = only(new_board(await double.command("guess", user_id=ANN, word="crane")))
-    assert again.kind == 4 and not again.ephemeral and CHANNEL_ID
+    assert again.a_new_message and not again.ephemeral and CHANNEL_ID
 
 
 async def test_coaching_todays_daily_stays_private_even_when_shared(double):
     answer = double.bot.services.daily.answer("wordle", double.bot.services.daily.today())
     await double.command("wordle", "daily", user_id=ANN)
     await double.command("guess", user_id=ANN, word=answer)
-    _, report = await double.command("coach", user_id=ANN, share=True)
+    report = only(await double.command("coach", user_id=ANN, share=True))
     assert report.ephemeral and "stays private" in report.text
     await double.command("wordle", "practice", user_id=ANN)
     await double.command("guess", user_id=ANN, word="cigar")
-    _, public = await double.command("coach", user_id=ANN, share=True)
+    public = only(await double.command("coach", user_id=ANN, share=True))
     assert not public.ephemeral and "CIGAR" in public.text
 
 
@@ -395,7 +401,9 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         only(await double.command("wordle", "practice", user_id=ANN))
         locker = lock_database(path, 3.0)
         begin = time.perf_counter()
-        deferred, deleted, answered = await double.command("guess", user_id=ANN, word="crane")
+        before = len(double.sent)
+        answered = only(await double.command("guess", user_id=ANN, word="crane"))
+        deferred, deleted, _ = double.sent[before:]  # what was sent: deferral is the point
         took = time.perf_counter() - begin
         locker.wait(timeout=10)
         assert deferred.kind == 5  # deferred, well inside the window
@@ -407,6 +415,51 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         assert stored[0].state["rows"] == []  # refused, and so nothing was written
     finally:
         await bot.close()
+
+
+async def test_answers_past_a_deferral_read_as_answers_given_at_once(make_double, tmp_path):
+    """Issue 39.9: a bot that defers (its database busy elsewhere, a loaded host) answers
+    rightly, and what a test reads of an answer (its kind, text, buttons, picture, who sees
+    it) is the same whether it came at once or past the deferral. The write lock is held by
+    another connection until the bot has deferred, then let go: a new board, a board updated
+    from the guess form, and a typed guess, each deferred, then answered."""
+    import asyncio
+    import sqlite3
+
+    path = str(tmp_path / "busy.sqlite3")
+    double = await make_double(path, answers={"wordle": "cigar"})
+
+    async def deferred(interaction):
+        before = len(double.sent)
+        lock = sqlite3.connect(path, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+
+        async def let_go_once_deferred():  # a task of its own: the dispatch waits for it
+            try:
+                for _ in range(6000):  # a minute at most
+                    if any(s.kind in (5, 6) for s in double.sent[before:]):
+                        return
+                    await asyncio.sleep(0.01)
+            finally:
+                lock.execute("COMMIT")
+                lock.close()
+
+        watcher = asyncio.ensure_future(let_go_once_deferred())
+        sent = await interaction
+        await watcher
+        assert any(s.kind in (5, 6) for s in double.sent[before:]), sent  # it did defer
+        return sent
+
+    [board] = await deferred(double.command("wordle", "practice", user_id=ANN))
+    assert board.a_new_message and not board.ephemeral and board.files == ["board.png"]
+    assert "Guess 1 of 6" in board.text
+    guess = next(i for i in board.custom_ids() if ":guess:" in i)
+    modal = only(await double.click(guess, user_id=ANN, on=board))
+    [updated] = await deferred(double.submit(modal, {"word": "crane"}, user_id=ANN))
+    assert updated.an_update and "CRANE" in updated.text and "Guess 2 of 6" in updated.text
+    typed, old_board_gone = await deferred(double.command("guess", user_id=ANN, word="slate"))
+    assert typed.a_new_message and not typed.ephemeral and typed.files == ["board.png"]
+    assert "SLATE" in typed.text and old_board_gone.method == "DELETE"
 
 
 async def test_a_slow_guess_on_a_race_board_still_answers_privately(tmp_path, lock_database):
@@ -426,9 +479,10 @@ async def test_a_slow_guess_on_a_race_board_still_answers_privately(tmp_path, lo
                                                      "race:1", ["cigar"])  # fmt: skip
         assert started.ok
         locker = lock_database(path, 1.25)  # past DEFER_AFTER, inside the busy timeout
-        sent = await double.command("guess", user_id=ANN, word="crane")
+        before = len(double.sent)
+        board = only(await double.command("guess", user_id=ANN, word="crane"))
         locker.wait(timeout=10)
-        deferred, deleted, board = sent
+        deferred, deleted, _ = double.sent[before:]  # what was sent: deferral is the point
         assert deferred.kind == 5 and not deferred.ephemeral  # before the game was known
         assert deleted.method == "DELETE" and deleted.path.endswith("/messages/@original")
         assert board.method == "POST" and board.ephemeral and "CRANE" in board.text
@@ -453,7 +507,7 @@ async def test_a_guess_modal_opened_before_a_restart_still_plays(tmp_path):
     await second.setup_hook()
     try:
         played = only(await DiscordDouble(second).submit(modal, {"word": "crane"}, user_id=ANN))
-        assert played.kind == 7 and "CRANE" in played.text and "Guess 2 of 6" in played.text
+        assert played.an_update and "CRANE" in played.text and "Guess 2 of 6" in played.text
     finally:
         await second.close()
 
@@ -465,7 +519,7 @@ async def test_past_capacity_new_interactions_are_turned_away_at_once(double):
     assert await double.bot.services.storage.active_games(ANN, 900000000000000002) == []
     double.bot.capacity = 400
     board = only(await double.command("wordle", "practice", user_id=ANN))
-    assert board.kind == 4 and not board.ephemeral
+    assert board.a_new_message and not board.ephemeral
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess, user_id=ANN, on=board))
     double.bot.capacity = 0  # buttons and modals are turned away too

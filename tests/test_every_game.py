@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from discord_double import only
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -305,7 +306,7 @@ async def test_discord_stats_leaderboard_and_coach_for_a_multi_board_game(double
     assert "quordle practice" in stats.text and "Played 1 | Win % 0" in stats.text
     board = (await double.command("leaderboard", user_id=ann, metric="average", game="quordle"))[-1]
     assert "quordle practice" in board.text and "10.00 (1 played)" in board.text
-    _, report = await double.command("coach", user_id=ann)
+    report = only(await double.command("coach", user_id=ann))
     assert "Board 4: HUMPH, not solved" in report.text and "Skill over the boards" in report.text
 
 
@@ -317,6 +318,6 @@ async def test_discord_coach_attaches_a_report_too_long_for_a_message(double) ->
     for word in ("crane", "slate", "moist", "pound", "lying", "whack"):
         await double.command("guess", user_id=ann, word=word)
     await double.command("giveup", user_id=ann)
-    _, report = await double.command("coach", user_id=ann)
+    report = only(await double.command("coach", user_id=ann))
     assert report.files == ["coaching.txt"] and "Skill over the boards" in report.text
     assert len(report.text) < 200

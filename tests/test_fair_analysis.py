@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from analysis_worker import until_reading
 from clock import at
+from discord_double import only
 
 import bot.services.analysis as analysis_module
 from bot.console import Console
@@ -172,12 +173,12 @@ async def test_discord_obeys_it_too_in_a_dm_and_with_the_message_menu(double) ->
     await double.command("settings", "server", user_id=admin, hints_in_daily=False)
     await double.command("wordle", "daily", user_id=player)
     double.bot.services.analysis_gate.cooldown = 0
-    _, typed_in_dm = await double.command("analyze", user_id=player, guild=False,
-                                          paste="crane 01002 slate 00202")  # fmt: skip
+    typed_in_dm = only(await double.command("analyze", user_id=player, guild=False,
+                                          paste="crane 01002 slate 00202"))  # fmt: skip
     assert typed_in_dm.ephemeral and HINTS_OFF_TYPED in typed_in_dm.text
     assert "possible" not in typed_in_dm.text
     pasted = message({"content": share(1000, "cigar", ["crane", "cigar"])}, author_id=admin)
-    _, menu = await double.message_command("Analyze Wordle result", pasted, user_id=player)
+    menu = only(await double.message_command("Analyze Wordle result", pasted, user_id=player))
     assert HINTS_OFF_TYPED in menu.text and "The grid alone fits" not in menu.text
 
 

@@ -52,7 +52,7 @@ async def test_a_spanish_discord_plays_spanish_and_hints_from_the_spanish_list(d
     assert "Ñ" in board.text  # the Spanish keyboard
     sent = await double.command("guess", user_id=ANN, word="señora")
     assert any("SEÑORA" in s.text for s in sent)
-    _, hint = await double.command("hint", user_id=ANN)
+    hint = only(await double.command("hint", user_id=ANN))
     named = re.findall(r"\b[A-ZÑÁÉÍÓÚÜ]{6}\b", hint.text)  # the words a hint names
     spanish = get_variant("wordle-es-6").guesses
     assert len(named) >= 3 and all(w.lower() in spanish for w in named), named
@@ -160,14 +160,14 @@ LETRECO = "001 (2/6) @MeuLetreco\n\n⬛🟩⬛🟨⬛\n🟩🟩🟩🟩🟩"
 
 
 async def test_a_clones_grid_is_read_against_its_languages_list(double) -> None:
-    _, reply = await double.command("analyze", user_id=ANN, paste=SUTOM)
+    reply = only(await double.command("analyze", user_id=ANN, paste=SUTOM))
     assert "SUTOM #171" in reply.text and "not read" not in reply.text and "fits" in reply.text
     assert "CINEMA" in reply.text  # a word of the French six-letter list
 
 
 async def test_a_hints_off_server_reads_no_clones_grid(double) -> None:
     await double.command("settings", "server", user_id=ANN, hints_in_daily=False)
-    _, reply = await double.command("analyze", user_id=ANN, paste=SUTOM)
+    reply = only(await double.command("analyze", user_id=ANN, paste=SUTOM))
     assert "SUTOM: hints are off in this server, so its grid was not read" in reply.text
 
 

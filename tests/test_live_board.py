@@ -811,7 +811,7 @@ async def test_a_deletion_takes_the_player_off_the_live_board_at_once(server, tm
     await server.interact(command("liveboard", "channel", user_id=20))
     for user_id, words in ((21, ["aahed"]), (22, ["aahed"]), (23, ["zymic"])):
         start = await server.interact(command("wordle", "daily", user_id=user_id))
-        assert start.kind == 4, start.text()
+        assert start.a_new_message, start.text()
         for word in words:
             await server.interact(command("guess", user_id=user_id, word=word))
     await server.interact(command("giveup", user_id=21))  # 21 finished (X), 22 and 23 play

@@ -5,7 +5,7 @@ import time
 
 import pytest
 from discord import app_commands
-from discord_double import settle
+from discord_double import only, settle
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -56,7 +56,7 @@ async def test_the_hint_button_and_the_guess_form_share_the_slash_commands_limit
     (modal,) = await double.click(custom_id(board, "guess"), user_id=ANN, on=board)
     for word in ("crane", "slate", "moist", "pudgy", "flock"):  # five actions: the limit
         played, *_ = await double.command("guess", user_id=ANN, word=word)  # (old board goes)
-        assert played.kind == 4 and not played.ephemeral
+        assert played.a_new_message and not played.ephemeral
     (hint,) = await double.click(custom_id(board, "hint"), user_id=ANN, on=board)
     assert hint.ephemeral and hint.text.startswith("Slow down")
     (submitted,) = await double.submit(modal, {"word": "bumpy"}, user_id=ANN)
@@ -93,13 +93,16 @@ async def test_a_form_left_open_is_forgotten_and_a_late_submit_still_plays(doubl
         store.remove_view(form)  # as its timeout does
     assert not any(m.custom_id.startswith("wb:modal:guess") for m in store._modals.values())
     (played,) = await double.submit(modal, {"word": "crane"}, user_id=ANN)
-    assert played.kind == 7 and "CRANE" in played.text
+    assert played.an_update and "CRANE" in played.text
 
 
 async def test_a_refusal_after_a_public_deferral_stays_private(double):
     await double.command("absurdle", user_id=ANN)
     await double.command("giveup", user_id=ANN)  # a finished game with nothing to coach
-    thinking, gone, refused = await double.command("coach", user_id=ANN, share=True)
+    before = len(double.sent)
+    refused = only(await double.command("coach", user_id=ANN, share=True))  # read as one answer
+    thinking, gone, _ = double.sent[before:]  # what was sent for it: a test of deferral itself
+    assert refused.deferral == thinking
     assert thinking.kind == 5 and not thinking.ephemeral  # public, as asked
     assert gone.method == "DELETE" and gone.path.endswith("/messages/@original")
     assert refused.ephemeral and "nothing to coach" in refused.text
@@ -109,7 +112,7 @@ async def test_a_typed_guess_replaces_the_board_so_the_channel_keeps_one(double)
     await double.command("wordle", "practice", user_id=ANN)
     for word in ("crane", "slate"):
         board, *_ = await double.command("guess", user_id=ANN, word=word)
-        assert board.kind == 4 and not board.ephemeral and board.files == ["board.png"]
+        assert board.a_new_message and not board.ephemeral and board.files == ["board.png"]
     await settle()  # the old boards go in the background
     deleted = [s for s in double.sent if s.method == "DELETE"]
     assert len(deleted) == 2 and all(s.path.endswith("/messages/@original") for s in deleted)
@@ -144,6 +147,7 @@ async def test_a_slow_drawing_is_deferred_too_not_left_past_the_window(double, m
         return drawn(*args, **kwargs)
 
     monkeypatch.setattr(images, "board_png", slow)
-    thinking, board = await double.command("wordle", "practice", user_id=ANN)
+    board = only(await double.command("wordle", "practice", user_id=ANN))
+    thinking = board.deferral
     assert thinking.kind == 5 and not thinking.ephemeral  # in time, and public as the board
     assert board.method == "PATCH" and board.files == ["board.png"] and "Wordle" in board.text

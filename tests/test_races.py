@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from clock import Clock
-from discord_double import Sent, message
+from discord_double import Sent, message, only
 
 from bot.discord_bot import WordleBot
 from bot.services import Player, Services
@@ -350,29 +350,30 @@ async def double(database_url: str, clock: Clock, make_double):
 async def test_a_race_in_discord(double, clock) -> None:
     channel = Channel(double.bot)
     [lobby_message] = await double.command("race", user_id=ANN.id)
-    assert lobby_message.kind == 4 and not lobby_message.ephemeral
+    assert lobby_message.a_new_message and not lobby_message.ephemeral
     assert lobby_message.custom_ids() == ["wb:race:join:1", "wb:race:start:1"]
     assert "<@1>" in lobby_message.text and lobby_message.data["allowed_mentions"]["parse"] == []
     early = await double.click("wb:race:start:1", user_id=ANN.id, on=lobby_message)
     assert [s.text for s in early] == ["A race needs at least 2 players"] and early[0].ephemeral
     joined, note = await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
-    assert joined.kind == 7 and "<@2>" in joined.text and note.ephemeral
+    assert joined.an_update and "<@2>" in joined.text and note.ephemeral
     [twice] = await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
     assert twice.ephemeral and twice.text == "You're already in this race"
     [not_host] = await double.click("wb:race:start:1", user_id=BOB.id, on=lobby_message)
     assert not_host.ephemeral and not_host.text == "Only the host can start the race"
     started, ann_board = await double.click("wb:race:start:1", user_id=ANN.id, on=lobby_message)
-    assert started.kind == 7 and started.custom_ids() == ["wb:race:play:1"]
+    assert started.an_update and started.custom_ids() == ["wb:race:play:1"]
     assert ann_board.ephemeral and ann_board.files == ["board.png"]
     assert ann_board.custom_ids() == ["wb:game:guess:1", "wb:game:giveup:1"]  # no hint
-    deferred, bob_board = await double.click("wb:race:play:1", user_id=BOB.id, on=started)
+    bob_board = only(await double.click("wb:race:play:1", user_id=BOB.id, on=started))
+    deferred = bob_board.deferral
     assert deferred.kind == 5 and deferred.ephemeral  # private from the first moment
     assert bob_board.ephemeral and bob_board.custom_ids()[0] == "wb:game:guess:2"
     # Ann guesses through the board's form: her board changes, and the scoreboard.
     clock.advance(65)
     [form] = await double.click("wb:game:guess:1", user_id=ANN.id, on=ann_board)
     [won] = await double.submit(form, {"word": "cigar"}, user_id=ANN.id)
-    assert won.kind == 7 and "Solved in 1/6!" in won.text
+    assert won.an_update and "Solved in 1/6!" in won.text
     [(message_id, edit)] = channel.edits
     assert message_id == (await double.bot.services.storage.races.get(1)).message_id
     assert "🥇 <@1>: 1 guess, 1:05" in edit["content"] and "CIGAR" not in edit["content"]
@@ -400,7 +401,7 @@ async def test_the_loop_starts_a_lobby_and_edits_its_message(double, clock) -> N
     await double.bot.get_cog("Races").run_due()
     [(_, edit)] = channel.edits
     assert "Primel race (hard mode)" in edit["content"] and "press Play" in edit["content"]
-    _, board = await double.click("wb:race:play:1", user_id=BOB.id, on=Sent("PATCH", "", edit))
+    board = only(await double.click("wb:race:play:1", user_id=BOB.id, on=Sent("PATCH", "", edit)))
     assert board.ephemeral and "Primel race (hard mode)" in board.text
 
 

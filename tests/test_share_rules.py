@@ -6,6 +6,7 @@ a recap's plain @name credits only the one current member with that display name
 import asyncio
 from datetime import UTC, date, datetime, timedelta
 
+from discord_double import only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_share_boards import (
@@ -262,7 +263,7 @@ async def test_one_result_a_game_a_day_across_the_channel_and_the_menu(double) -
     await double.post(primel(300), user_id=12)
     assert [s["puzzle"] for s in await storage.shares(12)] == [300] and told == []
     mine = message({"content": primel(301)}, author_id=12)
-    _, reply = await double.message_command("Analyze Wordle result", mine, user_id=12)
+    reply = only(await double.message_command("Analyze Wordle result", mine, user_id=12))
     assert "Primel #301: you already have a Primel result for 2026-11-21; one a day counts" \
         in reply.text  # fmt: skip
     await double.post(primel(302), user_id=12)  # the channel again, the same day
@@ -440,7 +441,7 @@ async def test_record_results_credits_a_plain_name_only_to_the_one_current_membe
     recap = ("**Your group is on a 5 day streak!** 🔥 Here are yesterday's results:\n"
              "👑 3/6: @Sam @Kim\n4/6: @Neo @Gone <@21>")  # fmt: skip
     posted = message({"content": recap}, author_id=WORDLE_APP_ID)
-    _, reply = await double.message_command("Record results", posted, user_id=1)
+    reply = only(await double.message_command("Record results", posted, user_id=1))
     assert reply.ephemeral and "2 results recorded" in reply.text
     for line in ("@Kim fits several members", "@Neo fits no member", "@Gone fits no member"):
         assert line in reply.text
@@ -456,7 +457,7 @@ async def test_record_results_credits_no_plain_name_when_discord_cannot_be_asked
              "👑 3/6: @Sam <@21>")  # fmt: skip
     posted = message({"content": recap}, author_id=WORDLE_APP_ID)
     double.bot.services.daily.clock = lambda: datetime(2026, 11, 21, 9, tzinfo=UTC)
-    _, reply = await double.message_command("Record results", posted, user_id=1)
+    reply = only(await double.message_command("Record results", posted, user_id=1))
     assert "1 results recorded" in reply.text and "@Sam fits no member" in reply.text
     assert await credited(double.bot.services.storage) == {21: 3}
 

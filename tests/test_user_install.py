@@ -99,12 +99,13 @@ def only(sent):
 async def test_a_game_and_a_hint_in_a_group_dm_answer_through_the_interaction(bot) -> None:
     double, channel = where(bot, in_group_dm)
     board = only(await double.command("wordle", "practice", user_id=ANN))
-    assert board.kind == 4 and not board.ephemeral and board.files == ["board.png"]
+    assert board.a_new_message and not board.ephemeral and board.files == ["board.png"]
     guess = next(i for i in board.custom_ids() if ":guess:" in i)
     modal = only(await double.click(guess, user_id=ANN, on=board))
     played = only(await double.submit(modal, {"word": "crane"}, user_id=ANN))
-    assert modal.kind == 9 and played.kind == 7 and "CRANE" in played.text
-    deferred, hint = await double.command("hint", user_id=ANN)
+    assert modal.kind == 9 and played.an_update and "CRANE" in played.text
+    hint = only(await double.command("hint", user_id=ANN))
+    deferred = hint.deferral
     assert deferred.kind == 5 and hint.ephemeral and "CIGAR" in hint.text
     assert hint.path.startswith("/webhooks/")  # a follow-up, not a channel post
     won = only(await double.command("guess", user_id=ANN, word="cigar"))
@@ -153,7 +154,8 @@ async def test_the_message_menu_and_the_boards_that_need_a_server_in_a_group_dm(
         {"content": "Wordle 1,234 3/6\n\n⬛🟨⬛⬛⬛\n🟩🟩⬛🟩🟩\n🟩🟩🟩🟩🟩"}, author_id=BOB
     )
     share["channel_id"] = str(GROUP_DM)
-    deferred, reading = await double.message_command("Analyze Wordle result", share, user_id=ANN)
+    reading = only(await double.message_command("Analyze Wordle result", share, user_id=ANN))
+    deferred = reading.deferral
     assert deferred.kind == 5 and reading.ephemeral and "Wordle #1234" in reading.text
     board = only(await double.command("leaderboard", user_id=ANN))
     assert board.text.startswith(NO_SERVER_BOARD) and "everyone" in board.text
@@ -182,7 +184,7 @@ async def test_high_contrast_set_in_a_group_dm_colours_that_players_boards(bot, 
     assert "🟧🟦🟦⬛⬛  `CRANE`" in played.text  # C right place, R and A elsewhere (CIGAR)
     theirs = only(await double.command("wordle", "practice", user_id=BOB))
     assert drawn == [("high-contrast", True)] * 2 + [("standard", True)]
-    assert "🟩" not in played.text and theirs.kind == 4
+    assert "🟩" not in played.text and theirs.a_new_message
     won = only(await double.command("guess", user_id=ANN, word="cigar"))
     shared = only(await double.click(won.custom_ids()[0], user_id=ANN, on=won))
     assert shared.text == "Wordle practice 2/6\n\n🟧🟦🟦⬛⬛\n🟧🟧🟧🟧🟧"
@@ -197,8 +199,9 @@ async def test_high_contrast_set_in_a_group_dm_colours_that_players_boards(bot, 
 async def test_a_server_that_never_installed_the_bot_keeps_its_own_games(bot) -> None:
     double, channel = where(bot, in_other_guild)
     board = only(await double.command("wordle", "practice", user_id=ANN))
-    assert board.kind == 4 and "Guess 1 of 6" in board.text
-    deferred, hint = await double.command("hint", user_id=ANN)
+    assert board.a_new_message and "Guess 1 of 6" in board.text
+    hint = only(await double.command("hint", user_id=ANN))
+    deferred = hint.deferral
     assert deferred.kind == 5 and hint.ephemeral and "possible" in hint.text
     [game] = await bot.services.storage.active_games(ANN, OTHER_GUILD)
     assert game.scope == OTHER_GUILD
