@@ -101,10 +101,17 @@ def test_hint_reports_an_inconsistent_history(capsys) -> None:
     assert code == 2 and out == "" and "after row 2 (SLATE)" in err
 
 
-def test_solve_walks_a_game_to_the_answer() -> None:
+def test_solve_walks_a_game_to_the_answer(tmp_path, monkeypatch) -> None:
+    """Without an exact tree in the cache, solve ranks by entropy (with one, a test that
+    searched it before in this session would make it follow the tree)."""
     from bot.cli import build_parser
     from bot.cli.solver_commands import cmd_solve
+    from engine.matrix import cache_directory
     from engine.pattern import score, to_digits
+
+    for matrix in cache_directory().glob("*.npy"):  # the session's matrices, no tree
+        (tmp_path / matrix.name).symlink_to(matrix)
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))
 
     answer = "cigar"
     shown: list[str] = []
