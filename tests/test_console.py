@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,8 +63,18 @@ async def test_the_console_uses_the_same_database_as_the_services(tmp_path) -> N
     await services.close()
 
 
+def kept_environment(tmp_path) -> dict[str, str]:
+    """What a console run in a bare environment keeps of the test's: its pictures in the
+    test's folder, the session's matrix cache (nothing written outside temporary folders)."""
+    return {"TMPDIR": str(tmp_path), "WORDLEBOT_CACHE_DIR": os.environ["WORDLEBOT_CACHE_DIR"]}
+
+
 def test_the_console_reads_commands_from_a_pipe(tmp_path) -> None:
-    env = {"DATABASE_PATH": str(tmp_path / "pipe.sqlite3"), "PATH": "/usr/bin:/bin"}
+    env = {
+        "DATABASE_PATH": str(tmp_path / "pipe.sqlite3"),
+        "PATH": "/usr/bin:/bin",
+        **kept_environment(tmp_path),
+    }
     result = subprocess.run(
         [sys.executable, "-m", "bot.cli", "console"],
         input="/wordle practice\ncrane\n/giveup\n/stats wordle practice\n",
@@ -173,7 +184,11 @@ async def test_several_games_and_none_shown_asks_which(tmp_path) -> None:
 
 
 def test_end_of_input_says_the_game_is_saved(tmp_path) -> None:
-    env = {"DATABASE_PATH": str(tmp_path / "eof.sqlite3"), "PATH": "/usr/bin:/bin"}
+    env = {
+        "DATABASE_PATH": str(tmp_path / "eof.sqlite3"),
+        "PATH": "/usr/bin:/bin",
+        **kept_environment(tmp_path),
+    }
     result = subprocess.run(
         [sys.executable, "-m", "bot.cli", "console"], input="/wordle practice\n",
         capture_output=True, text=True, env=env, timeout=120,
