@@ -222,13 +222,17 @@ class SqliteDatabase:
                 raise busy_or(exc) from exc
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error."""
+    async def transaction(self, *, migrating: bool = False) -> AsyncIterator[SqliteTransaction]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error. ``migrating``: the
+        write lock held by another process (migrating the same file) is waited for up to
+        :data:`MIGRATION_WAIT_SECONDS`, not the busy timeout."""
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise busy_or(exc) from exc
+                if not (migrating and is_busy(exc)):
+                    raise busy_or(exc) from exc
+                await self._begin_waiting()
             try:
                 yield SqliteTransaction(self._db)
                 await self._db.commit()
@@ -287,7 +291,7 @@ class SqliteDatabase:
         await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
         try:
             for version in range(current + 1, target + 1):
-                async with self._migration() as db:
+                async with self.transaction(migrating=True) as db:
                     if int(await db.value("PRAGMA user_version")) >= version:
                         continue  # another process migrated it while this one waited
                     await db.script(SQLITE_MIGRATIONS[version - 1])
@@ -298,27 +302,6 @@ class SqliteDatabase:
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
         return applied
-
-    @asynccontextmanager
-    async def _migration(self) -> AsyncIterator[SqliteTransaction]:
-        """A migration's transaction, as :meth:`transaction`, but the write lock held by
-        another process (migrating the same file) is waited for up to
-        :data:`MIGRATION_WAIT_SECONDS`, not the busy timeout."""
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc):
-                    raise
-                await self._begin_waiting()
-            try:
-                yield SqliteTransaction(self._db)
-                await self._db.commit()
-            except BaseException as exc:
-                await self._db.rollback()
-                if isinstance(exc, sqlite3.OperationalError):
-                    raise busy_or(exc) from exc
-                raise
 
     async def _begin_waiting(self) -> None:
         log.warning("%s is locked by another process (migrating it?): waiting up to %d s",
