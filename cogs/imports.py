@@ -144,14 +144,28 @@ class Imports(commands.Cog):
             messages = [m async for m in channel.history(
                 limit=PAGE, after=discord.Object(after), oldest_first=True)]  # fmt: skip
         except discord.NotFound:
-            gone = _("{channel} is gone: the import ends there.")
-            raise HistoryClosed(gone.format(channel=f"<#{checkpoint.channel_id}>")) from None
+            raise gone(checkpoint) from None
         except discord.Forbidden:
-            raise HistoryClosed(_(
-                "The bot may not read {channel}'s history: it needs View Channel and Read "
-                "Message History there. The import ends; run /import again once it may."
-            ).format(channel=f"<#{checkpoint.channel_id}>")) from None  # fmt: skip
+            raise closed(checkpoint) from None
+        if not messages and not await self.may_read(checkpoint):
+            raise closed(checkpoint)
         return sorted(((m.id, m) for m in messages), key=lambda pair: pair[0])
+
+    async def may_read(self, checkpoint: Checkpoint) -> bool:
+        """Whether the bot may still read the channel's history. An empty page is its end, or
+        Read Message History taken away during the walk: Discord then serves the history as
+        empty (200), not as an error. The channel is read fresh from Discord (its overwrites
+        now; the roles as the gateway keeps them)."""
+        try:
+            channel = await self.bot.fetch_channel(checkpoint.channel_id)
+        except discord.NotFound:
+            raise gone(checkpoint) from None
+        except discord.Forbidden:
+            return False
+        if not isinstance(channel, discord.abc.GuildChannel) or channel.guild.me is None:
+            return True  # nothing to check against: the empty page is the end
+        allowed = channel.permissions_for(channel.guild.me)
+        return all(getattr(allowed, name) for name in HISTORY_PERMISSIONS)
 
     async def count(self, checkpoint: Checkpoint, message: discord.Message) -> Sequence[str] | None:
         done = await count_post(self.bot, message, checkpoint.guild_id)
@@ -175,6 +189,20 @@ class Imports(commands.Cog):
             if claimed == "resumed" and checkpoint is not None:
                 log.info("carrying on the import of channel %s", checkpoint.channel_id)
                 self.start(checkpoint, checkpoint.progress_channel_id)
+
+
+def gone(checkpoint: Checkpoint) -> HistoryClosed:
+    """The end of a walk whose channel was deleted."""
+    text = _("{channel} is gone: the import ends there.")
+    return HistoryClosed(text.format(channel=f"<#{checkpoint.channel_id}>"))
+
+
+def closed(checkpoint: Checkpoint) -> HistoryClosed:
+    """The end of a walk the bot may not read on (View Channel or Read Message History)."""
+    return HistoryClosed(_(
+        "The bot may not read {channel}'s history: it needs View Channel and Read "
+        "Message History there. The import ends; run /import again once it may."
+    ).format(channel=f"<#{checkpoint.channel_id}>"))  # fmt: skip
 
 
 def unreadable(interaction: discord.Interaction[Any], channel_id: int) -> list[str]:

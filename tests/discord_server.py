@@ -79,6 +79,7 @@ ROUTES = [
     ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "add_member_role"),
     ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "remove_member_role"),
     ("GET", "/channels/{channel_id}/messages", "channel_history"),
+    ("GET", "/channels/{channel_id}", "get_channel"),
 ]
 # What an interaction of each type may be answered with (Discord's callback types)
 ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
@@ -795,6 +796,24 @@ class DiscordServer(Gateway):
         key = (int(request.match_info["guild_id"]), int(request.match_info["user_id"]))
         self._change_role(key, int(request.match_info["role_id"]), "-")
         return web.Response(status=204)
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        """Get Channel: a server's one text channel as it is now, the bot's permissions taken
+        there (``deny``) as a member overwrite; 403 Missing Access without View Channel."""
+        channel = int(request.match_info["channel_id"])
+        if channel in self.deleted_channels or channel - 1 not in self.guilds:
+            return self.error(request, "Unknown Channel", 10003, 404)
+        allowed = self.channel_permissions.get(channel, ALL)
+        if not allowed & PERMISSIONS["view_channel"]:
+            return self.error(request, "Missing Access", 50001, 403)
+        [data] = guild_payload(channel - 1)["channels"]
+        if channel in self.channel_permissions:
+            data["permission_overwrites"] = [{"id": str(BOT_ID), "type": 1, "allow": "0",
+                                              "deny": str(ALL & ~allowed)}]  # fmt: skip
+        return self.answer(request, {**data, "guild_id": str(channel - 1), "flags": 0,
+                                     "last_message_id": None, "nsfw": False,
+                                     "rate_limit_per_user": 0, "topic": None,
+                                     "parent_id": None})  # fmt: skip
 
     async def channel_history(self, request: web.Request) -> web.Response:
         """A channel's messages as Discord pages them: ``limit`` 1 to 100 (50 by default), at

@@ -347,7 +347,8 @@ async def test_import_is_refused_where_the_bot_may_not_read_the_history(server, 
     """Without Read Message History Discord serves a channel's history as empty, not as an
     error: old code then said the import was done, nothing read. The bot's permissions in
     the channel are checked first: the admin is told which one is missing, privately, and
-    nothing is claimed or read; once given, the import reads everything."""
+    nothing is claimed or read; taken during the walk, the import ends saying so; once
+    given, the import reads everything."""
     database = str(tmp_path / "bot.sqlite3")
     guild = GUILDS[0]
     server.seed(guild + 1, long_history(guild, 1000))
@@ -365,6 +366,20 @@ async def test_import_is_refused_where_the_bot_may_not_read_the_history(server, 
             assert checkpoint(database, guild) is None
             assert all(operation != HISTORY for _, operation, _ in server.log)
             server.channel_permissions.pop(guild + 1)
+        # Read Message History taken while a page is awaited: Discord serves that page empty
+        # (200), as the end of a history would be; the bot reads the channel again and ends
+        # the import saying why, not "done" with nothing read.
+        hold = server.hold(HISTORY)
+        said = await import_(server, guild, since)
+        assert "Importing" in said.text(), said.text()
+        await asyncio.wait_for(hold.held.wait(), 60)
+        server.deny(guild + 1, "read_message_history")
+        server.holds.remove(hold)
+        hold.release.set()
+        await wait_for(lambda: any("may not read" in m["content"]
+                                   for m in progress(server, guild)))  # fmt: skip
+        assert not any("done" in m["content"] for m in progress(server, guild))
+        server.channel_permissions.pop(guild + 1)
         said = await import_(server, guild, since)
         assert "Importing" in said.text(), said.text()
         await wait_for(lambda: done(database, guild, server))

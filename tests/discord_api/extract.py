@@ -36,6 +36,7 @@ ROUTES = [
     ("post", "/channels/{channel_id}/messages"),
     ("patch", "/channels/{channel_id}/messages/{message_id}"),
     ("get", "/channels/{channel_id}/messages"),
+    ("get", "/channels/{channel_id}"),
     ("put", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
     ("delete", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
 ]
