@@ -194,10 +194,10 @@ async def test_the_global_board_counts_games_played_here_never_shares(database_u
     await services.close()
 
 
-async def test_shares_leave_the_global_boards_when_a_database_migrates(database_url) -> None:
+async def test_shares_leave_the_global_boards_when_a_database_migrates(empty_url) -> None:
     """A share counted everywhere before version 15 (as the code of then did) leaves the
     global boards, and stays on its server's: its shares board since version 29."""
-    storage = await Storage.open(database_url, migrate=False)
+    storage = await Storage.open(empty_url, migrate=False)
     await storage.migrate(target=12)
     day, scope = date(2026, 3, 1), 5
     await storage._write("INSERT INTO players (id, name, created_at) VALUES (1, 'ann', 'x')")

@@ -471,13 +471,13 @@ async def _play_and_share(storage: Storage, *, old: bool) -> None:
 
 
 async def test_migration_29_moves_shares_onto_their_own_boards_with_nothing_lost(
-    database_url, tmp_path
+    empty_url, tmp_path
 ) -> None:
     """From a database of version 28, where shares counted on the bot's daily's boards and a
     game took a share's place: after migrating, every board (standings, every period, their
     counts) is what today's code counts from the same games and shares, row for row; a typed
     1/6 that led the bot's Wordle board leads only the shares' board."""
-    old = await Storage.open(database_url, migrate=False)
+    old = await Storage.open(empty_url, migrate=False)
     await old.migrate(target=28)
     await _play_and_share(old, old=True)
     top, _ = await old.leaderboard(5, "wordle:daily", "average", today=SHARED_DAY)
