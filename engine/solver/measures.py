@@ -15,6 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 _CHUNK = 256  # guesses per bincount call: keeps the count table in cache
+_TABLE_CELLS = 1 << 17  # counts a bincount call fills at most (wide patterns: fewer guesses),
+_CHUNK_LEAST = 16  # but never fewer guesses than this
 _SORTED_CELLS = 1 << 18  # patterns sorted at once by entropies: a few MiB, in cache
 _ROW_SORT_FROM = 8  # candidates: from here entropies sorts each guess's patterns as a row
 _SMALL_POOL = 64  # below this many candidates, pairwise sharing beats a count table
@@ -77,15 +79,18 @@ def count_chunks(
     :func:`compact`) to guess ``start + g``. A chunk at a time, so no table is ever whole."""
     n, guesses = by_candidate.shape
     width = compact_width(n, n_patterns)
-    for start in range(0, guesses, _CHUNK):
-        block = by_candidate[:, start : start + _CHUNK]
+    chunk = max(_CHUNK_LEAST, min(_CHUNK, _TABLE_CELLS // width))
+    for start in range(0, guesses, chunk):
+        block = by_candidate[:, start : start + chunk]
         k = block.shape[1]
         if width == n_patterns:
             index_type = np.uint16 if width * k < 1 << 16 else np.intp  # half the traffic
             offsets = np.arange(k, dtype=index_type) * width
-            flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe").ravel()
+            flat = np.add(block, offsets[None, :], dtype=index_type, casting="unsafe")
+            flat = flat.ravel(order="K")  # counting needs no order: no copy
         else:  # counts need no labels in place: sort each guess's patterns, number the runs
-            ordered = np.sort(block.T, axis=1)
+            ordered = block.T.astype(np.uint32)  # 32-bit rows: numpy's SIMD sort
+            ordered.sort(axis=1)
             runs = np.zeros(ordered.shape, dtype=np.intp)
             runs[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
             flat = (np.cumsum(runs, axis=1) + (np.arange(k) * width)[:, None]).ravel()
