@@ -96,9 +96,9 @@ def _ordered(
     ``(candidates, guesses)`` patterns and whether each can still be the answer."""
     pool = position.pool
     n = len(position.candidates)
-    # Without a matrix every pattern scored is built: pruning pays from three candidates.
+    # Without a matrix every pattern scored is built: pruning pays whatever the candidates.
     built = not position.variant.keeps_matrix
-    many = n >= _PRUNE_FROM or (n > 2 and (built or n * n * len(pool) > _PRUNE_PAIRS))
+    many = n >= _PRUNE_FROM or built or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
     large = many and len(pool) >= _PRUNE_POOL
     prefer = prefer and measure is Measure.ENTROPY
     if measure is Measure.ENTROPY and top is not None and large:
