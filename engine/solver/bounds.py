@@ -27,7 +27,7 @@ class GroupIndex:
 
     values: npt.NDArray[np.unsignedinteger]  # (answers, groups): each group's tile value
     of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, ``groups`` where none
-    of_position: npt.NDArray[np.intp]  # ``of_guess`` transposed: a contiguous row a position
+    of_position: npt.NDArray[np.int32]  # ``of_guess`` transposed: a contiguous row a position
     # Each group's tile against each answer as a cell of one small count table: the
     # group's cells are ``starts[k]`` on, one for each tile it can show (see _tile_cells).
     cells: npt.NDArray[np.unsignedinteger]  # (answers, groups)
@@ -42,7 +42,7 @@ def group_index(variant: Variant) -> GroupIndex:
     found = groups(variant)
     cells, starts, n_cells = _tile_cells(variant, found.keys)
     return GroupIndex(
-        found.tiles[:-1].T, found.of_guess, np.ascontiguousarray(found.of_guess.T),
+        found.tiles[:-1].T, found.of_guess, np.ascontiguousarray(found.of_guess.T, np.int32),
         cells, starts, n_cells,
     )  # fmt: skip
 
