@@ -2,6 +2,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -407,3 +408,18 @@ def test_every_command_takes_a_listed_variant(capsys, languages) -> None:
     _, out, _ = run(capsys, "bench", "hints", "--variant", "wordle-xc-4", "--positions", "20",
                     "--nyt-positions", "0", "--json")  # fmt: skip
     assert json.loads(out)["positions"] > 0
+
+
+def test_bench_coach_times_a_first_coaching_from_an_empty_cache_then_the_next(capsys) -> None:
+    """Issue 40.4: each run is a fresh process with an empty cache, so the first coaching
+    pays for the opening's figures; with ``--baseline`` the same on another checkout (here
+    this one), and whether the two coached alike."""
+    code, out, _ = run(capsys, "bench", "coach", "--variant", "wordle-en-4", "--games", "2",
+                       "--json")  # fmt: skip
+    this = json.loads(out)["this"]
+    assert code == 0 and this["variant"] == "wordle-en-4" and len(this["coach_cpu_s"]) == 2
+    assert len(this["verdicts"]) == 16
+    checkout = str(Path(__file__).resolve().parents[1])
+    code, out, _ = run(capsys, "bench", "coach", "--variant", "wordle-en-4", "--games", "1",
+                       "--baseline", checkout)  # fmt: skip
+    assert code == 0 and "the first" in out and out.rstrip().endswith("same verdicts: yes")

@@ -346,6 +346,30 @@ def cmd_bench_footprint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_coach(args: argparse.Namespace) -> int:
+    from bot.cli.footprint_bench import paired
+
+    both = paired(["coach", args.variant, str(args.games)], args.baseline)
+    if args.json:
+        _print_json(both)
+        return 0
+    runs = [("this code", both["this"])]
+    if "baseline" in both:
+        runs.append((f"baseline {args.baseline}", both["baseline"]))
+    for label, run in runs:
+        first, *again = run["coach_cpu_s"]
+        later = ", ".join(f"{s:.2f}" for s in again)
+        print(f"{label}: {run['variant']}, CPU of a coaching: the first {first:.2f} s (an "
+              f"empty cache, a fresh process)" + (f", then {later} s" if again else "")
+              + f"; verdicts {run['verdicts']}")  # fmt: skip
+    if "baseline" in both:
+        ratio = both["this"]["coach_cpu_s"][0] / max(both["baseline"]["coach_cpu_s"][0], 1e-9)
+        same = both["this"]["verdicts"] == both["baseline"]["verdicts"]
+        print(f"first coaching this / baseline: {ratio:.2f}x; same verdicts: "
+              f"{'yes' if same else 'NO'}")  # fmt: skip
+    return 0
+
+
 def cmd_bench_hints(args: argparse.Namespace) -> int:
     from bot.cli import benchmarks
     from bot.cli.progress import progress
@@ -980,6 +1004,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "before, say), each in a process of its own, in the same run")  # fmt: skip
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
+
+    p = benches.add_parser("coach", help="CPU of coaching games, the first from an empty cache")
+    variant_option(p)
+    p.add_argument("--games", type=whole(1, 100), default=3)
+    p.add_argument("--baseline", type=Path, metavar="DIR",
+                   help="the same on the checkout DIR (the code before, say), in the same "
+                        "run")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_coach)
 
     p = benches.add_parser("footprint", help="cache, memory and first-hint CPU of every list")
     p.add_argument("--variant", dest="variants", action="append", type=known_variant,

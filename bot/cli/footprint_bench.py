@@ -1,4 +1,5 @@
-"""What serving every list costs: cache on disk, resident memory, first-hint and hint CPU.
+"""What serving every list costs: cache on disk, resident memory, first-hint, hint and
+coaching CPU.
 
 Each figure comes from a child process of its own with an empty cache folder (the first
 hint is measured cold, and the cache written is what that process wrote). With
@@ -109,6 +110,32 @@ def hints_cpu(name: str, count: int, seed: int = 0) -> dict[str, Any]:
     }
 
 
+def coach_cpu(name: str, games: int, seed: int = 0) -> dict[str, Any]:
+    """CPU time of coaching ``games`` games in turn, from an empty cache: the first pays for
+    the opening's figures (every guess scored against every answer), the next read them.
+    Each game is hinted to its end, as the bot serves it; a digest of every verdict, so two
+    runs can be seen to coach alike."""
+    from engine.game import WordleGame
+    from engine.solver.coach import coach
+    from engine.solver.hints import hint
+    from engine.variants import get_variant
+
+    variant = get_variant(name)
+    spent, verdicts = [], []
+    for i in range(games):
+        game = WordleGame(variant, variant.answers.words[(seed + i) % len(variant.answers)])
+        while not game.over:
+            game.guess(hint(variant, game.rows, top=1).suggestions[0].guess)
+        begin = time.process_time()
+        verdicts.append(coach(variant, game.rows).to_json())
+        spent.append(round(time.process_time() - begin, 3))
+    return {
+        "variant": name,
+        "coach_cpu_s": spent,
+        "verdicts": hashlib.sha256(json.dumps(verdicts).encode()).hexdigest()[:16],
+    }
+
+
 def run_child(checkout: Path, args: Sequence[str]) -> dict[str, Any]:
     """This file's ``args`` in a new process importing ``checkout``, with an empty cache."""
     with tempfile.TemporaryDirectory(prefix="wordlebot-footprint-") as cache:
@@ -133,7 +160,12 @@ def paired(args: Sequence[str], baseline: Path | None) -> dict[str, Any]:
 
 def main(argv: Sequence[str]) -> None:
     kind, *rest = argv
-    result = footprint(rest) if kind == "footprint" else hints_cpu(rest[0], int(rest[1]))
+    if kind == "footprint":
+        result = footprint(rest)
+    elif kind == "coach":
+        result = coach_cpu(rest[0], int(rest[1]))
+    else:
+        result = hints_cpu(rest[0], int(rest[1]))
     print(json.dumps(result))
 
 

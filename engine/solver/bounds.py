@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from engine.solver.measures import count_chunks, count_parts
+from engine.solver.measures import count_parts
 from engine.solver.position import groups
 from engine.variants import Variant
 
@@ -27,14 +27,58 @@ class GroupIndex:
 
     values: npt.NDArray[np.unsignedinteger]  # (answers, groups): each group's tile value
     of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, ``groups`` where none
+    of_position: npt.NDArray[np.int32]  # ``of_guess`` transposed: a contiguous row a position
+    # Each group's tile against each answer as a cell of one small count table: the
+    # group's cells are ``starts[k]`` on, one for each tile it can show (see _tile_cells).
+    cells: npt.NDArray[np.unsignedinteger]  # (answers, groups)
+    starts: npt.NDArray[np.intp]  # (groups,)
+    n_cells: int
 
 
 @cache
 def group_index(variant: Variant) -> GroupIndex:
-    """A view of :func:`~engine.solver.position.groups`: the same table, held once."""
+    """A view of :func:`~engine.solver.position.groups`: the same table, held once, and
+    its tiles as count-table cells."""
     found = groups(variant)
-    values = found.tiles[:-1].T  # (answers, groups)
-    return GroupIndex(values, found.of_guess)
+    cells, starts, n_cells = _tile_cells(variant, found.keys)
+    return GroupIndex(
+        found.tiles[:-1].T, found.of_guess, np.ascontiguousarray(found.of_guess.T, np.int32),
+        cells, starts, n_cells,
+    )  # fmt: skip
+
+
+def _tile_cells(
+    variant: Variant, keys: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.unsignedinteger], npt.NDArray[np.intp], int]:
+    """A group's tile against an answer is fixed by which of its s positions the answer
+    has its letter at (greens) and how often, up to s, the answer holds the letter (the
+    yellows handed out left to right): ``2**s * (s + 1)`` cells a group, each tile one cell
+    (and the other way round), numbered from the group's start; built from the words, as
+    numbering the tiles themselves would take a sort of the whole table."""
+    answers = variant.answers.array  # (answers, length)
+    masks, letters = np.divmod(keys, len(variant.alphabet))
+    letters = letters.astype(answers.dtype)  # narrow: every step below is a table's size
+    # positions[r, k]: the r-th position of group k (its first where it has fewer)
+    bits = (masks[None, :] >> np.arange(variant.length)[:, None]) & 1  # (length, groups)
+    sizes = bits.sum(axis=0)
+    most = int(sizes.max()) if len(keys) else 0
+    positions = np.argsort(-bits, axis=0, kind="stable")[: max(most, 1)]
+    dtype = np.uint16 if most <= 12 else np.uint32
+    greens = np.zeros((len(answers), len(keys)), dtype=dtype)  # answers-major, as kept
+    for r in range(most):
+        hit = (np.take(answers, positions[r], axis=1) == letters) & (sizes > r)
+        greens |= hit.astype(dtype) << dtype(r)
+    counts = np.zeros((len(answers), len(variant.alphabet)), dtype=np.uint8)
+    for position in range(variant.length):
+        counts[np.arange(len(answers)), answers[:, position]] += 1
+    widths = (1 << sizes) * (sizes + 1)
+    starts = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.intp)
+    n_cells = int(widths.sum())
+    if n_cells > 1 << 16:
+        dtype = np.uint32
+    cells = np.minimum(np.take(counts, letters, axis=1), sizes.astype(np.uint8)).astype(dtype)
+    cells += greens * (sizes + 1).astype(dtype) + starts.astype(dtype)
+    return cells, starts, n_cells
 
 
 def entropy_upper_bounds(
@@ -42,14 +86,15 @@ def entropy_upper_bounds(
 ) -> npt.NDArray[np.float64]:
     """An upper bound on the entropy (bits) of every guess over ``candidates``."""
     index = group_index(variant)
-    values = index.values[candidates]  # (n, groups)
-    n, n_groups = values.shape
+    n = len(candidates)
     c_log_c = np.zeros(n + 1)
     c_log_c[1:] = np.arange(1, n + 1) * np.log2(np.arange(1, n + 1))
-    group_entropy = np.zeros(n_groups + 1)  # the last: a guess's missing groups
-    for start, counts in count_chunks(values, 3**variant.length):
-        group_entropy[start : start + len(counts)] = np.log2(n) - c_log_c[counts].sum(axis=1) / n
-    bounds: npt.NDArray[np.float64] = group_entropy[index.of_guess].sum(axis=1)
+    group_entropy = np.zeros(len(index.starts) + 1)  # the last: a guess's missing groups
+    if len(index.starts) and n:
+        counts = np.bincount(index.cells[candidates].ravel(), minlength=index.n_cells)
+        sums = np.add.reduceat(c_log_c[counts], index.starts)
+        group_entropy[:-1] = np.log2(n) - sums / n
+    bounds: npt.NDArray[np.float64] = group_entropy.take(index.of_position).sum(axis=0)
     return bounds
 
 

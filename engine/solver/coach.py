@@ -38,7 +38,14 @@ from engine.pattern import score, winning
 from engine.rules import Mode, Row, check_guess
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import count_chunks
-from engine.solver.position import Position, built_patterns, groups, pattern_row, patterns_of
+from engine.solver.position import (
+    Position,
+    built_patterns,
+    groups,
+    pattern_row,
+    patterns_of,
+    patterns_over,
+)
 from engine.variants import Variant
 
 EXACT_LIMIT = 40
@@ -54,11 +61,12 @@ def expected_guesses(position: Position, pool: npt.NDArray[np.intp]) -> npt.NDAr
     """EG of every guess in ``pool`` at ``position`` (heuristic)."""
     n = len(position.candidates)
     total, wins = np.empty(len(pool)), np.empty(len(pool))
+    sizes = np.arange(n + 1, dtype=np.float64)
+    size_cost = sizes * finish_cost(sizes)  # a bucket of k costs size_cost[k]: read, not computed
     for first, patterns in _pool_blocks(position, pool):
         for start, counts in count_chunks(patterns, 3**position.variant.length):
-            sizes = counts.astype(np.float64)
             at = first + start
-            total[at : at + len(sizes)] = (sizes * finish_cost(sizes)).sum(axis=1)
+            total[at : at + len(counts)] = size_cost[counts].sum(axis=1)
         wins[first : first + patterns.shape[1]] = (  # 1: a candidate
             patterns == winning(position.variant.length)
         ).sum(axis=0)
@@ -86,7 +94,7 @@ def opening_eg(variant: Variant, mode: Mode) -> npt.NDArray[np.float64]:
 
 
 OPENING_FORMAT = "opening-eg-v1"  # part of the cache key: bump when EG changes
-_POOL_BLOCK = 8192  # guesses whose patterns a large list builds at once (a multiple of 256)
+_POOL_BLOCK = 1024  # guesses whose patterns a large list builds at once: a few MiB, in cache
 
 
 def _pool_blocks(
@@ -95,9 +103,13 @@ def _pool_blocks(
     """The pool's ``(candidates, guesses)`` patterns, whole from a cached matrix, else built a
     block of guesses at a time (a large list's whole block is hundreds of MiB)."""
     variant = position.variant
-    step = len(pool) if variant.keeps_matrix else _POOL_BLOCK
-    for first in range(0, len(pool), max(step, 1)):
-        yield first, patterns_of(variant, pool[first : first + step], position.candidates)
+    if variant.keeps_matrix:
+        yield 0, patterns_of(variant, pool, position.candidates)
+        return
+    found = groups(variant)
+    tiles = np.ascontiguousarray(found.tiles[:, position.candidates])  # taken once
+    for first in range(0, len(pool), _POOL_BLOCK):
+        yield first, patterns_over(tiles, found.of_guess[pool[first : first + _POOL_BLOCK]])
 
 
 @dataclass(frozen=True)

@@ -113,9 +113,9 @@ def _ordered(
     ``(candidates, guesses)`` patterns and whether each can still be the answer."""
     pool = position.pool
     n = len(position.candidates)
-    # Without a matrix every pattern scored is built: pruning pays from three candidates.
+    # Without a matrix every pattern scored is built: pruning pays whatever the candidates.
     built = not position.variant.keeps_matrix
-    many = n >= _PRUNE_FROM or (n > 2 and (built or n * n * len(pool) > _PRUNE_PAIRS))
+    many = n >= _PRUNE_FROM or built or (n > 2 and n * n * len(pool) > _PRUNE_PAIRS)
     large = many and len(pool) >= _PRUNE_POOL
     prefer = prefer and measure is Measure.ENTROPY
     if measure is Measure.ENTROPY and top is not None and large:
@@ -138,11 +138,12 @@ def _entropy_top(
     A ranking sorts by a key: entropy rounded to 9 places, then whether the guess can win,
     then the tie order. A guess's bound gives the best key it could have: its entropy bound
     capped at log2(n) (no guess splits n candidates better) with its own tie-breaks. The
-    guesses whose best key beats the top-th key found so far are scored in rounds, best
-    bounds first, each round four times the last, until none is left: ties included, the
-    top is the one scoring every guess would give. (Where many guesses split the candidates
-    perfectly, the cap makes their bounds equal and the tie order decides at once.)
-    With ``prefer`` the keys, bounds included, are :func:`preferred`: still bounds.
+    guesses with the best bounds are scored first (a seed), then the rest whose best key
+    beats the top-th key found so far, in order of their bounds, in rounds each four times
+    the last, until the next bound cannot beat it: ties included, the top is the one
+    scoring every guess would give. (Where many guesses split the candidates perfectly, the
+    cap makes their bounds equal and the tie order decides at once.) With ``prefer`` the
+    keys, bounds included, are :func:`preferred`: still bounds.
     """
     variant = position.variant
     n = len(position.candidates)
@@ -154,30 +155,45 @@ def _entropy_top(
         bound_key = preferred(bound_key, possible, common)
     ties = np.where(possible, 0, len(variant.guesses)) + tie_order(variant)[pool]  # smaller wins
     columns = _Columns(variant, position.candidates)
-    best = np.zeros(0, dtype=np.intp)  # the top so far (indices into pool), and their keys
-    best_keys = np.zeros(0)
-    unseen = np.ones(len(pool), dtype=bool)
-    size = _SEED
-    while True:
-        if len(best) < top:
-            left = np.flatnonzero(unseen)
-        else:
-            bar, bar_tie = best_keys[-1], ties[best[-1]]
-            beats = (bound_key < bar) | ((bound_key == bar) & (ties < bar_tie))
-            left = np.flatnonzero(unseen & beats)
-            columns.expect(len(left))
-        if len(left) == 0:
-            break
-        if len(left) > size:
-            left = np.sort(left[np.argpartition(bound_key[left], size)[:size]])
-        unseen[left] = False
-        keys = -np.round(entropies(columns(pool[left]), 3**variant.length), 9)
-        if prefer:
-            keys = preferred(keys, possible[left], common[left])
-        every, every_keys = np.concatenate([best, left]), np.concatenate([best_keys, keys])
+
+    def keys_of(chunk: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        keys = -np.round(entropies(columns(pool[chunk]), 3**variant.length), 9)
+        return preferred(keys, possible[chunk], common[chunk]) if prefer else keys
+
+    def beats(chunk: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        """Which of ``chunk`` could still enter the top (``best`` full)."""
+        bar, bar_tie = best_keys[-1], ties[best[-1]]
+        key = bound_key[chunk]
+        could: npt.NDArray[np.bool_] = (key < bar) | ((key == bar) & (ties[chunk] < bar_tie))
+        return could
+
+    seeded = np.zeros(len(pool), dtype=bool)
+    seeded[np.argpartition(bound_key, _SEED)[:_SEED] if len(pool) > _SEED else slice(None)] = True
+    best = np.flatnonzero(seeded)  # the top so far (indices into pool), and their keys
+    best_keys = keys_of(best)
+    first = np.lexsort((ties[best], best_keys))[:top]
+    best, best_keys = best[first], best_keys[first]
+    # The rest, best bound first (one sort: cheaper than choosing each round's best anew).
+    rest = np.flatnonzero(~seeded)
+    if len(best) == top:
+        rest = rest[beats(rest)]
+    rest = rest[np.argsort(bound_key[rest])]
+    columns.expect(len(rest))
+    start, size = 0, 4 * _SEED
+    while start < len(rest):
+        chunk = rest[start : start + size]
+        if len(best) == top:
+            if bound_key[chunk[0]] > best_keys[-1]:
+                break  # nor can any after it
+            chunk = chunk[beats(chunk)]
+        start, size = start + size, size * 4
+        if len(chunk) == 0:
+            continue
+        chunk = np.sort(chunk)  # read in increasing order, the faster way
+        every = np.concatenate([best, chunk])
+        every_keys = np.concatenate([best_keys, keys_of(chunk)])
         order = np.lexsort((ties[every], every_keys))[:top]
         best, best_keys = every[order], every_keys[order]
-        size *= 4
     return pool[best], columns(pool[best]), possible[best]
 
 

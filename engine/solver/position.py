@@ -60,6 +60,7 @@ class Groups:
 
     tiles: npt.NDArray[np.unsignedinteger]  # (groups + 1, answers): the last row is 0
     of_guess: npt.NDArray[np.intp]  # (guesses, length): group ids, the zero row if none
+    keys: npt.NDArray[np.int64]  # (groups,): ``mask * alphabet size + letter`` each
 
 
 @cache
@@ -69,7 +70,7 @@ def groups(variant: Variant) -> Groups:
     dtype = pattern_dtype(variant.length)
     tiles = np.zeros((len(keys) + 1, len(variant.answers)), dtype=dtype)
     tiles[:-1] = group_table(variant.answers.array, size, keys, dtype)
-    return Groups(tiles, ids)
+    return Groups(tiles, ids, keys)
 
 
 def built_patterns(
