@@ -6,6 +6,7 @@ rest (a fresh virtual environment, the console, ``db migrate``)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,6 +102,22 @@ def test_the_docker_image_keeps_its_database_in_a_volume_the_bot_may_write() -> 
     volume = lines.index("VOLUME /data")
     user = lines.index("USER wordlebot")
     assert chown < volume < user
+
+
+def test_compose_bots_share_one_cache_and_search_the_trees_the_image_lacks() -> None:
+    """The image carries English's exact trees alone: both bots of compose.yaml mount one cache
+    volume at the image's WORDLEBOT_CACHE_DIR and leave BUILD_TREES on, so the elected
+    process searches the other lists' trees, and those an upgrade changed (an existing
+    volume hides the new image's files), once, into the folder both read."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    compose = (ROOT / "compose.yaml").read_text()
+    cache = re.search(r"WORDLEBOT_CACHE_DIR=(\S+)", dockerfile)
+    assert cache is not None
+    bot_a, bot_b = compose.split("\n  bot-b:")
+    assert re.search(rf"^\s+- cache:{re.escape(cache[1])}$", bot_a, re.M)
+    assert "<<: *bot" in bot_b and "volumes:" not in bot_b.split("\nvolumes:")[0]
+    assert re.search(r"^  cache:", compose, re.M)
+    assert not re.search(r"BUILD_TREES:\s*\"?(false|0|no|off)", compose, re.I)
 
 
 def test_ci_runs_the_smoke_test_before_the_readmes_test_command() -> None:
