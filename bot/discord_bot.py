@@ -430,6 +430,9 @@ class WordleBot(commands.Bot):
             job: asyncio.Task[Any] | None = getattr(self, name, None)
             if job is not None:
                 job.cancel()
+        trees: asyncio.Task[None] | None = getattr(self, "_trees_task", None)
+        if trees is not None:  # its search's process ends before this one: nothing left
+            await asyncio.wait({trees}, timeout=DRAIN_SECONDS)
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:
