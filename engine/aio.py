@@ -69,15 +69,16 @@ async def warm(variant_names: Sequence[str]) -> None:
     await asyncio.to_thread(work)
 
 
-async def build_trees(variant_names: Sequence[str], modes: Sequence[Mode] = TREE_MODES) -> None:
-    """Search the exact trees that are not on disk yet (seconds to a minute each), so later
+async def build_trees(trees: Sequence[tuple[str, Mode]]) -> None:
+    """Search the exact trees (variant, mode) not on disk yet, in turn (seconds to a minute
+    each), so later
     hints can say how many guesses remain. The search runs in a process of its own
     (:mod:`engine.tree_process`): in this one it would hold the interpreter, and every reply
     of the event loop with it. It writes each tree into the shared cache, where
     :func:`tree` reads it. Cancelled, this stops that process too, within a second."""
-    trees = [f"{name}:{mode}" for name in variant_names for mode in modes]
+    named = [f"{name}:{mode}" for name, mode in trees]
     search = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engine.tree_process", *trees, stdin=asyncio.subprocess.PIPE
+        sys.executable, "-m", "engine.tree_process", *named, stdin=asyncio.subprocess.PIPE
     )
     try:
         await search.wait()

@@ -124,7 +124,7 @@ async def test_build_trees_searches_in_another_process_and_this_one_reads_the_tr
     primel = get_variant("primel")
     assert cached_optimal_tree(primel, Mode.NORMAL) is None
     own, theirs = cpu()
-    await build_trees(["primel"], (Mode.NORMAL,))
+    await build_trees([("primel", Mode.NORMAL)])
     own_after, theirs_after = cpu()
     here, there = own_after - own, theirs_after - theirs
     print(f"CPU here {here:.2f} s, in the search's process {there:.2f} s")
