@@ -24,7 +24,7 @@ from engine.solver.exact_trees import optimal_tree
 from engine.stopping import Stopped
 from engine.variants import get_variant
 
-NICENESS = 10  # below the players' process, where both want the same core
+NICENESS = 19  # the players' process first, wherever both want the same core
 
 
 def search_missing(trees: Sequence[tuple[str, Mode]], stopping: threading.Event) -> None:

@@ -179,6 +179,23 @@ def first_start_done(cache: Path) -> bool:
     return True
 
 
+def trees_made(cache: Path) -> str:
+    """The trees a first start wrote: each one's size, and the time since the file before it
+    in the cache (a tree's search, with the matrix it built first)."""
+    files = sorted(cache.iterdir(), key=lambda f: f.stat().st_mtime)
+    lines, last = [], files[0].stat().st_mtime if files else 0.0
+    for f in files:
+        if f.name.startswith("tree-"):
+            when = f.stat().st_mtime
+            lines.append(f"  {f.name.rsplit('-', 1)[0]}: {f.stat().st_size / 1024:.0f} KiB, "
+                         f"{when - last:.1f} s")  # fmt: skip
+            last = when
+    total = sum(f.stat().st_size for f in files if f.name.startswith("tree-"))
+    whole = sum(f.stat().st_size for f in files)
+    return (f"{len(lines)} trees, {total / 2**20:.1f} MiB (the cache: {whole / 2**20:.0f} MiB)"
+            ", each with the seconds since the file before it:\n" + "\n".join(lines))  # fmt: skip
+
+
 def pooled(steps: Sequence[Step]) -> Step:
     whole = Step(steps[0].rate if steps else 0, sum(s.seconds for s in steps))
     for step in steps:
@@ -217,6 +234,7 @@ async def first_start(
                 say(f"during  {during[-1].line()}")
             say(f"the first start's background work ended after {time.perf_counter() - began:.0f} s"
                 " of load")  # fmt: skip
+            say(trees_made(cache))
             after = []
             for _ in range(min(max(1, len(during)), after_steps)):
                 after.append(await run_step(server, crowd, rate, seconds, pid))
