@@ -271,10 +271,12 @@ def needed_intents(settings: Settings) -> discord.Intents:
 
 def first_start_trees() -> list[tuple[str, Mode]]:
     """The exact trees the first start searches in the background, in turn: English in every
-    mode first (most hints), then every other language and length in normal mode (seconds
-    each: docs/performance.md)."""
-    english = [("wordle", mode) for mode in TREE_MODES]
-    return english + [(name, Mode.NORMAL) for name, spec in KINDS.items() if spec.base]
+    mode first (most hints), then every other language and length in normal mode, then in
+    hard and strict mode (seconds each: docs/performance.md, "Trees where they pay")."""
+    others = [name for name, spec in KINDS.items() if spec.base]
+    return [("wordle", mode) for mode in TREE_MODES] + [
+        (name, mode) for mode in TREE_MODES for name in others
+    ]
 
 
 class WordleBot(commands.Bot):
