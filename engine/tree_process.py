@@ -34,8 +34,6 @@ def search_missing(trees: Sequence[tuple[str, Mode]], stopping: threading.Event)
             optimal_tree(get_variant(name), mode, stop=stopping.is_set)  # read if it is there
         except SearchTimeout:  # noted beside its cache: hints there stay greedy
             continue
-        except ValueError:  # no tree finds every answer (a preset without losses): greedy
-            continue
 
 
 def parse(argument: str) -> tuple[str, Mode]:

@@ -29,9 +29,10 @@ def lost(variant: Variant, needed: dict[int, int]) -> int:
 
 
 def test_hard_mode_without_a_lossless_tree_gets_the_tree_that_loses_fewest(tmp_path) -> None:
-    """French 4 in hard mode: no tree finds every answer within six (the search counted that
-    as no tree at all, and hints stayed greedy, losing 13 games of 707); the tree counts a
-    lost game one guess past the limit, as strict mode's does, and loses fewer."""
+    """French 4 in hard mode: no tree finds every answer within six (the search took that
+    for no tree at all, and hints stayed greedy, losing 13 games of 707); its tree is then
+    the one losing fewest (a lost game counted one guess past the limit, as in strict
+    mode), and it loses fewer. Where a tree finds every answer, it is that one."""
     french = get_variant("wordle-fr-4")
     total, root = optimal_tree(french, Mode.HARD, directory=tmp_path)
     start = Position.start(french, Mode.HARD)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -108,14 +108,8 @@ def search_time_limit(variant: Variant) -> float | None:
 
 
 def preset(variant: Variant, mode: Mode) -> SearchSettings:
-    """The search settings the exact tree of ``variant`` in ``mode`` is searched with. Hard
-    mode of the languages and lengths counts losses as strict mode does: some lists have no
-    tree finding every answer within the limit (French 4), and the tree losing fewest is
-    worth more there than greedy hints (docs/performance.md, "Trees where they pay")."""
-    settings = VARIANT_PRESETS.get((variant.name, mode), PRESETS[mode])
-    if mode is Mode.HARD and variant.name not in UNLIMITED:
-        return replace(settings, losses=True)
-    return settings
+    """The search settings the exact tree of ``variant`` in ``mode`` is searched with."""
+    return VARIANT_PRESETS.get((variant.name, mode), PRESETS[mode])
 
 
 class SearchTimeout(Exception):
