@@ -1,4 +1,5 @@
-"""The engine's async facade: CPU work runs in a worker thread, never on the event loop.
+"""The engine's async facade: CPU work runs in a worker thread, never on the event loop, and
+the long search of the exact trees in a process of its own (:mod:`engine.tree_process`).
 
 Everything else in the engine is synchronous; front ends that live on an event loop (the
 Discord bot) call through here.
