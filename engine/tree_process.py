@@ -43,8 +43,9 @@ def parse(argument: str) -> tuple[str, Mode]:
 
 def main(argv: Sequence[str]) -> int:
     trees = [parse(argument) for argument in argv]
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    if hasattr(os, "nice"):  # not on Windows
+        with contextlib.suppress(OSError):
+            os.nice(NICENESS)
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):  # SIGINT: a Ctrl-C reaches the whole group
         signal.signal(sig, lambda *_: stopping.set())
