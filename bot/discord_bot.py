@@ -33,7 +33,7 @@ from bot.services import Player, Services, open_services
 from bot.services.kinds import KINDS
 from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
-from engine.aio import build_trees, warm
+from engine.aio import TREE_MODES, build_trees, warm
 from engine.rules import Mode
 
 log = logging.getLogger("wordlebot")
@@ -269,6 +269,16 @@ def needed_intents(settings: Settings) -> discord.Intents:
     return intents
 
 
+def first_start_trees() -> list[tuple[str, Mode]]:
+    """The exact trees the first start searches in the background, in turn: English in every
+    mode first (most hints), then every other language and length in normal mode, then in
+    hard and strict mode (seconds each: docs/performance.md, "Trees where they pay")."""
+    others = [name for name, spec in KINDS.items() if spec.base]
+    return [("wordle", mode) for mode in TREE_MODES] + [
+        (name, mode) for mode in TREE_MODES for name in others
+    ]
+
+
 class WordleBot(commands.Bot):
     services: Services
 
@@ -295,10 +305,6 @@ class WordleBot(commands.Bot):
         self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
         self.draining = False  # a stop began: no new round of the jobs
         self._job_round: asyncio.Task[None] | None = None  # the round running, if one is
-
-    async def _build_trees(self, languages: list[str]) -> None:
-        await build_trees(("wordle",))
-        await build_trees(languages, (Mode.NORMAL,))
 
     async def chosen_locale(self, player_id: int) -> str | None:
         """The interface language a player chose, read at most once a minute per player
@@ -365,10 +371,7 @@ class WordleBot(commands.Bot):
             await asyncio.sleep(LEADER_RETRY_SECONDS)
         log.info("this process runs the deployment's background jobs")
         if self.warm_engine and self.settings.build_trees:
-            # English in every mode first (most hints), then every language's list in normal
-            # mode (seconds each: docs/performance.md), in the background.
-            words = [name for name, spec in KINDS.items() if spec.base]
-            self._trees_task = asyncio.create_task(self._build_trees(words))
+            self._trees_task = asyncio.create_task(build_trees(first_start_trees()))
         await self.wait_until_ready()
         while not self.draining:
             if await db.lead():
@@ -430,6 +433,9 @@ class WordleBot(commands.Bot):
             job: asyncio.Task[Any] | None = getattr(self, name, None)
             if job is not None:
                 job.cancel()
+        trees: asyncio.Task[None] | None = getattr(self, "_trees_task", None)
+        if trees is not None:  # its search's process ends before this one: nothing left
+            await asyncio.wait({trees}, timeout=DRAIN_SECONDS)
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -1,4 +1,5 @@
-"""The engine's async facade: CPU work runs in a worker thread, never on the event loop.
+"""The engine's async facade: CPU work runs in a worker thread, never on the event loop, and
+the long search of the exact trees in a process of its own (:mod:`engine.tree_process`).
 
 Everything else in the engine is synchronous; front ends that live on an event loop (the
 Discord bot) call through here.
@@ -7,23 +8,22 @@ Discord bot) call through here.
 from __future__ import annotations
 
 import asyncio
-import threading
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.matrix import remove_stale_temporaries
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
-from engine.solver.exact import SearchTimeout
-from engine.solver.exact_trees import cached_optimal_tree, optimal_tree
+from engine.solver.exact_trees import cached_optimal_tree
 from engine.solver.hints import Hint, hint
 from engine.solver.measures import Measure
 from engine.solver.position import by_answer
 from engine.solver.tree import Node
-from engine.stopping import Stopped
 from engine.variants import get_variant
 
 TREE_MODES = tuple(Mode)  # every mode has its exact tree
+STOP_SECONDS = 2.0  # how long a stopped search may take to end before it is killed
 
 
 @lru_cache(maxsize=16)
@@ -70,26 +70,25 @@ async def warm(variant_names: Sequence[str]) -> None:
     await asyncio.to_thread(work)
 
 
-async def build_trees(variant_names: Sequence[str], modes: Sequence[Mode] = TREE_MODES) -> None:
-    """Search the exact trees that are not on disk yet (seconds each, in a worker thread),
-    so later hints can say how many guesses remain. Cancelled, it stops the thread too,
-    within a second (a process that is stopping is not held up by its search)."""
-    stopping = threading.Event()
-
-    def work() -> None:
-        try:
-            for name in variant_names:
-                for mode in modes:
-                    if tree(name, mode) is None:
-                        try:
-                            optimal_tree(get_variant(name), mode, stop=stopping.is_set)
-                        except SearchTimeout:  # noted beside its cache: hints stay greedy
-                            continue
-        except Stopped:
-            pass
-        _tree.cache_clear()
-
+async def build_trees(trees: Sequence[tuple[str, Mode]]) -> None:
+    """Search the exact trees (variant, mode) not on disk yet, in turn (seconds to a minute
+    each), so later
+    hints can say how many guesses remain. The search runs in a process of its own
+    (:mod:`engine.tree_process`): in this one it would hold the interpreter, and every reply
+    of the event loop with it. It writes each tree into the shared cache, where
+    :func:`tree` reads it. Cancelled, this stops that process too, within a second."""
+    named = [f"{name}:{mode}" for name, mode in trees]
+    search = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "engine.tree_process", *named, stdin=asyncio.subprocess.PIPE
+    )
     try:
-        await asyncio.to_thread(work)
+        await search.wait()
     finally:
-        stopping.set()  # cancelled: the thread hears it at its next check
+        if search.returncode is None:  # cancelled: it stops at its next check
+            search.terminate()
+            try:
+                await asyncio.wait_for(search.wait(), STOP_SECONDS)
+            except TimeoutError:
+                search.kill()
+                await search.wait()
+        _tree.cache_clear()

@@ -164,6 +164,89 @@ async def ramp(
     return steps
 
 
+def first_start_done(cache: Path) -> bool:
+    """Whether every exact tree a first start searches is in ``cache`` (or noted as too long
+    to search): its background work is over, whichever process did it."""
+    from bot.discord_bot import first_start_trees
+    from engine.solver.exact import preset
+    from engine.solver.exact_trees import tree_path, unfinished_path
+
+    for name, mode in first_start_trees():
+        variant, settings = get_variant(name), preset(get_variant(name), mode)
+        if not any(where(variant, mode, settings, cache).exists()
+                   for where in (tree_path, unfinished_path)):  # fmt: skip
+            return False
+    return True
+
+
+def trees_made(cache: Path) -> str:
+    """The trees a first start wrote: each one's size, and the time since the file before it
+    in the cache (a tree's search, with the matrix it built first)."""
+    files = sorted(cache.iterdir(), key=lambda f: f.stat().st_mtime)
+    lines, last = [], files[0].stat().st_mtime if files else 0.0
+    for f in files:
+        if f.name.startswith("tree-"):
+            when = f.stat().st_mtime
+            lines.append(f"  {f.name.rsplit('-', 1)[0]}: {f.stat().st_size / 1024:.0f} KiB, "
+                         f"{when - last:.1f} s")  # fmt: skip
+            last = when
+    total = sum(f.stat().st_size for f in files if f.name.startswith("tree-"))
+    whole = sum(f.stat().st_size for f in files)
+    return (f"{len(lines)} trees, {total / 2**20:.1f} MiB (the cache: {whole / 2**20:.0f} MiB)"
+            ", each with the seconds since the file before it:\n" + "\n".join(lines))  # fmt: skip
+
+
+def pooled(steps: Sequence[Step]) -> Step:
+    whole = Step(steps[0].rate if steps else 0, sum(s.seconds for s in steps))
+    for step in steps:
+        whole.latencies += step.latencies
+        whole.first += step.first
+        whole.lost += step.lost
+        whole.accepted += step.accepted
+        whole.cpu += step.cpu
+        whole.stand_in_cpu += step.stand_in_cpu
+    return whole
+
+
+async def first_start(
+    rate: int, seconds: float, players: int, database: str | None, after_steps: int = 8,
+    say: Callable[[str], None] = print,
+) -> tuple[Step, Step]:  # fmt: skip
+    """One bot process with an empty cache, which searches every exact tree of a first start
+    in the background: the same load (``rate`` interactions a second, in steps of
+    ``seconds``) while that work runs and after it (as many steps, at most ``after_steps``).
+    Both measured, pooled."""
+    server = DiscordServer(GUILDS, validate=False)
+    await server.start()
+    with tempfile.TemporaryDirectory() as folder:
+        cache = Path(folder) / "cache"
+        url = database or f"sqlite:///{Path(folder) / 'ramp.sqlite3'}"
+        bot = BotProcess(server, url, build_trees="true", wordlebot_cache_dir=str(cache))
+        pid = bot.process.pid
+        try:
+            await started(server, bot)
+            crowd = Players(players)
+            await run_step(server, crowd, rate, players / rate, pid)  # every player starts
+            during: list[Step] = []
+            began = time.perf_counter()
+            while not first_start_done(cache):
+                during.append(await run_step(server, crowd, rate, seconds, pid))
+                say(f"during  {during[-1].line()}")
+            say(f"the first start's background work ended after {time.perf_counter() - began:.0f} s"
+                " of load")  # fmt: skip
+            say(trees_made(cache))
+            after = []
+            for _ in range(min(max(1, len(during)), after_steps)):
+                after.append(await run_step(server, crowd, rate, seconds, pid))
+                say(f"after   {after[-1].line()}")
+        finally:
+            code, err = await bot.stop(prompt=False)
+            await server.stop()
+        if code != 0:
+            say(f"the bot exited with status {code}: {err[-1500:]}")
+    return pooled(during), pooled(after)
+
+
 def summary(steps: list[Step]) -> str:
     held = [s.rate for s in steps if s.held]
     broke = next((s for s in steps if not s.held), None)

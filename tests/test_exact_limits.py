@@ -49,3 +49,24 @@ def test_hints_without_a_tree_are_the_greedy_ones(wordle) -> None:
     shown = hint(wordle, history, tree=None)
     assert all(s.expected_guesses is None for s in shown.suggestions)
     assert shown.suggestions[0].entropy == max(s.entropy for s in shown.suggestions)
+
+
+def test_the_limit_counts_the_searchs_own_cpu_not_the_clock() -> None:
+    """A search at low priority on a busy host (the first start's, at nice 19) waits its
+    turn for the processor: that wait is no reason to give up its tree. Here each check
+    sleeps (about 600 checks: more than a second of the clock), the CPU stays a tenth."""
+    import time
+
+    from engine.solver.exact import preset
+    from engine.variants import get_variant
+
+    italian = get_variant("wordle-it-4")
+
+    def waits_its_turn() -> bool:
+        time.sleep(0.002)
+        return False
+
+    search = ExactSearch(italian, Mode.NORMAL, preset(italian, Mode.NORMAL),
+                         time_limit=1.0, stop=waits_its_turn)  # fmt: skip
+    total, _ = search.solve()
+    assert total == 1137

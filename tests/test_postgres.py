@@ -454,7 +454,7 @@ async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_ur
     rng = random.Random(1)
     await storage.bulk_results(
         (rng.randrange(1, 5000), rng.choice(GUILDS), "wordle:daily", None, True, 4)
-        for _ in range(20_000)  # with their games, standings and boards: ~100,000 rows
+        for _ in range(10_000)  # with their games, standings and boards: ~50,000 rows
     )
     await storage.close()
     copying = subprocess.Popen(

@@ -5,6 +5,7 @@ start, while a live writer's is kept."""
 
 import asyncio
 import os
+import resource
 import subprocess
 import sys
 import textwrap
@@ -15,10 +16,11 @@ import pytest
 from bot_process import BotProcess, started
 
 from bot.discord_bot import DRAIN_SECONDS
+from engine.aio import build_trees, tree
 from engine.matrix import STALE_UNLOCKED, cache_directory, pattern_matrix
 from engine.rules import Mode
 from engine.solver.exact import ExactSearch, preset
-from engine.solver.exact_trees import optimal_tree, tree_path, unfinished_path
+from engine.solver.exact_trees import cached_optimal_tree, optimal_tree, tree_path, unfinished_path
 from engine.stopping import Stopped
 from engine.variants import get_variant
 
@@ -44,17 +46,39 @@ async def until(check, timeout: float = 60.0):
     return value
 
 
+def children(pid: int) -> set[int]:
+    """The processes ``pid`` started that are still running (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended while read
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 async def test_a_stop_while_the_first_start_searches_its_trees_ends_within_the_drain(
     server, tmp_path
 ) -> None:
-    """Every exact tree missing (a first start): the leader searches them in a worker thread
-    (tens of seconds here); SIGTERM then ends the process within the drain, not when the
-    search is done, and leaves no tree half-written."""
+    """Every exact tree missing (a first start): the leader searches them in a process of
+    its own (tens of seconds here); SIGTERM then ends the bot and that process within the
+    drain, not when the search is done, and leaves no tree half-written."""
     cache = cache_without_trees(tmp_path / "cache")
     bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
                      log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
     await started(server, bot)
     await until(lambda: BACKGROUND_JOBS in bot.logged())
+    search = await until(lambda: children(bot.process.pid))
     asked = time.monotonic()
     code, err = await bot.stop()
     took = time.monotonic() - asked
@@ -62,7 +86,51 @@ async def test_a_stop_while_the_first_start_searches_its_trees_ends_within_the_d
     # The drain waits on interactions in flight (none here); everything else is the exit.
     assert took < 2 * DRAIN_SECONDS, f"{took:.1f} s to stop\n{err[-2000:]}"
     assert code == 0, err[-2000:]
+    assert not any(running(pid) for pid in search), "the search outlived the bot"
     assert not list(cache.glob("*.tmp"))
+
+
+async def test_the_first_starts_search_runs_in_another_process_which_a_killed_bot_ends(
+    server, tmp_path
+) -> None:
+    """The search of the first start holds no interpreter of the bot's (it would hold up
+    every reply): it runs in a child process, which ends, leaving nothing half-written, when
+    the bot is killed outright (no chance to stop it: it hears its standard input close)."""
+    cache = cache_without_trees(tmp_path / "cache")
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
+                     log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
+    await started(server, bot)
+    await until(lambda: BACKGROUND_JOBS in bot.logged())
+    search = await until(lambda: children(bot.process.pid))
+    bot.kill()
+    await until(lambda: not any(running(pid) for pid in search), timeout=2 * DRAIN_SECONDS)
+    assert not list(cache.glob("*.tmp"))
+
+
+def cpu() -> tuple[float, float]:
+    """Seconds of CPU this process used so far, and its children that ended."""
+    return tuple(  # type: ignore[return-value]
+        resource.getrusage(who).ru_utime for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+
+
+async def test_build_trees_searches_in_another_process_and_this_one_reads_the_tree(
+    tmp_path, monkeypatch
+) -> None:
+    """The CPU of the search is a child's, not this process's (whose event loop answers
+    players), and the tree it wrote is read here at once."""
+    cache = cache_without_trees(tmp_path / "cache")
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(cache))
+    italian = get_variant("wordle-it-4")  # a search of a fraction of a second
+    assert cached_optimal_tree(italian, Mode.NORMAL) is None
+    own, theirs = cpu()
+    await build_trees([("wordle-it-4", Mode.NORMAL)])
+    own_after, theirs_after = cpu()
+    here, there = own_after - own, theirs_after - theirs
+    print(f"CPU here {here:.2f} s, in the search's process {there:.2f} s")
+    assert there > 4 * here, f"the search ran here: {here:.2f} s of CPU, {there:.2f} s there"
+    assert tree_path(italian, Mode.NORMAL, preset(italian, Mode.NORMAL)).exists()
+    assert tree("wordle-it-4", Mode.NORMAL) is not None
 
 
 def test_a_stopped_search_or_matrix_build_leaves_nothing_behind(tmp_path) -> None:

@@ -167,8 +167,9 @@ def bench_play(
     needed = guesses_needed(root, start)
     seconds = time.perf_counter() - start_time
     wanted = targets if targets is not None else range(len(variant.answers))
-    # not in the tree: lost by an exact tree that counts losses, else past any depth grown
-    lost = variant.max_guesses + 1 if strategy == "optimal" and settings.losses else DEPTH_CAP + 1
+    # not in the tree: lost by an exact tree (one that counts losses: its preset's, or the
+    # one losing fewest where none finds every answer), else past any depth grown
+    lost = variant.max_guesses + 1 if strategy == "optimal" else DEPTH_CAP + 1
     counts = [needed.get(a, lost) for a in wanted]
     distribution = {str(k): v for k, v in sorted(Counter(counts).items())}
     figures: dict[str, Any] = {

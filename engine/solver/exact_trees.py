@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,8 @@ def optimal_tree(
     ``time_limit`` seconds (by default the variant's, ``search_time_limit``) and raises
     :class:`SearchTimeout`, as it does at once where a search ran that long in vain before;
     it raises :class:`~engine.stopping.Stopped` (noting nothing) once ``stop`` says so.
+    Where no tree finds every answer within the limit and ``settings`` count no losses, the
+    tree is the one losing fewest (as if searched with ``losses``), kept under the same key.
     """
     settings = settings or preset(variant, mode)
     limit = time_limit if time_limit is not None else search_time_limit(variant)
@@ -111,9 +114,17 @@ def optimal_tree(
         if limit is not None and tried is not None and tried >= limit:
             raise SearchTimeout(f"the exact search did not finish in {tried:g} s before")
     variant.build_matrices(stop)
-    search = ExactSearch(variant, mode, settings, progress=progress, time_limit=limit, stop=stop)
     try:
-        total, root = search.solve()
+        try:
+            total, root = ExactSearch(variant, mode, settings, progress=progress,
+                                      time_limit=limit, stop=stop).solve()  # fmt: skip
+        except ValueError:  # no tree finds every answer in time (French 4, hard mode)
+            if settings.losses:
+                raise
+            # then the tree losing fewest, a lost game counted one guess past the limit
+            lossy = replace(settings, losses=True)
+            total, root = ExactSearch(variant, mode, lossy, progress=progress,
+                                      time_limit=limit, stop=stop).solve()  # fmt: skip
     except SearchTimeout:
         if use_cache and limit is not None:
             note = {"format": TREE_FORMAT, "seconds": limit}
