@@ -23,7 +23,10 @@ RUN pip install --no-cache-dir . \
 VOLUME /data
 
 USER wordlebot
-# The exact trees, searched once at build time, so no process spends a core on them.
+# English's exact trees, searched at build time (26 s; 58 MiB with the matrix they read):
+# a new cache volume starts with them.
+# Every other list's patterns, coaching figures and trees are built on first use into
+# the volume, once per deployment (measured in docs/operators.md, "The engine's cache").
 RUN wordlebot tree --strategy optimal --mode normal --out-cache \
     && wordlebot tree --strategy optimal --mode hard --out-cache \
     && wordlebot tree --strategy optimal --mode strict --out-cache
