@@ -167,6 +167,18 @@ def test_bench_play_sample_json(capsys) -> None:
     assert code == 0 and data["games"] == 50 and sum(data["distribution"].values()) == 50
 
 
+def test_bench_play_hint_counts_the_common_words_it_shows(capsys) -> None:
+    """Issue 40.8: following the hints in Polish plays mostly words of the answer list (plain
+    entropy mostly rare ones), and the benchmark prints both shares beside the cost."""
+    args = ("bench", "play", "--strategy", "hint", "--variant", "wordle-pl-5", "--answers", "100")
+    code, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["opener"], data["baseline"]["opener"]) == ("norka", "korna")
+    assert data["common"] >= 0.8 > 0.3 >= data["baseline"]["common"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "guesses before the win that are common words" in out
+
+
 def test_a_cold_exact_search_is_timed_beside_the_reference_beam_given_its_opener(capsys) -> None:
     """Issue 31.12: the same run times the plain beam given SALET and prints the whole cold
     search's CPU time as a share of the beam's; ``--no-baseline`` skips it."""

@@ -83,12 +83,12 @@ def variant(request, wide: Variant, wide_lists: Path) -> Iterator[Variant]:
 
 def preferred_by_hand(position: Position, everything: Ranking) -> npt.NDArray[np.intp]:
     """The whole pool in the hints' order, from every guess's entropy: near equals (NEAR
-    bits a preference) to a possible answer, then a common word (on the answer list), then
-    exact ties as plain entropy breaks them."""
+    bits a preference) to a possible answer, then a common word (on the answer list: its
+    language's margin), then exact ties as plain entropy breaks them."""
     variant = position.variant
     common = np.isin(everything.guesses, answer_rows(variant))
-    bonus = everything.possible.astype(int) + common.astype(int)  # bools would add as "or"
-    value = np.round(everything.scores.entropy, 9) + NEAR * bonus
+    bonus = NEAR * everything.possible + greedy.common_margin(variant) * common
+    value = np.round(everything.scores.entropy, 9) + bonus
     key = np.round(-value, 9)
     ties = tie_order(variant)[everything.guesses]
     return everything.guesses[np.lexsort((ties, ~everything.possible, key))]

@@ -165,7 +165,10 @@ def test_hints_are_those_recorded_before_lists_dropped_their_matrix(name: str) -
     """Hints on every shipped list, as the code that cached every matrix gave them
     (recorded from main at 5f80bf8 into the fixture: per list the start, three positions of
     ``bot.cli.benchmarks.random_histories(name, 3, 40)`` in normal mode and two of seed 41 in
-    hard and strict mode): the same words, figures and order."""
+    hard and strict mode): the same words, figures and order. The other languages' lists were
+    recorded again when their hints came to prefer common words by a wider margin
+    (``engine.solver.greedy.NEAR_COMMON``), at the same positions, by
+    ``tests/fixtures/record_hints_by_list.py``."""
     variant = get_variant(name)
     for case in recorded()[name]:
         history = [(str(g), int(p)) for g, p in case["history"]]  # type: ignore[attr-defined]

@@ -33,12 +33,12 @@ from engine.solver.exact import (
     SearchSettings,
     preset,
 )
-from engine.solver.greedy import rank_guesses
+from engine.solver.greedy import common_mask, rank_guesses
 from engine.solver.hints import hint
 from engine.solver.measures import Measure
 from engine.solver.position import Position, by_answer
 from engine.solver.strategies import strategy_tree
-from engine.solver.tree import DEPTH_CAP, Node, guesses_needed
+from engine.solver.tree import DEPTH_CAP, Node, guesses_needed, paths
 from engine.variants import Variant, get_variant
 
 
@@ -186,9 +186,19 @@ def bench_play(
     }
     if searched:
         figures |= _opener_figures(variant, mode, settings, scan, opener_scan, baseline)
-    if strategy == "hint" and baseline:
-        figures |= _plain_entropy(variant, mode, targets, counts)
+    if strategy == "hint":
+        figures["common"] = _common_share(variant, root, start, wanted)
+        if baseline:
+            figures |= _plain_entropy(variant, mode, targets, counts)
     return figures
+
+
+def _common_share(variant: Variant, root: Node, start: Position, wanted: Sequence[int]) -> float:
+    """The share of the guesses played before each win that are common words (on the answer
+    list): how often a player following the strategy is shown a word they know."""
+    rows = paths(root, start)
+    played = [guess for answer in wanted for guess, _ in rows.get(answer, [])[:-1]]
+    return round(float(np.mean(common_mask(variant)[played])), 4) if played else 1.0
 
 
 def _loaded(variant: Variant) -> None:
@@ -215,6 +225,7 @@ def _plain_entropy(
         "total": int(sum(plain)),
         "mean": round(sum(plain) / len(plain), 4),
         "failures": sum(1 for c in plain if c > variant.max_guesses),
+        "common": _common_share(variant, root, start, wanted),
         "cost": round((sum(counts) - sum(plain)) / len(plain), 4),  # mean guesses, hint less plain
     }}  # fmt: skip
 

@@ -289,6 +289,8 @@ def cmd_bench_play(args: argparse.Namespace) -> int:
               f"total {base['total']}, mean {base['mean']:.4f}, failures {base['failures']}; "
               f"preferring possible answers and common words costs {base['cost']:+.4f} "
               f"guesses a game")  # fmt: skip
+        print(f"  guesses before the win that are common words (on the answer list): "
+              f"{figures['common']:.1%}, plain entropy {base['common']:.1%}")  # fmt: skip
     print(benchmarks.bar_chart(figures["distribution"]))
     return 0
 

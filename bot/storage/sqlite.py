@@ -37,7 +37,10 @@ from bot.storage.database import (
     StorageBusy,
     StorageUnavailable,
     T,
+    execute,
+    fetch_all,
     run_steps,
+    value,
 )
 from bot.storage.migrations import LATEST, SQLITE_MIGRATIONS
 
@@ -94,11 +97,6 @@ class SqliteTransaction:
         await self._db.executemany(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
         )
-
-    async def script(self, script: str) -> None:
-        """A migration script, statement by statement (``executescript`` would commit)."""
-        for statement in statements(script):
-            await self._db.execute(statement)
 
     async def run(self, steps: Steps[T]) -> T:
         """The steps in one trip to the database thread."""
@@ -292,13 +290,8 @@ class SqliteDatabase:
         try:
             for version in range(current + 1, target + 1):
                 async with self.transaction(migrating=True) as db:
-                    if int(await db.value("PRAGMA user_version")) >= version:
-                        continue  # another process migrated it while this one waited
-                    await db.script(SQLITE_MIGRATIONS[version - 1])
-                    if await db.all("PRAGMA foreign_key_check"):
-                        raise StorageUnavailable(f"Migration {version} broke a reference")
-                    await db.execute(f"PRAGMA user_version = {version}")
-                applied.append(version)
+                    if await db.run(migration(version)):
+                        applied.append(version)
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
         return applied
@@ -339,6 +332,20 @@ class SqliteDatabase:
                 await self._db.backup(destination)
             finally:
                 await destination.close()
+
+
+def migration(version: int) -> Steps[bool]:
+    """Migration ``version``'s statements (one trip to the database thread: a fresh file
+    takes every migration at its first start), unless another process applied it while this
+    one waited for the lock; whether it was applied here."""
+    if int((yield value("PRAGMA user_version"))) >= version:
+        return False
+    for statement in statements(SQLITE_MIGRATIONS[version - 1]):  # executescript would commit
+        yield execute(statement)
+    if (yield fetch_all("PRAGMA foreign_key_check")):
+        raise StorageUnavailable(f"Migration {version} broke a reference")
+    yield execute(f"PRAGMA user_version = {version}")
+    return True
 
 
 def thread_call(db: aiosqlite.Connection) -> Callable[..., Any] | None:

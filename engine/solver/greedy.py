@@ -32,6 +32,11 @@ _SLACK = 1e-9  # added to a bound so that rounding in its sum never puts it belo
 # guess is a rare word), a common word a rare one it trails by less than NEAR. Measured over
 # the whole list with ``wordlebot bench play --strategy hint`` (docs/performance.md).
 NEAR = 0.05
+# Bits: how far a common word may trail a rare one and still lead, in the other languages.
+# Their allowed lists hold every form the dictionary spells (Polish 7: 122,275 words for
+# 2,181 answers), mostly words few players know, which NEAR let lead the hints (KORNA,
+# ORSEINA, CERINTO as openers). Measured per list as NEAR is (docs/performance.md).
+NEAR_COMMON = 0.2
 # Expected guesses: the same for hints under an answer model (engine.solver.weighted), which
 # rank by expected guesses to finish, already counting the chance of winning now: a common
 # word beats a rare one it trails by less than this.
@@ -63,13 +68,25 @@ def common_mask(variant: Variant) -> npt.NDArray[np.bool_]:
     return mask
 
 
+def common_margin(variant: Variant) -> float:
+    """Bits by which a common word beats a rare one: :data:`NEAR` on English's lists (and
+    Primel's, where every guess is an answer), :data:`NEAR_COMMON` in the other languages."""
+    return NEAR if variant.language in ("en", "zxx") else NEAR_COMMON
+
+
+@cache
+def common_bonus(variant: Variant) -> npt.NDArray[np.float64]:
+    """Each guess's bonus in bits as a common word: :func:`common_margin` or nothing."""
+    return np.where(common_mask(variant), common_margin(variant), 0.0)
+
+
 def preferred(
-    key: npt.NDArray[np.float64], possible: npt.NDArray[np.bool_], common: npt.NDArray[np.bool_]
+    key: npt.NDArray[np.float64], possible: npt.NDArray[np.bool_], common: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """An entropy sort key (smaller is better) in which near equals go to a possible answer,
-    then to a common word (see :data:`NEAR`). Monotone in ``key``: a bound on the key stays
-    a bound on this one."""
-    bonus = NEAR * (possible.astype(np.float64) + common.astype(np.float64))
+    then to a common word (``common``: each guess's :func:`common_bonus`; see :data:`NEAR`).
+    Monotone in ``key``: a bound on the key stays a bound on this one."""
+    bonus = NEAR * possible.astype(np.float64) + common
     return np.asarray(np.round(key - bonus, 9), dtype=np.float64)
 
 
@@ -107,7 +124,7 @@ def _ordered(
     key = sort_key(patterns, measure, 3**position.variant.length)
     possible = possible_mask(position, pool)
     if prefer:
-        key = preferred(key, possible, common_mask(position.variant)[pool])
+        key = preferred(key, possible, common_bonus(position.variant)[pool])
     order = rank(key, possible, tie_order(position.variant)[pool], top)
     return pool[order], patterns[:, order], possible[order]
 
@@ -132,7 +149,7 @@ def _entropy_top(
     bound = entropy_upper_bounds(variant, position.candidates)[pool] + _SLACK
     bound_key = np.asarray(-np.round(np.minimum(bound, np.log2(n)), 9), dtype=np.float64)
     possible = possible_mask(position, pool)
-    common = common_mask(variant)[pool]
+    common = common_bonus(variant)[pool]
     if prefer:
         bound_key = preferred(bound_key, possible, common)
     ties = np.where(possible, 0, len(variant.guesses)) + tie_order(variant)[pool]  # smaller wins
