@@ -22,6 +22,7 @@ import sys
 import threading
 from pathlib import Path
 
+TESTS = str(Path(__file__).resolve().parent)
 # Everything a bot process imports on its way to connecting (on either database engine);
 # the cogs are executed again by load_extension, their imports are not.
 PRELOAD = (
@@ -40,7 +41,6 @@ def serve(channel: socket.socket) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):  # uvloop, where it is not installed
             importlib.import_module(name)
-    module = Path(sys.modules["bot.cli.commands"].__file__ or "").with_name("__main__.py")
     channel.sendall(b'{"ready": true}\n')
     children: set[int] = set()
     while True:
@@ -52,7 +52,7 @@ def serve(channel: socket.socket) -> None:
             pid = os.fork()
             if pid == 0:
                 channel.close()
-                _become_the_bot(json.loads(message), fds[0], str(module))  # never returns
+                _become_the_bot(json.loads(message), fds[0])  # never returns
             os.close(fds[0])
             children.add(pid)
             channel.sendall(json.dumps({"pid": pid}).encode() + b"\n")
@@ -64,9 +64,11 @@ def serve(channel: socket.socket) -> None:
                 channel.sendall(json.dumps({"exit": child, "code": code}).encode() + b"\n")
 
 
-def _become_the_bot(env: dict[str, str], log: int, module: str) -> None:
+def _become_the_bot(env: dict[str, str], log: int) -> None:
     """In the forked child: the request's environment, stderr to its log, stdout to nowhere,
-    then the command line's `run`; its status is the process's, at an ordinary exit."""
+    then `bot.cli` run as `python -m` runs it (its ``__main__``, ``sys.argv``, ``sys.path``);
+    its status is the process's, at an ordinary exit."""
+    import runpy
     import tempfile
 
     os.dup2(log, 2)
@@ -77,11 +79,9 @@ def _become_the_bot(env: dict[str, str], log: int, module: str) -> None:
     os.environ.clear()
     os.environ.update(env)
     tempfile.tempdir = None  # read from TMPDIR again
-    sys.argv = [module, "run"]
+    sys.argv = ["-m", "run"]
     sys.path[0] = os.getcwd()  # as `python -m` has it
-    from bot.cli.commands import main
-
-    raise SystemExit(main(["run"]))
+    runpy._run_module_as_main("bot.cli")  # type: ignore[attr-defined]  # what -m calls
 
 
 class Forked:
@@ -121,11 +121,10 @@ class Forker:
         self.env = env
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, "-c", f"import socket, bot_fork; bot_fork.serve("
-             f"socket.socket(fileno={theirs.fileno()}))"],
-            env=env | {"PYTHONPATH": os.pathsep.join(filter(None, [
-                str(Path(__file__).parent), env.get("PYTHONPATH")]))},
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+            [sys.executable, "-c", f"import socket, sys; sys.path.insert(0, {TESTS!r}); "
+             f"import bot_fork; sys.path.remove({TESTS!r}); "  # not on the bots' path
+             f"bot_fork.serve(socket.socket(fileno={theirs.fileno()}))"],
+            env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
         )  # fmt: skip
         theirs.close()
         self.channel = ours
