@@ -10,6 +10,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+import bot_fork
 from discord_messages import submitted_form
 from discord_server import APP_ID, DiscordServer, snowflake, user
 
@@ -155,8 +156,12 @@ class BotProcess:
         # The log goes to a file: a pipe nobody reads until the end would fill up at DEBUG
         # and block the bot.
         self.log = open(log, "w+b") if log else tempfile.TemporaryFile()  # noqa: SIM115
-        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=self.log)  # fmt: skip
+        forker = bot_fork.forker(env)  # the same process, without a second of imports
+        self.process: subprocess.Popen[bytes] | bot_fork.Forked = (
+            forker.spawn(env, self.log.fileno()) if forker
+            else subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=self.log)
+        )  # fmt: skip
         RUNNING.append(self)
 
     async def stop(self, sig: int = signal.SIGTERM, *, prompt: bool = True) -> tuple[int, str]:

@@ -1,0 +1,190 @@
+"""Bot processes forked from one that has already imported the bot: each end-to-end test's
+`wordlebot run` is a process of its own with the environment the test gives it, running
+`bot.cli.commands.main(["run"])` as `python -m bot.cli run` does, without paying again the
+second of imports (discord.py, aiohttp, numpy, pydantic, the services) that every start
+of a fresh interpreter pays; the suite starts about a hundred bots.
+
+The forking process (one for each pytest process, started at its first bot) receives each
+request on a Unix socket (the environment, and the log file's descriptor for stderr), forks,
+and reports the child's pid, then its exit status once it has reaped it. The parent holds
+a :class:`Forked`, which answers as much of :class:`subprocess.Popen` as the tests use."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+TESTS = str(Path(__file__).resolve().parent)
+# Everything a bot process imports on its way to connecting (on either database engine);
+# the cogs are executed again by load_extension, their imports are not.
+PRELOAD = (
+    "bot.cli.commands", "bot.settings", "bot.event_loop", "bot.discord_bot",
+    "bot.render.live_board", "bot.storage.sqlite", "bot.storage.postgres", "cogs.common",
+    "cogs.cooldowns", "cogs.replies", "uvloop", "aiosqlite", "asyncpg", "numpy.ma", "mmap",
+    "stringprep",
+)  # fmt: skip
+
+
+def serve(channel: socket.socket) -> None:
+    """The forking process: fork a bot for each request until the tests' process goes."""
+    import importlib
+    import select
+
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):  # uvloop, where it is not installed
+            importlib.import_module(name)
+    channel.sendall(b'{"ready": true}\n')
+    children: set[int] = set()
+    while True:
+        readable, _, _ = select.select([channel], [], [], 0.02)
+        if readable:
+            message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 1)
+            if not message:
+                return  # the tests' process has gone; bots it left behind stay, as Popen's do
+            pid = os.fork()
+            if pid == 0:
+                channel.close()
+                _become_the_bot(json.loads(message), fds[0])  # never returns
+            os.close(fds[0])
+            children.add(pid)
+            channel.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+        for child in list(children):
+            done, status = os.waitpid(child, os.WNOHANG)
+            if done:
+                children.discard(child)
+                code = os.waitstatus_to_exitcode(status)
+                channel.sendall(json.dumps({"exit": child, "code": code}).encode() + b"\n")
+
+
+def _become_the_bot(env: dict[str, str], log: int) -> None:
+    """In the forked child: the request's environment, stderr to its log, stdout to nowhere,
+    then `bot.cli` run as `python -m` runs it (its ``__main__``, ``sys.argv``, ``sys.path``);
+    its status is the process's, at an ordinary exit."""
+    import runpy
+    import tempfile
+
+    os.dup2(log, 2)
+    os.close(log)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    os.environ.clear()
+    os.environ.update(env)
+    tempfile.tempdir = None  # read from TMPDIR again
+    sys.argv = ["-m", "run"]
+    sys.path[0] = os.getcwd()  # as `python -m` has it
+    runpy._run_module_as_main("bot.cli")  # type: ignore[attr-defined]  # what -m calls
+
+
+class Forked:
+    """A bot forked by :class:`Forker`: what the tests use of :class:`subprocess.Popen`."""
+
+    def __init__(self, forker: Forker, pid: int) -> None:
+        self.forker, self.pid = forker, pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.forker.exit_code(self.pid, 0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = self.forker.exit_code(self.pid, timeout)
+            if self.returncode is None:
+                raise subprocess.TimeoutExpired(f"bot {self.pid}", timeout or 0)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # (its pid is not reused before it is reported reaped)
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class Forker:
+    """The tests' end of the forking process."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", f"import socket, sys; sys.path.insert(0, {TESTS!r}); "
+             f"import bot_fork; sys.path.remove({TESTS!r}); "  # not on the bots' path
+             f"bot_fork.serve(socket.socket(fileno={theirs.fileno()}))"],
+            env=env, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        theirs.close()
+        self.channel = ours
+        self.lines = ours.makefile("rb")
+        self.exits: dict[int, int] = {}
+        self.pids: list[int] = []
+        self.gone = False  # the forker has exited: nothing more will be reported
+        self.changed = threading.Condition()
+        self.requesting = threading.Lock()
+        assert json.loads(self.lines.readline()) == {"ready": True}, "the forker never started"
+        threading.Thread(target=self._read, daemon=True, name="bot-forker").start()
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """Let the forker go, and reap it (so its children's CPU time counts in ours)."""
+        atexit.unregister(self.close)
+        self.channel.shutdown(socket.SHUT_WR)
+        self.process.wait(10)
+
+    def _read(self) -> None:
+        for line in self.lines:
+            message = json.loads(line)
+            with self.changed:
+                if "pid" in message:
+                    self.pids.append(message["pid"])
+                else:
+                    self.exits[message["exit"]] = message["code"]
+                self.changed.notify_all()
+        with self.changed:
+            self.gone = True
+            self.changed.notify_all()
+
+    def spawn(self, env: dict[str, str], log: int) -> Forked:
+        with self.requesting, self.changed:
+            socket.send_fds(self.channel, [json.dumps(env).encode()], [log])
+            self.changed.wait_for(lambda: self.pids or self.gone, 30)
+            assert self.pids, "the forker has gone"
+            return Forked(self, self.pids.pop(0))
+
+    def exit_code(self, pid: int, timeout: float | None) -> int | None:
+        with self.changed:
+            self.changed.wait_for(lambda: pid in self.exits or self.gone, timeout)
+            assert pid in self.exits or not self.gone, f"the forker went before bot {pid}"
+            return self.exits.get(pid)
+
+
+_FORKER: Forker | None = None
+
+
+def forker(env: dict[str, str]) -> Forker | None:
+    """This process's forker, for a bot whose environment starts the interpreter as the
+    forker's did (the same PYTHONPATH; no coverage measurement, which starts with the
+    interpreter); else None: that bot is started afresh."""
+    global _FORKER
+    if any(name.startswith("COVERAGE_") for name in env):
+        return None
+    if _FORKER is None or _FORKER.process.poll() is not None:
+        from bot_process import clean_env
+
+        _FORKER = Forker(clean_env())
+    if env.get("PYTHONPATH") != _FORKER.env.get("PYTHONPATH"):
+        return None
+    return _FORKER
