@@ -67,18 +67,24 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
+async def searching(server, tmp_path: Path) -> tuple[BotProcess, list[int], Path]:
+    """A bot's first start (no exact tree in its cache), once the leader's search of the
+    trees runs in its child process: the bot, that process's pids and the cache folder."""
+    cache = cache_without_trees(tmp_path / "cache")
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
+                     log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
+    await started(server, bot)
+    await until(lambda: BACKGROUND_JOBS in bot.logged())
+    return bot, await until(lambda: children(bot.process.pid)), cache
+
+
 async def test_a_stop_while_the_first_start_searches_its_trees_ends_within_the_drain(
     server, tmp_path
 ) -> None:
     """Every exact tree missing (a first start): the leader searches them in a process of
     its own (tens of seconds here); SIGTERM then ends the bot and that process within the
     drain, not when the search is done, and leaves no tree half-written."""
-    cache = cache_without_trees(tmp_path / "cache")
-    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
-                     log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
-    await started(server, bot)
-    await until(lambda: BACKGROUND_JOBS in bot.logged())
-    search = await until(lambda: children(bot.process.pid))
+    bot, search, cache = await searching(server, tmp_path)
     asked = time.monotonic()
     code, err = await bot.stop()
     took = time.monotonic() - asked
@@ -96,12 +102,7 @@ async def test_the_first_starts_search_runs_in_another_process_which_a_killed_bo
     """The search of the first start holds no interpreter of the bot's (it would hold up
     every reply): it runs in a child process, which ends, leaving nothing half-written, when
     the bot is killed outright (no chance to stop it: it hears its standard input close)."""
-    cache = cache_without_trees(tmp_path / "cache")
-    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), build_trees="true",
-                     log_level="INFO", wordlebot_cache_dir=str(cache))  # fmt: skip
-    await started(server, bot)
-    await until(lambda: BACKGROUND_JOBS in bot.logged())
-    search = await until(lambda: children(bot.process.pid))
+    bot, search, cache = await searching(server, tmp_path)
     bot.kill()
     await until(lambda: not any(running(pid) for pid in search), timeout=2 * DRAIN_SECONDS)
     assert not list(cache.glob("*.tmp"))

@@ -313,6 +313,14 @@ def cmd_bench_openers(args: argparse.Namespace) -> int:
     return 0
 
 
+def labelled_runs(figures: dict[str, Any], baseline: str | None) -> list[tuple[str, Any]]:
+    """A paired benchmark's runs, this code's first, each with the label it is printed by."""
+    runs = [("this code", figures["this"])]
+    if "baseline" in figures:
+        runs.append((f"baseline {baseline}", figures["baseline"]))
+    return runs
+
+
 def cmd_bench_footprint(args: argparse.Namespace) -> int:
     from bot.cli.footprint_bench import paired
     from engine.variants import variant_names
@@ -322,9 +330,7 @@ def cmd_bench_footprint(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(figures)
         return 0
-    runs = [("this code", figures["this"])]
-    if "baseline" in figures:
-        runs.append((f"baseline {args.baseline}", figures["baseline"]))
+    runs = labelled_runs(figures, args.baseline)
     print("each run: one process, an empty cache folder; per list a first hint after one "
           "guess (CPU s), a game hinted to its end and coached (CPU s), another game "
           "coached (again), the cache written (MiB) and VmRSS after the list")  # fmt: skip
@@ -353,9 +359,7 @@ def cmd_bench_coach(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(both)
         return 0
-    runs = [("this code", both["this"])]
-    if "baseline" in both:
-        runs.append((f"baseline {args.baseline}", both["baseline"]))
+    runs = labelled_runs(both, args.baseline)
     for label, run in runs:
         first, *again = run["coach_cpu_s"]
         later = ", ".join(f"{s:.2f}" for s in again)
