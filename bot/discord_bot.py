@@ -279,6 +279,12 @@ def first_start_trees() -> list[tuple[str, Mode]]:
     ]
 
 
+def said_if_failed(task: asyncio.Task[Any]) -> None:
+    """Log a background task's failure when it ends, not when it is collected (if ever)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s failed", task.get_name(), exc_info=task.exception())
+
+
 class WordleBot(commands.Bot):
     services: Services
 
@@ -372,6 +378,7 @@ class WordleBot(commands.Bot):
         log.info("this process runs the deployment's background jobs")
         if self.warm_engine and self.settings.build_trees:
             self._trees_task = asyncio.create_task(build_trees(first_start_trees()))
+            self._trees_task.add_done_callback(said_if_failed)
         await self.wait_until_ready()
         while not self.draining:
             if await db.lead():

@@ -8,6 +8,8 @@ Discord bot) call through here.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
@@ -22,8 +24,10 @@ from engine.solver.position import by_answer
 from engine.solver.tree import Node
 from engine.variants import get_variant
 
+log = logging.getLogger("wordlebot.trees")
 TREE_MODES = tuple(Mode)  # every mode has its exact tree
 STOP_SECONDS = 2.0  # how long a stopped search may take to end before it is killed
+SECRETS = ("DISCORD_TOKEN", "DATABASE_URL", "DAILY_SEED")  # what the search is not given
 
 
 @lru_cache(maxsize=16)
@@ -78,11 +82,14 @@ async def build_trees(trees: Sequence[tuple[str, Mode]]) -> None:
     of the event loop with it. It writes each tree into the shared cache, where
     :func:`tree` reads it. Cancelled, this stops that process too, within a second."""
     named = [f"{name}:{mode}" for name, mode in trees]
+    environment = {k: v for k, v in os.environ.items() if k not in SECRETS}  # not its business
     search = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engine.tree_process", *named, stdin=asyncio.subprocess.PIPE
-    )
+        sys.executable, "-m", "engine.tree_process", *named, stdin=asyncio.subprocess.PIPE,
+        env=environment,
+    )  # fmt: skip
     try:
-        await search.wait()
+        if await search.wait() != 0:
+            log.warning("the search of the exact trees ended with status %s", search.returncode)
     finally:
         if search.returncode is None:  # cancelled: it stops at its next check
             search.terminate()

@@ -12,6 +12,7 @@ outlives it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -24,6 +25,7 @@ from engine.solver.exact_trees import optimal_tree
 from engine.stopping import Stopped
 from engine.variants import get_variant
 
+log = logging.getLogger("wordlebot.trees")
 NICENESS = 19  # the players' process first, wherever both want the same core
 
 
@@ -34,6 +36,10 @@ def search_missing(trees: Sequence[tuple[str, Mode]], stopping: threading.Event)
             optimal_tree(get_variant(name), mode, stop=stopping.is_set)  # read if it is there
         except SearchTimeout:  # noted beside its cache: hints there stay greedy
             continue
+        except (Stopped, KeyboardInterrupt):
+            raise
+        except Exception:  # one list's failure (memory, say) leaves the others their trees
+            log.exception("the exact tree of %s in %s mode was not searched", name, mode)
 
 
 def parse(argument: str) -> tuple[str, Mode]:

@@ -1,3 +1,4 @@
+import asyncio
 import contextlib
 import itertools
 import os
@@ -225,6 +226,11 @@ SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (
            COALESCE(column_default, '') AS x
     FROM information_schema.columns WHERE table_schema = 'public'
     UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
+    UNION ALL SELECT 'trigger ' || tgname FROM pg_trigger WHERE NOT tgisinternal
+    UNION ALL SELECT 'function ' || p.proname FROM pg_proc p
+        JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
+    UNION ALL SELECT 'setting ' || array_to_string(setconfig, ',') FROM pg_db_role_setting
+        WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
     UNION ALL SELECT 'version ' || MAX(version) FROM schema_version) AS parts
 """
 
@@ -241,34 +247,46 @@ class MigratedDatabases:
         self.shape: str | None = None
 
     def take(self) -> str:
-        """A database to use: an emptied one, or a new one (migrated when first opened)."""
-        return self.free.pop() if self.free else new_database(self.server)
+        """A database to use: an emptied one, or a new one (the first migrated here, to
+        know the shape of a migrated schema; the others when the test opens them)."""
+        if self.free:
+            return self.free.pop()
+        url = new_database(self.server)
+        if self.shape is None:  # the reference: the first database, migrated here
+            self.shape = asyncio.run(self._migrated_shape(url))
+        return url
+
+    @staticmethod
+    async def _migrated_shape(url: str) -> str:
+        import asyncpg
+
+        from bot.storage import Storage
+
+        await (await Storage.open(url)).close()
+        connection = await asyncpg.connect(url)
+        try:
+            return str(await connection.fetchval(SHAPE))
+        finally:
+            await connection.close()
 
     def give_back(self, url: str) -> None:
         """Empty ``url`` for the next test, or drop it if its schema is not the migrated
         one (never opened, migrated to an older version, or changed by the test)."""
-        import asyncio
-
         import asyncpg
 
         async def scrub() -> bool:
             connection = await asyncpg.connect(url)
             try:
-                await connection.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                await connection.execute(  # and wait for each to end (its session's locks)
+                    "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE "
                     "datname = current_database() AND pid <> pg_backend_pid()"
                 )
-                if await connection.fetchval("SELECT to_regclass('schema_version')") is None:
-                    return False
-                shape = await connection.fetchval(SHAPE)
-                if self.shape is None:  # the first database given back sets it: a new one,
-                    from bot.storage import LATEST  # migrated by the test that opened it
-
-                    version = await connection.fetchval("SELECT MAX(version) FROM schema_version")
-                    if version != LATEST:
-                        return False
-                    self.shape = shape
-                if shape != self.shape:
+                others = await connection.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE "
+                    "datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                migrated = await connection.fetchval("SELECT to_regclass('schema_version')")
+                if others or migrated is None or await connection.fetchval(SHAPE) != self.shape:
                     return False
                 tables = await connection.fetch(
                     "SELECT quote_ident(tablename) AS name FROM pg_tables "

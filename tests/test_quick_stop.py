@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from bot_process import BotProcess, started
 
+import engine.aio
 from bot.discord_bot import DRAIN_SECONDS
 from engine.aio import build_trees, tree
 from engine.matrix import STALE_UNLOCKED, cache_directory, pattern_matrix
@@ -132,6 +133,7 @@ async def test_build_trees_searches_in_another_process_and_this_one_reads_the_tr
     assert there > 4 * here, f"the search ran here: {here:.2f} s of CPU, {there:.2f} s there"
     assert tree_path(italian, Mode.NORMAL, preset(italian, Mode.NORMAL)).exists()
     assert tree("wordle-it-4", Mode.NORMAL) is not None
+    engine.aio._tree.cache_clear()  # read from this test's cache: not for the later tests
 
 
 def test_a_stopped_search_or_matrix_build_leaves_nothing_behind(tmp_path) -> None:

@@ -97,6 +97,10 @@ VARIANT_PRESETS = {  # where a variant needs its own to reach the best known tot
 }
 
 
+class NoLosslessTree(ValueError):
+    """No tree finds every answer within the guess limit (a search counting no losses)."""
+
+
 # seconds of the search's own CPU (not of the clock: a search at low priority on a busy host
 # waits its turn without losing its tree): a list whose search takes longer has no exact tree
 TIME_LIMIT = 600.0
@@ -194,7 +198,7 @@ class ExactSearch:
         try:
             total = self._cost(position.candidates, depth, hard, self.settings.root_width, INF)
             if total >= INF:
-                raise ValueError("no tree solves every answer within the guess limit")
+                raise NoLosslessTree("no tree solves every answer within the guess limit")
             return total, self._tree(position.candidates, depth, hard)
         finally:
             self._first, self._deadline = None, math.inf

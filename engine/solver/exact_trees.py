@@ -21,6 +21,7 @@ from engine.matrix import atomic_write, cache_directory
 from engine.rules import Mode
 from engine.solver.exact import (
     ExactSearch,
+    NoLosslessTree,
     SearchSettings,
     SearchTimeout,
     preset,
@@ -118,7 +119,7 @@ def optimal_tree(
         try:
             total, root = ExactSearch(variant, mode, settings, progress=progress,
                                       time_limit=limit, stop=stop).solve()  # fmt: skip
-        except ValueError:  # no tree finds every answer in time (French 4, hard mode)
+        except NoLosslessTree:  # French 4 in hard mode
             if settings.losses:
                 raise
             # then the tree losing fewest, a lost game counted one guess past the limit
