@@ -9,6 +9,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -288,15 +289,37 @@ class MigratedDatabases:
                 migrated = await connection.fetchval("SELECT to_regclass('schema_version')")
                 if others or migrated is None or await connection.fetchval(SHAPE) != self.shape:
                     return False
-                tables = await connection.fetch(
-                    "SELECT quote_ident(tablename) AS name FROM pg_tables "
-                    "WHERE schemaname = 'public' AND tablename <> 'schema_version'"
-                )
-                names = ", ".join(t["name"] for t in tables)
-                await connection.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+                await connection.execute(await emptying(connection))
                 return True
             finally:
                 await connection.close()
+
+        async def emptying(connection: Any) -> str:
+            """The statements that empty every table and restart every sequence. DELETE,
+            with triggers and foreign keys off, where a test left a few pages (a tenth of
+            TRUNCATE's time, which gives each table and index new files); TRUNCATE for the
+            big ones."""
+            tables = await connection.fetch(
+                "SELECT quote_ident(tablename) AS name, "
+                "pg_relation_size(quote_ident(tablename)) > 262144 AS big FROM pg_tables "
+                "WHERE schemaname = 'public' AND tablename <> 'schema_version'"
+            )
+            sequences = await connection.fetch(
+                "SELECT quote_ident(sequencename) AS name FROM pg_sequences "
+                "WHERE schemaname = 'public'"
+            )
+            if not await connection.fetchval("SELECT rolsuper FROM pg_roles "
+                                             "WHERE rolname = current_user"):  # fmt: skip
+                names = ", ".join(t["name"] for t in tables)  # replica role needs a superuser
+                return f"TRUNCATE {names} RESTART IDENTITY CASCADE"
+            big = [t["name"] for t in tables if t["big"]]
+            return "".join(
+                ["SET session_replication_role = replica;"]
+                + [f"DELETE FROM {t['name']};" for t in tables if not t["big"]]
+                + ([f"TRUNCATE {', '.join(big)} CASCADE;"] if big else [])
+                + [f"ALTER SEQUENCE {q['name']} RESTART;" for q in sequences]
+                + ["RESET session_replication_role;"]
+            )
 
         if asyncio.run(scrub()):
             self.free.append(url)

@@ -92,6 +92,30 @@ def test_migrations_are_numbered_in_order() -> None:
     assert LATEST == len(MIGRATIONS) >= 4
 
 
+async def test_a_new_database_in_memory_is_the_one_every_migration_makes(tmp_path) -> None:
+    """New in-memory databases are copies of the first one a process migrated (a test's
+    database costs a millisecond, not 60): each has the schema, settings and rows a file gets
+    from every migration, and each is its own."""
+
+    async def shape(storage: Storage) -> list:
+        return [tuple(row) for row in await storage._all(
+            "SELECT type, name, sql FROM sqlite_master UNION ALL SELECT 'meta', key, value "
+            "FROM meta UNION ALL SELECT 'pragma', 'foreign_keys', foreign_keys FROM "
+            "pragma_foreign_keys ORDER BY 1, 2")]  # fmt: skip
+
+    migrated = await Storage.open(str(tmp_path / "all.sqlite3"))
+    first, second = await Storage.open(":memory:"), await Storage.open(":memory:")
+    try:
+        assert await shape(first) == await shape(second) == await shape(migrated)
+        assert await first.schema_version() == await second.schema_version() == LATEST
+        await first.record_share(7, "quordle", 5, True, 8, False, "q", scope=5, today=TODAY)
+        assert [tuple(r) for r in await first._all("SELECT player_id FROM share_results")] == [(7,)]
+        assert await second._all("SELECT player_id FROM share_results") == []
+    finally:
+        for storage in (migrated, first, second):
+            await storage.close()
+
+
 async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) -> None:
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
     assert (await storage._one("PRAGMA journal_mode"))[0] == "wal"

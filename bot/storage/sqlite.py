@@ -286,6 +286,11 @@ class SqliteDatabase:
         current = await self.schema_version()
         if current >= target:
             return applied
+        whole = self.where == MEMORY and current == 0 and target == LATEST
+        run = thread_call(self._db) if whole else None
+        if run is not None and _MIGRATED_IN_MEMORY:  # a copy of the first one migrated here
+            await run(lambda: self._db._conn.deserialize(_MIGRATED_IN_MEMORY[0]))
+            return list(range(1, LATEST + 1))
         await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
         try:
             for version in range(current + 1, target + 1):
@@ -294,6 +299,8 @@ class SqliteDatabase:
                         applied.append(version)
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
+        if run is not None:
+            _MIGRATED_IN_MEMORY[:] = [await run(self._db._conn.serialize)]
         return applied
 
     async def _begin_waiting(self) -> None:
@@ -332,6 +339,11 @@ class SqliteDatabase:
                 await self._db.backup(destination)
             finally:
                 await destination.close()
+
+
+# A new database in memory (the tests', a benchmark's) starts as a copy of the first one
+# this process migrated whole: every migration on a fresh schema costs ~60 ms of CPU.
+_MIGRATED_IN_MEMORY: list[bytes] = []
 
 
 def migration(version: int) -> Steps[bool]:
