@@ -211,6 +211,7 @@ CURRENT = SHARE.replace("1,234", "1,981")
 
 
 async def test_analyze_a_paste_privately(double):
+    double.bot.services.analysis_gate.clock = lambda: 100.0  # the cooldown's time stands still
     reply = only(await double.command("analyze", user_id=ANN, paste="today!\n" + SHARE))
     deferred = reply.deferral
     assert deferred.kind == 5 and deferred.ephemeral and reply.ephemeral
