@@ -203,3 +203,41 @@ def test_the_openers_eg_is_kept_on_disk_keyed_by_the_model_weights(
         assert sum((a == r).all() for a, r in zip(again, read, strict=True)) == 1
     finally:
         _opening_eg.cache_clear()
+
+
+def test_games_that_open_alike_share_the_eg_of_their_positions(
+    wordle, tmp_path, monkeypatch
+) -> None:
+    """Coaching a day's games: a position two players reached is scored once, and the
+    coaching is the one worked out afresh."""
+    from engine.answer_model import AnswerModel
+    from engine.solver import weighted
+    from engine.variants import Variant
+    from engine.words import LETTERS, WordList
+
+    words = WordList.from_words("small", wordle.answers.words[:300], 5, LETTERS)
+    model = AnswerModel(Variant("small", "Small", 5, LETTERS, 6, words, words),
+                        np.linspace(1, 2, 300) / np.linspace(1, 2, 300).sum())  # fmt: skip
+    answer = words.words[7]
+    first = [(g, score(g, answer)) for g in (words.words[0], words.words[1], answer)]
+    other = [*first[:2], (words.words[2], score(words.words[2], answer))]
+    scored = []
+    counted = weighted.expected_guesses
+
+    def counting(position, pool):
+        scored.append(len(pool))
+        return counted(position, pool)
+
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))  # the opener worked out here
+    weighted._opening_eg.cache_clear()
+    weighted._eg_after.cache_clear()
+    monkeypatch.setattr(weighted, "expected_guesses", counting)
+    try:
+        coached = [weighted.model_coach(model, rows) for rows in (first, other, first)]
+        assert scored.count(300) == 3  # the opener, then after one row and after two
+        weighted._eg_after.cache_clear()
+        assert [weighted.model_coach(model, rows) for rows in (first, other)] == coached[:2]
+        assert coached[2] == coached[0]
+    finally:
+        weighted._opening_eg.cache_clear()
+        weighted._eg_after.cache_clear()

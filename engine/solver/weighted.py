@@ -398,7 +398,7 @@ def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NO
     turns = []
     for i, (guess, pattern) in enumerate(history):
         pool = position.pool
-        eg = _opening_eg(model, mode) if i == 0 else expected_guesses(position, pool)
+        eg = _opening_eg(model, mode) if i == 0 else _eg_after(model, mode, position.history)
         best_index = int(np.lexsort((tie_order(model.variant)[pool], np.round(eg, 9)))[0])
         best_eg = float(eg[best_index])
         row = _row_of(model, guess)
@@ -441,6 +441,16 @@ def _opening_eg(model: AnswerModel, mode: Mode) -> npt.NDArray[np.float64]:
 
 
 MODEL_OPENING_FORMAT = "model-opening-eg-v1"  # part of the cache key: bump when EG changes
+
+
+@lru_cache(maxsize=64)
+def _eg_after(model: AnswerModel, mode: Mode, history: tuple[Row, ...]) -> npt.NDArray[np.float64]:
+    """EG of every guess of the pool after ``history``: the players of a day's puzzle who
+    opened alike reach the same position (a second each on the allowed words; 64 kept, 8 MiB)."""
+    position = ModelPosition.after(model, history, mode)
+    eg = expected_guesses(position, position.pool)
+    eg.flags.writeable = False  # shared by every caller
+    return eg
 
 
 def _row_of(model: AnswerModel, guess: str) -> npt.NDArray[np.intp]:
