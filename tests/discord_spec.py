@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import orjson
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
@@ -99,9 +100,40 @@ def _union(keyword: str) -> Any:
     return union
 
 
-Validator = validators.extend(
-    Draft202012Validator, {"anyOf": _union("anyOf"), "oneOf": _union("oneOf")}
-)
+def _remembering_ref() -> Any:
+    """``$ref`` as the standard keyword, remembering the values a referenced schema found
+    valid (the same buttons, the same author, in every message): the same verdict, once. The
+    document has one base URI, so a ``$ref`` names one schema; one memory per validator kind,
+    as a request's snowflakes are read more widely than an answer's."""
+    valid: set[tuple[str, bytes]] = set()
+
+    def ref(checker: Any, ref: str, instance: Any, schema: Any) -> Any:
+        if not isinstance(instance, dict | list):  # cheaper to check than to remember
+            yield from checker._validate_reference(ref=ref, instance=instance)
+            return
+        key = (ref, orjson.dumps(instance, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS))
+        if key in valid:
+            return
+        failed = False
+        for error in checker._validate_reference(ref=ref, instance=instance):
+            failed = True
+            yield error
+        if not failed:
+            if len(valid) > 100_000:
+                valid.clear()
+            valid.add(key)
+
+    return ref
+
+
+def _validator_class() -> Any:
+    return validators.extend(
+        Draft202012Validator,
+        {"anyOf": _union("anyOf"), "oneOf": _union("oneOf"), "$ref": _remembering_ref()},
+    )
+
+
+RequestValidator, AnswerValidator = _validator_class(), _validator_class()
 
 
 @cache
@@ -122,7 +154,8 @@ def validator(operation: str, status: str | None = None) -> Any:
         pointer = f"responses/{status}"
     path = operation.replace("~", "~0").replace("/", "~1")
     schema = {"$ref": f"{URI}#/operations/{path}/{pointer}"}
-    return Validator(schema, registry=_registry(status is None))
+    kind = RequestValidator if status is None else AnswerValidator
+    return kind(schema, registry=_registry(status is None))
 
 
 def problems(operation: str, body: Any, status: int | None = None) -> list[str]:

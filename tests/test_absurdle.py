@@ -94,6 +94,26 @@ def test_the_solver_finds_a_four_guess_win_that_really_wins(wordle, capsys) -> N
     assert not shortest_win(wordle, max_guesses=3, width=20).won  # none in three found
 
 
+def test_each_position_is_ranked_once_however_long_the_lines_tried(wordle, monkeypatch) -> None:
+    """The search tries lines of 2, 3, then 4 guesses: each walks the shorter ones' positions
+    again, and ranks each once (the lines found are the same: the tests around play them)."""
+    from engine.solver import absurdle
+
+    ranked: list[tuple] = []
+    rank = absurdle.rank_guesses
+
+    def counting(position, measure, *args, **kwargs):
+        ranked.append(position.history)
+        return rank(position, measure, *args, **kwargs)
+
+    monkeypatch.setattr(absurdle, "rank_guesses", counting)
+    shortest_win(wordle, max_guesses=4, width=3)
+    assert len(ranked) == len(set(ranked)) > 3 and ranked[0] == ()
+    del ranked[:]
+    force_target(wordle, "fuzzy", max_guesses=4, width=2)
+    assert len(ranked) == len(set(ranked)) > 3 and ranked[0] == ()
+
+
 def test_a_challenge_line_forces_the_target(wordle) -> None:
     line = force_target(wordle, "fuzzy", max_guesses=5, width=15)
     assert line.won and line.steps[-1].guess == "fuzzy"

@@ -14,6 +14,7 @@ from bot.services.analysis import analyze
 from bot.settings import load_settings
 from engine.answer_model import ModelPosition, nyt_model
 from engine.pattern import score, to_digits, to_emoji
+from engine.rules import Mode
 from engine.solver.hints import hint
 from engine.solver.measures import bucket_counts, score_counts
 from engine.solver.position import InconsistentHistory
@@ -166,3 +167,77 @@ def test_a_model_hint_offers_no_played_word_and_one_word_alone(model) -> None:
     alone = model_hint(model, rows, top=5)
     assert alone.candidates == ["snafu"]
     assert [s.guess for s in alone.suggestions] == ["snafu"]
+
+
+def test_the_openers_eg_is_kept_on_disk_keyed_by_the_model_weights(
+    wordle, tmp_path, monkeypatch
+) -> None:
+    """The costliest turn of a coaching is worked out once per model, then read back by
+    every process and after a restart; a model with other weights has its own."""
+    from engine.answer_model import AnswerModel
+    from engine.solver.weighted import _opening_eg, expected_guesses
+    from engine.variants import Variant
+    from engine.words import LETTERS, WordList
+
+    words = WordList.from_words("small", wordle.answers.words[:300], 5, LETTERS)
+    variant = Variant("small", "Small", 5, LETTERS, 6, words, words)
+    flat = AnswerModel(variant, np.full(300, 1 / 300))
+    tilted = AnswerModel(variant, np.linspace(1, 2, 300) / np.linspace(1, 2, 300).sum())
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))
+    _opening_eg.cache_clear()
+    try:
+        for model in (flat, tilted):
+            start = ModelPosition.after(model, ())
+            assert (_opening_eg(model, Mode.NORMAL) == expected_guesses(start, start.pool)).all()
+        kept = sorted(tmp_path.glob("model-opening-*.npy"))
+        assert len(kept) == 2  # one per weights
+        marked = [np.load(path) + 1 for path in kept]
+        for path, values in zip(kept, marked, strict=True):
+            np.save(path, values)
+        _opening_eg.cache_clear()  # as a new process: what is on disk is what is used
+        read = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
+        assert sorted(r.tolist() for r in read) == sorted(m.tolist() for m in marked)
+        kept[0].write_bytes(b"torn")  # a file cut short is worked out again
+        _opening_eg.cache_clear()
+        again = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
+        assert sum((a == r).all() for a, r in zip(again, read, strict=True)) == 1
+    finally:
+        _opening_eg.cache_clear()
+
+
+def test_games_that_open_alike_share_the_eg_of_their_positions(
+    wordle, tmp_path, monkeypatch
+) -> None:
+    """Coaching a day's games: a position two players reached is scored once, and the
+    coaching is the one worked out afresh."""
+    from engine.answer_model import AnswerModel
+    from engine.solver import weighted
+    from engine.variants import Variant
+    from engine.words import LETTERS, WordList
+
+    words = WordList.from_words("small", wordle.answers.words[:300], 5, LETTERS)
+    model = AnswerModel(Variant("small", "Small", 5, LETTERS, 6, words, words),
+                        np.linspace(1, 2, 300) / np.linspace(1, 2, 300).sum())  # fmt: skip
+    answer = words.words[7]
+    first = [(g, score(g, answer)) for g in (words.words[0], words.words[1], answer)]
+    other = [*first[:2], (words.words[2], score(words.words[2], answer))]
+    scored = []
+    counted = weighted.expected_guesses
+
+    def counting(position, pool):
+        scored.append(len(pool))
+        return counted(position, pool)
+
+    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))  # the opener worked out here
+    weighted._opening_eg.cache_clear()
+    weighted._eg_after.cache_clear()
+    monkeypatch.setattr(weighted, "expected_guesses", counting)
+    try:
+        coached = [weighted.model_coach(model, rows) for rows in (first, other, first)]
+        assert scored.count(300) == 3  # the opener, then after one row and after two
+        weighted._eg_after.cache_clear()
+        assert [weighted.model_coach(model, rows) for rows in (first, other)] == coached[:2]
+        assert coached[2] == coached[0]
+    finally:
+        weighted._opening_eg.cache_clear()
+        weighted._eg_after.cache_clear()

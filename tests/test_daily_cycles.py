@@ -7,6 +7,7 @@ answer, so they are tested here on a deployment whose draw day never comes."""
 import hashlib
 import random
 from datetime import UTC, date, datetime, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -31,10 +32,15 @@ def answer_of(variant: str, number: int) -> str:
 def first_shuffle(variant: str, number: int) -> str:
     """The schedule as it was before cycles had shuffles of their own."""
     answers = get_variant(variant).answers.words
+    return answers[_first_order(variant)[number % len(answers)]]
+
+
+@cache  # one shuffle a list, as the schedule made it (not one a day asked)
+def _first_order(variant: str) -> list[int]:
     digest = hashlib.sha256(f"{SEED}:{variant}".encode()).digest()
-    order = list(range(len(answers)))
+    order = list(range(len(get_variant(variant).answers.words)))
     random.Random(int.from_bytes(digest, "big")).shuffle(order)
-    return answers[order[number % len(answers)]]
+    return order
 
 
 @pytest.mark.parametrize("variant", ["wordle", "primel"])

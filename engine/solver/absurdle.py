@@ -18,7 +18,7 @@ import numpy.typing as npt
 from engine.absurdle import adversary_choice
 from engine.pattern import winning
 from engine.rules import Mode, Row
-from engine.solver.greedy import rank_guesses
+from engine.solver.greedy import Ranking, rank_guesses
 from engine.solver.hints import Hint, Suggestion, for_player
 from engine.solver.measures import Measure
 from engine.solver.position import Position, guess_row, tie_order
@@ -54,11 +54,11 @@ def shortest_win(
 ) -> Line:  # fmt: skip
     """The shortest winning line found within ``max_guesses`` (the last guess wins).
     ``progress`` hears of each line length tried."""
-    start = Position.start(variant, mode)
+    start, rankings = Position.start(variant, mode), Rankings()
     for total in range(2, max_guesses + 1):
         if progress is not None:
             progress(total - 2, max_guesses - 1)
-        steps = _shrink(start, total - 1, width, target=None)
+        steps = _shrink(start, total - 1, width, target=None, rankings=rankings)
         if steps is not None:
             return _finish(variant, steps)
     return Line([], False, start.words)
@@ -73,11 +73,11 @@ def force_target(
     index = variant.answers.index.get(target)
     if index is None:
         return Line([], False, [])
-    start = Position.start(variant, mode)
+    start, rankings = Position.start(variant, mode), Rankings()
     for total in range(2, max_guesses + 1):
         if progress is not None:
             progress(total - 2, max_guesses - 1)
-        steps = _shrink(start, total - 1, width, target=index)
+        steps = _shrink(start, total - 1, width, target=index, rankings=rankings)
         if steps is not None:
             return _finish(variant, steps)
     return Line([], False, [target])
@@ -96,8 +96,9 @@ def steer(position: Position, target: str, top: int = 5, *, max_guesses: int = 3
     if len(position.candidates) == 1:
         return [target]
     line: list[str] = []
+    rankings = Rankings()
     for total in range(1, max_guesses + 1):
-        steps = _shrink(position, total, width, target=index)
+        steps = _shrink(position, total, width, target=index, rankings=rankings)
         if steps is not None:
             line = [steps[0].guess]
             break
@@ -144,13 +145,25 @@ def _only_word(variant: Variant, steps: list[Step]) -> str:
     return position.words[0]
 
 
-def _shrink(position: Position, guesses: int, width: int, target: int | None) -> list[Step] | None:
+class Rankings(dict[tuple[Row, ...], Ranking]):
+    """The minimax ranking of each position a search reached, by its history: each longer
+    line tried walks the shorter lines' positions again."""
+
+    def of(self, position: Position) -> Ranking:
+        if position.history not in self:
+            self[position.history] = rank_guesses(position, Measure.MINIMAX)
+        return self[position.history]
+
+
+def _shrink(
+    position: Position, guesses: int, width: int, target: int | None, rankings: Rankings
+) -> list[Step] | None:
     """Steps that leave exactly one word (the target, if given) after ``guesses`` guesses."""
     variant = position.variant
     n = len(position.candidates)
     if guesses == 0 or n == 1:
         return None
-    ranking = rank_guesses(position, Measure.MINIMAX)
+    ranking = rankings.of(position)
     if guesses == 1:
         finals = ranking.guesses[ranking.scores.worst == 1]
         for g in finals[np.argsort(tie_order(variant)[finals], kind="stable")].tolist():
@@ -165,7 +178,7 @@ def _shrink(position: Position, guesses: int, width: int, target: int | None) ->
         step = _step(position, g)
         child = position.play(step.guess, step.pattern)
         done = len(child.candidates) == 1 and target in (None, int(child.candidates[0]))
-        rest = [] if done else _shrink(child, guesses - 1, width, target)
+        rest = [] if done else _shrink(child, guesses - 1, width, target, rankings)
         if rest is not None:
             return [step, *rest]
         tried += 1

@@ -14,6 +14,7 @@ so with equal weights each figure is exactly the uniform one.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.answer_model import AnswerModel, ModelPosition
+from engine.matrix import _save_atomically, cache_directory
 from engine.pattern import winning
 from engine.rules import Mode, Row
 from engine.solver.coach import (
@@ -396,7 +398,7 @@ def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NO
     turns = []
     for i, (guess, pattern) in enumerate(history):
         pool = position.pool
-        eg = _opening_eg(model, mode) if i == 0 else expected_guesses(position, pool)
+        eg = _opening_eg(model, mode) if i == 0 else _eg_after(model, mode, position.history)
         best_index = int(np.lexsort((tie_order(model.variant)[pool], np.round(eg, 9)))[0])
         best_eg = float(eg[best_index])
         row = _row_of(model, guess)
@@ -418,9 +420,37 @@ def model_coach(model: AnswerModel, history: Sequence[Row], mode: Mode = Mode.NO
 
 @lru_cache(maxsize=4)
 def _opening_eg(model: AnswerModel, mode: Mode) -> npt.NDArray[np.float64]:
-    """EG of every opener: the same for every game, and the costliest turn (seconds)."""
+    """EG of every opener: the same for every game, and the costliest turn (seconds), so
+    kept in memory and in the cache folder, keyed by the model's weights (a day's model is
+    the same in every process and after a restart)."""
     position = ModelPosition.after(model, (), mode)
-    return expected_guesses(position, position.pool)
+    key = hashlib.sha256(
+        f"{MODEL_OPENING_FORMAT}:{model.variant.guesses.sha256}:{mode}:".encode()
+        + np.ascontiguousarray(model.prior, dtype=np.float64).tobytes()
+    ).hexdigest()
+    path = cache_directory() / f"model-opening-{key[:24]}.npy"
+    try:
+        found: npt.NDArray[np.float64] = np.load(path)
+        if found.shape == position.pool.shape and found.dtype == np.float64:
+            return found
+    except (OSError, ValueError):
+        pass
+    eg = expected_guesses(position, position.pool)
+    _save_atomically(path, eg)
+    return eg
+
+
+MODEL_OPENING_FORMAT = "model-opening-eg-v1"  # part of the cache key: bump when EG changes
+
+
+@lru_cache(maxsize=64)
+def _eg_after(model: AnswerModel, mode: Mode, history: tuple[Row, ...]) -> npt.NDArray[np.float64]:
+    """EG of every guess of the pool after ``history``: the players of a day's puzzle who
+    opened alike reach the same position (a second each on the allowed words; 64 kept, 8 MiB)."""
+    position = ModelPosition.after(model, history, mode)
+    eg = expected_guesses(position, position.pool)
+    eg.flags.writeable = False  # shared by every caller
+    return eg
 
 
 def _row_of(model: AnswerModel, guess: str) -> npt.NDArray[np.intp]:
