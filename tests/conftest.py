@@ -41,6 +41,10 @@ def pytest_configure(config: pytest.Config) -> None:
         folder = workerinput[SESSION_FOLDER]
     config.stash[_FOLDER] = folder
     os.environ.setdefault("WORDLEBOT_CACHE_DIR", str(Path(folder) / "cache"))
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # asked of the machine, not of us:
+        # each module is compiled once a session, not in every worker and bot process,
+        # and kept in the session's folder, so the checkout stays as it was.
+        os.environ["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
 
 
 @pytest.fixture(scope="session", autouse=True)
