@@ -128,7 +128,8 @@ async def test_answers_past_a_deferral_read_as_answers_given_at_once(server, tmp
     import sys
 
     database = str(tmp_path / "bot.sqlite3")
-    bot = BotProcess(server, database)
+    # Deferring sooner than the default 1 s: the lock is let go the moment the bot has deferred
+    bot = BotProcess(server, database, defer_seconds="0.2")
     await started(server, bot)
 
     async def deferred(payload: dict) -> Reply:
