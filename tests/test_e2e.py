@@ -387,7 +387,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     off, once."""
     database = str(tmp_path / "bot.sqlite3")
     # At DEBUG: the test counts the rounds of the jobs in the log (BotProcess.job_rounds).
-    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1", "log_level": "DEBUG"}
+    fast = {"digest_delay_seconds": "0.2", "jobs_interval_seconds": "0.1", "log_level": "DEBUG"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
