@@ -98,10 +98,12 @@ def _exit_without_teardown(code: object) -> None:
     object it inherited writes to each page of the forker's heap (copy-on-write), half a
     second of a core per bot with nothing to show for it. What that teardown could show is
     still done: garbage collected (a ``__del__``'s warning, an unclosed session's), the exit
-    handlers run (logging's flush), the streams flushed, SystemExit's code and message."""
+    handlers run (logging's flush), the streams flushed, SystemExit's code and message, and
+    first, as the interpreter does, threads still running are waited for (a hang shows)."""
     import atexit
     import gc
 
+    threading._shutdown()  # type: ignore[attr-defined]
     gc.collect()
     atexit._run_exitfuncs()
     if code is not None and not isinstance(code, int):
