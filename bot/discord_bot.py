@@ -43,7 +43,6 @@ LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a
 # How long the read of a chosen language may hold an interaction (before its handler, inside
 # Discord's 3 s): past it, or with the database down, the last one known or Discord's serves.
 LOCALE_WAIT_SECONDS = 0.5
-DRAIN_SECONDS = 5.0  # on SIGTERM, how long interactions in flight get to finish
 BUSY = N_("The bot is very busy right now: try again in a moment.")
 # Set in ``interaction.extras`` while a public "thinking..." stands in the channel
 # (cogs.common.think): a refusal that follows deletes it, so that refusals stay private.
@@ -404,6 +403,12 @@ class WordleBot(commands.Bot):
         """The leader job closing the games of puzzle days that have ended."""
         await self.services.closing.run_due()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py's wait before an IDENTIFY but the first (Discord allows one per 5
+        seconds), from IDENTIFY_SECONDS: the tests' stand-in has no such limit."""
+        if not initial:
+            await asyncio.sleep(self.settings.identify_seconds)
+
     async def _warn_if_never_synced(self) -> None:
         """Slash commands appear only once published: say how, if they never were."""
         if self.application_id is None:  # not logged in (tests drive the bot directly)
@@ -425,24 +430,25 @@ class WordleBot(commands.Bot):
             if pending or jobs:
                 log.info("letting %d interactions%s finish before closing", len(pending),
                          " and the background jobs" if jobs else "")  # fmt: skip
-                _, left = await asyncio.wait(pending | jobs, timeout=DRAIN_SECONDS)
+                drain = self.settings.drain_seconds
+                _, left = await asyncio.wait(pending | jobs, timeout=drain)
                 if left:  # cancelled before the session and the database close under them
                     if left - jobs:
                         log.warning("%d interactions still running after %.0f s: cancelled",
-                                    len(left - jobs), DRAIN_SECONDS)  # fmt: skip
+                                    len(left - jobs), drain)  # fmt: skip
                     if left & jobs:  # a digest's lease is given back: the next start resumes
                         log.warning("the background jobs still running after %.0f s: "
-                                    "cancelled", DRAIN_SECONDS)  # fmt: skip
+                                    "cancelled", drain)  # fmt: skip
                     for task in left:
                         task.cancel()
-                    await asyncio.wait(left, timeout=DRAIN_SECONDS)
+                    await asyncio.wait(left, timeout=drain)
         for name in ("_jobs_task", "_trees_task"):
             job: asyncio.Task[Any] | None = getattr(self, name, None)
             if job is not None:
                 job.cancel()
         trees: asyncio.Task[None] | None = getattr(self, "_trees_task", None)
         if trees is not None:  # its search's process ends before this one: nothing left
-            await asyncio.wait({trees}, timeout=DRAIN_SECONDS)
+            await asyncio.wait({trees}, timeout=self.settings.drain_seconds)
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -61,6 +61,15 @@ class Settings(BaseSettings):
     # At start, how long after the last server arrives the bot counts itself ready (and
     # starts those jobs): discord.py's guild_ready_timeout.
     guild_ready_seconds: float = Field(default=2.0, gt=0, le=60)
+    # Before each IDENTIFY to the gateway but a process's first (its next shards, a session
+    # Discord invalidated), the bot waits this long: Discord allows one per 5 seconds.
+    identify_seconds: float = Field(default=5.0, ge=0, le=60)
+    # Discord waits 3 s for the first answer to an interaction: one still being worked out
+    # after this long (a database locked by another process) is deferred, its answer then
+    # edited in, instead of the player being told the interaction failed.
+    defer_seconds: float = Field(default=1.0, gt=0, lt=3)
+    # On SIGTERM, how long interactions in flight (and a round of the jobs) get to finish.
+    drain_seconds: float = Field(default=5.0, gt=0, le=60)
     # The live daily board (/liveboard): at most one edit of a server's board in this many
     # seconds (a burst of finishes becomes one edit).
     live_board_seconds: float = Field(default=5.0, gt=0)

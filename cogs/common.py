@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wordlebot")
 T = TypeVar("T")
-# Discord waits 3 s for the first answer to an interaction. A service call still running
-# after this long (a database locked by another process) is deferred, so its answer comes
-# later as an edit instead of the player being told the interaction failed.
-DEFER_AFTER = 1.0
 # A form (the guess modal) that was dismissed is never submitted: discord.py forgets it after
 # this long. A late submit is still played: the cogs' on_interaction answers every form.
 FORM_SECONDS = 900.0
@@ -123,7 +119,7 @@ def bot_of(interaction: discord.Interaction[Any]) -> WordleBot:
 async def in_time(
     interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool = False
 ) -> T:
-    """Await a service call, deferring the interaction if it runs past :data:`DEFER_AFTER`
+    """Await a service call, deferring the interaction if it runs past DEFER_SECONDS
     (``update``: a button or modal on a board, whose message the answer will edit)."""
     deferral: asyncio.Task[None] | None = None
 
@@ -133,7 +129,8 @@ async def in_time(
             deferral = asyncio.ensure_future(think(interaction, public=True, update=update))
 
     # A timer rather than a task and a wait per interaction: this runs for every one.
-    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+    after = bot_of(interaction).settings.defer_seconds
+    timer = asyncio.get_running_loop().call_later(after, defer)
     try:
         result = await work
     finally:

@@ -143,6 +143,7 @@ class BotProcess:
             discord_gateway_url=f"ws://127.0.0.1:{server.port}/gateway",
             daily_seed=SEED, build_trees="false", log_level=log_level,
             guild_ready_seconds="0.1",  # the stand-in sends every server at once
+            identify_seconds="0",  # and takes any number of IDENTIFYs at once
         )  # fmt: skip
         if dev_guild:
             env["DEV_GUILD_ID"] = str(GUILDS[0])

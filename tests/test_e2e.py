@@ -128,7 +128,8 @@ async def test_answers_past_a_deferral_read_as_answers_given_at_once(server, tmp
     import sys
 
     database = str(tmp_path / "bot.sqlite3")
-    bot = BotProcess(server, database)
+    # Deferring sooner than the default 1 s: the lock is let go the moment the bot has deferred
+    bot = BotProcess(server, database, defer_seconds="0.2")
     await started(server, bot)
 
     async def deferred(payload: dict) -> Reply:
@@ -353,7 +354,7 @@ async def test_an_answer_the_drain_cannot_wait_for_is_said_once_without_a_traceb
     """Discord holds a deferred hint's answer past the drain: the bot cancels what is still
     running, says so once, and closes: no traceback (the session and the database are not
     closed under a running interaction)."""
-    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"))
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), drain_seconds="1")  # not the point
     await started(server, bot)
     await server.interact(command("wordle", "practice", user_id=9))
     hold = server.hold("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
@@ -361,11 +362,11 @@ async def test_an_answer_the_drain_cannot_wait_for_is_said_once_without_a_traceb
     assert deferred.kind == 5
     await asyncio.wait_for(hold.held.wait(), 30)
     try:
-        code, err = await bot.stop(prompt=False)  # waits out the drain (5 s)
+        code, err = await bot.stop(prompt=False)  # waits out the drain
     finally:
         hold.release.set()
     assert code == 0, err[-2000:]
-    assert "1 interactions still running after 5 s: cancelled" in err
+    assert "1 interactions still running after 1 s: cancelled" in err
     assert "Traceback" not in err and "Session is closed" not in err, err[-3000:]
 
 
@@ -386,7 +387,7 @@ async def test_the_digest_is_posted_once_when_the_day_ends_even_across_restarts(
     off, once."""
     database = str(tmp_path / "bot.sqlite3")
     # At DEBUG: the test counts the rounds of the jobs in the log (BotProcess.job_rounds).
-    fast = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1", "log_level": "DEBUG"}
+    fast = {"digest_delay_seconds": "0.2", "jobs_interval_seconds": "0.1", "log_level": "DEBUG"}
     day, admin, channel = date(2026, 3, 1), 20, GUILDS[0] + 1
     answers = DailyPuzzles(SEED, ZoneInfo("UTC"))
 

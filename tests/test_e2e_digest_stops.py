@@ -59,9 +59,9 @@ def unhold(server: DiscordServer, hold: Any) -> None:
     hold.release.set()
 
 
-async def first_run(server: DiscordServer, database: str) -> BotProcess:
+async def first_run(server: DiscordServer, database: str, **settings: str) -> BotProcess:
     server.identified.clear()
-    bot = BotProcess(server, database, clock_start=FIRST, **FAST)
+    bot = BotProcess(server, database, clock_start=FIRST, **FAST | settings)
     await started(server, bot)
     return bot
 
@@ -154,11 +154,11 @@ async def test_a_clean_stop_past_its_drain_leaves_the_digest_to_the_next_start(
     database = str(tmp_path / "bot.sqlite3")
     await prepared(opened, database)
     hold = server.hold(POST)
-    bot = await first_run(server, database)
+    bot = await first_run(server, database, drain_seconds="1")  # its length is not the point
     await asyncio.wait_for(hold.held.wait(), 60)
-    code, err = await bot.stop()  # waits out the drain (5 s)
+    code, err = await bot.stop()  # waits out the drain
     assert code == 0, err[-2000:]
-    assert "the background jobs still running after 5 s: cancelled" in err
+    assert "the background jobs still running after 1 s: cancelled" in err
     assert "Traceback" not in err, err[-3000:]
     unhold(server, hold)  # Discord made it after all
     await ends_with_one_digest(server, database)

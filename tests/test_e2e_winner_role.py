@@ -23,7 +23,7 @@ CHANNEL = GUILD + 1
 BOT_ROLE, WINNERS, MODERATORS, HELPERS, REGULARS = (GUILD + n for n in range(10, 15))
 # (see default_roles)
 ADMIN = 20
-FAST = {"digest_delay_seconds": "1", "jobs_interval_seconds": "0.1"}
+FAST = {"digest_delay_seconds": "0.2", "jobs_interval_seconds": "0.1"}
 ANSWERS = DailyPuzzles(SEED, ZoneInfo("UTC"))
 
 

@@ -751,8 +751,9 @@ async def test_edits_discord_fails_are_tried_again_until_the_board_shows_the_day
     discord.py's own five tries; the board still ends showing it, nothing else changing."""
     channel = GUILDS[0] + 1
     answer = DailyPuzzles(E2E_SEED, ZoneInfo("UTC")).answer("wordle", date(2026, 3, 1))
+    # A short window: the retries' back-off starts at it and doubles (0.1 + 0.2 + 0.4 + 0.8 s)
     bot = BotProcess(server, shared_url, clock_start="2026-03-01T12:00:00+00:00",
-                     live_board_seconds="0.5")  # fmt: skip
+                     live_board_seconds="0.1")  # fmt: skip
     await started(server, bot)
     await server.interact(command("liveboard", "channel", user_id=20))
     start = await server.interact(command("wordle", "daily", user_id=22), settle=True)

@@ -16,7 +16,7 @@ import pytest
 from bot_process import BotProcess, started
 
 import engine.aio
-from bot.discord_bot import DRAIN_SECONDS
+from bot.settings import Settings
 from engine.aio import build_trees, tree
 from engine.matrix import STALE_UNLOCKED, cache_directory, pattern_matrix
 from engine.rules import Mode
@@ -25,6 +25,7 @@ from engine.solver.exact_trees import cached_optimal_tree, optimal_tree, tree_pa
 from engine.stopping import Stopped
 from engine.variants import get_variant
 
+DRAIN_SECONDS = Settings.model_fields["drain_seconds"].default  # the bot's, not set here
 BACKGROUND_JOBS = "this process runs the deployment's background jobs"  # then trees are searched
 
 
