@@ -262,8 +262,8 @@ _DIGEST_LEASES = """
 
 # 31 (both engines): a server's page on the web (issue 41; bot/storage/web_pages.py): the
 # random slug of its link (never its id), whether search engines may index it; each player's
-# choice to be named on pages (else a keyed anonymous label); and a counter of changes to who
-# is shown how (names chosen, data deleted), which a page's version holds.
+# choice to be named on pages (else a keyed anonymous label). (The count of changes to who is
+# shown how, which a page's version holds, is a row of meta made at the first change.)
 _WEB_PAGES = """
     CREATE TABLE web_pages (
         guild_id BIGINT PRIMARY KEY,
@@ -272,7 +272,6 @@ _WEB_PAGES = """
         created_at TEXT NOT NULL
     );
     ALTER TABLE players ADD COLUMN web_name INTEGER NOT NULL DEFAULT 0;
-    INSERT INTO meta (key, value) VALUES ('web_people', '0');
 """
 
 

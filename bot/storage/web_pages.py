@@ -122,4 +122,5 @@ class WebPages:
 
 
 # A counter kept as text in ``meta``, moved on in place (one row: no race between processes).
-_BUMP = "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = ?"
+_BUMP = ("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+         "SET value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT)")  # fmt: skip
