@@ -101,8 +101,6 @@ NOT_RUN = {
     "DATABASE_URL=postgresql://... SHARD_COUNT=4 SHARD_IDS=0,1 wordlebot run": "needs Discord",
     "DATABASE_URL=postgresql://... SHARD_COUNT=4 SHARD_IDS=2,3 wordlebot run": "needs Discord",
     "wordlebot run 2>> wordlebot.log": "needs Discord",
-    "WEB_PORT=8080 WEB_BASE_URL=https://wordle.example.org WEB_TRUST_FORWARDED=true wordlebot web":
-        "serves until stopped: tests/test_web_server.py runs `wordlebot web` and reads a page",
     "wordlebot web": "a server: runs until stopped",
     'wordlebot db copy --from sqlite:///backup.sqlite3 --to "$DATABASE_URL"': (
         "needs a backup and a PostgreSQL server (tests/test_db_copy.py copies both ways)"
