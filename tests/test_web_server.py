@@ -56,3 +56,44 @@ def test_wordlebot_web_without_a_port_says_how_to_set_one(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bot.cli", "web"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 1 and "WEB_PORT" in done.stdout
+
+
+async def test_the_console_serves_the_pages_and_prints_its_servers_link(tmp_path) -> None:
+    """With WEB_PORT, the console serves the pages on its loop: it says where, turns its own
+    server's page on like any admin, and the next session prints that page's link, which
+    answers while the console runs."""
+    from bot.console import run_console
+    from bot.settings import load_settings
+
+    settings = load_settings(database_path=str(tmp_path / "c.sqlite3"), web_port=0,
+                             daily_seed="console-web-5eed-0123456789abcdef0123456789")  # fmt: skip
+    said: list[str] = []
+    await run_console(settings, _script("/settings server web:on"), said.append)
+    assert any("Web pages are served at http://127.0.0.1:" in line for line in said), said
+    link = re.search(r"http://127\.0\.0\.1:\d+/s/[A-Za-z0-9_-]+", "\n".join(said))
+    assert link is not None, said
+    slug = link.group(0).rsplit("/", 1)[1]
+    statuses: list[int] = []
+
+    async def read_the_page(_: str) -> str | None:
+        if not statuses:  # while this session runs, its own server's page answers
+            page = next(line for line in again if "This console's server's page" in line)
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(page.split(": ", 1)[1].strip()) as answer,
+            ):
+                statuses.append(answer.status)
+        return None
+
+    again: list[str] = []
+    await run_console(settings, read_the_page, again.append)
+    assert statuses == [200] and any(slug in line for line in again)
+
+
+def _script(*lines: str):
+    queue = list(lines)
+
+    async def read(_: str) -> str | None:
+        return queue.pop(0) if queue else None
+
+    return read
