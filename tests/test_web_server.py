@@ -10,11 +10,14 @@ import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import aiohttp
 
 from bot.storage import Storage
 
+ROOT = Path(__file__).resolve().parents[1]  # the checkout these tests run: its code, not
+# whichever one the environment installed
 SLUG = "a-slug-of-the-test-0123456789"
 GUILD = 800000000000000001
 
@@ -25,7 +28,8 @@ async def test_wordlebot_web_serves_the_pages_alone_and_stops_on_sigterm(tmp_pat
     await storage.web_pages.open(GUILD, SLUG)
     await storage.close()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "WEB_PORT": "0",
-           "WEB_HOST": "127.0.0.1", "DISCORD_TOKEN": "", "LOG_LEVEL": "WARNING"}  # fmt: skip
+           "WEB_HOST": "127.0.0.1", "DISCORD_TOKEN": "", "LOG_LEVEL": "WARNING",
+           "PYTHONPATH": str(ROOT)}  # fmt: skip
     env.pop("WEB_BASE_URL", None)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "web", env=env, cwd=tmp_path,
@@ -51,11 +55,12 @@ async def test_wordlebot_web_serves_the_pages_alone_and_stops_on_sigterm(tmp_pat
 
 
 def test_wordlebot_web_without_a_port_says_how_to_set_one(tmp_path) -> None:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.sqlite3'}"}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.sqlite3'}",
+           "PYTHONPATH": str(ROOT)}  # fmt: skip
     env.pop("WEB_PORT", None)
     done = subprocess.run([sys.executable, "-m", "bot.cli", "web"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert done.returncode == 1 and "WEB_PORT" in done.stdout
+    assert done.returncode == 1 and "Set WEB_PORT (e.g. WEB_PORT=8080)" in done.stdout
 
 
 async def test_the_console_serves_the_pages_and_prints_its_servers_link(tmp_path) -> None:
