@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from bot.commands import COMMANDS, Caller
 from bot.services import Player, Services, open_services
 from bot.services.stats import METRICS
+from bot.services.web import LABELS, anonymous_label
 from bot.settings import load_settings
 from bot.storage.periods import PERIODS
 from bot.web.app import make_app
@@ -259,14 +260,18 @@ def words_of(text: str) -> set[str]:
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )  # each its own server
 @given(season=SEASON, named=st.lists(st.booleans(), min_size=3, max_size=3),
-       picks=st.randoms(use_true_random=False))  # fmt: skip
-def test_no_page_holds_a_word_played_an_answer_or_an_id(database_url, season, named, picks):
-    asyncio.run(_season(database_url, season, named, picks))
+       picks=st.randoms(use_true_random=False),
+       deleted=st.sampled_from([None, 0, 1, 2]))  # fmt: skip
+def test_no_page_holds_a_word_played_an_answer_or_an_id(database_url, season, named, picks,
+                                                        deleted):  # fmt: skip
+    """Nor anyone who did not choose to be named, nor a player who deleted their data."""
+    asyncio.run(_season(database_url, season, named, picks, deleted))
 
 
-async def _season(url: str, season, named, picks) -> None:
+async def _season(url: str, season, named, picks, deleted) -> None:
     """A season of dailies on a server of its own (a PostgreSQL database outlives an
-    example), then every board of its page read."""
+    example), then, after one player (or none) deleted their data, every board of its page
+    read."""
     example = next(EXAMPLES)
     guild = GUILD + 1000 * example
     players = [Player(p.id + 1000 * example, p.name) for p in PLAYERS]
@@ -299,6 +304,12 @@ async def _season(url: str, season, named, picks) -> None:
                 clock.now += timedelta(days=1)
         secrets.add(services.daily.answer("wordle", services.daily.today() + timedelta(days=1)))
         ids = {str(p.id) for p in players} | {str(guild)}
+        gone: set[str] = set()
+        if deleted is not None:
+            player = players[deleted]
+            label = anonymous_label(services.daily.key(LABELS), guild, player.id)
+            gone = {player.name, label}
+            await COMMANDS["mydata delete"].run(services, Caller(player, guild), confirm="DELETE")
         for metric in METRICS:
             for period in PERIODS:
                 query = f"?metric={metric}&period={period}"
@@ -306,7 +317,7 @@ async def _season(url: str, season, named, picks) -> None:
                 fixed = TEMPLATE | words_of(await (await client.get(f"/s/{empty}{query}")).text())
                 leaked = (words_of(text) - fixed) & secrets
                 assert leaked == set(), (metric, period, leaked)
-                assert [i for i in ids if i in text] == [], (metric, period)
+                assert [i for i in ids | gone if i in text] == [], (metric, period)
                 for player, by_name in zip(players, named, strict=True):
                     assert by_name or player.name not in text
     finally:
