@@ -187,7 +187,10 @@ async def test_a_page_is_accessible_markup_in_the_readers_language(services, web
         assert landmark in text, landmark
     assert "3/6" in text  # today's board: her score
     french = await web.get(f"/s/{slug}", headers={"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"})
-    assert '<html lang="fr">' in await french.text()
+    in_french = await french.text()
+    assert '<html lang="fr">' in in_french and ">Joueur</th>" in in_french
+    # the server's own board (English Wordle), not the reader's language's Wordle
+    assert "wordle du jour" in in_french and "français" not in in_french
     assert french.headers["Vary"] == "Accept-Language"
     unknown = await web.get(f"/s/{slug}", headers={"Accept-Language": "ja, *;q=0.1"})
     assert '<html lang="en">' in await unknown.text()  # the server's language

@@ -10,7 +10,7 @@ A command returns the data its page shows (:class:`BoardsView`) or a refusal to 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -67,7 +67,8 @@ async def boards(services: Services, caller: Caller, page: WebPage, game: str = 
         if value not in known:
             return Reply.refuse(_("Unknown {option} {value}; choose one of {choices}").format(
                 option=name, value=repr(value[:20]), choices=", ".join(known)))  # fmt: skip
-    kind = await chosen_game(services, caller, game, None, None)
+    # The server's own Wordle (its language and length), whatever the reader's language.
+    kind = await chosen_game(services, replace(caller, locale=""), game, None, None)
     if isinstance(kind, Reply):
         return kind
     try:

@@ -23,6 +23,7 @@ from bot.storage.periods import PERIODS, STREAK_METRICS
 
 STYLE = "/static/site.css"
 CURRENT = ' aria-current="page"'
+NUMBER = ' class="number"'
 # How each period reads in a menu (the boards' own labels, and the season's).
 PERIOD_NAMES = {**PERIOD_LABELS, "season": N_("this season")}
 
@@ -99,23 +100,33 @@ def _menus(view: BoardsView) -> str:
     metrics = [(_link(view, metric=m), _(METRIC_TITLES[m]), m == view.metric) for m in METRICS]
     menus = [_menu(_("Game"), games), _menu(_("Period"), periods) if periods else "",
              _menu(_("Board"), metrics)]  # fmt: skip
-    return f'<nav aria-label="{escape(_("Boards"))}">' + "".join(menus) + "</nav>"
+    label = _("Boards")
+    return f'<nav aria-label="{escape(label)}">' + "".join(menus) + "</nav>"
 
 
 def _board_table(board: ShownBoard, heading: str) -> str:
     if not board.entries:
-        return f"<h2>{escape(heading)}</h2><p>{escape(_('Nobody is on this board yet.'))}</p>"
+        nobody = _("Nobody is on this board yet.")
+        return f"<h2>{escape(heading)}</h2><p>{escape(nobody)}</p>"
     rows = "".join(
         f'<tr><td class="number">{e.rank}</td><th scope="row">{escape(e.name)}</th>'
         f'<td class="number">{escape(board_value(board.metric, e.value))}</td>'
         f'<td class="number">{e.played}</td></tr>'
         for e in board.entries
     )
-    head = (f'<th scope="col" class="number">{escape(_("Rank"))}</th>'
-            f'<th scope="col">{escape(_("Player"))}</th>'
-            f'<th scope="col" class="number">{escape(_(METRIC_TITLES[board.metric]))}</th>'
-            f'<th scope="col" class="number">{escape(_("Played"))}</th>')  # fmt: skip
-    return (f"<table><caption>{escape(heading)}</caption><thead><tr>{head}</tr></thead>"
+    head = _columns((_("Rank"), True), (_("Player"), False),
+                    (_(METRIC_TITLES[board.metric]), True), (_("Played"), True))  # fmt: skip
+    return _table(heading, head, rows)
+
+
+def _columns(*columns: tuple[str, bool]) -> str:
+    """The header cells of a table's columns: (title, holds numbers)."""
+    return "".join(f'<th scope="col"{NUMBER if number else ""}>{escape(title)}</th>'
+                   for title, number in columns)  # fmt: skip
+
+
+def _table(caption: str, head: str, rows: str) -> str:
+    return (f"<table><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{rows}</tbody></table>")  # fmt: skip
 
 
@@ -125,14 +136,17 @@ def _pager(view: BoardsView) -> str:
         return ""
     steps = []
     if board.page > 1:
-        steps.append(f'<li><a href="{escape(_link(view, page=board.page - 1))}">'
-                     f"{escape(_('Previous page'))}</a></li>")  # fmt: skip
+        steps.append(_step(_link(view, page=board.page - 1), _("Previous page")))
     steps.append("<li>" + escape(_("Page {page} of {pages}").format(
         page=board.page, pages=board.pages)) + "</li>")  # fmt: skip
     if board.page < board.pages:
-        steps.append(f'<li><a href="{escape(_link(view, page=board.page + 1))}">'
-                     f"{escape(_('Next page'))}</a></li>")  # fmt: skip
-    return f'<nav aria-label="{escape(_("Pages"))}"><ul>{"".join(steps)}</ul></nav>'
+        steps.append(_step(_link(view, page=board.page + 1), _("Next page")))
+    label = _("Pages")
+    return f'<nav aria-label="{escape(label)}"><ul>{"".join(steps)}</ul></nav>'
+
+
+def _step(href: str, text: str) -> str:
+    return f'<li><a href="{escape(href)}">{escape(text)}</a></li>'
 
 
 def _today(view: BoardsView) -> str:
@@ -148,7 +162,4 @@ def _today_table(game: TodayGame) -> str:
         f'<tr><th scope="row">{escape(f.name)}</th><td class="number">{escape(f.score)}</td></tr>'
         for f in game.finished
     )
-    head = (f'<th scope="col">{escape(_("Player"))}</th>'
-            f'<th scope="col" class="number">{escape(_("Score"))}</th>')  # fmt: skip
-    return (f"<table><caption>{escape(game.title)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{rows}</tbody></table>")  # fmt: skip
+    return _table(game.title, _columns((_("Player"), False), (_("Score"), True)), rows)
