@@ -349,8 +349,15 @@ async def run_console(settings: Settings, read: Reader | None = None,
         sys.stdin.reconfigure(errors="surrogateescape")  # bytes not UTF-8 come as surrogates
     services = await open_services(settings)
     editing = _line_editing() if interactive else contextlib.nullcontext()
+    web_server = None
     with editing, use_locale(locale):  # the language goes back as it was at the end
         try:
+            if settings.web_port is not None:  # the pages too (aiohttp imported only then)
+                from bot.web.server import WebServer
+
+                web_server = WebServer(services, settings)
+                await web_server.start()
+                write(await _web_line(services))
             console = Console(services, console_player(), write,
                               colour=interactive and sys.stdout.isatty(),
                               locale=locale)  # fmt: skip
@@ -360,7 +367,18 @@ async def run_console(settings: Settings, read: Reader | None = None,
             write(_(SAVED))
             raise
         finally:
+            if web_server is not None:
+                await web_server.stop()
             await services.close()
+
+
+async def _web_line(services: Services) -> str:
+    """Where the console's own server's page is (or how to give it one)."""
+    page = await services.web.page_of(CONSOLE_PLACE)
+    if page is None:
+        return _("Web pages are served at {link}; /settings server web:on gives this "
+                 "console's server a page.").format(link=services.web.base_url)  # fmt: skip
+    return _("This console's server's page: {link}").format(link=services.web.link(page.slug))
 
 
 @contextlib.contextmanager

@@ -33,6 +33,7 @@ from bot.services import Player, Services, open_services
 from bot.services.kinds import KINDS
 from bot.settings import NO_TOKEN, Settings
 from bot.storage import StorageBusy
+from bot.web.server import WebServer, start_if_set
 from engine.aio import TREE_MODES, build_trees, warm
 from engine.rules import Mode
 
@@ -343,6 +344,8 @@ class WordleBot(commands.Bot):
         self.leader_jobs.append(self.close_ended_days)  # first: before the digest's
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # Servers' pages, on this loop (WEB_PORT; bot/web/); a port taken stops the start.
+        self.web_server = await start_if_set(self.services, self.settings)
         if self.warm_engine:
             await warm(("wordle", "primel"))
         self._jobs_task = asyncio.create_task(self._once_per_deployment(), name=JOBS_TASK)
@@ -449,6 +452,9 @@ class WordleBot(commands.Bot):
         trees: asyncio.Task[None] | None = getattr(self, "_trees_task", None)
         if trees is not None:  # its search's process ends before this one: nothing left
             await asyncio.wait({trees}, timeout=self.settings.drain_seconds)
+        web_server: WebServer | None = getattr(self, "web_server", None)
+        if web_server is not None:  # no page is read from a closed database
+            await web_server.stop()
         await super().close()
         services = getattr(self, "services", None)
         if services is not None:

@@ -78,6 +78,17 @@ class Settings(BaseSettings):
     # Tests only: the bot's clock starts at this instant (and runs on at the real pace), so
     # an end-to-end test can cross a day boundary. Unset: the real time.
     clock_start: datetime | None = None
+    # Servers' pages on the web (bot/web/; docs/operators.md): served on WEB_HOST:WEB_PORT by
+    # `wordlebot run` and the console, or alone by `wordlebot web`; no port, no web server.
+    # WEB_BASE_URL is the address people reach it at (behind a proxy: https://stats.example.org);
+    # unset, http://WEB_HOST:WEB_PORT. Each client may ask for WEB_REQUESTS_PER_MINUTE pages
+    # (bursts of a few at once); behind a proxy, WEB_TRUST_FORWARDED=true counts clients by
+    # the address the proxy puts last in X-Forwarded-For (only if the proxy sets it).
+    web_host: str = "127.0.0.1"
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_base_url: str | None = None
+    web_requests_per_minute: float = Field(default=60, gt=0)
+    web_trust_forwarded: bool = False
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
     discord_gateway_url: str | None = None  # and for its gateway
 
@@ -148,6 +159,23 @@ class Settings(BaseSettings):
         if self.database_url is not None:
             return parse_database_url(self.database_url.get_secret_value())
         return DatabaseUrl("sqlite", self.database_path)
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
+            raise ValueError(f"{value!r}: write an address like https://stats.example.org")
+        return None if value is None else value.rstrip("/")
+
+    @property
+    def web_link_base(self) -> str:
+        """Where pages' links start: WEB_BASE_URL, else the local server ("" if none)."""
+        if self.web_base_url is not None:
+            return self.web_base_url
+        if self.web_port is None:
+            return ""
+        host = f"[{self.web_host}]" if ":" in self.web_host else self.web_host
+        return f"http://{host}:{self.web_port}"
 
     @property
     def zone(self) -> ZoneInfo:

@@ -64,6 +64,11 @@ class Admin(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.leader_jobs.remove(self.purge_marks)
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """A server the bot leaves (or is removed from, or that is deleted) keeps no page."""
+        await self.bot.services.web.turn_off(guild.id)
+
     async def purge_marks(self) -> None:
         """The marks deletions left for a day that has ended go (bot/services/deletion.py)."""
         await self.bot.services.games.purge_marks()
@@ -84,7 +89,10 @@ class Admin(commands.Cog):
                            language="This server's Wordle words, and the digest's language",
                            length="This server's Wordle length (default 5)",
                            achievements="Announce players' achievements in the channel, or "
-                                        "tell each player privately (default)")  # fmt: skip
+                                        "tell each player privately (default)",
+                           web="A web page of this server's boards: on, a new link, or off",
+                           web_index="Let search engines index the web page "
+                                     "(default: no)")  # fmt: skip
     @app_commands.choices(language=WORD_LANGUAGES)
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.check(in_a_server)
@@ -98,6 +106,7 @@ class Admin(commands.Cog):
         coop_cooldown: app_commands.Range[int, 0, 3600] | None = None,
         language: str | None = None, length: Length | None = None,
         achievements: Literal["private", "public"] | None = None,
+        web: Literal["on", "new-link", "off"] | None = None, web_index: bool | None = None,
     ) -> None:  # fmt: skip
         await perform(
             interaction, "settings server", timezone=timezone, hints_in_daily=hints_in_daily,
@@ -108,20 +117,24 @@ class Admin(commands.Cog):
             daily_role_off=daily_role_off, coop_cooldown=coop_cooldown,
             role_pings=daily_role is None or daily_role.mentionable
             or interaction.app_permissions.mention_everyone, language=language, length=length,
-            achievements=achievements,
+            achievements=achievements, web=web, web_index=web_index,
         )  # fmt: skip
 
     @settings.command(name="me", description="Your own settings, wherever you play")
     @app_commands.describe(colours="Your boards, images and shares: green/yellow, or high-contrast "
                                    "orange/blue",
-                           language="The bot's language for you (auto: Discord's)")  # fmt: skip
+                           language="The bot's language for you (auto: Discord's)",
+                           web_name="Your name on servers' web pages (off: an anonymous "
+                                    "label)")  # fmt: skip
     @app_commands.choices(language=INTERFACE_CHOICES)
     async def my_settings(
         self, interaction: discord.Interaction[Any],
         colours: Literal["standard", "high-contrast"] | None = None, language: str | None = None,
+        web_name: Literal["on", "off"] | None = None,
     ) -> None:  # fmt: skip
-        reply = await in_time(interaction, command_work(interaction, "settings me", colours=colours,
-                                                        language=language))  # fmt: skip
+        work = command_work(interaction, "settings me", colours=colours, language=language,
+                            web_name=web_name)  # fmt: skip
+        reply = await in_time(interaction, work)
         known = getattr(interaction.client, "locales", None)
         if language is not None and isinstance(known, dict):  # this process follows at once
             known.pop(interaction.user.id, None)

@@ -373,6 +373,7 @@ async def filled_sqlite(path: str) -> dict[str, int]:
     assert await services.storage.digests.claim(GUILDS[0], "2026-01-01", 56)
     await services.storage.live_boards.set_channel(GUILDS[0], 57)  # the live board's
     assert await services.storage.live_boards.claim(GUILDS[0], "2026-01-01", 57)
+    await services.storage.web_pages.open(GUILDS[0], "a-page-slug")  # a server's web page
     await services.storage._write(
         "INSERT INTO reminders (guild_id, player_id, channel_id, minute) VALUES (?, 1, 56, 540)",
         (GUILDS[0],),

@@ -34,7 +34,7 @@ READ_AT_RUN_TIME = [
     "wordlists/de/definitions.tsv", "wordlists/de/LICENSE-wiktionary",
     "bot/results/hardmode-wordle.json", "bot/results/hardmode-wordle.png",
     "bot/results/hardmode-primel.json", "bot/results/hardmode-primel.png",
-    "bot/render/fonts/DejaVuSans-Bold.ttf",
+    "bot/render/fonts/DejaVuSans-Bold.ttf", "bot/web/static/site.css",
 ]  # fmt: skip
 
 

@@ -195,6 +195,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     return event_loop.run(run_bot(settings))
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from bot import event_loop
+    from bot.discord_bot import configure
+    from bot.settings import load_settings
+    from bot.web.server import run_web
+
+    settings = load_settings()
+    configure(settings)
+    return event_loop.run(run_web(settings))
+
+
 def cmd_sync(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -774,6 +785,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     database_option(p)
     p.set_defaults(run=cmd_run)
+    p = commands.add_parser("web", help="serve servers' pages alone (needs WEB_PORT)")
+    database_option(p)
+    p.set_defaults(run=cmd_web)
     p = commands.add_parser("sync", help="publish the slash commands globally, once")
     p.set_defaults(run=cmd_sync)
     p = commands.add_parser(

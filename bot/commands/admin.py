@@ -33,6 +33,10 @@ AT_THE_CONSOLE = N_(
 RANGES = {"season_days": (1, 366), "fail_score": (1, 20), "coop_cooldown": (0, 3600)}
 # Who hears of a player's achievement: the player alone, or the channel too.
 ACHIEVEMENTS = ("private", "public")
+# The server's page on the web: on (its link), a new link (the old one stops), off.
+WEB = ("on", "new-link", "off")
+# Whether a player is named on servers' pages (else an anonymous label).
+WEB_NAME = ("on", "off")
 
 
 def server_refusal(caller: Caller, *, manage: bool = False) -> Reply | None:
@@ -63,6 +67,8 @@ def here(caller: Caller) -> int | None:
     Param("language", choices=tuple(LANGUAGES), positional=False),
     Param("length", int, positional=False),
     Param("achievements", choices=ACHIEVEMENTS, positional=False),
+    Param("web", choices=WEB, positional=False),
+    Param("web_index", bool, positional=False),
 )
 async def server_settings(
     services: Services, caller: Caller, timezone: str | None = None,
@@ -70,7 +76,8 @@ async def server_settings(
     fail_score: int | None = None, daily_role: RoleId | None = None,
     daily_role_channel: ChannelId | None = None, daily_role_off: bool = False,
     coop_cooldown: int | None = None, role_pings: bool = True, language: str | None = None,
-    length: int | None = None, achievements: str | None = None,
+    length: int | None = None, achievements: str | None = None, web: str | None = None,
+    web_index: bool | None = None,
 ) -> Reply:  # fmt: skip
     """``role_pings``: whether a ping of ``daily_role`` reaches anyone (Discord knows: the
     role is mentionable, or the bot may mention every role)."""
@@ -123,6 +130,7 @@ async def server_settings(
         await services.coop.set_cooldown(guild, coop_cooldown)
     if achievements is not None:
         await storage.achievements.set_public(guild, achievements == "public")
+    web_note = await _web_page(services, guild, web, web_index)
     cooldown = await services.coop.cooldown(guild)
     words_in = language_name(updated.language or "en")  # in the reader's words
     letters = updated.word_length or 5
@@ -149,10 +157,40 @@ async def server_settings(
         if await storage.achievements.public(guild)
         else _("Achievements: each player is told privately (achievements:public also "
                "announces them in the channel)."),
+        *web_note,
     ]  # fmt: skip
     if caller.front == "console":
         sentences.append(_(AT_THE_CONSOLE))
     return Reply(" ".join(sentences), private=True)
+
+
+async def _web_page(services: Services, guild: int, web: str | None,
+                    web_index: bool | None) -> list[str]:  # fmt: skip
+    """Turn the server's page on, give it a new link or turn it off, as asked; the sentences
+    that say how it now is."""
+    pages = services.web
+    if web == "on":
+        await pages.turn_on(guild)
+    elif web == "new-link":
+        await pages.new_link(guild)
+    elif web == "off":
+        await pages.turn_off(guild)
+    if web_index is not None:
+        await pages.set_indexed(guild, web_index)
+    page = await pages.page_of(guild)
+    if page is None:
+        return [_("Web page: off (web:on gives this server a page of its boards).")]
+    note = [_("Web page: {link} (web:new-link replaces the link, web:off removes the page).")
+            .format(link=pages.link(page.slug))]  # fmt: skip
+    if not pages.base_url:
+        note.append(_("The bot's operator has not set up its web server yet, so the page "
+                      "cannot be opened until they do."))  # fmt: skip
+    note.append(
+        _("Search engines may index it.")
+        if page.indexed
+        else _("Search engines are asked not to index it (web_index:true allows it).")
+    )
+    return note
 
 
 def _daily_role_refusal(guild: int, role: RoleId | None, channel: ChannelId | None,
@@ -188,10 +226,12 @@ async def _daily_role_note(services: Services, guild: int, role: RoleId | None,
     "settings me",
     Param("colours", choices=tuple(PALETTES)),
     Param("language", choices=INTERFACE, positional=False),
+    Param("web_name", choices=WEB_NAME, positional=False),
     console_name="/colours",
 )
 async def my_settings(services: Services, caller: Caller, colours: str | None = None,
-                      language: str | None = None) -> Reply:  # fmt: skip
+                      language: str | None = None,
+                      web_name: str | None = None) -> Reply:  # fmt: skip
     """The player's colours and the language the bot speaks to them, wherever they play
     (``extra["palette"]``, ``extra["locale"]``: the console follows them at once)."""
     storage = services.storage
@@ -201,18 +241,21 @@ async def my_settings(services: Services, caller: Caller, colours: str | None = 
     if language is not None:
         chosen = None if language == "auto" else language
         await storage.set_player_locale(player.id, player.name, chosen)
+    if web_name is not None:
+        await storage.web_pages.set_named(player.id, player.name, web_name == "on")
+    named = await storage.web_pages.named(player.id)
     palette = palette_named(colours or await storage.palette(player.id))
     locale = await storage.player_locale(player.id)
     # A new language answers in that language (auto: the one Discord shows, or the console's).
     speaking = use_locale(locale or caller.locale) if language is not None else nullcontext()
     with speaking:
         text = _my_settings_text(palette.name, squares_of("210", palette),
-                                 palette.high_contrast, locale)  # fmt: skip
+                                 palette.high_contrast, locale, named)  # fmt: skip
     return Reply(text, private=True, extra={"palette": palette.name, "locale": locale})
 
 
 def _my_settings_text(palette: str, squares: str, high_contrast: bool,
-                      locale: str | None) -> str:  # fmt: skip
+                      locale: str | None, by_name: bool) -> str:  # fmt: skip
     named = (_("orange: right place, blue: elsewhere") if high_contrast
              else _("green: right place, yellow: elsewhere"))  # fmt: skip
     speaks = (
@@ -228,6 +271,9 @@ def _my_settings_text(palette: str, squares: str, high_contrast: bool,
         _("Your boards, their images and your shares use them; /settings me colours changes "
           "them."),
         speaks,
+        _("Servers' web pages show your name (/settings me web_name:off hides it).") if by_name
+        else _("Servers' web pages show you under an anonymous label (/settings me "
+               "web_name:on shows your name)."),
     ])  # fmt: skip
 
 

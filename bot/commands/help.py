@@ -10,7 +10,8 @@ from bot.services import Services
 
 @command("help")
 async def help_(services: Services, caller: Caller) -> Reply:
-    return Reply(help_text(caller.front), private=True)
+    front = caller.front  # a page never asks for /help: it reads as Discord's
+    return Reply(help_text("discord" if front == "web" else front), private=True)
 
 
 __all__ = ["help_"]

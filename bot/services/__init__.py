@@ -24,6 +24,7 @@ from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.stats import Board, Stats, StatsService
+from bot.services.web import WebService
 from bot.services.winner_role import RoleDoor, take_from_player
 from bot.services.year import YearService
 from bot.settings import Settings
@@ -44,6 +45,7 @@ class Services:
     analysis_gate: AnalysisGate = field(default_factory=AnalysisGate)
     analysis_budget: float = BUDGET  # seconds of reading grids per paste
     live_board_window: float = WINDOW  # seconds: one edit of a server's live board in each
+    web_base_url: str = ""  # where servers' pages are reached (bot/web/), "" if nowhere
     races: RaceService = field(init=False)  # plays through ``games``: made from it
     closing: ClosingService = field(init=False)  # the job closing the days that ended
     live_boards: LiveBoardService = field(init=False)  # the live daily board's edits
@@ -70,6 +72,7 @@ class Services:
         records that would let a digest do it go with their data (the roles to take are
         read in the deletion's transaction: one recorded just before it is taken too)."""
         deletion = await self.games.delete_player(player_id)
+        await self.storage.web_pages.people_changed()  # no page's cached copy shows them
         self.guide.forget(player_id)  # their next command is a first use again
         if door is not None:
             await take_from_player(door, player_id, deletion.roles)
@@ -98,6 +101,12 @@ class Services:
         return YearService(self.storage)
 
     @cached_property
+    def web(self) -> WebService:
+        """Servers' pages on the web: their links and what they show (bot/services/web.py)."""
+        return WebService(self.storage, self.daily, self.stats, self.live_boards,
+                          self.web_base_url)  # fmt: skip
+
+    @cached_property
     def challenges(self) -> ChallengeService:
         """Challenges with a player's own word (played through ``games``)."""
         return ChallengeService(self.storage, self.games)
@@ -117,7 +126,8 @@ async def open_services(settings: Settings) -> Services:
     return Services(storage, daily, GameService(storage, daily), StatsService(storage), digests,
                     ReminderService(storage, daily), CoopService(storage, daily),
                     analysis_budget=settings.analysis_budget_seconds,
-                    live_board_window=settings.live_board_seconds)  # fmt: skip
+                    live_board_window=settings.live_board_seconds,
+                    web_base_url=settings.web_link_base)  # fmt: skip
 
 
 async def _draw_from(storage: Storage, today: date) -> date:

@@ -63,6 +63,7 @@ from bot.storage.reminders import Reminders
 from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
+from bot.storage.web_pages import WebPages
 from bot.storage.winner_roles import WinnerRoles, roles_held_by
 from bot.storage.years import Years
 
@@ -95,6 +96,7 @@ class Storage:
         self.imports = Imports(db)  # the checkpoints of share channels' history imports
         self.years = Years(db)  # the year card's reads
         self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
+        self.web_pages = WebPages(db)  # servers' pages on the web, and who is named there
 
     # -- opening, closing, migrating -------------------------------------------------------
 

@@ -41,6 +41,7 @@ ORDER = {
     "share_imports": "guild_id, channel_id",
     "live_boards": "guild_id, day",
     "forgotten": "mark",
+    "web_pages": "guild_id",
 }
 BATCH = 50_000
 

@@ -260,6 +260,21 @@ _DIGEST_LEASES = """
 """
 
 
+# 31 (both engines): a server's page on the web (issue 41; bot/storage/web_pages.py): the
+# random slug of its link (never its id), whether search engines may index it; each player's
+# choice to be named on pages (else a keyed anonymous label). (The count of changes to who is
+# shown how, which a page's version holds, is a row of meta made at the first change.)
+_WEB_PAGES = """
+    CREATE TABLE web_pages (
+        guild_id BIGINT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        indexed INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    );
+    ALTER TABLE players ADD COLUMN web_name INTEGER NOT NULL DEFAULT 0;
+"""
+
+
 def _answer_votes(big: str) -> str:
     return f"""
     ALTER TABLE nyt_answer_votes ADD COLUMN scope {big} NOT NULL DEFAULT 0;
@@ -664,6 +679,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _SHARES_APART,
     # 30: a digest's lease and step (see _DIGEST_LEASES).
     _DIGEST_LEASES,
+    # 31: servers' web pages and players' names on them (see _WEB_PAGES).
+    _WEB_PAGES,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -1005,6 +1022,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _SHARES_APART,
     # 30: as SQLite's 30.
     _DIGEST_LEASES,
+    # 31: as SQLite's 31.
+    _WEB_PAGES,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
@@ -1015,4 +1034,4 @@ TABLES = ("meta", "players", "guild_settings", "games", "daily_puzzles", "result
           "challenges", "coop_games", "coop_rows", "coop_standings",
           "played_marks", "recent_pings", "nyt_answer_votes", "nyt_answers",
           "winner_roles", "achievements", "share_imports", "live_boards",
-          "forgotten")  # fmt: skip
+          "forgotten", "web_pages")  # fmt: skip
