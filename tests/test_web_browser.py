@@ -146,3 +146,13 @@ def test_without_the_browser_or_axe_the_tests_fail_saying_what_to_install(
     monkeypatch.setattr(web_browser, "AXE", tmp_path / "node_modules" / "axe.min.js")
     with pytest.raises(pytest.fail.Exception, match="npm ci --prefix tests/browser"):
         axe_source()
+
+
+def test_the_docs_show_the_four_pictures_the_harness_takes() -> None:
+    """docs/make_web_screenshots.py writes them (README.md and docs/admins.md show two); each
+    is the size of its window and small."""
+    for name, size, _contrast in SHOTS:
+        path = web_browser.ROOT / "docs" / f"{name}.png"
+        with Image.open(path) as picture:
+            assert picture.format == "PNG" and picture.size == size, name
+        assert path.stat().st_size < 150_000, name
