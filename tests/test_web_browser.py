@@ -55,7 +55,7 @@ def kind(url: str) -> str:
     return "/".join(part if i % 2 or i == 0 else "*" for i, part in enumerate(parts))
 
 
-def test_a_visitor_clicks_through_every_choice_and_axe_finds_nothing_serious(site, browser):
+def test_a_visitor_clicks_through_every_choice_and_axe_finds_nothing_serious(browser, site):
     source = axe_source()
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -118,7 +118,7 @@ def test_a_visitor_clicks_through_every_choice_and_axe_finds_nothing_serious(sit
     assert len(shapes) >= 3, len(shapes)  # a board, an empty board, a streak board at least
 
 
-def test_the_page_at_a_phone_and_a_desktop_width_in_both_palettes(site, browser, tmp_path):
+def test_the_page_at_a_phone_and_a_desktop_width_in_both_palettes(browser, site, tmp_path):
     """The docs' four pictures (docs/web-*.png come from docs/make_web_screenshots.py), each
     of a page that fits its width and that axe passes; the dark scheme passes axe too."""
     taken = screenshots(browser, site, tmp_path)
@@ -135,6 +135,19 @@ def test_the_page_at_a_phone_and_a_desktop_width_in_both_palettes(site, browser,
         assert page.goto(site).status == 200
         assert axe_violations(page, source) == [], ("dark", contrast)
         context.close()
+
+
+def test_the_pages_policy_holds_in_the_browser_no_inline_script_runs(browser, site) -> None:
+    """Why axe-core is evaluated through the DevTools protocol, not added as a script tag: the
+    served policy (script-src 'none') refuses any script the page itself would run."""
+    from playwright.sync_api import Error
+
+    page = browser.new_page()
+    assert page.goto(site).status == 200
+    with pytest.raises(Error, match="Content Security Policy"):
+        page.add_script_tag(content="window.ran = true")
+    assert page.evaluate("window.ran === undefined")
+    page.close()
 
 
 def test_without_the_browser_or_axe_the_tests_fail_saying_what_to_install(
