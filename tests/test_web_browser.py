@@ -27,12 +27,13 @@ from bot.storage.periods import PERIODS
 LINKS = """() => [...document.querySelectorAll('a[href]')].map(a =>
     [a.getAttribute('href'), a.href, !!a.closest('ul')?.querySelector('[aria-current]')])"""
 STYLED = "() => [...document.styleSheets].some(s => s.cssRules.length > 0)"
-# A page's shape: its elements with their attributes, without texts, links' targets or how
-# many of each. Pages of one shape (a board of another period, say) differ only in words and
-# figures, which axe-core's rules do not look at in any other way: it checks one of each.
+# A page's shape: its elements with their attributes and whether they hold any text, without
+# the texts, links' targets or how many of each. Pages of one shape (a board of another
+# period, say) differ only in words and figures, which axe-core's rules judge only as present
+# or not: it checks one page of each shape.
 SHAPE = """() => [...new Set([...document.querySelectorAll('*')].map(e => e.tagName + ' '
-    + [...e.attributes].map(a => a.name === 'href' ? a.name : a.name + '=' + a.value)))]
-    .sort().join('|')"""
+    + [...e.attributes].map(a => a.name === 'href' ? a.name : a.name + '=' + a.value)
+    + (e.textContent.trim() ? '' : ' empty')))].sort().join('|')"""
 
 
 @pytest.fixture(scope="module")
