@@ -99,6 +99,21 @@ class WebPages:
         )
         return {int(r[0]): str(r[1]) for r in rows}
 
+    async def players(self, guild_id: int) -> list[int]:
+        """Everyone with a result kept in the server (a player page can only be theirs)."""
+        rows = await self.db.all(
+            "SELECT DISTINCT player_id FROM standings WHERE scope = ? ORDER BY player_id",
+            (guild_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def kinds(self, guild_id: int) -> list[str]:
+        """The kinds of game with results kept in the server (the page's game menus)."""
+        rows = await self.db.all(
+            "SELECT DISTINCT kind FROM standings WHERE scope = ? ORDER BY kind", (guild_id,)
+        )
+        return [str(r[0]) for r in rows]
+
     async def people_changed(self) -> None:
         """Someone is shown differently now (their data deleted): every page's version moves."""
         await self.db.write(_BUMP, (PEOPLE,))
