@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from bot.i18n import _, negotiate
 from bot.services.daily import DailyPuzzles
@@ -31,6 +31,7 @@ from bot.storage.web_pages import PageRow
 
 LABELS = "web-labels"  # the purpose of the key anonymous labels are made with
 HANDLES = "web-handles"  # and of named players' handles (their page's address)
+STREAK_READ = 40  # the days a group streak reads at first (a longer run reads on)
 SLUG_BYTES = 18  # 24 characters of the URL-safe alphabet: 144 bits, never guessed
 PAGE_ROUTE = "/s/"  # where a slug's page lives under the base URL (bot/web/app.py)
 
@@ -186,9 +187,19 @@ class WebService:
     async def group_streak(self, page: WebPage, kind: str) -> int:
         """Days in a row, up to today, on which someone in the server finished ``kind``."""
         today = self.daily.today()
-        days = await self.storage.years.server_days(page.guild_id, kind, "0001-01-01",
-                                                    today.isoformat())  # fmt: skip
-        return group_streak([day for day, _games, _wins in days], today)
+        if not kind.endswith(":daily"):  # no puzzle day: the days games were played on
+            days = await self.storage.years.server_days(page.guild_id, kind, "0001-01-01",
+                                                        today.isoformat())  # fmt: skip
+            return group_streak([day for day, _games, _wins in days], today)
+        seen: list[str] = []
+        before, limit = (today + timedelta(days=1)).isoformat(), STREAK_READ
+        while True:  # a page of days at a time, while the run may go on past it
+            more = await self.storage.web_pages.days_played(page.guild_id, kind, before, limit)
+            seen += more
+            run = group_streak(seen, today)
+            if len(more) < limit or run < len(seen):
+                return run
+            before, limit = more[-1], limit * 4
 
     async def player(self, page: WebPage, ref: str, kind: str) -> ShownPlayer | None:
         """The page of the player of the server whose address is ``ref`` (a named player's
