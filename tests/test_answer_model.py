@@ -1,6 +1,7 @@
 """The NYT answer model: every NYT-allowed word may be the answer, weighted (issue 17)."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -175,7 +176,7 @@ def test_the_openers_eg_is_kept_on_disk_keyed_by_the_model_weights(
     """The costliest turn of a coaching is worked out once per model, then read back by
     every process and after a restart; a model with other weights has its own."""
     from engine.answer_model import AnswerModel
-    from engine.solver.weighted import _opening_eg, expected_guesses
+    from engine.solver.weighted import MODEL_OPENINGS_KEPT, _opening_eg, expected_guesses
     from engine.variants import Variant
     from engine.words import LETTERS, WordList
 
@@ -197,10 +198,21 @@ def test_the_openers_eg_is_kept_on_disk_keyed_by_the_model_weights(
         _opening_eg.cache_clear()  # as a new process: what is on disk is what is used
         read = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
         assert sorted(r.tolist() for r in read) == sorted(m.tolist() for m in marked)
+        new = set(kept)
         kept[0].write_bytes(b"torn")  # a file cut short is worked out again
         _opening_eg.cache_clear()
         again = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
         assert sum((a == r).all() for a, r in zip(again, read, strict=True)) == 1
+        # One model a puzzle: only the newest openers stay, the one just used among them.
+        for i in range(MODEL_OPENINGS_KEPT + 5):
+            old = tmp_path / f"model-opening-old{i:02}.npy"
+            np.save(old, np.zeros(3))
+            os.utime(old, (1000 + i, 1000 + i))
+        _opening_eg.cache_clear()
+        _opening_eg(flat, Mode.HARD)
+        kept = {path.name for path in tmp_path.glob("model-opening-*.npy")}
+        assert len(kept) == MODEL_OPENINGS_KEPT and not any("old00" in k for k in kept)
+        assert {path.name for path in new} <= kept
     finally:
         _opening_eg.cache_clear()
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -432,15 +434,29 @@ def _opening_eg(model: AnswerModel, mode: Mode) -> npt.NDArray[np.float64]:
     try:
         found: npt.NDArray[np.float64] = np.load(path)
         if found.shape == position.pool.shape and found.dtype == np.float64:
+            path.touch()  # used: among the newest kept
             return found
     except (OSError, ValueError):
         pass
     eg = expected_guesses(position, position.pool)
     _save_atomically(path, eg)
+    _keep_newest_openings(path.parent)
     return eg
 
 
 MODEL_OPENING_FORMAT = "model-opening-eg-v1"  # part of the cache key: bump when EG changes
+# Each puzzle has its own model (its history): openers kept for the newest few, 116 KiB
+# each, so shares of old puzzles pasted over the years do not grow the cache without end.
+MODEL_OPENINGS_KEPT = 24
+
+
+def _keep_newest_openings(folder: Path) -> None:
+    found = []
+    for path in folder.glob("model-opening-*.npy"):
+        with suppress(OSError):  # another process may remove it first
+            found.append((path.stat().st_mtime, path))
+    for _, old in sorted(found, reverse=True)[MODEL_OPENINGS_KEPT:]:
+        old.unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=64)
