@@ -316,6 +316,11 @@ async def _season(url: str, season, named, picks, deleted) -> None:
             player = players[deleted]
             gone = {player.name, *refs[player.id]}
             await COMMANDS["mydata delete"].run(services, Caller(player, guild), confirm="DELETE")
+        today = services.daily.today()
+        finished = set()  # who finished a game (here: their only server), and kept it
+        for p in players:
+            if (await services.stats.stats(p.id, "wordle:daily", today)).played:
+                finished.add(p.id)
         linked: set[str] = set()
         for metric in METRICS:
             for period in PERIODS:
@@ -338,16 +343,20 @@ async def _season(url: str, season, named, picks, deleted) -> None:
         fixed = TEMPLATE | words_of(await (await client.get(f"/s/{empty}/p/{control_ref}")).text())
         fixed |= words_of(await (await client.get(f"/s/{empty}/p/nobody")).text())  # a 404
         for player, by_name in zip(players, named, strict=True):
+            pages = 0
             for ref in refs[player.id]:
                 answer = await client.get(f"/s/{slug}/p/{ref}")
                 text = await answer.text()
                 if answer.status == 200:
                     assert player.name not in gone and ref == refs[player.id][by_name]
                     linked.discard(ref)
+                    pages += 1
                 leaked = (words_of(text) - fixed) & secrets
                 assert leaked == set(), (player, leaked)
                 assert [i for i in ids | gone if i in text] == [], player
                 assert all(by or p.name not in text for p, by in zip(players, named, strict=True))
+            # one page each, by label or handle as they chose; none once deleted
+            assert pages == (player.id in finished and player.name not in gone), player
         assert linked == set()  # every page a board links to was read, and none was missing
     finally:
         await client.close()
