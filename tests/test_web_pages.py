@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from bot.commands import COMMANDS, Caller
 from bot.services import Player, Services, open_services
 from bot.services.stats import METRICS
-from bot.services.web import LABELS, anonymous_label
+from bot.services.web import HANDLES, LABELS, anonymous_label, public_handle
 from bot.settings import load_settings
 from bot.storage.periods import PERIODS
 from bot.web.app import make_app
@@ -267,7 +267,8 @@ def words_of(text: str) -> set[str]:
        deleted=st.sampled_from([None, 0, 1, 2]))  # fmt: skip
 def test_no_page_holds_a_word_played_an_answer_or_an_id(database_url, season, named, picks,
                                                         deleted):  # fmt: skip
-    """Nor anyone who did not choose to be named, nor a player who deleted their data."""
+    """Nor anyone who did not choose to be named, nor a player who deleted their data: on
+    every board and on every player's page (a deleted player's has gone)."""
     asyncio.run(_season(database_url, season, named, picks, deleted))
 
 
@@ -308,11 +309,19 @@ async def _season(url: str, season, named, picks, deleted) -> None:
         secrets.add(services.daily.answer("wordle", services.daily.today() + timedelta(days=1)))
         ids = {str(p.id) for p in players} | {str(guild)}
         gone: set[str] = set()
+        refs = {p.id: (anonymous_label(services.daily.key(LABELS), guild, p.id),
+                       public_handle(services.daily.key(HANDLES), guild, p.id))
+                for p in players}  # fmt: skip
         if deleted is not None:
             player = players[deleted]
-            label = anonymous_label(services.daily.key(LABELS), guild, player.id)
-            gone = {player.name, label}
+            gone = {player.name, *refs[player.id]}
             await COMMANDS["mydata delete"].run(services, Caller(player, guild), confirm="DELETE")
+        today = services.daily.today()
+        finished = set()  # who finished a game (here: their only server), and kept it
+        for p in players:
+            if (await services.stats.stats(p.id, "wordle:daily", today)).played:
+                finished.add(p.id)
+        linked: set[str] = set()
         for metric in METRICS:
             for period in PERIODS:
                 query = f"?metric={metric}&period={period}"
@@ -323,6 +332,32 @@ async def _season(url: str, season, named, picks, deleted) -> None:
                 assert [i for i in ids | gone if i in text] == [], (metric, period)
                 for player, by_name in zip(players, named, strict=True):
                     assert by_name or player.name not in text
+                linked |= set(re.findall(rf"/s/{slug}/p/([A-Za-z0-9]+)", text))
+        # every player's page (and a control page on the empty server: its template's words)
+        control = 750000000000000000 + example
+        first_day = START.date().isoformat()
+        await services.storage.bulk_results(
+            [(control, guild + 1, "wordle:daily", first_day, True, 3, 50, 50)]
+        )
+        control_ref = anonymous_label(services.daily.key(LABELS), guild + 1, control)
+        fixed = TEMPLATE | words_of(await (await client.get(f"/s/{empty}/p/{control_ref}")).text())
+        fixed |= words_of(await (await client.get(f"/s/{empty}/p/nobody")).text())  # a 404
+        for player, by_name in zip(players, named, strict=True):
+            pages = 0
+            for ref in refs[player.id]:
+                answer = await client.get(f"/s/{slug}/p/{ref}")
+                text = await answer.text()
+                if answer.status == 200:
+                    assert player.name not in gone and ref == refs[player.id][by_name]
+                    linked.discard(ref)
+                    pages += 1
+                leaked = (words_of(text) - fixed) & secrets
+                assert leaked == set(), (player, leaked)
+                assert [i for i in ids | gone if i in text] == [], player
+                assert all(by or p.name not in text for p, by in zip(players, named, strict=True))
+            # one page each, by label or handle as they chose; none once deleted
+            assert pages == (player.id in finished and player.name not in gone), player
+        assert linked == set()  # every page a board links to was read, and none was missing
     finally:
         await client.close()
         await services.close()

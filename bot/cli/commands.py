@@ -1081,6 +1081,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--results", type=whole(1, 100 * RUNS), default=200_000)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
+    p = benches.add_parser("web", help="a server's pages: render time and weight")
+    p.add_argument("--players", type=whole(1, 100_000), default=200)
+    p.add_argument("--days", type=whole(1, 10_000), default=365, help="days of dailies")
+    p.add_argument("--passes", type=whole(1, 1000), default=5, help="reads of every page")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--database", dest="web_database", metavar="URL",
+                   help="also PostgreSQL: an empty database, or 'embedded'")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=later("bot.cli.web_bench", "cmd_bench_web"))
     p = benches.add_parser("liveboard", help="a server's live daily board built from the database")
     p.add_argument("--players", type=whole(1, 100_000), default=100)
     p.add_argument("--builds", type=whole(1, 100_000), default=200)

@@ -19,16 +19,19 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from bot.i18n import _, negotiate
 from bot.services.daily import DailyPuzzles
 from bot.services.live_board import LiveBoardService
 from bot.services.stats import Board, StatsService
+from bot.services.web_players import ShownPlayer, group_streak, player_figures
 from bot.storage import Storage
 from bot.storage.web_pages import PageRow
 
 LABELS = "web-labels"  # the purpose of the key anonymous labels are made with
+HANDLES = "web-handles"  # and of named players' handles (their page's address)
+STREAK_READ = 40  # the days a group streak reads at first (a longer run reads on)
 SLUG_BYTES = 18  # 24 characters of the URL-safe alphabet: 144 bits, never guessed
 PAGE_ROUTE = "/s/"  # where a slug's page lives under the base URL (bot/web/app.py)
 
@@ -50,6 +53,7 @@ class ShownEntry:
     named: bool  # whether ``name`` is their own
     value: float
     played: int
+    ref: str = ""  # their player page's address under the server's (bot/services/web_players.py)
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class Finisher:
     name: str
     named: bool
     score: str  # "3/6", "X/6", "4/6*": the score alone, never a grid
+    ref: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,10 +81,26 @@ class TodayGame:
     finished: tuple[Finisher, ...]
 
 
+@dataclass(frozen=True)
+class Shown:
+    """How a player is shown on a server's page: a name, and their page's address."""
+
+    name: str
+    named: bool
+    ref: str  # a named player's handle, anyone else's label: never the one for the other
+
+
 def anonymous_label(key: bytes, guild_id: int, player_id: int) -> str:
     """A player's label on one server's page: six hex digits of a keyed hash."""
     digest = hmac.new(key, f"{guild_id}\x00{player_id}".encode(), hashlib.sha256).hexdigest()
     return digest[:6].upper()
+
+
+def public_handle(key: bytes, guild_id: int, player_id: int) -> str:
+    """A named player's page address on one server: from another key than their label, so
+    a page that showed their name never ties it to the label they have once they opt out."""
+    digest = hmac.new(key, f"{guild_id}\x00{player_id}".encode(), hashlib.sha256).hexdigest()
+    return digest[:10]
 
 
 class WebService:
@@ -136,10 +157,11 @@ class WebService:
         return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
 
     async def board(self, page: WebPage, kind: str, metric: str, period: str,
-                    number: int = 1) -> ShownBoard:  # fmt: skip
+                    number: int = 1, previous_season: bool = False) -> ShownBoard:  # fmt: skip
         """A page of one of the server's boards (raises LeaderboardError as /leaderboard)."""
         board = await self.stats.leaderboard(kind, metric, guild_id=page.guild_id, page=number,
-                                             today=self.daily.today(), period=period)  # fmt: skip
+                                             today=self.daily.today(), period=period,
+                                             previous_season=previous_season)  # fmt: skip
         shown = await self._names(page.guild_id, [e.player_id for e in board.entries])
         return _shown_board(board, shown)
 
@@ -152,23 +174,68 @@ class WebService:
         shown = await self._names(page.guild_id, ids)
         games = tuple(
             TodayGame(g.kind, g.title, tuple(
-                Finisher(*shown[r.member.player_id], r.score) for r in g.finished))
+                Finisher(shown[r.member.player_id].name, shown[r.member.player_id].named,
+                         r.score, shown[r.member.player_id].ref) for r in g.finished))
             for g in played
         )  # fmt: skip
         return day, games
 
-    async def _names(self, guild_id: int, player_ids: list[int]) -> dict[int, tuple[str, bool]]:
+    async def kinds(self, page: WebPage) -> list[str]:
+        """The kinds of game played in the server (its page's game and variant menus)."""
+        return await self.storage.web_pages.kinds(page.guild_id)
+
+    async def group_streak(self, page: WebPage, kind: str) -> int:
+        """Days in a row, up to today, on which someone in the server finished ``kind``."""
+        today = self.daily.today()
+        if not kind.endswith(":daily"):  # no puzzle day: the days games were played on
+            days = await self.storage.years.server_days(page.guild_id, kind, "0001-01-01",
+                                                        today.isoformat())  # fmt: skip
+            return group_streak([day for day, _games, _wins in days], today)
+        seen: list[str] = []
+        before, limit = (today + timedelta(days=1)).isoformat(), STREAK_READ
+        while True:  # a page of days at a time, while the run may go on past it
+            more = await self.storage.web_pages.days_played(page.guild_id, kind, before, limit)
+            seen += more
+            run = group_streak(seen, today)
+            if len(more) < limit or run < len(seen):
+                return run
+            before, limit = more[-1], limit * 4
+
+    async def player(self, page: WebPage, ref: str, kind: str) -> ShownPlayer | None:
+        """The page of the player of the server whose address is ``ref`` (a named player's
+        handle, anyone else's label), or None: no such player here (never, or deleted)."""
+        if not 1 <= len(ref) <= 16:
+            return None
+        players = await self.storage.web_pages.players(page.guild_id)
+        shown = await self._names(page.guild_id, players)
+        found = next((p for p in players if shown[p].ref == ref), None)
+        if found is None:
+            return None
+        who = shown[found]
+        return await player_figures(self.storage, self.stats, found, kind, self.daily.today(),
+                                    who.name, who.named, who.ref)  # fmt: skip
+
+    async def _names(self, guild_id: int, player_ids: list[int]) -> dict[int, Shown]:
         """Each player's name on the page: their own if they chose it, else their label."""
-        chosen = await self.storage.web_pages.names(player_ids)
-        key = self.daily.key(LABELS)
-        return {
-            player: (chosen[player], True) if player in chosen
-            else (_("Player {label}").format(label=anonymous_label(key, guild_id, player)), False)
-            for player in player_ids
-        }  # fmt: skip
+        return shown_players(await self.storage.web_pages.names(player_ids), player_ids,
+                             guild_id, self.daily.key(LABELS), self.daily.key(HANDLES))  # fmt: skip
 
 
-def _shown_board(board: Board, shown: dict[int, tuple[str, bool]]) -> ShownBoard:
-    entries = tuple(ShownEntry(e.rank, *shown[e.player_id], e.value, e.played)
+def shown_players(chosen: dict[int, str], player_ids: list[int], guild_id: int, labels: bytes,
+                  handles: bytes) -> dict[int, Shown]:  # fmt: skip
+    """Those of ``chosen`` by their name and handle, anyone else by their label."""
+    shown: dict[int, Shown] = {}
+    for player in player_ids:
+        if player in chosen:
+            shown[player] = Shown(chosen[player], True, public_handle(handles, guild_id, player))
+        else:
+            label = anonymous_label(labels, guild_id, player)
+            shown[player] = Shown(_("Player {label}").format(label=label), False, label)
+    return shown
+
+
+def _shown_board(board: Board, shown: dict[int, Shown]) -> ShownBoard:
+    entries = tuple(ShownEntry(e.rank, shown[e.player_id].name, shown[e.player_id].named,
+                               e.value, e.played, shown[e.player_id].ref)
                     for e in board.entries)  # fmt: skip
     return ShownBoard(board.kind, board.metric, board.period, board.page, board.pages, entries)

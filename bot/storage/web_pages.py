@@ -99,16 +99,49 @@ class WebPages:
         )
         return {int(r[0]): str(r[1]) for r in rows}
 
+    async def players(self, guild_id: int) -> list[int]:
+        """Everyone with a result kept in the server (a player page can only be theirs)."""
+        rows = await self.db.all(
+            "SELECT DISTINCT player_id FROM standings WHERE scope = ? ORDER BY player_id",
+            (guild_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def kinds(self, guild_id: int) -> list[str]:
+        """The kinds of game with results kept in the server (the page's game menus)."""
+        rows = await self.db.all(
+            "SELECT DISTINCT kind FROM standings WHERE scope = ? ORDER BY kind", (guild_id,)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def days_played(self, guild_id: int, kind: str, before: str, limit: int) -> list[str]:
+        """The latest ``limit`` puzzle days before ``before`` (ISO) on which someone here
+        finished the daily ``kind``, newest first: one index seek a day (a loose scan of
+        results_day), not a read of every result."""
+        rows = await self.db.all(
+            "WITH RECURSIVE d(day) AS ("
+            " SELECT MAX(day) FROM results WHERE scope = ? AND kind = ? AND day < ?"
+            " UNION ALL"
+            " SELECT (SELECT MAX(r.day) FROM results r"
+            "         WHERE r.scope = ? AND r.kind = ? AND r.day < d.day)"
+            " FROM d WHERE d.day IS NOT NULL"
+            ") SELECT day FROM d WHERE day IS NOT NULL LIMIT ?",
+            (guild_id, kind, before, guild_id, kind, limit),
+        )
+        return [str(r[0]) for r in rows]
+
     async def people_changed(self) -> None:
         """Someone is shown differently now (their data deleted): every page's version moves."""
         await self.db.write(_BUMP, (PEOPLE,))
 
     async def version(self, guild_id: int) -> tuple[object, ...]:
-        """What a server's page shows changes only with this: its results (a new one moves
-        the largest id, one deleted the count), a board reset, and who is shown how. Three
-        indexed reads."""
+        """What a server's page shows changes only with this: its standings (a new result
+        adds to the games played, a game coached to those measured, a player deleted takes
+        their rows), a board reset, and who is shown how. Three indexed reads, the first of
+        a row per player and game kind here, not of every result."""
         results = await self.db.one(
-            "SELECT MAX(id), COUNT(*) FROM results WHERE scope = ?", (guild_id,)
+            "SELECT COUNT(*), SUM(played), SUM(skilled) FROM standings WHERE scope = ?",
+            (guild_id,),
         )
         reset = await self.db.one(
             "SELECT board_reset_at FROM guild_settings WHERE guild_id = ?", (guild_id,)

@@ -5,7 +5,9 @@ services as the bot's other front ends; bot/web/html.py renders what it returns.
 Routes::
 
     GET /                 what this server is (no list of pages: a page is found by its link)
-    GET /s/{slug}         a server's boards: ?game=&metric=&period=&page=
+    GET /s/{slug}         a server's boards: ?game=&variant=&metric=&period=&page=
+    GET /s/{slug}/p/{ref} a player's page (their handle or label): ?game=&variant=
+                          (either: &contrast=more, the high-contrast palette)
     GET /static/site.css  the pages' style sheet
 
 Every answer carries the security headers (:data:`SECURITY_HEADERS`); a page is ``noindex``
@@ -17,18 +19,20 @@ language and the query: a matching If-None-Match is answered 304 without reading
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from importlib.resources import files
 from typing import Any
 
 from aiohttp import web
 
 from bot.commands.model import Reply
-from bot.commands.web import PAGES, visitor
+from bot.commands.web import PAGES, BoardsView, PlayerView, visitor
 from bot.i18n import LOCALES, SOURCE, _, negotiate, use_locale
 from bot.services import Services
 from bot.storage.database import StorageBusy
 from bot.web.html import STYLE, boards_page, message_page, not_found
 from bot.web.limits import RateLimit, retry_after
+from bot.web.player_html import player_page
 
 SERVICES = web.AppKey("services", Services)
 LIMIT = web.AppKey("limit", RateLimit)
@@ -43,7 +47,8 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 NOINDEX = "noindex, nofollow"
-QUERY = ("game", "metric", "period")  # a boards page's options, beside ``page``
+QUERY = ("game", "metric", "period", "variant")  # a boards page's options, beside ``page``
+PLAYER_QUERY = ("game", "variant")
 
 
 def make_app(services: Services, *, per_minute: float = 60, trust_forwarded: bool = False,
@@ -54,6 +59,7 @@ def make_app(services: Services, *, per_minute: float = 60, trust_forwarded: boo
     app[FORWARDED] = trust_forwarded
     app.router.add_get("/", _home)
     app.router.add_get("/s/{slug}", _boards)
+    app.router.add_get("/s/{slug}/p/{ref}", _player)
     app.router.add_get(STYLE, _style)
     return app
 
@@ -134,6 +140,16 @@ async def _home(request: web.Request) -> web.Response:
 
 
 async def _boards(request: web.Request) -> web.Response:
+    return await _page(request, "boards")
+
+
+async def _player(request: web.Request) -> web.Response:
+    return await _page(request, "player")
+
+
+async def _page(request: web.Request, name: str) -> web.Response:
+    """A page of a server's (``name``: a command of :data:`PAGES`), or 404 for no server or
+    no such player there."""
     services = request.app[SERVICES]
     page = await services.web.page(request.match_info["slug"])
     locale = reader_locale(request.headers.get("Accept-Language"),
@@ -142,23 +158,35 @@ async def _boards(request: web.Request) -> web.Response:
         if page is None:  # never was, replaced or turned off: told apart for nobody
             return _html(not_found(locale), 404)
         version = await services.web.version(page)
-        asked = f"{locale}\x00{request.query_string}".encode()
+        asked = f"{locale}\x00{request.path}\x00{request.query_string}".encode()
         tag = f'"{version}-{hashlib.sha256(asked).hexdigest()[:12]}"'
         headers = {"ETag": tag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
         if page.indexed:
             headers["X-Robots-Tag"] = "all"
         if tag in _tags(request.headers.get("If-None-Match", "")):
             return web.Response(status=304, headers=headers)
-        options: dict[str, Any] = {k: request.query[k] for k in QUERY if k in request.query}
-        number = request.query.get("page", "1")
-        if not number.isdigit() or not 1 <= int(number) <= 9999:
-            return _refused(locale, _("A page is a number from 1 to {most}, not {page}")
-                            .format(most=9999, page=repr(number[:20])))  # fmt: skip
-        view = await PAGES["boards"](services, visitor(page, locale), page, number=int(number),
-                                     **options)  # fmt: skip
+        known = QUERY if name == "boards" else PLAYER_QUERY
+        options: dict[str, Any] = {k: request.query[k] for k in known if k in request.query}
+        if name == "boards":
+            number = request.query.get("page", "1")
+            if not number.isdigit() or not 1 <= int(number) <= 9999:
+                return _refused(locale, _("A page is a number from 1 to {most}, not {page}")
+                                .format(most=9999, page=repr(number[:20])))  # fmt: skip
+            options["number"] = int(number)
+        else:
+            options["ref"] = request.match_info["ref"]
+        view = await PAGES[name](services, visitor(page, locale), page, **options)
+        if view is None:  # no such player here (never was, or deleted)
+            return _html(not_found(locale), 404)
         if isinstance(view, Reply):
             return _refused(locale, view.text)
-        response = _html(boards_page(view, locale))
+        contrast = request.query.get("contrast") == "more"
+        if isinstance(view, BoardsView):
+            text = boards_page(replace(view, contrast=contrast), locale)
+        else:
+            assert isinstance(view, PlayerView)
+            text = player_page(replace(view, contrast=contrast), locale)
+        response = _html(text)
         response.headers.update(headers)
         return response
 
