@@ -393,7 +393,8 @@ def test_the_prompt_edits_lines_at_a_terminal_and_leaves_it_as_it_was(tmp_path) 
     console = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "console"], stdin=follower, stdout=follower,
         stderr=follower, env=env, start_new_session=True,
-    )  # fmt: skip
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal:
+    )  # fmt: skip  # a run started in the background (`pytest &`) ignores SIGINT, and a child too
     shown = bytearray()
 
     def wait_for(pattern: bytes, start: int = 0) -> int:
