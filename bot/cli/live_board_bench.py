@@ -10,15 +10,12 @@ post a Dordle share; other days and another server add rows the board must pass 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import statistics
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from bot import event_loop
-from bot.cli.service_bench import SEED, embedded_postgres
+from bot.cli.service_bench import SEED, bench_databases
 
 GUILD, OTHER = 100, 200
 
@@ -88,13 +85,7 @@ async def _measure(url: str, players: int, builds: int) -> dict[str, float]:
 
 def cmd_bench_live_board(args: argparse.Namespace) -> int:
     """``wordlebot bench liveboard``: the board's build time on SQLite (and PostgreSQL)."""
-    with contextlib.ExitStack() as stack:
-        folder = stack.enter_context(tempfile.TemporaryDirectory())
-        engines = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"}
-        if args.board_database == "embedded":
-            engines["postgresql"] = stack.enter_context(embedded_postgres())
-        elif args.board_database:
-            engines["postgresql"] = args.board_database
+    with bench_databases(args.board_database) as engines:
         for engine, url in engines.items():
             figures = event_loop.run(_measure(url, args.players, args.builds))
             print(f"{engine}: a board of {figures['shown']:.0f} players in "

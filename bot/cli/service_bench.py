@@ -201,6 +201,20 @@ def embedded_postgres() -> Iterator[str]:
             server.cleanup()
 
 
+@contextlib.contextmanager
+def bench_databases(postgresql: str | None) -> Iterator[dict[str, str]]:
+    """The databases a bench runs on, by engine: a SQLite file of its own, and PostgreSQL
+    when asked (``embedded`` for a throwaway server, or a URL)."""
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory())
+        engines = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"}
+        if postgresql == "embedded":
+            engines["postgresql"] = stack.enter_context(embedded_postgres())
+        elif postgresql:
+            engines["postgresql"] = postgresql
+        yield engines
+
+
 def bench_service(
     database: str | None, players: int = 200, rounds: int = 5, board_players: int = 10_000,
     board_results: int = 200_000, seed: int = 0,

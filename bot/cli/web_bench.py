@@ -16,19 +16,16 @@ style sheet.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import random
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bot import event_loop
-from bot.cli.service_bench import SEED, embedded_postgres
+from bot.cli.service_bench import SEED, bench_databases
 
 GUILD = 4242
 FIRST_PLAYER = 10_000
@@ -129,13 +126,7 @@ async def measure(url: str, players: int, days: int, passes: int, seed: int) -> 
 
 def cmd_bench_web(args: argparse.Namespace) -> int:
     figures: dict[str, Any] = {}
-    with contextlib.ExitStack() as stack:
-        folder = stack.enter_context(tempfile.TemporaryDirectory())
-        engines = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite3'}"}
-        if args.web_database == "embedded":
-            engines["postgresql"] = stack.enter_context(embedded_postgres())
-        elif args.web_database:
-            engines["postgresql"] = args.web_database
+    with bench_databases(args.web_database) as engines:
         for engine, url in engines.items():
             figures[engine] = event_loop.run(
                 measure(url, args.players, args.days, args.passes, args.seed))  # fmt: skip
