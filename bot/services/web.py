@@ -90,17 +90,21 @@ class Shown:
     ref: str  # a named player's handle, anyone else's label: never the one for the other
 
 
+def _keyed(key: bytes, guild_id: int, player_id: int) -> str:
+    """A player's keyed hash on one server (hex): stable there, unlike on another server,
+    and no way back to the id without the key."""
+    return hmac.new(key, f"{guild_id}\x00{player_id}".encode(), hashlib.sha256).hexdigest()
+
+
 def anonymous_label(key: bytes, guild_id: int, player_id: int) -> str:
     """A player's label on one server's page: six hex digits of a keyed hash."""
-    digest = hmac.new(key, f"{guild_id}\x00{player_id}".encode(), hashlib.sha256).hexdigest()
-    return digest[:6].upper()
+    return _keyed(key, guild_id, player_id)[:6].upper()
 
 
 def public_handle(key: bytes, guild_id: int, player_id: int) -> str:
     """A named player's page address on one server: from another key than their label, so
     a page that showed their name never ties it to the label they have once they opt out."""
-    digest = hmac.new(key, f"{guild_id}\x00{player_id}".encode(), hashlib.sha256).hexdigest()
-    return digest[:10]
+    return _keyed(key, guild_id, player_id)[:10]
 
 
 class WebService:
