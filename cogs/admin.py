@@ -5,6 +5,7 @@ stay here (the commands check the same themselves)."""
 from __future__ import annotations
 
 import io
+import logging
 from typing import Any, Literal
 
 import discord
@@ -22,6 +23,8 @@ from cogs.digest import DiscordRoles
 from cogs.games import LANGUAGES as WORD_LANGUAGES
 from cogs.games import Length
 from cogs.replies import caller_of, command_work, perform, send_reply
+
+log = logging.getLogger(__name__)
 
 INTERFACE_CHOICES = [
     app_commands.Choice(name="Auto" if code == "auto" else
@@ -68,6 +71,20 @@ class Admin(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """A server the bot leaves (or is removed from, or that is deleted) keeps no page."""
         await self.bot.services.web.turn_off(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Nor does one that removed the bot while it was offline. READY lists every server
+        of this process's shards, those in an outage too (as unavailable): a page of one of
+        its shards' servers that is not listed goes."""
+        count = self.bot.shard_count or 1
+        shard_ids = getattr(self.bot, "shard_ids", None) or [self.bot.shard_id or 0]
+        shards = set(range(count)) if count == 1 else set(shard_ids)
+        gone = await self.bot.services.web.keep_only(
+            {g.id for g in self.bot.guilds}, lambda guild_id: (guild_id >> 22) % count in shards
+        )
+        if gone:
+            log.info("web pages of %d servers the bot left while offline removed", len(gone))
 
     async def purge_marks(self) -> None:
         """The marks deletions left for a day that has ended go (bot/services/deletion.py)."""

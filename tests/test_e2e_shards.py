@@ -320,6 +320,18 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
     await asyncio.wait_for(server.identified.wait(), 5)
     assert server.connected() == {0, 1, 2, 3}
     assert sorted(server.identifies) == [(s, SHARDS) for s in range(SHARDS)]
+    # Two web pages: one of a server of shard 0 that removed the bot, one of a server of
+    # shard 2. The restarted process (shards 0 and 1) drops the first at its READY, and
+    # leaves the second, which is not its to judge.
+    gone, kept = guild_on(0, 5), GUILDS[2]
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        await connection.executemany(
+            "INSERT INTO web_pages (guild_id, slug, created_at) VALUES ($1, $2, '2026-01-01')",
+            [(gone, "gone-page"), (kept, "kept-page")],
+        )
+    finally:
+        await connection.close()
 
     run = Run(server, list(get_variant("wordle").guesses.words))
     players = []
@@ -363,8 +375,14 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
     connection = await asyncpg.connect(postgres_url)
     try:
         games = await connection.fetch("SELECT player_id, state FROM games")
+        for _ in range(100):  # the restarted process's READY has long passed: at most a moment
+            pages = {row[0] for row in await connection.fetch("SELECT guild_id FROM web_pages")}
+            if gone not in pages:
+                break
+            await asyncio.sleep(0.05)
     finally:
         await connection.close()
+    assert pages == {kept}
     by_player: dict[int, list[Any]] = {}
     for game in games:
         by_player.setdefault(game["player_id"], []).append(game)

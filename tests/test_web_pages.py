@@ -116,6 +116,22 @@ async def test_a_server_the_bot_leaves_keeps_no_page(database_url, make_double) 
             assert page.status == 404
 
 
+async def test_a_server_that_removed_the_bot_while_it_was_offline_keeps_no_page(
+    database_url, make_double
+) -> None:
+    """READY lists the servers the bot is in: a page of any other goes when it connects."""
+    double = await make_double(database_url)
+    web = double.bot.services.web
+    for guild in (GUILD_ID, GUILD):  # the double's server, and one that removed the bot
+        await web.turn_on(guild)
+    double.bot.dispatch("ready")
+    for _ in range(500):
+        if await web.page_of(GUILD) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert await web.page_of(GUILD) is None and await web.page_of(GUILD_ID) is not None
+
+
 # -- who is named ---------------------------------------------------------------------------
 
 

@@ -137,6 +137,27 @@ async def test_a_player_of_another_server_has_no_page_here(services, web, clock)
     assert (await web.get(f"/s/{slug}/p/{label}")).status == 200
 
 
+async def test_a_players_page_counts_what_they_did_in_that_server_alone(
+    services, web, clock
+) -> None:
+    """Where else someone plays is theirs to tell: games, streaks, the year and achievements
+    of another server (or of direct messages) stay off this server's page."""
+    slug = await two_players(services, clock)
+    elsewhere = GUILD + 1
+    days = [(clock.now.date() - timedelta(days=d)).isoformat() for d in range(3, 8)]
+    await services.storage.bulk_results([(ANN.id, scope, "wordle:daily", day, False, 6)
+                                         for day in days for scope in (elsewhere, 0)])  # fmt: skip
+    await services.storage.achievements.award(ANN.id, ["streak_30"], elsewhere, "2026-03-01")
+    handle = public_handle(services.daily.key(HANDLES), GUILD, ANN.id)
+    text = await (await web.get(f"/s/{slug}/p/{handle}")).text()
+    for figure, value in (("played", "2"), ("win-rate", "100%"), ("max-streak", "2")):
+        assert re.search(rf'id="{figure}"><span class="figure">{re.escape(value)}<', text), figure
+    assert "First win" in text and "30-day streak" not in text
+    # /stats, the player's own, still counts everything
+    everywhere = await services.stats.stats(ANN.id, "wordle:daily", clock.now.date())
+    assert everywhere.played == 12
+
+
 # -- the boards: group streak, selectors, contrast -----------------------------------------
 
 

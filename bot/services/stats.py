@@ -100,16 +100,22 @@ class LeaderboardError(ValueError):
 class StatsService:
     storage: Storage
 
-    async def stats(self, player_id: int, kind: str, today: date) -> Stats:
-        standing = await self.storage.standing(player_id, kind)
+    async def stats(self, player_id: int, kind: str, today: date,
+                    scope: int | None = None) -> Stats:  # fmt: skip
+        """The player's /stats of ``kind``: everywhere, or the games and streaks of one
+        server alone (``scope``; then no shares nor archive lines: those are the player's)."""
+        standing = await self.storage.standing(player_id, kind,
+                                               GLOBAL if scope is None else scope)  # fmt: skip
         spec = kind_name(kind)
         limit = spec.distribution_size
-        played, counts = await self.storage.distribution(player_id, kind)
+        played, counts = await self.storage.distribution(player_id, kind, scope)
         distribution = {n: counts.get(n, 0) for n in range(1, limit + 1)}
         if not spec.limit:  # no guess limit (Absurdle): the last row holds the longer wins
             distribution[limit] += sum(c for n, c in counts.items() if n > limit)
-        shared = await self.shared_results(player_id, kind_name(kind).name)
-        archive = await self.archive_results(player_id, kind)
+        shared = archive = None
+        if scope is None:
+            shared = await self.shared_results(player_id, kind_name(kind).name)
+            archive = await self.archive_results(player_id, kind)
         if standing is None or not played:
             return Stats(kind, 0, 0, 0, 0, distribution, shared, archive)
         current = standing.current_streak

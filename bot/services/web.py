@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -138,6 +139,15 @@ class WebService:
     async def turn_off(self, guild_id: int) -> bool:
         return await self.storage.web_pages.close(guild_id)
 
+    async def keep_only(self, present: set[int], mine: Callable[[int], bool]) -> list[int]:
+        """Turn off the page of each server of this process (``mine``) that the bot is no
+        longer in (not in ``present``): one that removed it while it was offline. Returns
+        those servers."""
+        gone = [g for g in await self.storage.web_pages.guilds() if mine(g) and g not in present]
+        for guild_id in gone:
+            await self.turn_off(guild_id)
+        return gone
+
     async def set_indexed(self, guild_id: int, indexed: bool) -> bool:
         return await self.storage.web_pages.set_indexed(guild_id, indexed)
 
@@ -216,8 +226,8 @@ class WebService:
         if found is None:
             return None
         who = shown[found]
-        return await player_figures(self.storage, self.stats, found, kind, self.daily.today(),
-                                    who.name, who.named, who.ref)  # fmt: skip
+        return await player_figures(self.storage, self.stats, page.guild_id, found, kind,
+                                    self.daily.today(), who.name, who.named, who.ref)  # fmt: skip
 
     async def _names(self, guild_id: int, player_ids: list[int]) -> dict[int, Shown]:
         """Each player's name on the page: their own if they chose it, else their label."""

@@ -3,8 +3,9 @@ achievements list count them, under the name or label the server's page shows th
 
 A page is found by the address the boards link to: a named player's handle, anyone else's
 label (bot/services/web.py). Only players with results kept in the server have one; a deleted
-player has none. What it may show is decided here: numbers, days and achievements, never the
-year card's favourite opener (a word), a grid, an answer or an id.
+player has none. It counts what they did in that server alone. What it may show is decided
+here: numbers, days and achievements, never the year card's favourite opener (a word), a grid,
+an answer or an id.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from bot.services.achievements import listing
+from bot.services.achievements import CATALOGUE
 from bot.services.stats import StatsService
 from bot.services.year import Highlight, YearService
 from bot.storage import Storage
@@ -22,8 +23,7 @@ from bot.storage import Storage
 class ShownAchievement:
     title: str  # the catalogue's message, translated where shown
     description: str
-    earned_on: str | None  # ISO day
-    progress: tuple[int, int] | None  # (so far, goal) while not earned
+    earned_on: str  # ISO day
 
 
 @dataclass(frozen=True)
@@ -53,17 +53,19 @@ class ShownPlayer:
     achievements: tuple[ShownAchievement, ...]
 
 
-async def player_figures(storage: Storage, stats: StatsService, player_id: int, kind: str,
-                         today: date, name: str, named: bool, ref: str) -> ShownPlayer:  # fmt: skip
-    """What a player page shows of ``player_id``: /stats (wherever they played, as /stats
-    counts), this year's review, achievements."""
-    figures = await stats.stats(player_id, kind, today)
-    year = await YearService(storage).player_year(player_id, kind, today.year, today)
-    lines = await listing(storage, player_id)
+async def player_figures(storage: Storage, stats: StatsService, guild_id: int, player_id: int,
+                         kind: str, today: date, name: str, named: bool,
+                         ref: str) -> ShownPlayer:  # fmt: skip
+    """What the page of ``guild_id`` shows of ``player_id``: their games there alone (as
+    /stats counts them, with the server's streaks), this year's review of those games, and
+    the achievements they earned there. Nothing of other servers: where else someone plays
+    is theirs to tell."""
+    figures = await stats.stats(player_id, kind, today, scope=guild_id)
+    year = await YearService(storage).player_year(player_id, kind, today.year, today, guild_id)
+    earned = await storage.achievements.earned_in(player_id, guild_id)
     achievements = tuple(
-        ShownAchievement(line.achievement.title, line.achievement.description,
-                         None if line.earned_at is None else line.earned_at[:10], line.progress)
-        for line in lines
+        ShownAchievement(a.title, a.description, earned[a.id][:10])
+        for a in CATALOGUE if a.id in earned
     )  # fmt: skip
     shown_year = None if year is None else ShownYear(
         year.year, year.games, year.wins, year.win_percent, year.best_streak,

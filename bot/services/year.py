@@ -116,11 +116,12 @@ def _highlight(results: list[YearResult], figure: str) -> Highlight | None:
 class YearService:
     storage: Storage
 
-    async def player_year(self, player_id: int, kind: str, year: int,
-                          today: date) -> PlayerYear | None:  # fmt: skip
-        """The player's year of ``kind``; None when they finished no game of it that year."""
+    async def player_year(self, player_id: int, kind: str, year: int, today: date,
+                          scope: int | None = None) -> PlayerYear | None:  # fmt: skip
+        """The player's year of ``kind`` (in ``scope`` alone if given); None when they
+        finished no game of it that year."""
         first, last = year_days(year, today)
-        results = await self.storage.years.results(player_id, kind, first, last)
+        results = await self.storage.years.results(player_id, kind, first, last, scope)
         if not results:
             return None
         limit = kind_name(kind).distribution_size
@@ -129,7 +130,7 @@ class YearService:
             if r.won:
                 distribution[min(r.guesses, limit)] += 1
         states = await self.storage.years.states(player_id, kind, first, last,
-                                                 today.isoformat())  # fmt: skip
+                                                 today.isoformat(), scope)  # fmt: skip
         openers = Counter(g for g in map(first_guess, states) if g)
         opener, opener_games = openers.most_common(1)[0] if openers else (None, 0)
         months: dict[int, list[int]] = {}

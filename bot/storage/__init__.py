@@ -427,13 +427,16 @@ class Storage:
         )
         return None if row is None else _standing(row)
 
-    async def distribution(self, player_id: int, kind: str) -> tuple[int, dict[int, int]]:
-        """The games the player finished here, and their wins by guesses (shares, which
-        also count on the boards, are the player's stats' own line)."""
+    async def distribution(self, player_id: int, kind: str,
+                           scope: int | None = None) -> tuple[int, dict[int, int]]:  # fmt: skip
+        """The games the player finished with the bot (in ``scope`` alone if given), and
+        their wins by guesses (shares, which also count on the boards, are the player's
+        stats' own line)."""
         rows = await self._all(
             "SELECT won, guesses, COUNT(*) AS n FROM results WHERE player_id = ? AND kind = ? "
-            "GROUP BY won, guesses",
-            (player_id, kind),
+            + ("" if scope is None else "AND scope = ? ")
+            + "GROUP BY won, guesses",
+            (player_id, kind) + (() if scope is None else (scope,)),
         )
         wins = {int(r["guesses"]): int(r["n"]) for r in rows if r["won"]}
         return sum(int(r["n"]) for r in rows), wins

@@ -34,6 +34,14 @@ class Achievements:
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
+    async def earned_in(self, player_id: int, scope: int) -> dict[str, str]:
+        """Those of the player's achievements earned in ``scope``: id -> when."""
+        rows = await self.db.all(
+            "SELECT achievement, earned_at FROM achievements WHERE player_id = ? AND scope = ?",
+            (player_id, scope),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
+
     async def award(self, player_id: int, ids: Iterable[str], scope: int, now: str) -> list[str]:
         """Record ``ids`` as earned now in ``scope``; returns those that were not earned
         before (each insert counts its own row: only the one that made it says new)."""

@@ -44,6 +44,10 @@ class WebPages:
         )
         return None if row is None else PageRow(int(row[0]), str(row[1]), bool(row[2]))
 
+    async def guilds(self) -> list[int]:
+        """Every server with a page."""
+        return [int(r[0]) for r in await self.db.all("SELECT guild_id FROM web_pages", ())]
+
     async def open(self, guild_id: int, slug: str) -> str:
         """The server's page with ``slug``, unless it has one: returns its slug either way."""
         await self.db.write(

@@ -28,28 +28,32 @@ class Years:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def results(self, player_id: int, kind: str, first: str, last: str) -> list[YearResult]:
+    async def results(self, player_id: int, kind: str, first: str, last: str,
+                      scope: int | None = None) -> list[YearResult]:  # fmt: skip
         """The player's results of ``kind`` played from ``first`` to ``last`` (ISO days), in
-        play order, wherever they were played."""
+        play order, wherever they were played (in ``scope`` alone if given)."""
         rows = await self.db.all(
             "SELECT id, played_on, day, won, guesses, skill, luck FROM results "
             "WHERE player_id = ? AND kind = ? AND played_on >= ? AND played_on <= ? "
-            "ORDER BY played_on, id",
-            (player_id, kind, first, last),
+            + ("" if scope is None else "AND scope = ? ")
+            + "ORDER BY played_on, id",
+            (player_id, kind, first, last) + (() if scope is None else (scope,)),
         )
         return [YearResult(int(r[0]), str(r[1]), r[2], bool(r[3]), int(r[4]), r[5], r[6])
                 for r in rows]  # fmt: skip
 
-    async def states(self, player_id: int, kind: str, first: str, last: str,
-                     closed_before: str) -> list[dict[str, Any]]:  # fmt: skip
-        """The stored states of the player's finished games of ``kind`` in those days, less
-        the dailies of days not over (``day >= closed_before``): their guesses stay unsaid.
-        In play order."""
+    async def states(self, player_id: int, kind: str, first: str, last: str, closed_before: str,
+                     scope: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
+        """The stored states of the player's finished games of ``kind`` in those days (in
+        ``scope`` alone if given), less the dailies of days not over (``day >=
+        closed_before``): their guesses stay unsaid. In play order."""
         rows = await self.db.all(
             "SELECT g.state FROM results r JOIN games g ON g.id = r.game_id "
             "WHERE r.player_id = ? AND r.kind = ? AND r.played_on >= ? AND r.played_on <= ? "
-            "AND (r.day IS NULL OR r.day < ?) ORDER BY r.played_on, r.id",
-            (player_id, kind, first, last, closed_before),
+            "AND (r.day IS NULL OR r.day < ?) "
+            + ("" if scope is None else "AND r.scope = ? ")
+            + "ORDER BY r.played_on, r.id",
+            (player_id, kind, first, last, closed_before) + (() if scope is None else (scope,)),
         )
         return [json.loads(r[0]) for r in rows]
 

@@ -96,20 +96,14 @@ def _year(year: ShownYear, who: str) -> str:
 
 
 def _achievement(item: ShownAchievement) -> str:
-    if item.earned_on is not None:
-        state = _("earned {day}").format(day=format_day(date.fromisoformat(item.earned_on),
-                                                        "yMMMd"))  # fmt: skip
-        mark = ' class="earned"'
-    elif item.progress is not None:
-        state = _("{done} of {goal}").format(done=item.progress[0], goal=item.progress[1])
-        mark = ""
-    else:
-        state, mark = _("not earned yet"), ""
-    return (f"<li{mark}><strong>{escape(_(item.title))}</strong>: "
-            f"{escape(_(item.description))} ({escape(state)})</li>")  # fmt: skip
+    earned = _("earned {day}").format(day=format_day(date.fromisoformat(item.earned_on),
+                                                      "yMMMd"))  # fmt: skip
+    return (f'<li class="earned"><strong>{escape(_(item.title))}</strong>: '
+            f"{escape(_(item.description))} ({escape(earned)})</li>")  # fmt: skip
 
 
 def _achievements(items: tuple[ShownAchievement, ...]) -> str:
-    listed = "".join(map(_achievement, items))
-    heading = escape(_("Achievements"))
-    return f'<section id="achievements"><h2>{heading}</h2><ul>{listed}</ul></section>'
+    heading = escape(_("Achievements earned here"))
+    none = escape(_("None yet."))
+    listed = f"<ul>{''.join(map(_achievement, items))}</ul>" if items else f"<p>{none}</p>"
+    return f'<section id="achievements"><h2>{heading}</h2>{listed}</section>'
