@@ -26,6 +26,7 @@ from test_web_pages import (  # noqa: F401
 )
 
 from bot.commands import COMMANDS, Caller
+from bot.services import Player
 from bot.services.web import HANDLES, LABELS, anonymous_label, public_handle
 from bot.services.web_players import group_streak
 from bot.web.charts import Bar, bar_chart, column_chart
@@ -156,6 +157,17 @@ async def test_a_players_page_counts_what_they_did_in_that_server_alone(
     # /stats, the player's own, still counts everything
     everywhere = await services.stats.stats(ANN.id, "wordle:daily", clock.now.date())
     assert everywhere.played == 12
+
+
+async def test_a_named_player_is_shown_by_the_name_they_have_now(services, web, clock) -> None:
+    slug = await two_players(services, clock)
+    handle = public_handle(services.daily.key(HANDLES), GUILD, ANN.id)
+    renamed = Player(ANN.id, "annie")
+    await settings_me(services, renamed, web_name="on")  # choosing again takes the new name
+    assert "<h1>annie</h1>" in await (await web.get(f"/s/{slug}/p/{handle}")).text()
+    await play(services, Player(ANN.id, "anna"), 0)  # and so does playing
+    text = await (await web.get(f"/s/{slug}")).text()
+    assert ">anna<" in text and "annie" not in text and "annabel" not in text
 
 
 # -- the boards: group streak, selectors, contrast -----------------------------------------

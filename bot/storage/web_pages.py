@@ -78,11 +78,13 @@ class WebPages:
         return await self.db.write("DELETE FROM web_pages WHERE guild_id = ?", (guild_id,)) == 1
 
     async def set_named(self, player_id: int, name: str, named: bool) -> None:
-        """Whether the player is shown by name on pages, and a change to who is shown how."""
+        """Whether the player is shown by name on pages (by ``name``, their name now, if
+        given), and a change to who is shown how."""
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO players (id, name, created_at, web_name) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET web_name = excluded.web_name",
+                "ON CONFLICT(id) DO UPDATE SET web_name = excluded.web_name, name = CASE "
+                "WHEN excluded.name = '' THEN players.name ELSE excluded.name END",
                 (player_id, name[:100], _now(), int(named)),
             )
             await tx.execute(_BUMP, (PEOPLE,))
