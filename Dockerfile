@@ -1,7 +1,10 @@
 # The bot, one process per container. Build: docker build -t wordlebot .
 # Run with DISCORD_TOKEN, DATABASE_URL and, for sharding, SHARD_COUNT and SHARD_IDS set
 # (see compose.yaml and .env.example).
-FROM python:3.11-slim
+# BASE: any image with Python 3.11 and pip (`.ci/image` checks the image; where Docker Hub
+# cannot be reached, on a Debian one: docs/development.md).
+ARG BASE=python:3.11-slim
+FROM ${BASE}
 
 # Without DATABASE_URL the bot keeps its SQLite file in the volume /data (the user's home,
 # /app, is not writable): docker run -v wordlebot-data:/data ...
