@@ -246,9 +246,8 @@ def bench_service(
             run = measure_guesses(engines[engine], players, processes, rounds, seed)
             samples[(engine, processes)].append({"engine": engine, **run})
         for runs in samples.values():
-            ordered = sorted(runs, key=lambda run: run["guesses_per_second"])
             rates = [run["guesses_per_second"] for run in runs]
-            figures["runs"].append({**ordered[(len(ordered) - 1) // 2], "each_run": rates})
+            figures["runs"].append({**median_run(runs), "each_run": rates})
         sqlite_rate = figures["runs"][0]["guesses_per_second"]
         for run in figures["runs"]:
             run["vs_sqlite"] = round(run["guesses_per_second"] / sqlite_rate, 2)
@@ -260,6 +259,12 @@ def bench_service(
             )
         report(steps, steps)
     return figures
+
+
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run of the median rate (of an even number, the lower of the middle two)."""
+    ordered = sorted(runs, key=lambda run: run["guesses_per_second"])
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def bench_storage_layer(players: int = 200, guesses: int = 25) -> dict[str, Any]:
