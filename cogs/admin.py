@@ -78,8 +78,7 @@ class Admin(commands.Cog):
         of this process's shards, those in an outage too (as unavailable): a page of one of
         its shards' servers that is not listed goes."""
         count = self.bot.shard_count or 1
-        shard_ids = getattr(self.bot, "shard_ids", None) or [self.bot.shard_id or 0]
-        shards = set(range(count)) if count == 1 else set(shard_ids)
+        shards = set(getattr(self.bot, "shard_ids", None) or range(count))  # a sharded bot's
         gone = await self.bot.services.web.keep_only(
             {g.id for g in self.bot.guilds}, lambda guild_id: (guild_id >> 22) % count in shards
         )
