@@ -28,6 +28,7 @@ from bot.i18n import pgettext
 from bot.render.text import MESSAGE_LIMIT, race_text
 from bot.services import GameView
 from bot.services.races import RaceBoard, RaceOutcome
+from bot.storage.database import StorageBusy
 from cogs.common import (
     Admitted,
     answers_failures,
@@ -117,6 +118,7 @@ class Races(commands.Cog):
     def __init__(self, bot: WordleBot) -> None:
         self.bot = bot
         self._loop: asyncio.Task[None] | None = None
+        self._editing: dict[int, asyncio.Lock] = {}  # a lock per race whose message changes
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -179,18 +181,28 @@ class Races(commands.Cog):
             await self.show(outcome)
 
     async def show(self, outcome: RaceOutcome) -> None:
-        """Edit the race message to the new scoreboard; post the podium once it ended."""
+        """Edit the race message to the scoreboard; post the podium once it ended. Edits of
+        a race go one at a time, each of the race as it stands: of two finishes at once,
+        the edit of the first could otherwise reach Discord last and leave the message
+        showing a race still running."""
         if not outcome.changed or outcome.board is None:
             return
         race = outcome.board.race
-        message = scoreboard(outcome.board)
-        if race.message_id is not None:
-            target = self.bot.get_partial_messageable(race.channel_id, guild_id=race.guild_id)
+        async with self._editing.setdefault(race.id, asyncio.Lock()):
             try:
-                await target.get_partial_message(race.message_id).edit(**message)
-            except discord.HTTPException as exc:
-                log.warning("race %d: its message could not be edited (%s)", race.id, exc.status)
+                board = await self.bot.services.races.board(race.id)
+            except StorageBusy:  # the database away for a moment: the board this change made
+                board = outcome.board
+            message = scoreboard(board)
+            if race.message_id is not None:
+                target = self.bot.get_partial_messageable(race.channel_id, guild_id=race.guild_id)
+                try:
+                    await target.get_partial_message(race.message_id).edit(**message)
+                except discord.HTTPException as exc:
+                    log.warning("race %d: its message could not be edited (%s)", race.id,
+                                exc.status)  # fmt: skip
         if outcome.ended:
+            self._editing.pop(race.id, None)
             try:
                 await post_in_channel(self.bot, race.guild_id, race.channel_id,
                                       message["content"], allowed_mentions=NONE)  # fmt: skip

@@ -15,6 +15,7 @@ from bot.services import Player, Services
 from bot.services.games import NO_HINTS_IN_RACES
 from bot.services.races import NEED_CHANNEL, RaceOutcome
 from bot.storage.records import GLOBAL
+from cogs.races import scoreboard
 
 SEED = "0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c-races"
 GUILD, CHANNEL = 100, 555
@@ -386,6 +387,27 @@ async def test_a_race_in_discord(double, clock) -> None:
     assert "🥇 <@1>" in podium["content"] and "2. <@2>: did not solve it" in podium["content"]
     [board] = await double.command("raceboard", user_id=BOB.id)
     assert "1. <@1>: 1 win, 1 podium, mean place 1.00 (1 race)" in board.text
+
+
+async def test_an_edit_that_comes_late_shows_the_race_as_it_stands(double, clock) -> None:
+    """Two finishes at once each edit the race message, and the first one's edit may be
+    sent last (seen under load, end to end): every edit shows the race as it stands, so the
+    message never goes back to a race still running."""
+    channel = Channel(double.bot)
+    races = double.bot.services.races
+    [lobby_message] = await double.command("race", user_id=ANN.id)
+    await double.click("wb:race:join:1", user_id=BOB.id, on=lobby_message)
+    started, ann_board = await double.click("wb:race:start:1", user_id=ANN.id, on=lobby_message)
+    bob_board = only(await double.click("wb:race:play:1", user_id=BOB.id, on=started))
+    [form] = await double.click("wb:game:guess:1", user_id=ANN.id, on=ann_board)
+    await double.submit(form, {"word": "cigar"}, user_id=ANN.id)
+    when_ann_won = RaceOutcome(await races.board(1), changed=True)
+    assert "<@2>: playing" in scoreboard(when_ann_won.board)["content"]
+    await double.click("wb:game:giveup:2", user_id=BOB.id, on=bob_board)
+    final = channel.edits[-1][1]
+    assert final["components"] == [] and "did not solve it" in final["content"]
+    await double.bot.get_cog("Races").show(when_ann_won)  # its edit, late
+    assert channel.edits[-1][1] == final and len(channel.posts) == 1
 
 
 async def test_a_race_in_direct_messages_is_refused(double) -> None:
