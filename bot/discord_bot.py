@@ -39,7 +39,8 @@ from engine.rules import Mode
 
 log = logging.getLogger("wordlebot")
 CAPACITY = 400  # interactions handled at once; past it, new ones are turned away at once
-GUIDE = "wordlebot-guide"  # interaction.extras: this command is its player's first
+GUIDE = "wordlebot-guide"  # interaction.extras: whether this is its player's first command
+ARRIVED = "wordlebot-arrived"  # interaction.extras: the loop's time when it was admitted
 LOCALE_SECONDS = 60.0  # how long a player's chosen language is trusted before a re-read
 # How long the read of a chosen language may hold an interaction (before its handler, inside
 # Discord's 3 s): past it, or with the database down, the last one known or Discord's serves.
@@ -137,6 +138,7 @@ async def turned_away(interaction: discord.Interaction[Any]) -> bool:
     call this first, in the task that handles the interaction: an admitted task is counted
     until it ends (a set, not a scan of every task, which cost a fifth of the event loop
     under load). An admitted interaction speaks its reader's language from here on."""
+    interaction.extras.setdefault(ARRIVED, asyncio.get_running_loop().time())
     bot = interaction.client
     in_flight: set[asyncio.Task[Any]] | None = getattr(bot, "in_flight", None)
     task = asyncio.current_task()
@@ -196,7 +198,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         drifting past Discord's 3-second window. Then an option the command cannot take
         is refused in plain words (in the player's language, now read). Nothing here may
         raise StorageBusy: discord.py would only log it, and the player hear nothing (the
-        language read falls back; the guide's check is skipped)."""
+        language read falls back; the guide's check runs beside the command)."""
         if await turned_away(interaction):
             return False
         if interaction.type is discord.InteractionType.application_command:
@@ -205,7 +207,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         if interaction.type is discord.InteractionType.application_command and (
             command is None or guides(command.qualified_name)
         ):
-            await self.client.note_first_use(interaction)
+            self.client.note_first_use(interaction)
         return True
 
     async def sync_payload(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
@@ -466,20 +468,16 @@ class WordleBot(commands.Bot):
         await self.answer_failure(interaction, error)
         await self.send_guide(interaction)
 
-    async def note_first_use(self, interaction: discord.Interaction[Any]) -> None:
-        """Before a slash command or app menu runs: is it its player's first use of the
-        bot? The services decide, once per player across every process (the database's
-        compare-and-set), before the command runs, so a /mydata delete that follows forgets
-        the mark. Never a reason to fail the command: a database that does not answer now
-        leaves the guide for a later command."""
+    def note_first_use(self, interaction: discord.Interaction[Any]) -> None:
+        """As a slash command or app menu starts: is it its player's first use of the bot?
+        The services decide, once per player across every process (the database's
+        compare-and-set), beside the command rather than before it: its answer waits on
+        nothing here (a locked database held it past Discord's window). The guide follows
+        the answer once decided; a database that does not answer leaves it for later."""
         user = interaction.user
-        try:
-            first = await self.services.guide.first_use(Player(user.id, user.display_name))
-        except Exception:
-            log.warning("the first-game guide was not checked", exc_info=True)
-            return
-        if first:
-            interaction.extras[GUIDE] = True
+        claim = self.services.guide.begin(Player(user.id, user.display_name))
+        if claim is not None:
+            interaction.extras[GUIDE] = claim
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: Any
@@ -496,7 +494,14 @@ class WordleBot(commands.Bot):
         """The first-game guide, privately, as a follow-up to the player's first command,
         in their language and colours (bot/render/guide.py); once (the mark is taken). Not
         sent, the mark goes back: the player's next command guides them."""
-        if not interaction.extras.pop(GUIDE, False):
+        claim: asyncio.Future[bool] | None = interaction.extras.pop(GUIDE, None)
+        if claim is None:
+            return
+        try:
+            if not await claim:
+                return
+        except Exception:
+            log.warning("the first-game guide was not checked", exc_info=True)
             return
         player_id = interaction.user.id
         try:

@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord_bot import PUBLIC_THINKING, answer, turned_away
+from bot.discord_bot import ARRIVED, PUBLIC_THINKING, answer, turned_away
 from bot.i18n import N_
 from bot.render import images
 from bot.render.alt_text import board_alt_text
@@ -119,8 +119,9 @@ def bot_of(interaction: discord.Interaction[Any]) -> WordleBot:
 async def in_time(
     interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool = False
 ) -> T:
-    """Await a service call, deferring the interaction if it runs past DEFER_SECONDS
-    (``update``: a button or modal on a board, whose message the answer will edit)."""
+    """Await a service call, deferring the interaction if it is not answered DEFER_SECONDS
+    after it arrived (``update``: a button or modal on a board, whose message the answer
+    will edit)."""
     deferral: asyncio.Task[None] | None = None
 
     def defer() -> None:
@@ -129,8 +130,9 @@ async def in_time(
             deferral = asyncio.ensure_future(think(interaction, public=True, update=update))
 
     # A timer rather than a task and a wait per interaction: this runs for every one.
-    after = bot_of(interaction).settings.defer_seconds
-    timer = asyncio.get_running_loop().call_later(after, defer)
+    loop = asyncio.get_running_loop()
+    waited = loop.time() - interaction.extras.get(ARRIVED, loop.time())
+    timer = loop.call_later(max(0.0, bot_of(interaction).settings.defer_seconds - waited), defer)
     try:
         result = await work
     finally:

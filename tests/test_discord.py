@@ -417,6 +417,36 @@ async def test_a_database_locked_elsewhere_defers_then_answers(tmp_path, lock_da
         await bot.close()
 
 
+async def test_the_deferral_counts_from_the_interactions_arrival():
+    """Discord's 3 s run from the interaction's arrival: a handler that reaches its service
+    call late (the checks before it took the time) defers at once, not DEFER_SECONDS later.
+    The interaction here is a stand-in for the three things cogs.common.in_time touches."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.discord_bot import ARRIVED
+    from cogs.common import in_time
+
+    deferred = asyncio.Event()
+
+    async def defer(**_options):
+        deferred.set()
+
+    loop = asyncio.get_running_loop()
+    interaction = SimpleNamespace(
+        extras={ARRIVED: loop.time() - 2.5},  # admitted 2.5 s ago
+        response=SimpleNamespace(is_done=lambda: deferred.is_set(), defer=defer),
+        client=SimpleNamespace(settings=SimpleNamespace(defer_seconds=2.5)),
+    )
+
+    async def work():  # a service call that ends only once the interaction was deferred
+        await deferred.wait()
+        return "answer"
+
+    async with asyncio.timeout(2.0):  # counted from its start, this call would defer at 2.5 s
+        assert await in_time(interaction, work()) == "answer"
+
+
 async def test_answers_past_a_deferral_read_as_answers_given_at_once(make_double, tmp_path):
     """Issue 39.9: a bot that defers (its database busy elsewhere, a loaded host) answers
     rightly, and what a test reads of an answer (its kind, text, buttons, picture, who sees

@@ -132,7 +132,7 @@ async def test_answers_past_a_deferral_read_as_answers_given_at_once(server, tmp
     bot = BotProcess(server, database, defer_seconds="0.2")
     await started(server, bot)
 
-    async def deferred(payload: dict) -> Reply:
+    async def deferred(payload: dict, followups: int = 0) -> Reply:
         locker = subprocess.Popen(
             [sys.executable, "-c", HOLD_THE_WRITE_LOCK, database],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -140,14 +140,18 @@ async def test_answers_past_a_deferral_read_as_answers_given_at_once(server, tmp
         assert locker.stdout is not None and locker.stdin is not None
         try:
             assert await asyncio.to_thread(locker.stdout.readline) == "locked\n"
-            reply = asyncio.ensure_future(server.interact(payload, timeout=60))
+            reply = asyncio.ensure_future(server.interact(payload, timeout=60, followups=followups))
             await until(lambda: server.replies.get(payload["id"], Reply()).kind is not None)
         finally:
             locker.communicate("go\n", timeout=30)
         return await reply
 
-    board = await deferred(command("wordle", "practice", user_id=6))
+    # Player 6 is new: their first-game guide is claimed (a write) beside the command, not
+    # before it, so the deferral is not held behind the lock and the guide follows.
+    board = await deferred(command("wordle", "practice", user_id=6), followups=1)
     assert board.kind == 5 and board.edits  # deferred, then edited in
+    assert int(board.followups[0].get("flags") or 0) & 64  # private
+    assert "Welcome to wordlebot" in str(board.followups[0])
     assert board.a_new_message and not board.private and board.answer_files == ["board.png"]
     assert "Guess 1 of 6" in board.text() and any(":guess:" in i for i in board.custom_ids())
     guess = next(i for i in board.custom_ids() if ":guess:" in i)

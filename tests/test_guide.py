@@ -55,6 +55,22 @@ async def test_a_guide_not_said_gives_its_mark_back(shared_url, opened):
     assert not await one.guide.first_use(ann) and not await other.guide.first_use(ann)
 
 
+async def test_a_deletion_waits_for_a_first_use_being_marked(shared_url, opened):
+    """The first use is decided beside the command (its answer waits on nothing): a
+    /mydata delete made meanwhile waits for the mark, so no mark, nor the name it keeps,
+    outlives the deletion; and the next use is a first one again."""
+    services = await opened(shared_url)
+    ann = Player(ANN, "ann")
+    claim = services.guide.begin(ann)
+    assert claim is not None
+    await services.delete_player(ANN)  # at once: the claim has not run yet
+    assert await claim and not await services.storage.guided(ANN)
+    assert not (await services.storage.export_player(ANN))["player"]  # no row, no name
+    again = services.guide.begin(ann)
+    assert again is not None and await again
+    assert services.guide.begin(ann) is None  # known now: nothing is asked
+
+
 async def test_the_guide_speaks_the_players_language(make_double):
     double = await make_double()
     double.new_players.update({ANN, BOB})

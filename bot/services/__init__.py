@@ -71,6 +71,7 @@ class Services:
         (Discord's), the winner's roles the bot gave them are taken back at once: the
         records that would let a digest do it go with their data (the roles to take are
         read in the deletion's transaction: one recorded just before it is taken too)."""
+        await self.guide.settled(player_id)  # a first use being marked is marked first
         deletion = await self.games.delete_player(player_id)
         await self.storage.web_pages.people_changed()  # no page's cached copy shows them
         self.guide.forget(player_id)  # their next command is a first use again

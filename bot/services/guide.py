@@ -11,6 +11,8 @@ words are :func:`bot.render.guide.guide_text`; each front end says them its own 
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.services.games import Player
 from bot.storage import Storage
 
@@ -24,6 +26,32 @@ class GuideService:
         # with a deletion (``forget``; one in another process leaves that player unguided
         # here, which costs nothing: they were guided once).
         self._known: set[int] = set()
+        self._asking: dict[int, asyncio.Task[bool]] = {}  # begun and not yet answered
+
+    def begin(self, player: Player) -> asyncio.Task[bool] | None:
+        """:meth:`first_use`, started and not awaited, so that a command's answer never
+        waits on the database for it (Discord's 3 s run from the interaction's arrival);
+        None for a player this process knows as guided. Whoever awaits the task hears its
+        failure; a deletion of the player's data waits for it first (:meth:`settled`)."""
+        if player.id in self._known:
+            return None
+        task = asyncio.ensure_future(self.first_use(player))
+        self._asking[player.id] = task
+        task.add_done_callback(lambda done: self._answered(player.id, done))
+        return task
+
+    def _answered(self, player_id: int, task: asyncio.Task[bool]) -> None:
+        if self._asking.get(player_id) is task:
+            del self._asking[player_id]
+        if not task.cancelled():
+            task.exception()  # retrieved here too: a task nobody awaited is no error
+
+    async def settled(self, player_id: int) -> None:
+        """Once the player's first use begun in this process is decided: a mark claimed
+        after their data was deleted would outlive the deletion."""
+        task = self._asking.get(player_id)
+        if task is not None:
+            await asyncio.wait({task})
 
     async def first_use(self, player: Player) -> bool:
         """Whether to guide ``player`` now: True once per player, ever. A player already
