@@ -1,6 +1,7 @@
 """The suite leaves nothing behind: a pytest run (on two workers, or in one process) that
 builds a pattern matrix, starts PostgreSQL and has the console draw a picture leaves nothing
-in the system's temporary folder (issue 39.8) but pytest's own numbered folders."""
+in the system's temporary folder (issue 39.8) but pytest's own numbered folders, and no
+process of it (a server, a bot) runs on."""
 
 from __future__ import annotations
 
@@ -28,9 +29,27 @@ def test_a_run_leaves_nothing_in_the_temporary_folder(workers: str) -> None:
     system_tmp = Path(tempfile.mkdtemp(prefix="wh-", dir="/tmp" if os.path.isdir("/tmp") else None))
     try:
         left = _left_after_a_run(system_tmp, workers)
+        running = _processes_naming(system_tmp)  # a PostgreSQL server, a bot, a forker
     finally:
         shutil.rmtree(system_tmp, ignore_errors=True)
     assert [name for name in left if not name.startswith("pytest-of-")] == [], left
+    assert running == [], running
+
+
+def _processes_naming(folder: Path) -> list[str]:
+    """The command lines of running processes that name ``folder`` (a server's data
+    directory, a bot's database): none may outlive the run that made them."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            line = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if str(folder) in line:
+            found.append(line)
+    return found
 
 
 def _left_after_a_run(system_tmp: Path, workers: str) -> list[str]:
