@@ -89,6 +89,13 @@ class Settings(BaseSettings):
     web_base_url: str | None = None
     web_requests_per_minute: float = Field(default=60, gt=0)
     web_trust_forwarded: bool = False
+    # The game window in Discord (an Activity; docs/admins.md): its OAuth2 client (the
+    # application's id and client secret, from the Developer Portal). Both set, the web
+    # server answers the window's requests under /activity/.
+    discord_client_id: int | None = None
+    discord_client_secret: SecretStr | None = None
+    # Origins besides Discord's that may frame the window (a test's stand-in client).
+    activity_frame_origins: list[str] = Field(default_factory=list)
     discord_api_base: str | None = None  # a stand-in for Discord's API (tests), else Discord
     discord_gateway_url: str | None = None  # and for its gateway
 

@@ -17,10 +17,12 @@ which fails the test. Loopback only.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import json
 import math
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,7 +82,12 @@ ROUTES = [
     ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "remove_member_role"),
     ("GET", "/channels/{channel_id}/messages", "channel_history"),
     ("GET", "/channels/{channel_id}", "get_channel"),
+    # The game window (an Activity): Discord's OAuth2 token exchange (its OAuth2 docs; the API
+    # description leaves it out), and who is in an Activity instance.
+    ("POST", "/oauth2/token", "oauth_token"),
+    ("GET", "/applications/{application_id}/activity-instances/{instance_id}", "activity_instance"),
 ]
+CLIENT_SECRET = "stand-in-client-secret"  # the application's OAuth2 secret, as the bot is told
 # What an interaction of each type may be answered with (Discord's callback types)
 ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
 
@@ -240,6 +247,11 @@ class DiscordServer(Gateway):
         self.history: dict[int, list[dict[str, Any]]] = {}
         self.log: list[tuple[float, str, int]] = []  # (perf_counter, operation, status)
         self.nonces: dict[str, tuple[float, str]] = {}  # nonce -> (monotonic, message id)
+        # The game window: Activity instances launched (id -> (channel, guild, users)),
+        # the codes the SDK's authorize gave (-> user), and the access tokens they became.
+        self.instances: dict[str, tuple[int, int | None, set[int]]] = {}
+        self.codes: dict[str, tuple[int, str]] = {}
+        self.access_tokens: dict[str, tuple[int, str]] = {}
         self._sent: dict[str, Sent] = {}  # by interaction id
         self._tokens: dict[str, str] = {}  # interaction token -> interaction id
         self._waiters: dict[str, asyncio.Event] = {}
@@ -429,8 +441,74 @@ class DiscordServer(Gateway):
 
     # -- the application, users, commands -----------------------------------------------
 
-    async def me(self, request: web.Request) -> web.Response:
+    # -- the game window (an Activity) ---------------------------------------------------
+
+    def launch(self, instance_id: str, channel_id: int, users: set[int],
+               guild_id: int | None = None) -> None:  # fmt: skip
+        """An Activity instance running in ``channel_id`` with ``users`` connected (a user
+        joining or leaving: call again)."""
+        self.instances[instance_id] = (channel_id, guild_id, set(users))
+
+    def authorize(self, user_id: int, name: str = "player") -> str:
+        """What the Embedded App SDK's ``authorize`` gives the window of ``user_id``: a code,
+        good for one exchange."""
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = (user_id, name)
+        return code
+
+    async def oauth_token(self, request: web.Request) -> web.Response:
+        """The authorization-code exchange (Discord's OAuth2 docs): a form with the client's
+        id and secret (or HTTP Basic), the grant type and the code, once."""
+        form = await request.post()
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        if request.headers.get("Authorization", "").startswith("Basic "):
+            pair = base64.b64decode(request.headers["Authorization"][6:]).decode()
+            client_id, _, secret = pair.partition(":")
+        if client_id != str(APP_ID) or secret != CLIENT_SECRET:
+            return web.json_response({"error": "invalid_client"}, status=401)
+        if form.get("grant_type") != "authorization_code":
+            return web.json_response({"error": "unsupported_grant_type"}, status=400)
+        who = self.codes.pop(str(form.get("code")), None)
+        if who is None:
+            return web.json_response({"error": "invalid_grant",
+                                      "error_description": 'Invalid "code" in request.'},
+                                     status=400)  # fmt: skip
+        token = secrets.token_urlsafe(24)
+        self.access_tokens[token] = who
+        return web.json_response({"access_token": token, "token_type": "Bearer",
+                                  "expires_in": 604800, "refresh_token": secrets.token_urlsafe(24),
+                                  "scope": "identify"})  # fmt: skip
+
+    async def activity_instance(self, request: web.Request) -> web.Response:
         if not request.headers.get("Authorization", "").startswith("Bot "):
+            return self.error(request, "401: Unauthorized", 0, 401)
+        instance_id = request.match_info["instance_id"]
+        found = self.instances.get(instance_id)
+        if request.match_info["application_id"] != str(APP_ID) or found is None:
+            # Discord's docs name no error code for an instance that is not (or no longer) there
+            return self.error(request, "404: Not Found", 0, 404)
+        channel_id, guild_id, users = found
+        location: dict[str, Any] = {
+            "id": f"gc-{guild_id}-{channel_id}",
+            "kind": "gc",
+            "channel_id": str(channel_id),
+            "guild_id": str(guild_id),
+        }
+        if guild_id is None:
+            location = {"id": f"pc-{channel_id}", "kind": "pc", "channel_id": str(channel_id)}
+        return self.answer(request, {"application_id": str(APP_ID), "instance_id": instance_id,
+                                     "launch_id": str(abs(hash(instance_id))), "location": location,
+                                     "users": [str(u) for u in sorted(users)]})  # fmt: skip
+
+    async def me(self, request: web.Request) -> web.Response:
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):  # a player's token: who they are
+            who = self.access_tokens.get(authorization.removeprefix("Bearer "))
+            if who is None:
+                return self.error(request, "401: Unauthorized", 0, 401)
+            return self.answer(request, {**user(*who), "mfa_enabled": False,
+                                         "locale": "en-US"})  # fmt: skip
+        if not authorization.startswith("Bot "):
             return self.error(request, "401: Unauthorized", 0, 401)
         return self.answer(request, {**user(BOT_ID, "wordlebot", bot=True), "mfa_enabled": False,
                                      "locale": "en-US", "verified": True})  # fmt: skip

@@ -10,8 +10,8 @@ from bot.services import Services
 
 @command("help")
 async def help_(services: Services, caller: Caller) -> Reply:
-    front = caller.front  # a page never asks for /help: it reads as Discord's
-    return Reply(help_text("discord" if front == "web" else front), private=True)
+    front = caller.front  # a page or the game window reads Discord's commands
+    return Reply(help_text("console" if front == "console" else "discord"), private=True)
 
 
 __all__ = ["help_"]

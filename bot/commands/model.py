@@ -22,7 +22,7 @@ from bot.services import GameView, Player
 if TYPE_CHECKING:
     from bot.services import Services
 
-Front = Literal["discord", "console", "web"]
+Front = Literal["discord", "console", "web", "activity"]
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from bot.commands.web import PAGES, BoardsView, PlayerView, visitor
 from bot.i18n import LOCALES, SOURCE, _, negotiate, use_locale
 from bot.services import Services
 from bot.storage.database import StorageBusy
+from bot.web.activity import COMMAND_PATH, Activity, add_routes
 from bot.web.html import STYLE, boards_page, message_page, not_found
 from bot.web.limits import RateLimit, retry_after
 from bot.web.player_html import player_page
@@ -52,8 +53,12 @@ PLAYER_QUERY = ("game", "variant")
 
 
 def make_app(services: Services, *, per_minute: float = 60, trust_forwarded: bool = False,
-             limit: RateLimit | None = None) -> web.Application:  # fmt: skip
+             limit: RateLimit | None = None, activity: Activity | None = None
+             ) -> web.Application:  # fmt: skip
+    """The pages, and with ``activity`` the game window's requests."""
     app = web.Application(middlewares=[_headers, _rate_limited])
+    if activity is not None:
+        add_routes(app, activity)
     app[SERVICES] = services
     app[LIMIT] = limit or RateLimit(per_minute)
     app[FORWARDED] = trust_forwarded
@@ -85,6 +90,9 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
 
 @web.middleware
 async def _rate_limited(request: web.Request, handler: Any) -> web.StreamResponse:
+    if request.path == COMMAND_PATH:  # the window's moves: counted by player (bot/web/activity.py)
+        answer: web.StreamResponse = await handler(request)
+        return answer
     wait = request.app[LIMIT].take(client_of(request))
     if wait:
         locale = reader_locale(request.headers.get("Accept-Language"), SOURCE)
@@ -94,7 +102,7 @@ async def _rate_limited(request: web.Request, handler: Any) -> web.StreamRespons
         response = _html(text, 429)
         response.headers["Retry-After"] = retry_after(wait)
         return response
-    answer: web.StreamResponse = await handler(request)
+    answer = await handler(request)
     return answer
 
 

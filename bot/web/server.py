@@ -12,6 +12,8 @@ from aiohttp import web
 
 from bot.services import Services, open_services
 from bot.settings import Settings
+from bot.web.activity import Activity
+from bot.web.activity_auth import DiscordAuth, Sessions
 from bot.web.app import make_app
 
 log = logging.getLogger("wordlebot.web")
@@ -29,7 +31,8 @@ class WebServer:
 
     async def start(self) -> None:
         app = make_app(self.services, per_minute=self.settings.web_requests_per_minute,
-                       trust_forwarded=self.settings.web_trust_forwarded)  # fmt: skip
+                       trust_forwarded=self.settings.web_trust_forwarded,
+                       activity=activity_of(self.services, self.settings))  # fmt: skip
         self.runner = web.AppRunner(app, access_log=None)  # no log of who read what
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
@@ -48,6 +51,21 @@ class WebServer:
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
+
+
+def activity_of(services: Services, settings: Settings) -> Activity | None:
+    """The game window's side of the server, where the settings allow it: the OAuth2
+    client's id and secret, and the bot's token (who is in an Activity is asked as the bot)."""
+    secret, token = settings.discord_client_secret, settings.discord_token
+    if settings.discord_client_id is None or secret is None:
+        return None
+    if token is None:
+        log.warning("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set without DISCORD_TOKEN: "
+                    "the game window needs the bot's token, and is off")  # fmt: skip
+        return None
+    auth = DiscordAuth(settings.discord_client_id, secret.get_secret_value(),
+                       token.get_secret_value(), settings.discord_api_base)  # fmt: skip
+    return Activity(services, auth, Sessions(secret.get_secret_value()))
 
 
 async def start_if_set(services: Services, settings: Settings) -> WebServer | None:

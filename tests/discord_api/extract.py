@@ -39,6 +39,7 @@ ROUTES = [
     ("get", "/channels/{channel_id}"),
     ("put", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
     ("delete", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"),
+    ("get", "/applications/{application_id}/activity-instances/{instance_id}"),
 ]
 JSON = "application/json"
 SPEC = "specs/openapi.json"

@@ -1,0 +1,259 @@
+"""The game window's requests (the Discord Activity): a third front end of :mod:`bot.commands`
+beside the cogs and the console. Each request of a signed-in player becomes a
+:class:`~bot.commands.model.Caller` and one of the game's commands, so the same games,
+dailies, cooldowns, hints-off rule, achievements and boards hold in the window as in chat.
+
+Routes::
+
+    POST /activity/api/session  {code, instance_id, locale}: sign in (bot/web/activity_auth.py)
+                                -> {session, access_token, user, expires}
+    POST /activity/api/command  {command, options, game, rows}, with ``Authorization: Bearer
+                                <session>`` -> the reply (:func:`reply_json`)
+
+``game`` and ``rows`` are the board the window shows: a guess goes to that game, and a guess
+made on a board that changed since (a guess typed in chat meanwhile) plays nothing and gets
+the board as it stands.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from bot.commands import COMMANDS
+from bot.commands.model import Caller, Command, Reply
+from bot.i18n import N_, _, negotiate, use_locale
+from bot.services import Player, Services
+from bot.services.games import ROLLED_BACK, GameView
+from bot.storage.database import StorageBusy
+from bot.web.activity_auth import DiscordAuth, Refused, Session, Sessions
+from bot.web.limits import RateLimit, retry_after
+from engine.variants import get_variant
+
+# The commands the window runs: playing and asking for help, not a server's settings.
+WINDOW_COMMANDS = frozenset(
+    path for path in COMMANDS
+    if path.split()[0] in ("wordle", "primel", "absurdle", "dordle", "quordle", "octordle")
+) | {"guess", "giveup", "hint", "stats", "streak"}  # fmt: skip
+BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
+MAX_BODY = 4096  # bytes: a command and its options
+COMMAND_PATH = "/activity/api/command"
+MOVES_PER_MINUTE = 120  # a player's requests from the window (bursts of 20), by player
+
+
+class Activity:
+    """What the window's routes need: the services, Discord, and the session keys."""
+
+    def __init__(self, services: Services, auth: DiscordAuth, sessions: Sessions) -> None:
+        self.services = services
+        self.auth = auth
+        self.sessions = sessions
+        # By player, not by address: every window reaches the server through Discord's proxy.
+        self.limit = RateLimit(MOVES_PER_MINUTE)
+
+
+ACTIVITY = web.AppKey("activity", Activity)
+
+
+def add_routes(app: web.Application, activity: Activity) -> None:
+    app[ACTIVITY] = activity
+    app.router.add_post("/activity/api/session", _sign_in)
+    app.router.add_post(COMMAND_PATH, _command)
+    app.on_cleanup.append(_close)
+
+
+async def _close(app: web.Application) -> None:
+    await app[ACTIVITY].auth.close()
+
+
+def _refused(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise Refused(413, "That request is too long.")
+    raw = await request.content.read(MAX_BODY + 1)
+    try:
+        body = json.loads(raw) if len(raw) <= MAX_BODY else None
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict):
+        raise Refused(400, "The request is not a JSON object of at most 4 KB.")
+    return body
+
+
+async def _sign_in(request: web.Request) -> web.Response:
+    activity = request.app[ACTIVITY]
+    try:
+        body = await _body(request)
+        code, instance = body.get("code"), body.get("instance_id")
+        if not (isinstance(code, str) and isinstance(instance, str) and code and instance):
+            raise Refused(400, "A sign-in needs the code and the instance_id the SDK gave.")
+        locale = body.get("locale")
+        locale = locale if isinstance(locale, str) else ""
+        session, token = await activity.auth.sign_in(
+            code[:200], instance[:200], activity.sessions, locale
+        )
+    except Refused as refusal:
+        return _refused(refusal.status, refusal.reason)
+    return web.json_response({
+        "session": activity.sessions.issue(session),
+        "access_token": token,
+        "user": {"id": str(session.user_id), "name": session.name},
+        "expires": session.expires,
+    })  # fmt: skip
+
+
+def session_of(request: web.Request) -> Session:
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        raise Refused(401, "Sign in first.")
+    sessions: Sessions = request.app[ACTIVITY].sessions
+    return sessions.read(header.removeprefix("Bearer ").strip())
+
+
+def caller_of(session: Session, shown: int | None = None) -> Caller:
+    """The player in the window, where the Activity runs: a server's channel (the server's
+    games and boards) or a private channel (that channel's own, as in chat)."""
+    scope = session.guild_id if session.guild_id is not None else session.channel_id
+    return Caller(Player(session.user_id, session.name), scope, place=session.channel_id,
+                  front="activity", shown=shown, guild_id=session.guild_id,
+                  locale=session.locale)  # fmt: skip
+
+
+async def _command(request: web.Request) -> web.Response:
+    services = request.app[ACTIVITY].services
+    try:
+        session = session_of(request)
+        wait = request.app[ACTIVITY].limit.take(str(session.user_id))
+        if wait:
+            response = _refused(429, "Too many moves at once: wait a moment.")
+            response.headers["Retry-After"] = retry_after(wait)
+            return response
+        body = await _body(request)
+    except Refused as refusal:
+        return _refused(refusal.status, refusal.reason)
+    chosen = await _chosen_locale(services, session.user_id)
+    with use_locale(negotiate(chosen or session.locale)):
+        try:
+            reply = await run(services, session, body)
+        except Refused as refusal:
+            return _refused(refusal.status, refusal.reason)
+        except StorageBusy:
+            return _refused(503, _(BUSY))
+        return web.json_response(reply_json(reply))
+
+
+async def _chosen_locale(services: Services, player_id: int) -> str | None:
+    try:
+        return await services.storage.player_locale(player_id)
+    except StorageBusy:  # the window's own language serves
+        return None
+
+
+async def run(services: Services, session: Session, body: dict[str, Any]) -> Reply:
+    """The command the window asked for, run as the session's player."""
+    path = body.get("command")
+    if not isinstance(path, str) or path not in WINDOW_COMMANDS:
+        raise Refused(400, "The window does not run that command.")
+    spec = COMMANDS[path]
+    options = _typed(spec, body.get("options"))
+    game, rows = body.get("game"), body.get("rows")
+    shown = game if isinstance(game, int) and not isinstance(game, bool) else None
+    if path == "guess" and shown is not None and isinstance(rows, int):
+        stale = await _changed(services, session, shown, rows)
+        if stale is not None:
+            return stale
+    return await spec.run(services, caller_of(session, shown), **options)
+
+
+async def _changed(services: Services, session: Session, game_id: int, rows: int) -> Reply | None:
+    """The board as stored, if it is not the one the window shows (``rows`` rows)."""
+    view = await services.games.game(game_id)
+    if view is None or view.player_id != session.user_id:
+        raise Refused(403, "That game is not yours.")
+    if len(view.rows) == rows:
+        return None
+    return Reply(_(ROLLED_BACK), private=True, game=view, refused=True,
+                 extra={"rolled_back": True})  # fmt: skip
+
+
+def _typed(spec: Command, given: Any) -> dict[str, Any]:
+    """The options as JSON gives them, checked against the command's: each of its kind,
+    a choice among its choices, text no longer than Discord would carry."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise Refused(400, "The options are not a JSON object.")
+    params = {param.name: param for param in spec.params}
+    values: dict[str, Any] = {}
+    for name, value in given.items():
+        param = params.get(name)
+        if param is None:
+            raise Refused(400, f"/{spec.path} has no option {name[:32]!r}.")
+        if param.kind is bool:
+            ok = isinstance(value, bool)
+        elif param.kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+        elif param.kind is str:
+            ok = isinstance(value, str) and len(value) <= 100 and value.isprintable()
+            ok = ok and (not param.choices or value in param.choices)
+        else:  # a channel, a role or a user: not the window's to name
+            ok = False
+        if not ok:
+            raise Refused(400, f"The option {name!r} of /{spec.path} cannot take that value.")
+        values[name] = value
+    missing = [p.name for p in spec.params if p.required and p.name not in values]
+    if missing:
+        raise Refused(400, f"/{spec.path} needs {', '.join(missing)}.")
+    return values
+
+
+def reply_json(reply: Reply) -> dict[str, Any]:
+    """A reply as the window shows it. The answer is in it only once the game is over (the
+    services' game view holds it no sooner); a private reply is the player's own anyway."""
+    return {
+        "text": reply.text,
+        "refused": reply.refused,
+        "secret": reply.secret,
+        "earned": reply.earned,
+        "game": None if reply.game is None else game_json(reply.game),
+        "picks": [{"id": g.game_id, "title": g.title} for g in reply.picks],
+        "rolled_back": bool(reply.extra.get("rolled_back")),
+    }
+
+
+def game_json(game: GameView) -> dict[str, Any]:
+    """A game as the window draws it: its rows (the letters and each tile's mark: 0 absent,
+    1 elsewhere, 2 right), its keyboard's rows as its language lays them out, and what is
+    known of each letter played (its best mark)."""
+    boards = game.boards if game.boards is not None else [game.rows]
+    known: dict[str, int] = {}
+    for rows in boards:
+        for word, marks in rows:
+            for letter, mark in zip(word, marks, strict=False):
+                known[letter] = max(known.get(letter, 0), int(mark))
+    return {
+        "id": game.game_id,
+        "kind": game.kind,
+        "variant": game.variant,
+        "title": game.title,
+        "mode": game.mode,
+        "day": game.day,
+        "number": game.number,
+        "status": game.status,
+        "over": game.over,
+        "max_guesses": game.max_guesses,
+        "length": game.length,
+        "rows": [{"word": word, "marks": marks} for word, marks in game.rows],
+        "boards": None
+        if game.boards is None
+        else [[{"word": word, "marks": marks} for word, marks in rows] for rows in game.boards],
+        "remaining": game.remaining,
+        "answer": game.answer if game.over else None,
+        "keyboard": list(get_variant(game.variant).keyboard),
+        "letters": known,
+    }

@@ -1,0 +1,222 @@
+"""The game window's server side (issue 42): a player signs in the way Discord prescribes
+(the SDK's code exchanged with the client secret, the user asked of Discord, the Activity
+instance asked as the bot), against the Discord stand-in, and the window is a third front end
+of the game's commands: one game with the chat, every rule the same. Real HTTP both ways."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from discord_messages import APP_ID
+from discord_server import CLIENT_SECRET, DiscordServer
+
+from bot.commands import COMMANDS
+from bot.commands.model import Caller
+from bot.services import Player
+from bot.web.activity import Activity
+from bot.web.activity_auth import SESSION_SECONDS, DiscordAuth, Sessions
+from bot.web.app import make_app
+
+SEED = "5d0c3b9e7a2f4e6c8b1d3f5a7c9e0b2d-activity"
+GUILD, CHANNEL, OTHER_CHANNEL = 810000000000000001, 810000000000000002, 810000000000000003
+ANN, BOB, EVE = 111, 222, 333
+INSTANCE = "i-1234567890-gc-810000000000000001-810000000000000002"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Window:
+    """The stand-in for Discord, the services, and an HTTP client of the bot's web server."""
+
+    discord: DiscordServer
+    services: Any
+    http: TestClient
+    clock: Clock
+
+    async def sign_in(self, user_id: int, name: str = "player", instance: str = INSTANCE,
+                      code: str | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+        code = code if code is not None else self.discord.authorize(user_id, name)
+        response = await self.http.post("/activity/api/session",
+                                        json={"code": code, "instance_id": instance})  # fmt: skip
+        return response.status, await response.json()
+
+    async def session(self, user_id: int, name: str = "player") -> str:
+        status, body = await self.sign_in(user_id, name)
+        assert status == 200, body
+        return str(body["session"])
+
+    async def run(self, session: str, command: str, **body: Any) -> tuple[int, dict[str, Any]]:
+        response = await self.http.post(
+            "/activity/api/command", json={"command": command, **body},
+            headers={"Authorization": f"Bearer {session}"},
+        )  # fmt: skip
+        return response.status, await response.json()
+
+    async def chat(self, user_id: int, path: str, **options: Any) -> Any:
+        """The same command typed in the channel (the cogs' front end)."""
+        caller = Caller(Player(user_id, "player"), GUILD, place=CHANNEL, guild_id=GUILD,
+                        manages_server=True)  # fmt: skip
+        return await COMMANDS[path].run(self.services, caller, **options)
+
+
+@pytest.fixture
+async def window(tmp_path, opened):
+    discord = DiscordServer([GUILD])
+    await discord.start()
+    discord.launch(INSTANCE, CHANNEL, {ANN, BOB}, guild_id=GUILD)
+    services = await opened(str(tmp_path / "bot.sqlite3"), answers={"wordle": "cigar"})
+    clock = Clock()
+    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
+    activity = Activity(services, auth, Sessions(CLIENT_SECRET, clock=clock))
+    http = TestClient(TestServer(make_app(services, activity=activity)))
+    await http.start_server()
+    try:
+        yield Window(discord, services, http, clock)
+    finally:
+        await http.close()
+        await discord.stop()
+    assert discord.violations == [], discord.violations
+
+
+async def test_a_daily_begun_in_chat_ends_in_the_window_as_one_game(window):
+    typed = await window.chat(ANN, "wordle daily")
+    await window.chat(ANN, "guess", word="crane")
+    session = await window.session(ANN, "ann")
+    status, shown = await window.run(session, "wordle daily")  # the window opens on it
+    assert status == 200 and shown["game"]["id"] == typed.game.game_id
+    game = shown["game"]
+    assert [r["word"].lower() for r in game["rows"]] == ["crane"] and game["answer"] is None
+    marks = typed_row = (await window.services.games.game(game["id"])).rows[0][1]
+    assert game["rows"][0]["marks"] == typed_row  # as the chat's board shows it
+    assert game["letters"]["c"] == int(marks[0])  # each letter's best mark, for the keyboard
+    assert game["keyboard"][0].lower().startswith("qwerty")
+    answer = await answer_of(window, game["id"])
+    status, won = await window.run(session, "guess", options={"word": answer},
+                                   game=game["id"], rows=1)  # fmt: skip
+    assert status == 200 and won["game"]["over"] and won["game"]["answer"].lower() == answer
+    # One game: the chat sees it won, and the player's stats count it once.
+    again = await window.chat(ANN, "wordle daily")  # the day's is played: said so, in chat
+    assert again.refused and (await window.services.games.game(game["id"])).over
+    stats = await window.services.stats.stats(ANN, "wordle:daily", window.services.daily.today(),
+                                              scope=GUILD)  # fmt: skip
+    assert stats.played == 1 and stats.win_percent == 100 and stats.distribution[2] == 1
+
+
+async def answer_of(window: Window, game_id: int) -> str:
+    """The answer, as stored (the test's knowledge, never the window's)."""
+    return str((await window.services.storage.game(game_id)).state["answer"]).lower()
+
+
+async def test_the_answer_is_nowhere_in_what_the_window_is_sent_before_the_end(window):
+    session = await window.session(BOB)
+    _, daily = await window.run(session, "wordle daily")
+    answer = await answer_of(window, daily["game"]["id"])
+    guess = "slate" if answer != "slate" else "crane"
+    # (A hint names the words still possible, the answer among them: the player's own help.)
+    for command, options in (("wordle daily", {}), ("guess", {"word": guess}),
+                             ("streak", {}), ("stats", {})):  # fmt: skip
+        response = await window.http.post(
+            "/activity/api/command", json={"command": command, "options": options},
+            headers={"Authorization": f"Bearer {session}"},
+        )  # fmt: skip
+        assert response.status == 200
+        assert answer not in (await response.text()).lower(), command
+
+
+async def test_a_guess_on_a_board_that_changed_meanwhile_plays_nothing(window):
+    session = await window.session(ANN)
+    _, shown = await window.run(session, "wordle practice")
+    game = shown["game"]["id"]
+    await window.chat(ANN, "guess", word="crane")  # in chat, after the window drew the board
+    status, stale = await window.run(session, "guess", options={"word": "slate"}, game=game,
+                                     rows=0)  # fmt: skip
+    assert status == 200 and stale["refused"] and stale["rolled_back"]
+    assert [r["word"].lower() for r in stale["game"]["rows"]] == ["crane"]  # as it stands
+    stored = await window.services.games.game(game)
+    assert [w for w, _ in stored.rows] == ["crane"]  # SLATE was not played
+    # Another player's game is not theirs to guess in.
+    other = await window.session(BOB)
+    status, refused = await window.run(other, "guess", options={"word": "slate"}, game=game,
+                                       rows=1)  # fmt: skip
+    assert status == 403 and "not yours" in refused["error"]
+
+
+async def test_who_and_where_come_from_discord_and_nothing_else(window):
+    """A forged code, an instance that is not running, a user not in it, a code used twice,
+    a session forged, altered or lapsed: each refused."""
+    assert (await window.sign_in(ANN, code="made-up"))[0] == 403
+    assert (await window.sign_in(ANN, instance="i-not-running"))[0] == 403
+    status, body = await window.sign_in(EVE)  # Discord says Eve is not in the instance
+    assert status == 403 and "not in this Activity" in body["error"]
+    code = window.discord.authorize(ANN, "ann")
+    assert (await window.sign_in(ANN, code=code))[0] == 200
+    assert (await window.sign_in(ANN, code=code))[0] == 403  # a code is good once
+    status, body = await window.sign_in(ANN, "ann")
+    assert body["user"] == {"id": str(ANN), "name": "ann"} and body["access_token"]
+    session = body["session"]
+    assert (await window.run(session, "streak"))[0] == 200
+    payload, signature = session.split(".")
+    data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    data["user_id"] = BOB  # Ann's session made out as Bob's
+    forged = base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+    for token in (f"{forged}.{signature}", "x.y", "", session + "x"):
+        status, body = await window.run(token, "streak")
+        assert status == 401, token
+    response = await window.http.post("/activity/api/command", json={"command": "streak"})
+    assert response.status == 401  # no session at all
+    window.clock.now += SESSION_SECONDS + 1
+    status, body = await window.run(session, "streak")
+    assert status == 401 and "lapsed" in body["error"]
+
+
+async def test_a_player_in_another_channels_instance_plays_that_servers_games(window):
+    """Where the Activity runs is Discord's to say: the daily counts for its server."""
+    window.discord.launch("i-elsewhere", OTHER_CHANNEL, {EVE}, guild_id=GUILD)
+    status, body = await window.sign_in(EVE, instance="i-elsewhere")
+    assert status == 200
+    _, daily = await window.run(body["session"], "wordle daily")
+    stored = await window.services.storage.game(daily["game"]["id"])
+    assert stored.scope == GUILD and stored.player_id == EVE
+
+
+async def test_the_window_runs_the_games_commands_with_their_options_checked(window):
+    session = await window.session(ANN)
+    for command, options in (
+        ("settings server", {}),  # a server's settings are not the window's
+        ("mydata delete", {"confirm": "DELETE"}),
+        ("wordle practice", {"mode": "impossible"}),  # outside its choices
+        ("wordle practice", {"length": "five"}),  # not a number
+        ("wordle practice", {"colour": "red"}),  # no such option
+        ("guess", {}),  # its word is needed
+        ("guess", {"word": "\x00crane"}),
+    ):
+        status, body = await window.run(session, command, options=options)
+        assert status == 400 and body["error"], (command, options)
+    response = await window.http.post(
+        "/activity/api/command", data="x" * 5000,
+        headers={"Authorization": f"Bearer {session}"},
+    )  # fmt: skip
+    assert response.status in (400, 413)
+
+
+async def test_a_server_without_hints_in_dailies_gives_none_in_the_window(window):
+    await window.chat(BOB, "settings server", hints_in_daily=False)
+    session = await window.session(ANN)
+    await window.run(session, "wordle daily")
+    status, hint = await window.run(session, "hint")
+    assert status == 200 and hint["refused"] and "hint" in hint["text"].lower()
+    _, practice = await window.run(session, "wordle practice")
+    status, hint = await window.run(session, "hint", game=practice["game"]["id"])
+    assert status == 200 and not hint["refused"] and hint["text"]
