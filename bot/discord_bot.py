@@ -234,6 +234,7 @@ class Tree(app_commands.CommandTree["WordleBot"]):
         http, app = self._http, self.client.application_id
         try:
             if guild is None:
+                payload += entry_points(await http.get_global_commands(app))
                 data = await http.bulk_upsert_global_commands(app, payload=payload)
             else:
                 data = await http.bulk_upsert_guild_commands(app, guild.id, payload=payload)
@@ -243,6 +244,21 @@ class Tree(app_commands.CommandTree["WordleBot"]):
                 raise app_commands.CommandSyncFailure(error, commands) from None
             raise
         return [app_commands.AppCommand(data=d, state=self._state) for d in data]
+
+
+# What a bulk overwrite carries of the Entry Point command (its id keeps it as it is).
+ENTRY_POINT_FIELDS = ("id", "type", "name", "name_localizations", "description",
+                      "description_localizations", "contexts", "integration_types", "handler",
+                      "default_member_permissions")  # fmt: skip
+
+
+def entry_points(published: list[Any]) -> list[dict[str, Any]]:
+    """The Entry Point command among the commands published (type 4: the game window's
+    launcher, which Discord made when Activities were turned on, or one an admin edited),
+    as a bulk overwrite must carry it: Discord refuses one that leaves it out ("You cannot
+    remove this app's Entry Point command in a bulk update operation")."""
+    return [{key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+            for command in published if command.get("type") == 4]  # fmt: skip
 
 
 EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.analysis",

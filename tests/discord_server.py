@@ -449,6 +449,16 @@ class DiscordServer(Gateway):
         joining or leaving: call again)."""
         self.instances[instance_id] = (channel_id, guild_id, set(users))
 
+    def enable_activities(self) -> dict[str, Any]:
+        """Activities turned on in the Developer Portal: Discord makes the default Entry
+        Point command, "Launch", which Discord itself handles by opening the window."""
+        launch = {"id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
+                  "type": 4, "name": "launch", "description": "", "handler": 2,
+                  "contexts": [0, 1, 2], "integration_types": [0, 1], "nsfw": False,
+                  "default_member_permissions": None, "dm_permission": True}  # fmt: skip
+        self.commands.setdefault(f"/api/v10/applications/{APP_ID}/commands", []).append(launch)
+        return launch
+
     def authorize(self, user_id: int, name: str = "player") -> str:
         """What the Embedded App SDK's ``authorize`` gives the window of ``user_id``: a code,
         good for one exchange."""
@@ -555,8 +565,17 @@ class DiscordServer(Gateway):
                             for c in commands
                             if "dm_permission" in c and "contexts" in c]  # fmt: skip
         guild = request.match_info.get("guild_id")
+        before = self.commands.get(request.path, [])
+        kept = {str(c.get("id")) for c in commands} | {c.get("name") for c in commands}
+        if any(c["type"] == 4 and c["id"] not in kept and c["name"] not in kept for c in before):
+            # The words Discord answers (as a bot's log recorded them; its docs give no code)
+            refusal = ("You cannot remove this app's Entry Point command in a bulk update "
+                       "operation. Please include the Entry Point command in your update "
+                       "request or delete it separately.")  # fmt: skip
+            return self.error(request, refusal, 0, 400)
         stored = [{"description": "", "options": [], "dm_permission": True, "type": 1,
-                   "nsfw": False, **c, "id": snowflake(), "application_id": str(APP_ID),
+                   "nsfw": False, **c, "id": str(c.get("id") or snowflake()),
+                   "application_id": str(APP_ID),
                    "version": snowflake(), **({"guild_id": guild} if guild else {}),
                    "default_member_permissions": permissions(c)} for c in commands]  # fmt: skip
         self.commands[request.path] = stored

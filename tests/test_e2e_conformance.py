@@ -426,3 +426,24 @@ async def test_a_member_without_manage_server_is_refused_privately(server, bot):
     assert refused.private and "Manage Server" in refused.text(), refused.text()
     allowed = await server.interact(command("digest", "channel", user_id=49))
     assert allowed.private and f"<#{GUILDS[0] + 1}>" in allowed.text()
+
+
+async def test_a_global_sync_keeps_the_activitys_entry_point(server, tmp_path):
+    """Activities turned on, Discord made the window's launcher (an Entry Point command):
+    `wordlebot sync` publishes every command and carries the launcher along, as it stands,
+    where a bulk overwrite that left it out would be refused whole."""
+    from bot_process import TOKEN
+
+    from bot.discord_bot import sync_commands
+    from bot.settings import load_settings
+
+    launch = server.enable_activities()
+    settings = load_settings(discord_token=TOKEN, discord_api_base=server.api_base,
+                             database_path=str(tmp_path / "bot.sqlite3"),
+                             daily_seed="7a1c5e9b3d2f4a6c8e0b1d3f5a7c9e2b-sync")  # fmt: skip
+    assert await sync_commands(settings) == 0
+    published = server.commands[f"/api/v10/applications/{APP_ID}/commands"]
+    assert [(c["id"], c["name"], c["handler"]) for c in published if c["type"] == 4] == [
+        (launch["id"], "launch", 2)
+    ]
+    assert {"wordle", "guess", "hint"} <= {c["name"] for c in published}
