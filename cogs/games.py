@@ -20,6 +20,7 @@ from cogs.replies import (
     GameButton,
     PickButton,
     ShareButton,
+    WindowButton,
     buttons,
     perform,
     submitted_guess,
@@ -158,5 +159,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(GameButton, PickButton, ShareButton)
+    bot.add_dynamic_items(GameButton, PickButton, ShareButton, WindowButton)
     await bot.add_cog(Games(bot))

@@ -358,8 +358,30 @@ async def submitted_guess(interaction: discord.Interaction[Any], game_id: int,
     await edit_board(interaction, await in_time(interaction, work, update=True))
 
 
-def buttons(game: GameView) -> discord.ui.View:
-    """A game's buttons: Guess, Hint (not in a race) and Give up; once it is over, Share."""
+class WindowButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wb:window"):
+    """Play in the window: opens the game window (the Activity) in the channel, where the
+    same game goes on (bot/web/activity.py). Shown where the bot has Activities on."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label=pgettext("button", "Play in the window"),
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id="wb:window"))  # fmt: skip
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> WindowButton:  # fmt: skip
+        return cls()
+
+    @answers_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.launch_activity()
+
+
+def buttons(game: GameView, *, window: bool = False) -> discord.ui.View:
+    """A game's buttons: Guess, Hint (not in a race) and Give up, and with ``window`` Play
+    in the window (not in a race either: its board is the race's); once over, Share."""
     view = discord.ui.View(timeout=None)
     if game.over:
         view.add_item(ShareButton(game.game_id))
@@ -367,6 +389,8 @@ def buttons(game: GameView) -> discord.ui.View:
     race = game.kind.endswith(":race")  # no hints in a race
     for action in ("guess", "giveup") if race else ("guess", "hint", "giveup"):
         view.add_item(GameButton(action, game.game_id))
+    if window and not race:
+        view.add_item(WindowButton())
     return view
 
 
@@ -379,6 +403,7 @@ async def drawn_board(
 
     async def draw() -> dict[str, Any]:
         palette = await palette_of(interaction, game.player_id)
-        return await board_message(game, buttons(game), palette)
+        window = bot_of(interaction).settings.discord_client_id is not None
+        return await board_message(game, buttons(game, window=window), palette)
 
     return await in_time(interaction, draw(), update=update)

@@ -89,7 +89,12 @@ ROUTES = [
 ]
 CLIENT_SECRET = "stand-in-client-secret"  # the application's OAuth2 secret, as the bot is told
 # What an interaction of each type may be answered with (Discord's callback types)
-ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
+ANSWERS = {2: {4, 5, 9, 12}, 3: {4, 5, 6, 7, 9, 12}, 5: {4, 5, 6, 7}}  # 12: launch the Activity
+
+
+def interaction_user(payload: dict[str, Any]) -> str:
+    """Who sent an interaction: the member's user in a server, else the user."""
+    return str((payload.get("member") or {}).get("user", payload.get("user", {})).get("id"))
 
 
 def permissions(command: dict[str, Any]) -> str | None:
@@ -249,6 +254,7 @@ class DiscordServer(Gateway):
         self.nonces: dict[str, tuple[float, str]] = {}  # nonce -> (monotonic, message id)
         # The game window: Activity instances launched (id -> (channel, guild, users)),
         # the codes the SDK's authorize gave (-> user), and the access tokens they became.
+        self.activities_enabled = False  # turned on in the Developer Portal (enable_activities)
         self.instances: dict[str, tuple[int, int | None, set[int]]] = {}
         self.codes: dict[str, tuple[int, str]] = {}
         self.access_tokens: dict[str, tuple[int, str]] = {}
@@ -457,6 +463,7 @@ class DiscordServer(Gateway):
                   "contexts": [0, 1, 2], "integration_types": [0, 1], "nsfw": False,
                   "default_member_permissions": None, "dm_permission": True}  # fmt: skip
         self.commands.setdefault(f"/api/v10/applications/{APP_ID}/commands", []).append(launch)
+        self.activities_enabled = True
         return launch
 
     def authorize(self, user_id: int, name: str = "player") -> str:
@@ -644,6 +651,9 @@ class DiscordServer(Gateway):
                 return refused
         if kind == 9:
             self.violations += check_modal(data, "callback 9")
+        if kind == 12 and not self.activities_enabled:
+            self.violations.append("LAUNCH_ACTIVITY from an application without Activities")
+            return self.error(request, "Activities are not enabled for this application", 0, 400)
         reply.kind, reply.data, reply.files = kind, data, [name for _, name, _ in files]
         if kind not in (5, 6):
             reply.answer_files = reply.files
@@ -675,6 +685,12 @@ class DiscordServer(Gateway):
                 "response_message_ephemeral": bool(message["flags"] & EPHEMERAL)}  # fmt: skip
         if message is not None and kind in (4, 7):
             answer["resource"] = {"type": kind, "message": message}
+        if kind == 12:  # the window opens in the channel: an instance with its launcher in it
+            instance = f"i-{interaction}-{channel}"
+            guild = payload.get("guild_id")
+            self.launch(instance, int(channel), {int(interaction_user(payload))},
+                        int(guild) if guild else None)  # fmt: skip
+            answer["resource"] = {"type": 12, "activity_instance": {"id": instance}}
         return self.answer(request, answer)
 
     def _by_token(self, request: web.Request) -> tuple[str | None, web.Response | None]:

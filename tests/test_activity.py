@@ -220,3 +220,22 @@ async def test_a_server_without_hints_in_dailies_gives_none_in_the_window(window
     _, practice = await window.run(session, "wordle practice")
     status, hint = await window.run(session, "hint", game=practice["game"]["id"])
     assert status == 200 and not hint["refused"] and hint["text"]
+
+
+async def test_play_in_the_window_opens_the_activity_from_a_board(server, tmp_path):
+    """The real `wordlebot run` with Activities on: a board's Play in the window answers
+    with Discord's launch-activity response, and the window opens in that channel."""
+    from bot_process import GUILDS, BotProcess, click, command, started
+
+    server.enable_activities()
+    bot = BotProcess(server, str(tmp_path / "bot.sqlite3"), discord_client_id=str(APP_ID),
+                     discord_client_secret=CLIENT_SECRET)  # fmt: skip
+    await started(server, bot)
+    board = await server.interact(command("wordle", "practice", user_id=6), followups=1)
+    assert "wb:window" in board.custom_ids()
+    opened = await server.interact(click("wb:window", user_id=6, on=server.message(board) or {}))
+    assert opened.kind == 12  # LAUNCH_ACTIVITY
+    [(channel, guild, users)] = server.instances.values()
+    assert (channel, guild, users) == (int(server.message(board)["channel_id"]), GUILDS[0], {6})
+    code, err = await bot.stop()
+    assert code == 0, err[-2000:]
