@@ -100,8 +100,10 @@ async def test_a_daily_begun_in_chat_ends_in_the_window_as_one_game(window):
     assert [r["word"].lower() for r in game["rows"]] == ["crane"] and game["answer"] is None
     marks = typed_row = (await window.services.games.game(game["id"])).rows[0][1]
     assert game["rows"][0]["marks"] == typed_row  # as the chat's board shows it
-    assert game["letters"]["c"] == int(marks[0])  # each letter's best mark, for the keyboard
-    assert game["keyboard"][0].lower().startswith("qwerty")
+    keys = {key: state for row in game["keys"] for key, state in row}
+    assert keys["c"] == int(marks[0]) + 1 and keys["z"] == 0  # as the keyboard image shows
+    assert "".join(key for key, _ in game["keys"][0]).lower().startswith("qwerty")
+    assert game["rows"][0]["label"].startswith("Row 1") and "CRANE" in game["alt"]
     answer = await answer_of(window, game["id"])
     status, won = await window.run(session, "guess", options={"word": answer},
                                    game=game["id"], rows=1)  # fmt: skip
@@ -239,3 +241,41 @@ async def test_play_in_the_window_opens_the_activity_from_a_board(server, tmp_pa
     assert (channel, guild, users) == (int(server.message(board)["channel_id"]), GUILDS[0], {6})
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_the_window_is_served_from_its_own_origin_and_framed_by_discord_alone(window):
+    page = await window.http.get("/activity/")
+    text = await page.text()
+    assert page.status == 200 and f'content="{APP_ID}"' in text and 'src="app.js"' in text
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "connect-src 'self'" in policy
+    discord = "https://discord.com https://*.discord.com https://*.discordsays.com"
+    assert f"frame-ancestors {discord}" in policy
+    assert "X-Frame-Options" not in page.headers  # it would forbid Discord's frame
+    script = await window.http.get("/activity/app.js")
+    assert script.status == 200 and script.content_type == "text/javascript"
+    assert (await window.http.get("/activity/app.py")).status == 404
+    pages = await window.http.get("/")  # the servers' pages stay unframeable
+    assert "frame-ancestors 'none'" in pages.headers["Content-Security-Policy"]
+
+
+def test_the_built_window_is_the_build_of_its_source(tmp_path):
+    """bot/web/static/activity/app.js (in the wheel: the bot runs without Node) is exactly what
+    `npm --prefix web/activity run build` makes of web/activity/src, and within 150 KB gzipped."""
+    import gzip
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    project = root / "web" / "activity"
+    esbuild = project / "node_modules" / ".bin" / "esbuild"
+    assert esbuild.exists(), "run `npm ci --prefix web/activity` first (.ci/run does)"
+    built = tmp_path / "app.js"
+    manifest = json.loads((project / "package.json").read_text())
+    command = manifest["scripts"]["build"].split("&&")[1].split()  # the esbuild step
+    command = [str(esbuild), *command[1:-1], f"--outfile={built}"]
+    subprocess.run(command, cwd=project, check=True, capture_output=True, timeout=120)
+    shipped = root / "bot" / "web" / "static" / "activity" / "app.js"
+    rebuild = "npm --prefix web/activity run build"
+    assert built.read_bytes() == shipped.read_bytes(), rebuild
+    assert len(gzip.compress(shipped.read_bytes())) <= 150 * 1024

@@ -18,19 +18,22 @@ the board as it stands.
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from typing import Any
 
 from aiohttp import web
 
 from bot.commands import COMMANDS
 from bot.commands.model import Caller, Command, Reply
-from bot.i18n import N_, _, negotiate, use_locale
+from bot.i18n import N_, _, negotiate, pgettext, use_locale
+from bot.render.alt_text import board_alt_text, keyboard_alt_text, row_text
+from bot.render.keyboards import key_states
+from bot.render.palette import STANDARD, palette_named
 from bot.services import Player, Services
 from bot.services.games import ROLLED_BACK, GameView
 from bot.storage.database import StorageBusy
 from bot.web.activity_auth import DiscordAuth, Refused, Session, Sessions
 from bot.web.limits import RateLimit, retry_after
-from engine.variants import get_variant
 
 # The commands the window runs: playing and asking for help, not a server's settings.
 WINDOW_COMMANDS = frozenset(
@@ -46,10 +49,12 @@ MOVES_PER_MINUTE = 120  # a player's requests from the window (bursts of 20), by
 class Activity:
     """What the window's routes need: the services, Discord, and the session keys."""
 
-    def __init__(self, services: Services, auth: DiscordAuth, sessions: Sessions) -> None:
+    def __init__(self, services: Services, auth: DiscordAuth, sessions: Sessions,
+                 frame_origins: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.services = services
         self.auth = auth
         self.sessions = sessions
+        self.headers = window_headers(frame_origins)
         # By player, not by address: every window reaches the server through Discord's proxy.
         self.limit = RateLimit(MOVES_PER_MINUTE)
 
@@ -57,11 +62,45 @@ class Activity:
 ACTIVITY = web.AppKey("activity", Activity)
 
 
+def window_headers(frame_origins: tuple[str, ...] = ()) -> dict[str, str]:
+    """The window's security headers: its own origin alone for everything it loads (Discord's
+    proxy blocks every other host anyway), framed only by Discord (and ``frame_origins``)."""
+    ancestors = " ".join(("https://discord.com", "https://*.discord.com",
+                          "https://*.discordsays.com", *frame_origins))  # fmt: skip
+    return {
+        "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+        "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        f"form-action 'none'; frame-ancestors {ancestors}",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
 def add_routes(app: web.Application, activity: Activity) -> None:
     app[ACTIVITY] = activity
+    app.router.add_get("/activity/", _page)
+    app.router.add_get("/activity/{name:app\\.(?:js|css)}", _asset)
     app.router.add_post("/activity/api/session", _sign_in)
     app.router.add_post(COMMAND_PATH, _command)
     app.on_cleanup.append(_close)
+
+
+CLIENT = files("bot.web") / "static" / "activity"  # built from web/activity/ (its README)
+TYPES = {"js": "text/javascript", "css": "text/css"}
+
+
+async def _page(request: web.Request) -> web.Response:
+    """The window's page: the built client, told the application's id."""
+    client_id = str(request.app[ACTIVITY].auth.client_id)
+    page = (CLIENT / "index.html").read_text(encoding="utf-8").replace("%CLIENT_ID%", client_id)
+    return web.Response(text=page, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-cache"})  # fmt: skip
+
+
+async def _asset(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    return web.Response(body=(CLIENT / name).read_bytes(), content_type=TYPES[name[4:]],
+                        charset="utf-8", headers={"Cache-Control": "no-cache"})  # fmt: skip
 
 
 async def _close(app: web.Application) -> None:
@@ -99,12 +138,36 @@ async def _sign_in(request: web.Request) -> web.Response:
         )
     except Refused as refusal:
         return _refused(refusal.status, refusal.reason)
+    chosen = await _chosen_locale(activity.services, session.user_id)
+    with use_locale(negotiate(chosen or session.locale)) as language:
+        strings = window_strings()
+    try:
+        contrast = palette_named(await activity.services.storage.palette(session.user_id))
+    except StorageBusy:
+        contrast = STANDARD
     return web.json_response({
         "session": activity.sessions.issue(session),
         "access_token": token,
         "user": {"id": str(session.user_id), "name": session.name},
         "expires": session.expires,
+        "language": language,
+        "strings": strings,
+        "high_contrast": contrast.high_contrast,  # their colours (/settings me palette)
     })  # fmt: skip
+
+
+def window_strings() -> dict[str, str]:
+    """The window's own words, in the reader's language (the rest comes in the replies)."""
+    return {
+        "daily": pgettext("window", "Today's puzzle"),
+        "practice": pgettext("window", "Practice"),
+        "enter": pgettext("window", "Enter"),
+        "delete": pgettext("window", "Delete"),
+        "hint": pgettext("window", "Hint"),
+        "giveup": pgettext("window", "Give up"),
+        "keyboard": pgettext("window", "Keyboard"),
+        "players": pgettext("window", "Playing here"),
+    }
 
 
 def session_of(request: web.Request) -> Session:
@@ -228,14 +291,14 @@ def reply_json(reply: Reply) -> dict[str, Any]:
 
 def game_json(game: GameView) -> dict[str, Any]:
     """A game as the window draws it: its rows (the letters and each tile's mark: 0 absent,
-    1 elsewhere, 2 right), its keyboard's rows as its language lays them out, and what is
-    known of each letter played (its best mark)."""
-    boards = game.boards if game.boards is not None else [game.rows]
-    known: dict[str, int] = {}
-    for rows in boards:
-        for word, marks in rows:
-            for letter, mark in zip(word, marks, strict=False):
-                known[letter] = max(known.get(letter, 0), int(mark))
+    1 elsewhere, 2 right) with each row in words for screen readers, its keyboard as its
+    language lays it out with what is known of each key (0 unused, 1 absent, 2 elsewhere,
+    3 right, as the images draw it), and the whole board in words (the images' alt text)."""
+
+    def rows_json(rows: list[tuple[str, str]]) -> list[dict[str, str]]:
+        return [{"word": word, "marks": marks, "label": row_text(number, word, marks)}
+                for number, (word, marks) in enumerate(rows, 1) if marks]  # fmt: skip
+
     return {
         "id": game.game_id,
         "kind": game.kind,
@@ -248,12 +311,12 @@ def game_json(game: GameView) -> dict[str, Any]:
         "over": game.over,
         "max_guesses": game.max_guesses,
         "length": game.length,
-        "rows": [{"word": word, "marks": marks} for word, marks in game.rows],
-        "boards": None
-        if game.boards is None
-        else [[{"word": word, "marks": marks} for word, marks in rows] for rows in game.boards],
+        "guesses": [word for word, _marks in game.rows],
+        "rows": rows_json(game.rows),
+        "boards": None if game.boards is None else [rows_json(b) for b in game.boards],
         "remaining": game.remaining,
         "answer": game.answer if game.over else None,
-        "keyboard": list(get_variant(game.variant).keyboard),
-        "letters": known,
+        "keys": [[[key, state] for key, state in row] for row in key_states(game)],
+        "alt": board_alt_text(game),
+        "keyboard_alt": keyboard_alt_text(game),
     }

@@ -30,7 +30,7 @@ from bot.commands.web import PAGES, BoardsView, PlayerView, visitor
 from bot.i18n import LOCALES, SOURCE, _, negotiate, use_locale
 from bot.services import Services
 from bot.storage.database import StorageBusy
-from bot.web.activity import COMMAND_PATH, Activity, add_routes
+from bot.web.activity import ACTIVITY, COMMAND_PATH, Activity, add_routes
 from bot.web.html import STYLE, boards_page, message_page, not_found
 from bot.web.limits import RateLimit, retry_after
 from bot.web.player_html import player_page
@@ -82,7 +82,8 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     except StorageBusy:
         response = web.Response(text="The database is busy: try again shortly.", status=503,
                                 headers={"Retry-After": "5"})  # fmt: skip
-    for name, value in SECURITY_HEADERS.items():
+    activity = request.app.get(ACTIVITY) if request.path.startswith("/activity/") else None
+    for name, value in (SECURITY_HEADERS if activity is None else activity.headers).items():
         response.headers.setdefault(name, value)
     response.headers.setdefault("X-Robots-Tag", NOINDEX)
     return response

@@ -65,7 +65,8 @@ def activity_of(services: Services, settings: Settings) -> Activity | None:
         return None
     auth = DiscordAuth(settings.discord_client_id, secret.get_secret_value(),
                        token.get_secret_value(), settings.discord_api_base)  # fmt: skip
-    return Activity(services, auth, Sessions(secret.get_secret_value()))
+    return Activity(services, auth, Sessions(secret.get_secret_value()),
+                    tuple(settings.activity_frame_origins))  # fmt: skip
 
 
 async def start_if_set(services: Services, settings: Settings) -> WebServer | None:

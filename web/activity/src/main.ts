@@ -1,0 +1,154 @@
+// The game window: Discord's Embedded App SDK signs the player in (authorize, the server's
+// exchange, authenticate), then every move is a command the server runs as in chat.
+import { DiscordSDK } from "@discord/embedded-app-sdk";
+import { type Game, type Reply, type Session, Refused, run, signIn } from "./api";
+import { DELETE, ENTER, drawBoard, drawKeyboard, element } from "./board";
+
+// The games the window offers: the command, and its name (a game's own, or the window's word).
+const GAMES: [string, keyof Session["strings"] | string][] = [
+  ["wordle daily", "daily"],
+  ["wordle practice", "practice"],
+  ["primel daily", "Primel"],
+  ["absurdle", "Absurdle"],
+  ["dordle", "Dordle"],
+  ["quordle", "Quordle"],
+  ["octordle", "Octordle"],
+];
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const clientId = document.querySelector<HTMLMetaElement>('meta[name="wordlebot-client-id"]')!.content;
+
+let session: Session;
+let game: Game | null = null;
+let typed = "";
+let busy = false;
+
+function say(text: string): void {
+  $("status").textContent = text;
+}
+
+async function start(): Promise<void> {
+  const sdk = new DiscordSDK(clientId);
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const locale = navigator.language;
+  session = await signIn(code, sdk.instanceId, locale);
+  await sdk.commands.authenticate({ access_token: session.access_token });
+  document.documentElement.lang = session.language;
+  document.documentElement.classList.toggle("contrast", session.high_contrast);
+  drawMenu();
+  document.addEventListener("keydown", typedKey);
+  await showPlayers(sdk);
+  await play("wordle daily");
+  $("window").setAttribute("aria-busy", "false");
+}
+
+function drawMenu(): void {
+  const menu = $("games");
+  menu.replaceChildren();
+  for (const [command, name] of GAMES) {
+    const label = session.strings[name as keyof Session["strings"]] ?? name;
+    const button = element("button", { type: "button", "data-command": command }, label);
+    button.addEventListener("click", () => void play(command));
+    menu.append(button);
+  }
+}
+
+async function showPlayers(sdk: DiscordSDK): Promise<void> {
+  type Participant = { id: string; username: string; global_name?: string | null };
+  const draw = (participants: Participant[]) => {
+    const list = element("ul");
+    for (const p of participants) list.append(element("li", {}, p.global_name || p.username));
+    $("players").replaceChildren(element("h2", {}, session.strings.players), list);
+  };
+  const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+  draw(participants);
+  await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => draw(update.participants));
+}
+
+/** Run a command and show what it answers; a refusal keeps the board as it was. */
+async function act(command: string, options: Record<string, unknown> = {}): Promise<Reply | null> {
+  if (busy) return null;
+  busy = true;
+  try {
+    const reply = await run(session.session, command, options, game);
+    $("note").textContent = [reply.text, reply.secret, reply.earned].filter(Boolean).join("\n");
+    return reply;
+  } catch (error) {
+    $("note").textContent = error instanceof Refused ? error.message : String(error);
+    return null;
+  } finally {
+    busy = false;
+  }
+}
+
+async function play(command: string): Promise<void> {
+  game = null;
+  const reply = await act(command);
+  for (const button of $("games").querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.command === command));
+  }
+  if (reply?.game) show(reply.game, reply.game.guesses.length);
+}
+
+function show(shown: Game, revealFrom: number): void {
+  game = shown;
+  typed = "";
+  $("title").textContent = shown.title;
+  say(shown.over && shown.answer ? shown.answer.toUpperCase() : "");
+  drawBoard($("board"), shown, typed, revealFrom);
+  drawKeyboard($("keyboard"), shown, session.strings, press);
+  const actions = element("div", { class: "actions" });
+  if (!shown.over) {
+    for (const [command, label] of [["hint", session.strings.hint], ["giveup", session.strings.giveup]]) {
+      const button = element("button", { type: "button" }, label);
+      button.addEventListener("click", () => void act(command).then((r) => r?.game && show(r.game, r.game.guesses.length)));
+      actions.append(button);
+    }
+  }
+  $("keyboard").append(actions);
+}
+
+function letters(): Set<string> {
+  return new Set(game?.keys.flat().map(([key]) => key) ?? []);
+}
+
+function press(key: string): void {
+  if (!game || game.over || busy) return;
+  if (key === ENTER) {
+    void guess();
+  } else if (key === DELETE) {
+    typed = typed.slice(0, -1);
+  } else if (typed.length < game.length && letters().has(key)) {
+    typed += key;
+  }
+  drawBoard($("board"), game, typed, game.guesses.length);
+}
+
+function typedKey(event: KeyboardEvent): void {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target instanceof HTMLButtonElement && event.key === "Enter") return;
+  const key = event.key === "Enter" ? ENTER : event.key === "Backspace" ? DELETE : event.key.toLowerCase();
+  if (key === ENTER || key === DELETE || letters().has(key)) {
+    event.preventDefault();
+    press(key);
+  }
+}
+
+async function guess(): Promise<void> {
+  if (!game || typed.length !== game.length) return;
+  const before = game.guesses.length;
+  const reply = await act("guess", { word: typed });
+  if (reply?.game) show(reply.game, reply.rolled_back ? reply.game.guesses.length : before);
+}
+
+start().catch((error) => {
+  say(error instanceof Refused ? error.message : `wordlebot: ${String(error)}`);
+  $("window").setAttribute("aria-busy", "false");
+});
