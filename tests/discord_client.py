@@ -23,7 +23,7 @@ only an access token the stand-in's token exchange issued for that user, and ``l
 ``set_participants`` tell both the API and the client who is in an instance.
 
 Port 3333 is one per machine, and pytest-xdist's workers and other test runs on the machine
-may each want it: ``start`` holds an exclusive lock on a file in /tmp (fcntl) until ``stop``.
+may each want it: ``start`` holds an exclusive lock on a file (fcntl) until ``stop``.
 """
 
 from __future__ import annotations
@@ -46,8 +46,10 @@ from discord_server import DiscordServer
 
 PORT = 3333
 ORIGIN = f"http://localhost:{PORT}"
-# Machine-wide, as the port is: not the session's folder (TMPDIR), which another run lacks.
-LOCK = f"/tmp/wordlebot-discord-client-{PORT}.lock"
+# Machine-wide, as the port is (not in the session's folder, which another run on the machine
+# does not share), where lock files live: a file under a lock is never removed, as a waiter
+# could be locking it meanwhile, and the suite leaves nothing in the temporary folder.
+LOCK = f"{'/run/lock' if os.path.isdir('/run/lock') else '/tmp'}/wordlebot-discord-{PORT}.lock"
 HANDSHAKE, FRAME, CLOSE = 0, 1, 2  # the SDK's Opcodes
 PARTICIPANTS_UPDATE = "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"
 # RPCErrorCodes and RPCCloseCodes of the SDK's Constants.ts
@@ -166,7 +168,7 @@ class DiscordClient:
 
     async def start(self, lock_timeout: float = 240.0) -> None:
         """Take port 3333, waiting up to ``lock_timeout`` seconds for whoever holds it."""
-        fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = os.open(LOCK, os.O_RDONLY | os.O_CREAT, 0o644)  # flock needs no write access
         deadline = time.monotonic() + lock_timeout
         while True:
             try:
