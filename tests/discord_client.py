@@ -71,7 +71,8 @@ const activity = new URL({activity}), frame = document.querySelector("iframe");
 const rpc = new WebSocket(`ws://${{location.host}}/frames/{frame_id}/rpc`);
 // Discord listens to its own frame only, and posts to the Activity's origin only.
 addEventListener("message", (event) => {{
-  if (event.source === frame.contentWindow && event.origin === activity.origin)
+  if (event.source === frame.contentWindow && event.origin === activity.origin
+      && Array.isArray(event.data))  // the protocol's [opcode, payload]
     rpc.send(JSON.stringify(event.data));
 }});
 rpc.onmessage = (event) => frame.contentWindow.postMessage(JSON.parse(event.data), activity.origin);
