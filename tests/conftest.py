@@ -408,6 +408,16 @@ async def server():
     assert s.violations == [], s.violations
 
 
+@pytest.fixture
+async def discord_client(server):
+    """Discord's client at http://localhost:3333 (tests/discord_client.py), speaking for the
+    same Discord as ``server``: a browser's page opens ``discord_client.open(...).url``."""
+    from discord_client import DiscordClient
+
+    async with DiscordClient(server) as client:
+        yield client
+
+
 # -- services and bots for one test, opened by factories and closed when the test ends -------
 
 DOUBLE_SEED = "d1sc0rd-7e5t5-4f3a2b1c0d9e8f7a6b5c4d3e"

@@ -15,8 +15,8 @@ import random
 import re
 import shutil
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,21 @@ def launched() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@asynccontextmanager
+async def launched_async() -> AsyncIterator[Any]:
+    """The same browser for a test on an event loop (the game window's, whose servers
+    share the test's loop)."""
+    from playwright.async_api import async_playwright
+
+    executable = chromium_path()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=executable)
+        try:
+            yield browser
+        finally:
+            await browser.close()
 
 
 # -- the site: a season of games on a server whose page is on --------------------------------
