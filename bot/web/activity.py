@@ -29,6 +29,7 @@ from bot.i18n import N_, _, negotiate, pgettext, use_locale
 from bot.render.alt_text import board_alt_text, keyboard_alt_text, row_text
 from bot.render.keyboards import key_states
 from bot.render.palette import STANDARD, palette_named
+from bot.render.text import plain
 from bot.services import Player, Services
 from bot.services.games import ROLLED_BACK, GameView
 from bot.storage.database import StorageBusy
@@ -278,11 +279,11 @@ def _typed(spec: Command, given: Any) -> dict[str, Any]:
 def reply_json(reply: Reply) -> dict[str, Any]:
     """A reply as the window shows it. The answer is in it only once the game is over (the
     services' game view holds it no sooner); a private reply is the player's own anyway."""
-    return {
-        "text": reply.text,
+    return {  # as plain text, the Markdown's marks taken out (the console's way)
+        "text": plain(reply.text),
         "refused": reply.refused,
-        "secret": reply.secret,
-        "earned": reply.earned,
+        "secret": plain(reply.secret),
+        "earned": plain(reply.earned),
         "game": None if reply.game is None else game_json(reply.game),
         "picks": [{"id": g.game_id, "title": g.title} for g in reply.picks],
         "rolled_back": bool(reply.extra.get("rolled_back")),

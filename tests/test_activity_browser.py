@@ -1,0 +1,92 @@
+"""The game window in a real browser (issue 42): our client (bot/web/static/activity/, built
+from web/activity/) in Debian's Chromium, inside the stand-in for Discord's client
+(tests/discord_client.py) at http://localhost:3333, signing in through the stand-in for
+Discord's API, and playing on the bot's real web server and services."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp import web
+from discord_client import DiscordClient
+from discord_messages import APP_ID
+from discord_server import CLIENT_SECRET, DiscordServer
+from web_browser import launched_async
+
+from bot.commands import COMMANDS
+from bot.commands.model import Caller
+from bot.services import Player
+from bot.web.activity import Activity
+from bot.web.activity_auth import DiscordAuth, Sessions
+from bot.web.app import make_app
+
+SEED = "0b9e8d7c6a5f4e3d2c1b0a9f8e7d6c5b-window"
+GUILD, CHANNEL = 840000000000000001, 840000000000000002
+ANN, BOB = 841000000000000001, 841000000000000002
+INSTANCE = "i-1400000000000000001-gc-840000000000000001-840000000000000002"
+
+
+@contextlib.asynccontextmanager
+async def web_server(services: Any, discord: DiscordServer) -> AsyncIterator[str]:
+    """The bot's web server with the window on, framed by the stand-in's origin: its URL."""
+    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
+    activity = Activity(services, auth, Sessions(CLIENT_SECRET), ("http://localhost:3333",))
+    runner = web.AppRunner(make_app(services, activity=activity))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/activity/"
+    finally:
+        await runner.cleanup()
+
+
+async def chat(services: Any, user_id: int, path: str, **options: Any) -> Any:
+    caller = Caller(Player(user_id, "ann"), GUILD, place=CHANNEL, guild_id=GUILD)
+    return await COMMANDS[path].run(services, caller, **options)
+
+
+async def window_of(page: Any, url: str) -> Any:
+    """The Activity's frame inside the client's page, once its board is drawn."""
+    for _ in range(300):
+        frame = next((f for f in page.frames if f.url.startswith(url)), None)
+        if frame is not None and await frame.locator("#board .tile").count():
+            return frame
+        await page.wait_for_timeout(50)
+    pytest.fail("the window never drew its board")
+
+
+async def test_a_daily_begun_in_chat_is_finished_in_the_window(
+    server: DiscordServer, discord_client: DiscordClient, opened: Any, tmp_path: Any
+) -> None:
+    services = await opened(str(tmp_path / "bot.sqlite3"))
+    begun = await chat(services, ANN, "wordle daily")
+    await chat(services, ANN, "guess", word="crane")
+    answer = (await services.storage.game(begun.game.game_id)).state["answer"]
+    discord_client.launch(INSTANCE, CHANNEL, {ANN: "ann", BOB: "bob"}, guild_id=GUILD)
+    async with web_server(services, server) as url, launched_async() as browser:
+        page = await browser.new_page()
+        frame = discord_client.open(url, INSTANCE, ANN)
+        await page.goto(frame.url)
+        window = await window_of(page, url)
+        # The board as the chat left it: CRANE in the first row, its tiles marked
+        first = window.locator("#board .row").first
+        assert (await first.inner_text()).replace("\n", "").lower() == "crane"
+        assert await first.locator(".tile[data-mark]").count() == 5
+        assert "CRANE" in (await window.locator("#board").get_attribute("aria-label") or "")
+        assert "ann" in await window.locator("#players").inner_text()
+        # The answer typed on the physical keyboard, then Enter: the row turns over
+        await window.locator("#board").click()
+        began = time.perf_counter()
+        await page.keyboard.type(answer)
+        await page.keyboard.press("Enter")
+        await window.locator("#status", has_text=answer.upper()).wait_for(timeout=15_000)
+        took = time.perf_counter() - began
+        second = window.locator("#board .row").nth(1)
+        assert await second.locator('.tile[data-mark="2"]').count() == 5
+    game = await services.games.game(begun.game.game_id)
+    assert game.over and game.status == "won" and [w for w, _ in game.rows] == ["crane", answer]
+    assert took < 60  # the round trip is measured by the benchmark, not held to here
