@@ -5,6 +5,7 @@ of the game's commands: one game with the chat, every rule the same. Real HTTP b
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 from dataclasses import dataclass
@@ -279,3 +280,57 @@ def test_the_built_window_is_the_build_of_its_source(tmp_path):
     rebuild = "npm --prefix web/activity run build"
     assert built.read_bytes() == shipped.read_bytes(), rebuild
     assert len(gzip.compress(shipped.read_bytes())) <= 150 * 1024
+
+
+async def lines_until(response: Any, condition: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """Read the progress stream (recording every line in ``seen``) until ``condition``."""
+    async with asyncio.timeout(30):
+        while True:
+            line = await response.content.readline()
+            assert line, "the stream ended"
+            seen.append(json.loads(line))
+            if condition(seen[-1]):
+                return seen[-1]
+
+
+async def test_players_see_each_others_progress_and_never_their_letters(window):
+    """Bob plays two rows: Ann's window shows his rows, not their colours, until she has
+    finished the same daily; his letters never reach her, in any line sent."""
+    ann, bob = await window.session(ANN, "ann"), await window.session(BOB, "bob")
+    _, ann_daily = await window.run(ann, "wordle daily")
+    answer = await answer_of(window, ann_daily["game"]["id"])
+    words = [w for w in ("slate", "pious", "crane") if w != answer][:2]
+    response = await window.http.post("/activity/api/together", json={},
+                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+    assert response.status == 200
+    seen: list[dict[str, Any]] = []
+    first = await lines_until(response, lambda s: True, seen)
+    assert [(p["id"], p["status"]) for p in first["players"]] == [
+        (str(ANN), "playing"), (str(BOB), "waiting")]  # fmt: skip
+    _, bob_daily = await window.run(bob, "wordle daily")
+    for n, word in enumerate(words):
+        await window.run(bob, "guess", options={"word": word}, game=bob_daily["game"]["id"], rows=n)
+    bobs = lambda s: next(p for p in s["players"] if p["id"] == str(BOB))  # noqa: E731
+    progress = await lines_until(response, lambda s: bobs(s)["rows"] == 2, seen)
+    assert "marks" not in bobs(progress)  # Ann has not finished: no colours of Bob's
+    await window.run(ann, "guess", options={"word": answer}, game=ann_daily["game"]["id"], rows=0)
+    done = await lines_until(response, lambda s: "marks" in bobs(s), seen)
+    assert len(bobs(done)["marks"]) == 2 and all(set(m) <= set("012") for m in bobs(done)["marks"])
+    assert next(p for p in done["players"] if p["id"] == str(ANN))["score"] == 1
+    response.close()
+    sent = json.dumps(seen).lower()
+    assert not any(word in sent for word in words)  # Bob's letters: never
+    # Not a daily: refused. Ann gone from the instance: refused once Discord's list of its
+    # users is read again (it is trusted for 2 s)
+    practice = await window.http.post("/activity/api/together", json={"kind": "wordle:practice"},
+                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+    assert practice.status == 400
+    window.discord.launch(INSTANCE, CHANNEL, {BOB}, guild_id=GUILD)
+    async with asyncio.timeout(30):
+        while True:
+            gone = await window.http.post("/activity/api/together", json={},
+                                          headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+            if gone.status == 403:
+                break
+            gone.close()
+            await asyncio.sleep(0.1)  # a condition polled, not a wait for its own sake

@@ -87,6 +87,19 @@ async def test_a_daily_begun_in_chat_is_finished_in_the_window(
         took = time.perf_counter() - began
         second = window.locator("#board .row").nth(1)
         assert await second.locator('.tile[data-mark="2"]').count() == 5
+        # Bob opens the window beside her: he sees Ann finished in two, and (not having
+        # finished it himself) neither her colours nor, ever, her letters
+        other = await browser.new_page()
+        await other.goto(discord_client.open(url, INSTANCE, BOB).url)
+        bobs = await window_of(other, url)
+        ann = bobs.locator("#players li", has_text="ann")
+        await ann.locator(".score", has_text="✓ 2").wait_for(timeout=15_000)
+        assert await ann.locator(".mini i").count() == 10
+        assert await ann.locator(".mini i[data-mark='-']").count() == 10
+        assert answer not in (await bobs.locator("body").inner_text()).lower()
+        # Ann's window shows her own rows' colours
+        mine = window.locator("#players li", has_text="ann")
+        await mine.locator(".mini i[data-mark='2']").first.wait_for(timeout=15_000)
     game = await services.games.game(begun.game.game_id)
     assert game.over and game.status == "won" and [w for w, _ in game.rows] == ["crane", answer]
     assert took < 60  # the round trip is measured by the benchmark, not held to here

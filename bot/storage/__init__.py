@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -246,6 +246,15 @@ class Storage:
              settings.season_days, settings.fail_score, settings.language,
              settings.word_length),
         )  # fmt: skip
+
+    async def player_names(self, player_ids: Collection[int]) -> dict[int, str]:
+        """The names the bot knows these players by (their last game's), where it knows them."""
+        if not player_ids:
+            return {}
+        marks = ", ".join("?" for _ in player_ids)
+        rows = await self._all(f"SELECT id, name FROM players WHERE id IN ({marks})",
+                               tuple(player_ids))  # fmt: skip
+        return {int(row["id"]): str(row["name"]) for row in rows}
 
     async def player_locale(self, player_id: int) -> str | None:
         """The interface language a player chose (/settings me), or None: Discord's."""

@@ -32,9 +32,11 @@ from bot.render.palette import STANDARD, palette_named
 from bot.render.text import plain
 from bot.services import Player, Services
 from bot.services.games import ROLLED_BACK, GameView
+from bot.services.kinds import KINDS
 from bot.storage.database import StorageBusy
 from bot.web.activity_auth import DiscordAuth, Refused, Session, Sessions
 from bot.web.limits import RateLimit, retry_after
+from bot.web.together import Together, watch
 
 # The commands the window runs: playing and asking for help, not a server's settings.
 WINDOW_COMMANDS = frozenset(
@@ -56,6 +58,7 @@ class Activity:
         self.auth = auth
         self.sessions = sessions
         self.headers = window_headers(frame_origins)
+        self.together = Together(auth)
         # By player, not by address: every window reaches the server through Discord's proxy.
         self.limit = RateLimit(MOVES_PER_MINUTE)
 
@@ -83,6 +86,7 @@ def add_routes(app: web.Application, activity: Activity) -> None:
     app.router.add_get("/activity/{name:app\\.(?:js|css)}", _asset)
     app.router.add_post("/activity/api/session", _sign_in)
     app.router.add_post(COMMAND_PATH, _command)
+    app.router.add_post("/activity/api/together", _together)
     app.on_cleanup.append(_close)
 
 
@@ -209,6 +213,22 @@ async def _command(request: web.Request) -> web.Response:
         except StorageBusy:
             return _refused(503, _(BUSY))
         return web.json_response(reply_json(reply))
+
+
+async def _together(request: web.Request) -> web.StreamResponse:
+    """The players beside this one and their progress, then each change (bot/web/together.py):
+    ``{kind}`` names the daily (``wordle:daily`` unless said)."""
+    activity = request.app[ACTIVITY]
+    try:
+        session = session_of(request)
+        kind = (await _body(request)).get("kind") or "wordle:daily"
+        daily = isinstance(kind, str) and kind.endswith(":daily")
+        game = kind.removesuffix(":daily") if daily else ""
+        if game not in KINDS or not KINDS[game].daily:
+            raise Refused(400, "Progress is shown for a daily game.")
+        return await watch(request, activity.services, activity.together, session, kind)
+    except Refused as refusal:
+        return _refused(refusal.status, refusal.reason)
 
 
 async def _chosen_locale(services: Services, player_id: int) -> str | None:

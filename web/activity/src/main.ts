@@ -60,16 +60,71 @@ function drawMenu(): void {
   }
 }
 
+// The players beside this one, as Discord's client names them (the SDK), and their progress
+// in today's daily as the server streams it (api/together: rows, a score, colours once you
+// have finished it yourself; never letters).
+type Progress = { id: string; name: string; you: boolean; rows: number; status: string;
+                  score?: number | null; marks?: string[] };
+const names = new Map<string, string>();
+let progress: Progress[] = [];
+
 async function showPlayers(sdk: DiscordSDK): Promise<void> {
   type Participant = { id: string; username: string; global_name?: string | null };
-  const draw = (participants: Participant[]) => {
-    const list = element("ul");
-    for (const p of participants) list.append(element("li", {}, p.global_name || p.username));
-    $("players").replaceChildren(element("h2", {}, session.strings.players), list);
+  const named = (participants: Participant[]) => {
+    for (const p of participants) names.set(p.id, p.global_name || p.username);
+    drawPlayers();
   };
-  const { participants } = await sdk.commands.getInstanceConnectedParticipants();
-  draw(participants);
-  await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => draw(update.participants));
+  named((await sdk.commands.getInstanceConnectedParticipants()).participants);
+  await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => named(update.participants));
+  void watchTogether();
+}
+
+function drawPlayers(): void {
+  const list = element("ul");
+  for (const player of progress) {
+    const name = names.get(player.id) || player.name || "?";
+    const done = player.status === "won" ? ` ✓ ${player.score}` : player.status === "lost" ? " ✗" : "";
+    const item = element("li", { "aria-label": `${name}: ${player.rows}${done}` });
+    item.append(element("span", { class: "name" }, name));
+    const rows = element("span", { class: "progress", "aria-hidden": "true" });
+    for (let i = 0; i < player.rows; i++) {
+      const marks = player.marks?.[i] ?? "";
+      const row = element("span", { class: "mini" });
+      for (const mark of marks || "-".repeat(5)) row.append(element("i", { "data-mark": mark }));
+      rows.append(row);
+    }
+    item.append(rows, element("span", { class: "score" }, done));
+    list.append(item);
+  }
+  $("players").replaceChildren(element("h2", {}, session.strings.players), list);
+}
+
+async function watchTogether(): Promise<void> {
+  for (;;) {
+    try {
+      const response = await fetch("api/together", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${session.session}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+      if (response.status === 401 || response.status === 403 || !response.body) return;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+          progress = JSON.parse(buffer.slice(0, end)).players;
+          buffer = buffer.slice(end + 1);
+          drawPlayers();
+        }
+      }
+    } catch {
+      // the network away for a moment: watch again below
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 }
 
 /** Run a command and show what it answers; a refusal keeps the board as it was. */
