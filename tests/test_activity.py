@@ -334,3 +334,25 @@ async def test_players_see_each_others_progress_and_never_their_letters(window):
                 break
             gone.close()
             await asyncio.sleep(0.1)  # a condition polled, not a wait for its own sake
+
+
+async def test_a_finished_daily_is_shared_to_the_channel_once_as_squares(window):
+    session = await window.session(ANN, "ann")
+    _, daily = await window.run(session, "wordle daily")
+    game = daily["game"]["id"]
+    share = {"Authorization": f"Bearer {session}"}
+    early = await window.http.post("/activity/api/share", json={"game": game}, headers=share)
+    assert early.status == 400  # not over: nothing to share, nothing posted
+    answer = await answer_of(window, game)
+    await window.run(session, "guess", options={"word": answer}, game=game, rows=0)
+    for _ in range(2):  # a double click
+        shared = await window.http.post("/activity/api/share", json={"game": game}, headers=share)
+        assert shared.status == 200
+    [(channel, body, files)] = window.discord.posts
+    assert channel == CHANNEL and not files and body["content"].startswith(f"<@{ANN}>\n")
+    assert " 1/6\n" in body["content"] and body["allowed_mentions"] == {"parse": []}
+    assert "🟩🟩🟩🟩🟩" in body["content"] and answer not in body["content"].lower()
+    other = await window.session(BOB)
+    theirs = await window.http.post("/activity/api/share", json={"game": game},
+                                    headers={"Authorization": f"Bearer {other}"})  # fmt: skip
+    assert theirs.status == 403 and len(window.discord.posts) == 1

@@ -87,6 +87,11 @@ async def test_a_daily_begun_in_chat_is_finished_in_the_window(
         took = time.perf_counter() - began
         second = window.locator("#board .row").nth(1)
         assert await second.locator('.tile[data-mark="2"]').count() == 5
+        # Shared to the channel, as squares, by the bot
+        await window.locator("#share").click()
+        await window.locator("#share[disabled]").wait_for(timeout=15_000)
+        [(channel, body, _files)] = server.posts
+        assert channel == CHANNEL and "🟩🟩🟩🟩🟩" in body["content"]
         # Bob opens the window beside her: he sees Ann finished in two, and (not having
         # finished it himself) neither her colours nor, ever, her letters
         other = await browser.new_page()

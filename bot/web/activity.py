@@ -29,7 +29,7 @@ from bot.i18n import N_, _, negotiate, pgettext, use_locale
 from bot.render.alt_text import board_alt_text, keyboard_alt_text, row_text
 from bot.render.keyboards import key_states
 from bot.render.palette import STANDARD, palette_named
-from bot.render.text import plain
+from bot.render.text import plain, share_text
 from bot.services import Player, Services
 from bot.services.games import ROLLED_BACK, GameView
 from bot.services.kinds import KINDS
@@ -87,6 +87,7 @@ def add_routes(app: web.Application, activity: Activity) -> None:
     app.router.add_post("/activity/api/session", _sign_in)
     app.router.add_post(COMMAND_PATH, _command)
     app.router.add_post("/activity/api/together", _together)
+    app.router.add_post("/activity/api/share", _share)
     app.on_cleanup.append(_close)
 
 
@@ -172,6 +173,7 @@ def window_strings() -> dict[str, str]:
         "giveup": pgettext("window", "Give up"),
         "keyboard": pgettext("window", "Keyboard"),
         "players": pgettext("window", "Playing here"),
+        "share": pgettext("button", "Share"),  # the boards' own button's word
     }
 
 
@@ -229,6 +231,32 @@ async def _together(request: web.Request) -> web.StreamResponse:
         return await watch(request, activity.services, activity.together, session, kind)
     except Refused as refusal:
         return _refused(refusal.status, refusal.reason)
+
+
+async def _share(request: web.Request) -> web.Response:
+    """A finished daily's squares (no letters: the share the game itself writes), posted in
+    the Activity's channel by the bot, once: a second click sends the same nonce."""
+    activity = request.app[ACTIVITY]
+    try:
+        session = session_of(request)
+        game_id = (await _body(request)).get("game")
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise Refused(400, "Name the game to share.")
+        game = await activity.services.games.game(game_id)
+        if game is None or game.player_id != session.user_id:
+            raise Refused(403, "That game is not yours.")
+        if not game.over or not game.daily:
+            raise Refused(400, "A daily is shared once it is over.")
+        try:
+            palette = palette_named(await activity.services.storage.palette(session.user_id))
+        except StorageBusy:
+            palette = STANDARD
+        who = f"<@{session.user_id}>"
+        await activity.auth.post(session.channel_id, f"{who}\n{share_text(game, palette)}",
+                                 nonce=f"wb-share-{game.game_id}")  # fmt: skip
+    except Refused as refusal:
+        return _refused(refusal.status, refusal.reason)
+    return web.json_response({"shared": True})
 
 
 async def _chosen_locale(services: Services, player_id: int) -> str | None:

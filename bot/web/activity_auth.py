@@ -140,9 +140,22 @@ class DiscordAuth:
         return ({int(u) for u in data.get("users", [])}, int(location["channel_id"]),
                 int(guild) if guild else None)  # fmt: skip
 
+    async def post(self, channel_id: int, content: str, nonce: str) -> None:
+        """A message in the channel, as the bot. ``nonce`` with enforce_nonce: a retry, or a
+        second click, within Discord's few minutes returns the first message, not another."""
+        body = {"content": content, "nonce": nonce, "enforce_nonce": True,
+                "allowed_mentions": {"parse": []}}  # fmt: skip
+        try:
+            await self._call("POST", f"/channels/{channel_id}/messages", json=body, bot=True,
+                             refused="This channel")  # fmt: skip
+        except Refused as refusal:
+            if refusal.status == 403:  # no Send Messages there, or no channel at all
+                raise Refused(403, "The bot may not post in this channel.") from None
+            raise
+
     async def _call(
         self, method: str, path: str, *, refused: str, data: dict[str, str] | None = None,
-        bearer: str = "", bot: bool = False,
+        json: dict[str, Any] | None = None, bearer: str = "", bot: bool = False,
     ) -> dict[str, Any]:  # fmt: skip
         """One call: its JSON object, or :class:`Refused` (what Discord would not know is
         ``refused``'s fault: 403; Discord failing or away: 502)."""
@@ -152,7 +165,7 @@ class DiscordAuth:
         if bot or bearer:
             headers["Authorization"] = f"Bot {self.bot_token}" if bot else f"Bearer {bearer}"
         try:
-            async with self._http.request(method, self.api + path, data=data,
+            async with self._http.request(method, self.api + path, data=data, json=json,
                                           headers=headers) as response:  # fmt: skip
                 if response.status in (400, 401, 403, 404):
                     raise Refused(403, f"{refused} is not known to Discord.")

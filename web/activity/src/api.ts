@@ -31,7 +31,7 @@ export type Reply = {
 };
 
 export type Strings = Record<
-  "daily" | "practice" | "enter" | "delete" | "hint" | "giveup" | "keyboard" | "players",
+  "daily" | "practice" | "enter" | "delete" | "hint" | "giveup" | "keyboard" | "players" | "share",
   string
 >;
 
@@ -71,4 +71,9 @@ export function run(
 ): Promise<Reply> {
   const board = shown ? { game: shown.id, rows: shown.guesses.length } : {};
   return post<Reply>("api/command", { command, options, ...board }, session);
+}
+
+/** A finished daily's squares, posted in the channel by the bot (once, however often asked). */
+export function share(session: string, game: Game): Promise<{ shared: boolean }> {
+  return post("api/share", { game: game.id }, session);
 }

@@ -1,7 +1,7 @@
 // The game window: Discord's Embedded App SDK signs the player in (authorize, the server's
 // exchange, authenticate), then every move is a command the server runs as in chat.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
-import { type Game, type Reply, type Session, Refused, run, signIn } from "./api";
+import { type Game, type Reply, type Session, Refused, run, share, signIn } from "./api";
 import { DELETE, ENTER, drawBoard, drawKeyboard, element } from "./board";
 
 // The games the window offers: the command, and its name (a game's own, or the window's word).
@@ -160,6 +160,16 @@ function show(shown: Game, revealFrom: number): void {
   drawBoard($("board"), shown, typed, revealFrom);
   drawKeyboard($("keyboard"), shown, session.strings, press);
   const actions = element("div", { class: "actions" });
+  if (shown.over && shown.kind.endsWith(":daily")) {
+    const button = element("button", { type: "button", id: "share" }, session.strings.share);
+    button.addEventListener("click", () => {
+      share(session.session, shown).then(
+        () => button.setAttribute("disabled", ""),
+        (error) => ($("note").textContent = error instanceof Refused ? error.message : String(error)),
+      );
+    });
+    actions.append(button);
+  }
   if (!shown.over) {
     for (const [command, label] of [["hint", session.strings.hint], ["giveup", session.strings.giveup]]) {
       const button = element("button", { type: "button" }, label);
