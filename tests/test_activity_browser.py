@@ -108,3 +108,45 @@ async def test_a_daily_begun_in_chat_is_finished_in_the_window(
     game = await services.games.game(begun.game.game_id)
     assert game.over and game.status == "won" and [w for w, _ in game.rows] == ["crane", answer]
     assert took < 60  # the round trip is measured by the benchmark, not held to here
+
+
+SHOTS = (("phone", (390, 844)), ("desktop", (1280, 800)))
+
+
+async def test_the_window_at_a_phone_and_a_desktop_in_two_languages_and_both_palettes(
+    server: DiscordServer, discord_client: DiscordClient, opened: Any, tmp_path: Any
+) -> None:
+    """Each view fits its width and axe-core finds no serious or critical violation in it: in
+    English with the normal colours, in German (the SDK's locale) with the high-contrast
+    ones the player chose. The pictures are written to the test's folder (docs/window-*.png
+    are two of them)."""
+    from web_browser import SERIOUS, axe_source
+
+    source = axe_source()
+    services = await opened(str(tmp_path / "bot.sqlite3"))
+    await chat(services, ANN, "wordle daily")
+    await chat(services, ANN, "guess", word="crane")
+    discord_client.launch(INSTANCE, CHANNEL, {ANN: "ann", BOB: "bob"}, guild_id=GUILD)
+    async with web_server(services, server) as url, launched_async() as browser:
+        for locale, palette, word in (("en-US", "standard", "Today's puzzle"),
+                                      ("de", "high-contrast", "Heutiges Rätsel")):  # fmt: skip
+            await services.storage.set_palette(ANN, "ann", palette)
+            for size, (width, height) in SHOTS:
+                context = await browser.new_context(viewport={"width": width, "height": height})
+                page = await context.new_page()
+                await page.goto(discord_client.open(url, INSTANCE, ANN, locale=locale).url)
+                window = await window_of(page, url)
+                await window.locator("#games", has_text=word).wait_for(timeout=15_000)
+                classes = await window.evaluate("document.documentElement.className")
+                assert ("contrast" in classes) == (palette == "high-contrast")
+                wide = await window.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, f"{size}: {wide} px wide in {width}"
+                await window.evaluate(source)
+                found = await window.evaluate(
+                    "async () => (await axe.run(document, {resultTypes: ['violations']}))"
+                    ".violations.map(v => [v.id, v.impact, v.help, v.nodes.map(n =>"
+                    " n.target.join(' ') + ': ' + (n.any[0] || {}).message).slice(0, 6)])"
+                )
+                assert [v for v in found if v[1] in SERIOUS] == [], (size, locale)
+                await page.screenshot(path=str(tmp_path / f"window-{size}-{locale}.png"))
+                await context.close()

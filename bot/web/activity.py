@@ -17,6 +17,7 @@ the board as it stands.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib.resources import files
 from typing import Any
@@ -88,6 +89,7 @@ def add_routes(app: web.Application, activity: Activity) -> None:
     app.router.add_post(COMMAND_PATH, _command)
     app.router.add_post("/activity/api/together", _together)
     app.router.add_post("/activity/api/share", _share)
+    app.router.add_post("/activity/api/locale", _locale)
     app.on_cleanup.append(_close)
 
 
@@ -144,22 +146,42 @@ async def _sign_in(request: web.Request) -> web.Response:
         )
     except Refused as refusal:
         return _refused(refusal.status, refusal.reason)
+    return web.json_response({"access_token": token, **await _session_json(activity, session)})
+
+
+async def _session_json(activity: Activity, session: Session) -> dict[str, Any]:
+    """A session as the window holds it: its token, the player, their language (the one they
+    chose with /settings me, else their Discord's) with the window's words in it, and their
+    colours (/settings me palette)."""
     chosen = await _chosen_locale(activity.services, session.user_id)
     with use_locale(negotiate(chosen or session.locale)) as language:
         strings = window_strings()
     try:
-        contrast = palette_named(await activity.services.storage.palette(session.user_id))
+        palette = palette_named(await activity.services.storage.palette(session.user_id))
     except StorageBusy:
-        contrast = STANDARD
-    return web.json_response({
+        palette = STANDARD
+    return {
         "session": activity.sessions.issue(session),
-        "access_token": token,
         "user": {"id": str(session.user_id), "name": session.name},
         "expires": session.expires,
         "language": language,
         "strings": strings,
-        "high_contrast": contrast.high_contrast,  # their colours (/settings me palette)
-    })  # fmt: skip
+        "high_contrast": palette.high_contrast,
+    }
+
+
+async def _locale(request: web.Request) -> web.Response:
+    """The SDK's locale, known once the window has authenticated: the session again, in it."""
+    activity = request.app[ACTIVITY]
+    try:
+        session = session_of(request)
+        locale = (await _body(request)).get("locale")
+        if not isinstance(locale, str):
+            raise Refused(400, "Give the locale the SDK said.")
+    except Refused as refusal:
+        return _refused(refusal.status, refusal.reason)
+    session = dataclasses.replace(session, locale=locale[:16])
+    return web.json_response(await _session_json(activity, session))
 
 
 def window_strings() -> dict[str, str]:

@@ -63,6 +63,11 @@ export function signIn(code: string, instanceId: string, locale: string): Promis
   return post<Session>("api/session", { code, instance_id: instanceId, locale });
 }
 
+/** The session again in ``locale`` (the SDK's, known once authenticated). */
+export function relocate(session: string, locale: string): Promise<Session> {
+  return post<Session>("api/locale", { locale }, session);
+}
+
 export function run(
   session: string,
   command: string,

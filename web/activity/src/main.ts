@@ -1,7 +1,7 @@
 // The game window: Discord's Embedded App SDK signs the player in (authorize, the server's
 // exchange, authenticate), then every move is a command the server runs as in chat.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
-import { type Game, type Reply, type Session, Refused, run, share, signIn } from "./api";
+import { type Game, type Reply, type Session, Refused, relocate, run, share, signIn } from "./api";
 import { DELETE, ENTER, drawBoard, drawKeyboard, element } from "./board";
 
 // The games the window offers: the command, and its name (a game's own, or the window's word).
@@ -37,9 +37,10 @@ async function start(): Promise<void> {
     prompt: "none",
     scope: ["identify"],
   });
-  const locale = navigator.language;
-  session = await signIn(code, sdk.instanceId, locale);
+  session = await signIn(code, sdk.instanceId, navigator.language);
   await sdk.commands.authenticate({ access_token: session.access_token });
+  const { locale } = await sdk.commands.userSettingsGetLocale().catch(() => ({ locale: "" }));
+  if (locale) session = { ...session, ...(await relocate(session.session, locale)) };
   document.documentElement.lang = session.language;
   document.documentElement.classList.toggle("contrast", session.high_contrast);
   drawMenu();
@@ -76,7 +77,6 @@ async function showPlayers(sdk: DiscordSDK): Promise<void> {
   };
   named((await sdk.commands.getInstanceConnectedParticipants()).participants);
   await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => named(update.participants));
-  void watchTogether();
 }
 
 function drawPlayers(): void {
@@ -99,13 +99,24 @@ function drawPlayers(): void {
   $("players").replaceChildren(element("h2", {}, session.strings.players), list);
 }
 
-async function watchTogether(): Promise<void> {
-  for (;;) {
+let watching: { kind: string; stop: AbortController } | null = null;
+
+/** Watch the players' progress in the daily of ``kind`` (the one shown, else Wordle's). */
+function watchDaily(kind: string): void {
+  if (watching?.kind === kind) return;
+  watching?.stop.abort();
+  watching = { kind, stop: new AbortController() };
+  void watchTogether(kind, watching.stop.signal);
+}
+
+async function watchTogether(kind: string, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
     try {
       const response = await fetch("api/together", {
         method: "POST",
         headers: { Authorization: `Bearer ${session.session}`, "Content-Type": "application/json" },
-        body: "{}",
+        body: JSON.stringify({ kind }),
+        signal,
       });
       if (response.status === 401 || response.status === 403 || !response.body) return;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -154,6 +165,7 @@ async function play(command: string): Promise<void> {
 
 function show(shown: Game, revealFrom: number): void {
   game = shown;
+  watchDaily(shown.kind.endsWith(":daily") ? shown.kind : "wordle:daily");
   typed = "";
   $("title").textContent = shown.title;
   say(shown.over && shown.answer ? shown.answer.toUpperCase() : "");
