@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ class Window:
     services: Any
     http: TestClient
     clock: Clock
+    auth: DiscordAuth
 
     async def sign_in(self, user_id: int, name: str = "player", instance: str = INSTANCE,
                       code: str | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
@@ -72,23 +74,31 @@ class Window:
         return await COMMANDS[path].run(self.services, caller, **options)
 
 
-@pytest.fixture
-async def window(tmp_path, opened):
-    discord = DiscordServer([GUILD])
+@contextlib.asynccontextmanager
+async def served(services: Any, guild: int = GUILD, channel: int = CHANNEL):
+    """The window on ``services``: the Discord stand-in with the instance running in
+    ``channel`` of ``guild`` (Ann and Bob in it), and an HTTP client of the web server."""
+    discord = DiscordServer([guild])
     await discord.start()
-    discord.launch(INSTANCE, CHANNEL, {ANN, BOB}, guild_id=GUILD)
-    services = await opened(str(tmp_path / "bot.sqlite3"), answers={"wordle": "cigar"})
+    discord.launch(INSTANCE, channel, {ANN, BOB}, guild_id=guild)
     clock = Clock()
     auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
     activity = Activity(services, auth, Sessions(CLIENT_SECRET, clock=clock))
     http = TestClient(TestServer(make_app(services, activity=activity)))
     await http.start_server()
     try:
-        yield Window(discord, services, http, clock)
+        yield Window(discord, services, http, clock, auth)
     finally:
         await http.close()
         await discord.stop()
     assert discord.violations == [], discord.violations
+
+
+@pytest.fixture
+async def window(tmp_path, opened):
+    services = await opened(str(tmp_path / "bot.sqlite3"), answers={"wordle": "cigar"})
+    async with served(services) as made:
+        yield made
 
 
 async def test_a_daily_begun_in_chat_ends_in_the_window_as_one_game(window):
@@ -356,3 +366,57 @@ async def test_a_finished_daily_is_shared_to_the_channel_once_as_squares(window)
     theirs = await window.http.post("/activity/api/share", json={"game": game},
                                     headers={"Authorization": f"Bearer {other}"})  # fmt: skip
     assert theirs.status == 403 and len(window.discord.posts) == 1
+
+
+async def test_the_play_limit_is_one_for_the_chat_and_the_window(make_double, tmp_path):
+    """Five plays and hints in ten seconds, whichever way they come: three guesses in chat,
+    then a hint and a guess in the window, and the window's next guess waits."""
+    from discord_double import CHANNEL_ID, GUILD_ID
+
+    double = await make_double(str(tmp_path / "bot.sqlite3"), answers={"wordle": "cigar"})
+    async with served(double.bot.services, GUILD_ID, CHANNEL_ID) as window:
+        await double.command("wordle", "practice", user_id=ANN)
+        for word in ("crane", "slate", "moist"):
+            await double.command("guess", user_id=ANN, word=word)
+        session = await window.session(ANN)
+        _, hint = await window.run(session, "hint")
+        assert not hint["refused"], hint
+        _, played = await window.run(session, "guess", options={"word": "pudgy"})
+        assert not played["refused"] and len(played["game"]["rows"]) == 4
+        _, held = await window.run(session, "guess", options={"word": "flock"})
+        assert held["refused"] and "Slow down" in held["text"]
+        game = await window.services.games.game(played["game"]["id"])
+        assert len(game.rows) == 4  # FLOCK was not played
+        # (Kept-alive connections, the window's to the server and the server's to Discord,
+        # each hold a server task open for 15 s, which the double would wait out before it
+        # settles: closed now.)
+        await window.auth.close()
+        await window.http.session.close()
+        (slow,) = await double.command("guess", user_id=ANN, word="flock")  # nor in chat
+        assert slow.ephemeral and "Slow down" in slow.text
+
+
+async def test_midnight_closes_a_daily_open_in_the_window(tmp_path, opened):
+    """A daily begun in the window and left open past midnight is closed as a loss (as in
+    chat): a guess after midnight plays nothing, and the stats count the loss."""
+    from clock import Clock as Now
+    from clock import at
+
+    now = Now(at("2026-03-01T23:59:30"))
+    services = await opened(str(tmp_path / "bot.sqlite3"), now)
+    async with served(services) as window:
+        session = await window.session(ANN)
+        _, daily = await window.run(session, "wordle daily")
+        game = daily["game"]
+        assert game["day"] == "2026-03-01"
+        _, played = await window.run(session, "guess", options={"word": "crane"},
+                                     game=game["id"], rows=0)  # fmt: skip
+        assert len(played["game"]["rows"]) == 1
+        now.advance(60)  # 00:00:30 on 2 March
+        _, late = await window.run(session, "guess", options={"word": "slate"},
+                                   game=game["id"], rows=1)  # fmt: skip
+        assert late["refused"], late
+        stored = await window.services.games.game(game["id"])
+        assert stored.status == "lost" and len(stored.rows) == 1
+        stats = await window.services.stats.stats(ANN, "wordle:daily", now().date(), scope=GUILD)
+        assert stats.played == 1 and stats.win_percent == 0

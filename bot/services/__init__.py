@@ -20,6 +20,7 @@ from bot.services.digest import DigestService
 from bot.services.export import public_export
 from bot.services.games import DM, GameService, GameView, HintOutcome, Outcome, Player, kind_of
 from bot.services.guide import GuideService
+from bot.services.limits import PLAY_RATE, PLAY_SECONDS, Limit
 from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
@@ -46,6 +47,8 @@ class Services:
     analysis_budget: float = BUDGET  # seconds of reading grids per paste
     live_board_window: float = WINDOW  # seconds: one edit of a server's live board in each
     web_base_url: str = ""  # where servers' pages are reached (bot/web/), "" if nowhere
+    # Playing and hints: five a player in ten seconds, whichever front end they come from
+    play_limit: Limit = field(default_factory=lambda: Limit(PLAY_RATE, PLAY_SECONDS))
     races: RaceService = field(init=False)  # plays through ``games``: made from it
     closing: ClosingService = field(init=False)  # the job closing the days that ended
     live_boards: LiveBoardService = field(init=False)  # the live daily board's edits

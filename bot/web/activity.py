@@ -34,6 +34,7 @@ from bot.render.text import plain, share_text
 from bot.services import Player, Services
 from bot.services.games import ROLLED_BACK, GameView
 from bot.services.kinds import KINDS
+from bot.services.limits import slow_down
 from bot.storage.database import StorageBusy
 from bot.web.activity_auth import DiscordAuth, Refused, Session, Sessions
 from bot.web.limits import RateLimit, retry_after
@@ -44,6 +45,7 @@ WINDOW_COMMANDS = frozenset(
     path for path in COMMANDS
     if path.split()[0] in ("wordle", "primel", "absurdle", "dordle", "quordle", "octordle")
 ) | {"guess", "giveup", "hint", "stats", "streak"}  # fmt: skip
+LIMITED = ("guess", "hint")  # held to the play limit, as /guess and /hint are in chat
 BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
 MAX_BODY = 4096  # bytes: a command and its options
 COMMAND_PATH = "/activity/api/command"
@@ -301,6 +303,8 @@ async def run(services: Services, session: Session, body: dict[str, Any]) -> Rep
         stale = await _changed(services, session, shown, rows)
         if stale is not None:
             return stale
+    if path in LIMITED and (wait := services.play_limit.retry_after(session.user_id)):
+        return Reply.refuse(slow_down(wait))  # the chat's limit: one count for both
     return await spec.run(services, caller_of(session, shown), **options)
 
 
