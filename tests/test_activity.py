@@ -420,3 +420,22 @@ async def test_midnight_closes_a_daily_open_in_the_window(tmp_path, opened):
         assert stored.status == "lost" and len(stored.rows) == 1
         stats = await window.services.stats.stats(ANN, "wordle:daily", now().date(), scope=GUILD)
         assert stats.played == 1 and stats.win_percent == 0
+
+
+async def test_progress_made_through_another_process_reaches_the_window(shared_url, opened):
+    """Two processes on one database: Bob plays in chat through one (a bot process), Ann
+    watches in the window served by the other (`wordlebot web`, say): his rows reach her."""
+    bots, pages = await opened(shared_url), await opened(shared_url)
+    async with served(pages) as window:
+        ann = await window.session(ANN, "ann")
+        response = await window.http.post("/activity/api/together", json={},
+                                          headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+        seen: list[dict[str, Any]] = []
+        await lines_until(response, lambda s: True, seen)
+        caller = Caller(Player(BOB, "bob"), GUILD, place=CHANNEL, guild_id=GUILD)
+        await COMMANDS["wordle daily"].run(bots, caller)
+        await COMMANDS["guess"].run(bots, caller, word="crane")
+        bob = await lines_until(response, lambda s: s["players"][1]["rows"] == 1, seen)
+        assert bob["players"][1] == {"id": str(BOB), "name": "bob", "you": False, "rows": 1,
+                                     "status": "playing"}  # fmt: skip
+        response.close()
