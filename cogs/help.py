@@ -3,14 +3,15 @@ console shows too), privately."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import anywhere
-from cogs.replies import perform
+from cogs.common import anywhere, bot_of, in_time
+from cogs.replies import command_work, send_reply
 
 
 class Help(commands.Cog):
@@ -20,7 +21,11 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What the bot does, by what you want to do")
     @anywhere
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await perform(interaction, "help")
+        """Where the bot has Activities on, the list ends with Play in the window."""
+        reply = await in_time(interaction, command_work(interaction, "help"))
+        if bot_of(interaction).settings.discord_client_id is not None:
+            reply = dataclasses.replace(reply, extra={**reply.extra, "window": True})
+        await send_reply(interaction, reply)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -116,14 +116,16 @@ async def send_reply(interaction: discord.Interaction[Any], reply: Reply) -> Non
     if reply.game is not None:
         await _send_board(interaction, reply)
     else:
-        picks = choices_view(reply)
-        files = [picture_file(p) for p in reply.pictures]
-        extra = {"view": picks} if picks is not None else {}
-        first, *more = pieces(reply.text or _(NO_GAME))
-        private = reply.private or picks is not None
-        await answer(interaction, first, private=private, files=files, **extra)
-        for piece in more:  # a text past one message's 2,000 characters (a translated /help)
-            await answer(interaction, piece, private=private)
+        view = choices_view(reply)
+        private = reply.private or view is not None
+        if reply.extra.get("window") and view is None:  # /help: the game window's launcher
+            view = discord.ui.View(timeout=None)
+            view.add_item(WindowButton())
+        texts = pieces(reply.text or _(NO_GAME))  # past 2,000 characters: several messages
+        for number, piece in enumerate(texts):
+            files = [picture_file(p) for p in reply.pictures] if number == 0 else []
+            buttons = {"view": view} if view is not None and number == len(texts) - 1 else {}
+            await answer(interaction, piece, private=private, files=files, **buttons)
     if reply.secret:
         await answer(interaction, reply.secret, private=True)
     await send_achievements(interaction, reply)

@@ -250,6 +250,10 @@ async def test_play_in_the_window_opens_the_activity_from_a_board(server, tmp_pa
     assert opened.kind == 12  # LAUNCH_ACTIVITY
     [(channel, guild, users)] = server.instances.values()
     assert (channel, guild, users) == (int(server.message(board)["channel_id"]), GUILDS[0], {6})
+    listing = await server.interact(command("help", user_id=6), followups=1)  # two messages
+    assert "wb:window" in json.dumps(listing.followups[-1]) and "wb:window" not in json.dumps(
+        listing.data
+    )  # the launcher ends the list
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
 
