@@ -1,14 +1,18 @@
 """The game window's requests (the Discord Activity): a third front end of :mod:`bot.commands`
 beside the cogs and the console. Each request of a signed-in player becomes a
 :class:`~bot.commands.model.Caller` and one of the game's commands, so the same games,
-dailies, cooldowns, hints-off rule, achievements and boards hold in the window as in chat.
+dailies, limits, hints-off rule, achievements and boards hold in the window as in chat.
 
-Routes::
+Routes (each ``api/`` one but the sign-in with ``Authorization: Bearer <session>``)::
 
+    GET  /activity/             the window's page (bot/web/static/activity/, built from
+                                web/activity/), and its app.js and app.css
     POST /activity/api/session  {code, instance_id, locale}: sign in (bot/web/activity_auth.py)
-                                -> {session, access_token, user, expires}
-    POST /activity/api/command  {command, options, game, rows}, with ``Authorization: Bearer
-                                <session>`` -> the reply (:func:`reply_json`)
+                                -> {session, access_token, user, language, strings, ...}
+    POST /activity/api/locale   {locale}: the SDK's, once authenticated -> the session again
+    POST /activity/api/command  {command, options, game, rows} -> the reply (window_json.py)
+    POST /activity/api/together {kind}: the players beside you, streamed (together.py)
+    POST /activity/api/share    {game}: a finished daily's squares, posted in the channel
 
 ``game`` and ``rows`` are the board the window shows: a guess goes to that game, and a guess
 made on a board that changed since (a guess typed in chat meanwhile) plays nothing and gets
@@ -26,19 +30,18 @@ from aiohttp import web
 
 from bot.commands import COMMANDS
 from bot.commands.model import Caller, Command, Reply
-from bot.i18n import N_, _, negotiate, pgettext, use_locale
-from bot.render.alt_text import board_alt_text, keyboard_alt_text, row_text
-from bot.render.keyboards import key_states
+from bot.i18n import N_, _, negotiate, use_locale
 from bot.render.palette import STANDARD, palette_named
-from bot.render.text import plain, share_text
+from bot.render.text import share_text
 from bot.services import Player, Services
-from bot.services.games import ROLLED_BACK, GameView
+from bot.services.games import ROLLED_BACK
 from bot.services.kinds import KINDS
 from bot.services.limits import slow_down
 from bot.storage.database import StorageBusy
 from bot.web.activity_auth import DiscordAuth, Refused, Session, Sessions
 from bot.web.limits import RateLimit, retry_after
 from bot.web.together import Together, watch
+from bot.web.window_json import reply_json, window_strings
 
 # The commands the window runs: playing and asking for help, not a server's settings.
 WINDOW_COMMANDS = frozenset(
@@ -184,21 +187,6 @@ async def _locale(request: web.Request) -> web.Response:
         return _refused(refusal.status, refusal.reason)
     session = dataclasses.replace(session, locale=locale[:16])
     return web.json_response(await _session_json(activity, session))
-
-
-def window_strings() -> dict[str, str]:
-    """The window's own words, in the reader's language (the rest comes in the replies)."""
-    return {
-        "daily": pgettext("window", "Today's puzzle"),
-        "practice": pgettext("window", "Practice"),
-        "enter": pgettext("window", "Enter"),
-        "delete": pgettext("window", "Delete"),
-        "hint": pgettext("window", "Hint"),
-        "giveup": pgettext("window", "Give up"),
-        "keyboard": pgettext("window", "Keyboard"),
-        "players": pgettext("window", "Playing here"),
-        "share": pgettext("button", "Share"),  # the boards' own button's word
-    }
 
 
 def session_of(request: web.Request) -> Session:
@@ -348,50 +336,3 @@ def _typed(spec: Command, given: Any) -> dict[str, Any]:
     if missing:
         raise Refused(400, f"/{spec.path} needs {', '.join(missing)}.")
     return values
-
-
-def reply_json(reply: Reply) -> dict[str, Any]:
-    """A reply as the window shows it. The answer is in it only once the game is over (the
-    services' game view holds it no sooner); a private reply is the player's own anyway."""
-    return {  # as plain text, the Markdown's marks taken out (the console's way)
-        "text": plain(reply.text),
-        "refused": reply.refused,
-        "secret": plain(reply.secret),
-        "earned": plain(reply.earned),
-        "game": None if reply.game is None else game_json(reply.game),
-        "picks": [{"id": g.game_id, "title": g.title} for g in reply.picks],
-        "rolled_back": bool(reply.extra.get("rolled_back")),
-    }
-
-
-def game_json(game: GameView) -> dict[str, Any]:
-    """A game as the window draws it: its rows (the letters and each tile's mark: 0 absent,
-    1 elsewhere, 2 right) with each row in words for screen readers, its keyboard as its
-    language lays it out with what is known of each key (0 unused, 1 absent, 2 elsewhere,
-    3 right, as the images draw it), and the whole board in words (the images' alt text)."""
-
-    def rows_json(rows: list[tuple[str, str]]) -> list[dict[str, str]]:
-        return [{"word": word, "marks": marks, "label": row_text(number, word, marks)}
-                for number, (word, marks) in enumerate(rows, 1) if marks]  # fmt: skip
-
-    return {
-        "id": game.game_id,
-        "kind": game.kind,
-        "variant": game.variant,
-        "title": game.title,
-        "mode": game.mode,
-        "day": game.day,
-        "number": game.number,
-        "status": game.status,
-        "over": game.over,
-        "max_guesses": game.max_guesses,
-        "length": game.length,
-        "guesses": [word for word, _marks in game.rows],
-        "rows": rows_json(game.rows),
-        "boards": None if game.boards is None else [rows_json(b) for b in game.boards],
-        "remaining": game.remaining,
-        "answer": game.answer if game.over else None,
-        "keys": [[[key, state] for key, state in row] for row in key_states(game)],
-        "alt": board_alt_text(game),
-        "keyboard_alt": keyboard_alt_text(game),
-    }
