@@ -11,8 +11,8 @@ It runs the set-up of tests/test_activity_browser.py: the bot's real web server 
 player far faster than people come: the limit per address (the page, its files, the sign-in,
 the players' stream; 60 a minute, bursts of 20) refused the fifth open in a row, and the
 moves' limit per player (120 a minute) would refuse the guesses. Their cost (one token
-bucket each) stays on the path. Every time is taken inside the browser (``performance.now()``), so
-Playwright's own round trips to the browser are never counted:
+bucket each) stays on the path. Every time is taken inside the browser
+(``performance.now()``), so Playwright's own round trips to the browser are never counted:
 
 - **First board**: each open is a new browser context (an empty cache, as a player's first
   open) whose page goes to the client stand-in's frame URL. A script Playwright adds to every
@@ -33,7 +33,7 @@ Playwright's own round trips to the browser are never counted:
   the new row's tiles carrying their marks (``data-mark``) in the DOM. The reveal
   animation that follows (0.5 s a tile, staggered by 0.12 s, none under reduced motion) is
   the design's, not counted. Also given: to the next animation frame after it (the frame
-  that paints the row), and the ``api/command`` request alone (its resource timing). The
+  that paints the row), and the ``api/command`` request alone (its resource timing).
 - **Size**: app.js, app.css and index.html as built into bot/web/static/activity/, raw and
   gzipped at level 9; and how app.js was served in the first open (its resource timing: the
   bytes on the wire against the decoded bytes).
