@@ -10,6 +10,7 @@ import base64
 import contextlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -267,8 +268,14 @@ async def test_the_window_is_served_from_its_own_origin_and_framed_by_discord_al
     discord = "https://discord.com https://*.discord.com https://*.discordsays.com"
     assert f"frame-ancestors {discord}" in policy
     assert "X-Frame-Options" not in page.headers  # it would forbid Discord's frame
-    script = await window.http.get("/activity/app.js")
+    script = await window.http.get("/activity/app.js")  # aiohttp's client takes gzip
     assert script.status == 200 and script.content_type == "text/javascript"
+    assert script.headers["Content-Encoding"] == "gzip" and script.headers["ETag"]
+    shipped = Path(__file__).resolve().parents[1] / "bot/web/static/activity/app.js"
+    assert await script.read() == shipped.read_bytes()
+    again = await window.http.get("/activity/app.js",
+                                  headers={"If-None-Match": script.headers["ETag"]})  # fmt: skip
+    assert again.status == 304 and not await again.read()
     assert (await window.http.get("/activity/app.py")).status == 404
     pages = await window.http.get("/")  # the servers' pages stay unframeable
     assert "frame-ancestors 'none'" in pages.headers["Content-Security-Policy"]

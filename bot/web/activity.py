@@ -22,6 +22,8 @@ the board as it stands.
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import hashlib
 import json
 from importlib.resources import files
 from typing import Any
@@ -51,8 +53,10 @@ WINDOW_COMMANDS = frozenset(
 LIMITED = ("guess", "hint")  # held to the play limit, as /guess and /hint are in chat
 BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
 MAX_BODY = 4096  # bytes: a command and its options
+WINDOW_PATH = "/activity/"
 COMMAND_PATH = "/activity/api/command"
 MOVES_PER_MINUTE = 120  # a player's requests from the window (bursts of 20), by player
+SIGN_INS_PER_MINUTE = 60  # sign-ins into one instance (each asks Discord three things)
 
 
 class Activity:
@@ -65,8 +69,11 @@ class Activity:
         self.sessions = sessions
         self.headers = window_headers(frame_origins)
         self.together = Together(auth)
-        # By player, not by address: every window reaches the server through Discord's proxy.
+        # By player (and sign-ins by instance), not by address: every window reaches the
+        # server through Discord's proxy.
         self.limit = RateLimit(MOVES_PER_MINUTE)
+        self.sign_ins = RateLimit(SIGN_INS_PER_MINUTE)
+        self.assets = {name: Asset.read(name) for name in ASSETS}  # the built client
 
 
 ACTIVITY = web.AppKey("activity", Activity)
@@ -99,7 +106,23 @@ def add_routes(app: web.Application, activity: Activity) -> None:
 
 
 CLIENT = files("bot.web") / "static" / "activity"  # built from web/activity/ (its README)
-TYPES = {"js": "text/javascript", "css": "text/css"}
+ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Asset:
+    """A file of the built client, read once: as is and gzipped, and its tag."""
+
+    name: str
+    body: bytes
+    gzipped: bytes
+    etag: str
+
+    @classmethod
+    def read(cls, name: str) -> Asset:
+        body = (CLIENT / name).read_bytes()
+        tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        return cls(name, body, gzip.compress(body, 9, mtime=0), tag)
 
 
 async def _page(request: web.Request) -> web.Response:
@@ -111,9 +134,17 @@ async def _page(request: web.Request) -> web.Response:
 
 
 async def _asset(request: web.Request) -> web.Response:
-    name = request.match_info["name"]
-    return web.Response(body=(CLIENT / name).read_bytes(), content_type=TYPES[name[4:]],
-                        charset="utf-8", headers={"Cache-Control": "no-cache"})  # fmt: skip
+    """app.js and app.css: gzipped where the browser takes it, and asked again each time but
+    answered 304 while unchanged (a new build has a new tag)."""
+    asset = request.app[ACTIVITY].assets[request.match_info["name"]]
+    headers = {"Cache-Control": "no-cache", "ETag": asset.etag, "Vary": "Accept-Encoding"}
+    if request.headers.get("If-None-Match") == asset.etag:
+        return web.Response(status=304, headers=headers)
+    body = asset.body
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        body, headers["Content-Encoding"] = asset.gzipped, "gzip"
+    return web.Response(body=body, content_type=ASSETS[asset.name], charset="utf-8",
+                        headers=headers)  # fmt: skip
 
 
 async def _close(app: web.Application) -> None:
@@ -144,6 +175,8 @@ async def _sign_in(request: web.Request) -> web.Response:
         code, instance = body.get("code"), body.get("instance_id")
         if not (isinstance(code, str) and isinstance(instance, str) and code and instance):
             raise Refused(400, "A sign-in needs the code and the instance_id the SDK gave.")
+        if activity.sign_ins.take(instance[:200]):
+            raise Refused(429, "Too many sign-ins into this Activity at once: wait a moment.")
         locale = body.get("locale")
         locale = locale if isinstance(locale, str) else ""
         session, token = await activity.auth.sign_in(

@@ -30,7 +30,7 @@ from bot.commands.web import PAGES, BoardsView, PlayerView, visitor
 from bot.i18n import LOCALES, SOURCE, _, negotiate, use_locale
 from bot.services import Services
 from bot.storage.database import StorageBusy
-from bot.web.activity import ACTIVITY, COMMAND_PATH, Activity, add_routes
+from bot.web.activity import ACTIVITY, WINDOW_PATH, Activity, add_routes
 from bot.web.html import STYLE, boards_page, message_page, not_found
 from bot.web.limits import RateLimit, retry_after
 from bot.web.player_html import player_page
@@ -91,9 +91,9 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
 
 @web.middleware
 async def _rate_limited(request: web.Request, handler: Any) -> web.StreamResponse:
-    if request.path == COMMAND_PATH:  # the window's moves: counted by player (bot/web/activity.py)
-        answer: web.StreamResponse = await handler(request)
-        return answer
+    if request.path.startswith(WINDOW_PATH):  # the game window: every player comes through
+        answer: web.StreamResponse = await handler(request)  # Discord's proxy, so counted by
+        return answer  # player and by instance, not by address (bot/web/activity.py)
     wait = request.app[LIMIT].take(client_of(request))
     if wait:
         locale = reader_locale(request.headers.get("Accept-Language"), SOURCE)

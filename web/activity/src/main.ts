@@ -45,8 +45,7 @@ async function start(): Promise<void> {
   document.documentElement.classList.toggle("contrast", session.high_contrast);
   drawMenu();
   document.addEventListener("keydown", typedKey);
-  await showPlayers(sdk);
-  await play("wordle daily");
+  await Promise.all([showPlayers(sdk), play("wordle daily")]);
   $("window").setAttribute("aria-busy", "false");
 }
 
