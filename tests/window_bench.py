@@ -69,6 +69,7 @@ from discord_server import CLIENT_SECRET, DiscordServer
 from web_browser import launched_async
 
 from bot.services import Services, open_services
+from bot.services.limits import Limit
 from bot.settings import load_settings
 from bot.web.activity import CLIENT, Activity
 from bot.web.activity_auth import DiscordAuth, Sessions
@@ -157,6 +158,7 @@ async def web_server(services: Services, discord: DiscordServer) -> AsyncIterato
     auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
     activity = Activity(services, auth, Sessions(CLIENT_SECRET), (ORIGIN,))
     activity.limit = RateLimit(LIFTED)
+    services.play_limit = Limit(10**9, 1.0)  # the play limit (5 in 10 s) too: a guess's time
     runner = web.AppRunner(make_app(services, per_minute=LIFTED, activity=activity))
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
