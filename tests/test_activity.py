@@ -193,6 +193,11 @@ async def test_who_and_where_come_from_discord_and_nothing_else(window):
     window.clock.now += SESSION_SECONDS + 1
     status, body = await window.run(session, "streak")
     assert status == 401 and "lapsed" in body["error"]
+    lapsed = await window.http.post(  # said in the reader's language (their browser's here)
+        "/activity/api/command", json={"command": "streak"},
+        headers={"Authorization": f"Bearer {session}", "Accept-Language": "de-DE,de;q=0.9"},
+    )  # fmt: skip
+    assert (await lapsed.json())["error"] == "Diese Sitzung ist abgelaufen: melde dich erneut an."
 
 
 async def test_a_player_in_another_channels_instance_plays_that_servers_games(window):

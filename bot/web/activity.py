@@ -22,9 +22,11 @@ the board as it stands.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gzip
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
 
@@ -51,6 +53,7 @@ WINDOW_COMMANDS = frozenset(
     if path.split()[0] in ("wordle", "primel", "absurdle", "dordle", "quordle", "octordle")
 ) | {"guess", "giveup", "hint", "stats", "streak"}  # fmt: skip
 LIMITED = ("guess", "hint")  # held to the play limit, as /guess and /hint are in chat
+TOO_MANY_MOVES = N_("Too many moves at once: wait a moment.")
 BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
 MAX_BODY = 4096  # bytes: a command and its options
 WINDOW_PATH = "/activity/"
@@ -151,6 +154,26 @@ async def _close(app: web.Application) -> None:
     await app[ACTIVITY].auth.close()
 
 
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def in_readers_language(handler: Handler) -> Handler:
+    """The handler speaks the reader's language: their session's (the SDK's), else their
+    browser's (a sign-in, a lapsed session); the player's own choice, where a handler reads
+    it, comes first."""
+
+    @functools.wraps(handler)
+    async def speaking(request: web.Request) -> web.StreamResponse:
+        try:
+            locale = session_of(request).locale
+        except Refused:
+            locale = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
+        with use_locale(negotiate(locale.strip())):
+            return await handler(request)
+
+    return speaking
+
+
 def _refused(status: int, reason: str) -> web.Response:
     return web.json_response({"error": reason}, status=status)
 
@@ -168,6 +191,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
+@in_readers_language
 async def _sign_in(request: web.Request) -> web.Response:
     activity = request.app[ACTIVITY]
     try:
@@ -176,14 +200,14 @@ async def _sign_in(request: web.Request) -> web.Response:
         if not (isinstance(code, str) and isinstance(instance, str) and code and instance):
             raise Refused(400, "A sign-in needs the code and the instance_id the SDK gave.")
         if activity.sign_ins.take(instance[:200]):
-            raise Refused(429, "Too many sign-ins into this Activity at once: wait a moment.")
+            raise Refused(429, N_("Too many sign-ins into this Activity at once: wait a moment."))
         locale = body.get("locale")
         locale = locale if isinstance(locale, str) else ""
         session, token = await activity.auth.sign_in(
             code[:200], instance[:200], activity.sessions, locale
         )
     except Refused as refusal:
-        return _refused(refusal.status, refusal.reason)
+        return _refused(refusal.status, refusal.said())
     return web.json_response({"access_token": token, **await _session_json(activity, session)})
 
 
@@ -208,6 +232,7 @@ async def _session_json(activity: Activity, session: Session) -> dict[str, Any]:
     }
 
 
+@in_readers_language
 async def _locale(request: web.Request) -> web.Response:
     """The SDK's locale, known once the window has authenticated: the session again, in it."""
     activity = request.app[ACTIVITY]
@@ -217,7 +242,7 @@ async def _locale(request: web.Request) -> web.Response:
         if not isinstance(locale, str):
             raise Refused(400, "Give the locale the SDK said.")
     except Refused as refusal:
-        return _refused(refusal.status, refusal.reason)
+        return _refused(refusal.status, refusal.said())
     session = dataclasses.replace(session, locale=locale[:16])
     return web.json_response(await _session_json(activity, session))
 
@@ -225,7 +250,7 @@ async def _locale(request: web.Request) -> web.Response:
 def session_of(request: web.Request) -> Session:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
-        raise Refused(401, "Sign in first.")
+        raise Refused(401, N_("Sign in first."))
     sessions: Sessions = request.app[ACTIVITY].sessions
     return sessions.read(header.removeprefix("Bearer ").strip())
 
@@ -239,29 +264,31 @@ def caller_of(session: Session, shown: int | None = None) -> Caller:
                   locale=session.locale)  # fmt: skip
 
 
+@in_readers_language
 async def _command(request: web.Request) -> web.Response:
     services = request.app[ACTIVITY].services
     try:
         session = session_of(request)
         wait = request.app[ACTIVITY].limit.take(str(session.user_id))
         if wait:
-            response = _refused(429, "Too many moves at once: wait a moment.")
+            response = _refused(429, _(TOO_MANY_MOVES))
             response.headers["Retry-After"] = retry_after(wait)
             return response
         body = await _body(request)
     except Refused as refusal:
-        return _refused(refusal.status, refusal.reason)
+        return _refused(refusal.status, refusal.said())
     chosen = await _chosen_locale(services, session.user_id)
     with use_locale(negotiate(chosen or session.locale)):
         try:
             reply = await run(services, session, body)
         except Refused as refusal:
-            return _refused(refusal.status, refusal.reason)
+            return _refused(refusal.status, refusal.said())
         except StorageBusy:
             return _refused(503, _(BUSY))
         return web.json_response(reply_json(reply))
 
 
+@in_readers_language
 async def _together(request: web.Request) -> web.StreamResponse:
     """The players beside this one and their progress, then each change (bot/web/together.py):
     ``{kind}`` names the daily (``wordle:daily`` unless said)."""
@@ -275,9 +302,10 @@ async def _together(request: web.Request) -> web.StreamResponse:
             raise Refused(400, "Progress is shown for a daily game.")
         return await watch(request, activity.services, activity.together, session, kind)
     except Refused as refusal:
-        return _refused(refusal.status, refusal.reason)
+        return _refused(refusal.status, refusal.said())
 
 
+@in_readers_language
 async def _share(request: web.Request) -> web.Response:
     """A finished daily's squares (no letters: the share the game itself writes), posted in
     the Activity's channel by the bot, once: a second click sends the same nonce."""
@@ -289,9 +317,9 @@ async def _share(request: web.Request) -> web.Response:
             raise Refused(400, "Name the game to share.")
         game = await activity.services.games.game(game_id)
         if game is None or game.player_id != session.user_id:
-            raise Refused(403, "That game is not yours.")
+            raise Refused(403, N_("That game is not yours."))
         if not game.over or not game.daily:
-            raise Refused(400, "A daily is shared once it is over.")
+            raise Refused(400, N_("A daily is shared once it is over."))
         try:
             palette = palette_named(await activity.services.storage.palette(session.user_id))
         except StorageBusy:
@@ -300,7 +328,7 @@ async def _share(request: web.Request) -> web.Response:
         await activity.auth.post(session.channel_id, f"{who}\n{share_text(game, palette)}",
                                  nonce=f"wb-share-{game.game_id}")  # fmt: skip
     except Refused as refusal:
-        return _refused(refusal.status, refusal.reason)
+        return _refused(refusal.status, refusal.said())
     return web.json_response({"shared": True})
 
 
@@ -333,7 +361,7 @@ async def _changed(services: Services, session: Session, game_id: int, rows: int
     """The board as stored, if it is not the one the window shows (``rows`` rows)."""
     view = await services.games.game(game_id)
     if view is None or view.player_id != session.user_id:
-        raise Refused(403, "That game is not yours.")
+        raise Refused(403, N_("That game is not yours."))
     if len(view.rows) == rows:
         return None
     return Reply(_(ROLLED_BACK), private=True, game=view, refused=True,

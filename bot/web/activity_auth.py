@@ -25,6 +25,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.i18n import N_, _
+
 DISCORD_API = "https://discord.com/api/v10"
 SESSION_SECONDS = 15 * 60  # then the window authorizes again (prompt: none, unseen)
 REQUEST_SECONDS = 10.0  # a call to Discord that takes longer is a failure
@@ -32,12 +34,17 @@ REQUEST_SECONDS = 10.0  # a call to Discord that takes longer is a failure
 
 class Refused(Exception):
     """The window's request is refused: ``status`` (401: who it is is not known, 403: not
-    theirs to do, 502: Discord did not answer) and a line that says why."""
+    theirs to do, 502: Discord did not answer) and a line that says why. What a player can
+    meet is marked for the catalogs (``N_``) and said in their language (:meth:`said`); what
+    only a hand-made request meets (a malformed body) stays in English."""
 
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+
+    def said(self) -> str:
+        return _(self.reason)
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,7 @@ class Sessions:
         if session is None:
             raise Refused(401, "This session is not one the server gave.")
         if session.expires <= self.clock():
-            raise Refused(401, "This session has lapsed: sign in again.")
+            raise Refused(401, N_("This session has lapsed: sign in again."))
         return session
 
     def lapses(self) -> float:
@@ -112,7 +119,7 @@ class DiscordAuth:
         user_id, name = await self.user(token)
         users, channel_id, guild_id = await self.instance(instance_id)
         if user_id not in users:
-            raise Refused(403, "You are not in this Activity.")
+            raise Refused(403, N_("You are not in this Activity."))
         session = Session(user_id, name, instance_id, channel_id, guild_id,
                           sessions.lapses(), locale[:16])  # fmt: skip
         return session, token
@@ -150,7 +157,7 @@ class DiscordAuth:
                              refused="This channel")  # fmt: skip
         except Refused as refusal:
             if refusal.status == 403:  # no Send Messages there, or no channel at all
-                raise Refused(403, "The bot may not post in this channel.") from None
+                raise Refused(403, N_("The bot may not post in this channel.")) from None
             raise
 
     async def _call(
@@ -170,10 +177,10 @@ class DiscordAuth:
                 if response.status in (400, 401, 403, 404):
                     raise Refused(403, f"{refused} is not known to Discord.")
                 if response.status != 200:
-                    raise Refused(502, f"Discord answered {response.status}: try again.")
+                    raise Refused(502, N_("Discord could not be reached: try again in a moment."))
                 answer = await response.json()
-        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-            raise Refused(502, f"Discord could not be reached ({type(exc).__name__}).") from None
+        except (aiohttp.ClientError, TimeoutError, ValueError):
+            raise Refused(502, N_("Discord could not be reached: try again in a moment.")) from None
         if not isinstance(answer, dict):
             raise Refused(502, "Discord's answer was not understood.")
         return answer

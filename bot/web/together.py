@@ -16,6 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.i18n import N_
 from bot.services import Services
 from bot.web.activity_auth import DiscordAuth, Refused, Session
 
@@ -48,7 +49,7 @@ async def snapshot(services: Services, together: Together, session: Session,
     day = services.daily.today().isoformat()
     users = await together.users(session.instance_id)
     if session.user_id not in users:
-        raise Refused(403, "You are no longer in this Activity.")
+        raise Refused(403, N_("You are no longer in this Activity."))
     mine = await services.storage.daily_game(session.user_id, kind, day)
     finished = mine is not None and mine.status != "playing"
     names = await services.storage.player_names(users)
