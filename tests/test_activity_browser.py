@@ -150,3 +150,25 @@ async def test_the_window_at_a_phone_and_a_desktop_in_two_languages_and_both_pal
                 assert [v for v in found if v[1] in SERIOUS] == [], (size, locale)
                 await page.screenshot(path=str(tmp_path / f"window-{size}-{locale}.png"))
                 await context.close()
+
+
+async def test_a_quordle_in_the_window_draws_its_four_boards(
+    server: DiscordServer, discord_client: DiscordClient, opened: Any, tmp_path: Any
+) -> None:
+    """The menu's Quordle: four boards side by side, a guess marked on each, the keyboard's
+    keys in the state that holds on every unsolved board (as the images draw it)."""
+    services = await opened(str(tmp_path / "bot.sqlite3"))
+    discord_client.launch(INSTANCE, CHANNEL, {ANN: "ann"}, guild_id=GUILD)
+    async with web_server(services, server) as url, launched_async() as browser:
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await page.goto(discord_client.open(url, INSTANCE, ANN).url)
+        window = await window_of(page, url)
+        await window.locator("#games button", has_text="Quordle").click()
+        await window.locator("#board .grid").nth(3).wait_for(timeout=15_000)
+        assert await window.locator("#board .grid").count() == 4
+        await window.locator("#board").click()
+        await page.keyboard.type("crane")
+        await page.keyboard.press("Enter")
+        marked = window.locator("#board .grid .row:first-child .tile[data-mark]")
+        await marked.nth(19).wait_for(timeout=15_000)  # five tiles on each of four boards
+        assert "CRANE" in (await window.locator("#board").get_attribute("aria-label") or "")
