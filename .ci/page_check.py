@@ -1,5 +1,6 @@
 """A server's page served at BASE: PAGE answers with its heading, the style sheet as CSS, an
-unknown slug 404. Used by .ci/smoke (the wheel) and .ci/image (the Docker image)."""
+unknown slug 404; and the game window's page and its built script (the server is started
+with an OAuth2 client set). Used by .ci/smoke (the wheel) and .ci/image (the Docker image)."""
 
 import sys
 import time
@@ -23,3 +24,8 @@ try:
     sys.exit("an unknown page answered")
 except urllib.error.HTTPError as error:
     assert error.code == 404, error.code
+window = urllib.request.urlopen(base + "/activity/", timeout=5)
+assert 'name="wordlebot-client-id" content="123456789012345678"' in window.read().decode()
+script = urllib.request.urlopen(base + "/activity/app.js", timeout=5)
+assert script.headers["Content-Type"].startswith("text/javascript")
+assert len(script.read()) > 10_000  # the built client, shipped in the package
