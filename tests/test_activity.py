@@ -455,3 +455,16 @@ async def test_progress_made_through_another_process_reaches_the_window(shared_u
         assert bob["players"][1] == {"id": str(BOB), "name": "bob", "you": False, "rows": 1,
                                      "status": "playing"}  # fmt: skip
         response.close()
+
+
+async def test_a_window_watching_does_not_hold_up_a_stop(window):
+    """The server stops (SIGTERM): the progress stream of a window watching ends at once,
+    not after aiohttp's minute of waiting for open requests."""
+    ann = await window.session(ANN)
+    response = await window.http.post("/activity/api/together", json={},
+                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+    await lines_until(response, lambda s: True, [])
+    stopping = asyncio.ensure_future(window.http.server.runner.cleanup())
+    async with asyncio.timeout(30):  # well inside the minute a watch would otherwise hold it
+        assert await response.content.readline() == b""  # the stream ended
+        await stopping

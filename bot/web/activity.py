@@ -105,6 +105,7 @@ def add_routes(app: web.Application, activity: Activity) -> None:
     app.router.add_post("/activity/api/together", _together)
     app.router.add_post("/activity/api/share", _share)
     app.router.add_post("/activity/api/locale", _locale)
+    app.on_shutdown.append(_stop_watching)
     app.on_cleanup.append(_close)
 
 
@@ -148,6 +149,10 @@ async def _asset(request: web.Request) -> web.Response:
         body, headers["Content-Encoding"] = asset.gzipped, "gzip"
     return web.Response(body=body, content_type=ASSETS[asset.name], charset="utf-8",
                         headers=headers)  # fmt: skip
+
+
+async def _stop_watching(app: web.Application) -> None:
+    app[ACTIVITY].together.stopping.set()
 
 
 async def _close(app: web.Application) -> None:

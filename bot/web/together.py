@@ -10,6 +10,7 @@ every process shares.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -31,6 +32,9 @@ class Together:
     def __init__(self, auth: DiscordAuth) -> None:
         self.auth = auth
         self._users: dict[str, tuple[float, set[int]]] = {}
+        # Set when the server stops: every watch ends at once, not after the server's wait
+        # for its open requests (a minute) holds up the stop.
+        self.stopping = asyncio.Event()
 
     async def users(self, instance_id: str) -> set[int]:
         now = time.monotonic()
@@ -88,7 +92,10 @@ async def watch(request: web.Request, services: Services, together: Together,
             if line != sent:
                 await response.write(line.encode() + b"\n")  # a window gone: raises, ends
                 sent = line
-        await asyncio.sleep(EVERY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(together.stopping.wait(), EVERY)
+        if together.stopping.is_set():
+            break
         try:
             state = await snapshot(services, together, session, kind)
         except Refused:
