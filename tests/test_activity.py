@@ -468,3 +468,28 @@ async def test_a_window_watching_does_not_hold_up_a_stop(window):
     async with asyncio.timeout(30):  # well inside the minute a watch would otherwise hold it
         assert await response.content.readline() == b""  # the stream ended
         await stopping
+
+
+async def test_a_database_locked_elsewhere_is_said_busy_and_nothing_is_played(
+    tmp_path, opened, lock_database
+):
+    """Another process holds the write lock: the window's guess is answered (busy, said in
+    words), nothing is played, and the next guess, the lock gone, plays."""
+    path = str(tmp_path / "bot.sqlite3")
+    services = await opened(path, answers={"wordle": "cigar"})
+    async with served(services) as window:
+        session = await window.session(ANN)
+        _, shown = await window.run(session, "wordle practice")
+        game = shown["game"]["id"]
+        locker = lock_database(path, 30.0)
+        try:
+            status, busy = await window.run(session, "guess", options={"word": "crane"},
+                                            game=game, rows=0)  # fmt: skip
+        finally:
+            locker.kill()
+            locker.wait(timeout=10)
+        assert status == 200 and busy["refused"] and "busy" in busy["text"], busy  # as in chat
+        assert (await window.services.games.game(game)).rows == []
+        status, played = await window.run(session, "guess", options={"word": "crane"},
+                                          game=game, rows=0)  # fmt: skip
+        assert status == 200 and len(played["game"]["rows"]) == 1

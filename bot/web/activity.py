@@ -162,21 +162,26 @@ async def _close(app: web.Application) -> None:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def in_readers_language(handler: Handler) -> Handler:
-    """The handler speaks the reader's language: their session's (the SDK's), else their
-    browser's (a sign-in, a lapsed session); the player's own choice, where a handler reads
-    it, comes first."""
+def window_route(handler: Handler) -> Handler:
+    """A route of the window: it speaks the reader's language (their session's, the SDK's,
+    else their browser's: a sign-in, a lapsed session; the player's own choice first where
+    a handler reads it), and a refusal or a database that does not answer is said in it."""
 
     @functools.wraps(handler)
-    async def speaking(request: web.Request) -> web.StreamResponse:
+    async def route(request: web.Request) -> web.StreamResponse:
         try:
             locale = session_of(request).locale
         except Refused:
             locale = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
         with use_locale(negotiate(locale.strip())):
-            return await handler(request)
+            try:
+                return await handler(request)
+            except Refused as refusal:
+                return _refused(refusal.status, refusal.said())
+            except StorageBusy:
+                return _refused(503, _(BUSY))
 
-    return speaking
+    return route
 
 
 def _refused(status: int, reason: str) -> web.Response:
@@ -196,23 +201,19 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-@in_readers_language
+@window_route
 async def _sign_in(request: web.Request) -> web.Response:
     activity = request.app[ACTIVITY]
-    try:
-        body = await _body(request)
-        code, instance = body.get("code"), body.get("instance_id")
-        if not (isinstance(code, str) and isinstance(instance, str) and code and instance):
-            raise Refused(400, "A sign-in needs the code and the instance_id the SDK gave.")
-        if activity.sign_ins.take(instance[:200]):
-            raise Refused(429, N_("Too many sign-ins into this Activity at once: wait a moment."))
-        locale = body.get("locale")
-        locale = locale if isinstance(locale, str) else ""
-        session, token = await activity.auth.sign_in(
-            code[:200], instance[:200], activity.sessions, locale
-        )
-    except Refused as refusal:
-        return _refused(refusal.status, refusal.said())
+    body = await _body(request)
+    code, instance = body.get("code"), body.get("instance_id")
+    if not (isinstance(code, str) and isinstance(instance, str) and code and instance):
+        raise Refused(400, "A sign-in needs the code and the instance_id the SDK gave.")
+    if activity.sign_ins.take(instance[:200]):
+        raise Refused(429, N_("Too many sign-ins into this Activity at once: wait a moment."))
+    locale = body.get("locale")
+    session, token = await activity.auth.sign_in(
+        code[:200], instance[:200], activity.sessions, locale if isinstance(locale, str) else ""
+    )
     return web.json_response({"access_token": token, **await _session_json(activity, session)})
 
 
@@ -237,19 +238,15 @@ async def _session_json(activity: Activity, session: Session) -> dict[str, Any]:
     }
 
 
-@in_readers_language
+@window_route
 async def _locale(request: web.Request) -> web.Response:
     """The SDK's locale, known once the window has authenticated: the session again, in it."""
-    activity = request.app[ACTIVITY]
-    try:
-        session = session_of(request)
-        locale = (await _body(request)).get("locale")
-        if not isinstance(locale, str):
-            raise Refused(400, "Give the locale the SDK said.")
-    except Refused as refusal:
-        return _refused(refusal.status, refusal.said())
+    session = session_of(request)
+    locale = (await _body(request)).get("locale")
+    if not isinstance(locale, str):
+        raise Refused(400, "Give the locale the SDK said.")
     session = dataclasses.replace(session, locale=locale[:16])
-    return web.json_response(await _session_json(activity, session))
+    return web.json_response(await _session_json(request.app[ACTIVITY], session))
 
 
 def session_of(request: web.Request) -> Session:
@@ -269,71 +266,58 @@ def caller_of(session: Session, shown: int | None = None) -> Caller:
                   locale=session.locale)  # fmt: skip
 
 
-@in_readers_language
+@window_route
 async def _command(request: web.Request) -> web.Response:
     services = request.app[ACTIVITY].services
-    try:
-        session = session_of(request)
-        wait = request.app[ACTIVITY].limit.take(str(session.user_id))
-        if wait:
-            response = _refused(429, _(TOO_MANY_MOVES))
-            response.headers["Retry-After"] = retry_after(wait)
-            return response
-        body = await _body(request)
-    except Refused as refusal:
-        return _refused(refusal.status, refusal.said())
+    session = session_of(request)
+    wait = request.app[ACTIVITY].limit.take(str(session.user_id))
+    if wait:
+        response = _refused(429, _(TOO_MANY_MOVES))
+        response.headers["Retry-After"] = retry_after(wait)
+        return response
+    body = await _body(request)
     chosen = await _chosen_locale(services, session.user_id)
-    with use_locale(negotiate(chosen or session.locale)):
+    with use_locale(negotiate(chosen or session.locale)):  # their choice first
         try:
-            reply = await run(services, session, body)
-        except Refused as refusal:
+            return web.json_response(reply_json(await run(services, session, body)))
+        except Refused as refusal:  # said in their choice, not the window's
             return _refused(refusal.status, refusal.said())
-        except StorageBusy:
-            return _refused(503, _(BUSY))
-        return web.json_response(reply_json(reply))
 
 
-@in_readers_language
+@window_route
 async def _together(request: web.Request) -> web.StreamResponse:
     """The players beside this one and their progress, then each change (bot/web/together.py):
     ``{kind}`` names the daily (``wordle:daily`` unless said)."""
     activity = request.app[ACTIVITY]
-    try:
-        session = session_of(request)
-        kind = (await _body(request)).get("kind") or "wordle:daily"
-        daily = isinstance(kind, str) and kind.endswith(":daily")
-        game = kind.removesuffix(":daily") if daily else ""
-        if game not in KINDS or not KINDS[game].daily:
-            raise Refused(400, "Progress is shown for a daily game.")
-        return await watch(request, activity.services, activity.together, session, kind)
-    except Refused as refusal:
-        return _refused(refusal.status, refusal.said())
+    session = session_of(request)
+    kind = (await _body(request)).get("kind") or "wordle:daily"
+    game = kind.removesuffix(":daily") if isinstance(kind, str) and kind.endswith(":daily") else ""
+    if game not in KINDS or not KINDS[game].daily:
+        raise Refused(400, "Progress is shown for a daily game.")
+    return await watch(request, activity.services, activity.together, session, kind)
 
 
-@in_readers_language
+@window_route
 async def _share(request: web.Request) -> web.Response:
     """A finished daily's squares (no letters: the share the game itself writes), posted in
     the Activity's channel by the bot, once: a second click sends the same nonce."""
     activity = request.app[ACTIVITY]
+    session = session_of(request)
+    game_id = (await _body(request)).get("game")
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        raise Refused(400, "Name the game to share.")
+    game = await activity.services.games.game(game_id)
+    if game is None or game.player_id != session.user_id:
+        raise Refused(403, N_("That game is not yours."))
+    if not game.over or not game.daily:
+        raise Refused(400, N_("A daily is shared once it is over."))
     try:
-        session = session_of(request)
-        game_id = (await _body(request)).get("game")
-        if not isinstance(game_id, int) or isinstance(game_id, bool):
-            raise Refused(400, "Name the game to share.")
-        game = await activity.services.games.game(game_id)
-        if game is None or game.player_id != session.user_id:
-            raise Refused(403, N_("That game is not yours."))
-        if not game.over or not game.daily:
-            raise Refused(400, N_("A daily is shared once it is over."))
-        try:
-            palette = palette_named(await activity.services.storage.palette(session.user_id))
-        except StorageBusy:
-            palette = STANDARD
-        who = f"<@{session.user_id}>"
-        await activity.auth.post(session.channel_id, f"{who}\n{share_text(game, palette)}",
-                                 nonce=f"wb-share-{game.game_id}")  # fmt: skip
-    except Refused as refusal:
-        return _refused(refusal.status, refusal.said())
+        palette = palette_named(await activity.services.storage.palette(session.user_id))
+    except StorageBusy:
+        palette = STANDARD
+    who = f"<@{session.user_id}>"
+    await activity.auth.post(session.channel_id, f"{who}\n{share_text(game, palette)}",
+                             nonce=f"wb-share-{game.game_id}")  # fmt: skip
     return web.json_response({"shared": True})
 
 
