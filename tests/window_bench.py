@@ -45,8 +45,10 @@ bucket each) stays on the path. Every time is taken inside the browser
   from the moment ``COMMANDS["guess"].run`` returns in Python (``time.time()``) to the
   observer's callback that first sees that Bob's ``li`` holding his new number of ``.mini``
   rows (``Date.now()``): both the machine's wall clock, whole milliseconds in the browser.
-  (``performance.timeOrigin + performance.now()`` at the same moment is kept beside it: the
-  largest gap between the two is given.) Also given: to the next animation frame after it.
+  That they are one clock is checked: the page's ``Date.now()`` read between two reads of
+  ``time.time()`` falls between them (how far outside, if at all, is given), and
+  ``performance.timeOrigin + performance.now()`` at the observer's moment is kept beside it
+  (the largest gap between the two is given). Also given: to the next animation frame after it.
   Each guess waits a random 0 to 2 ``EVERY`` s first, so guesses fall at every moment of the
   server's rounds rather than just after the one that showed the last. The second services
   share the event loop with the server here, where another process would have its own.
@@ -332,6 +334,18 @@ async def round_trips(browser: Any, client: DiscordClient, url: str, guesses: in
 # -- progress reaching another window --------------------------------------------------------
 
 
+async def clock_off(window: Any) -> float:
+    """How far the page's ``Date.now()`` falls outside Python's ``time.time()`` read just
+    before and after it (ms; 0 if within, as for one clock), the worst of five reads."""
+    off = 0.0
+    for _ in range(5):
+        before = time.time() * 1000
+        page = await window.evaluate("Date.now()")  # whole ms, floored
+        after = time.time() * 1000
+        off = max(off, math.floor(before) - page, page - after)
+    return round(off, 1)
+
+
 async def progress(browser: Any, client: DiscordClient, url: str, other: Services, updates: int,
                    say: Callable[[str], None], seed: int = 7) -> dict[str, Any]:  # fmt: skip
     """Ann's window open on today's daily while the Bobs play it through ``other`` (the
@@ -350,6 +364,7 @@ async def progress(browser: Any, client: DiscordClient, url: str, other: Service
             await page.goto(client.open(url, TOGETHER, ANN).url)
         window = await framed.value
         await window.locator("#players li").first.wait_for(timeout=30_000)
+        clocks = await clock_off(window)
         for n in range(1, bobs + 1):
             bob = Caller(Player(BOB + n, f"bob{n}"), GUILD, place=TOGETHER_CHANNEL,
                          guild_id=GUILD)  # fmt: skip
@@ -371,6 +386,7 @@ async def progress(browser: Any, client: DiscordClient, url: str, other: Service
     return {"updates": len(seen), "players": bobs,
             "shown_ms": spread([s["wall"] - s["committed"] for s in seen]),
             "frame_ms": spread([s["frame"] - s["committed"] for s in seen]),
+            "page_clock_off_ms": clocks,
             "clocks_apart_ms": max(round(abs(s["origin"] - s["wall"]), 1)
                                    for s in seen)}  # fmt: skip
 
@@ -471,6 +487,11 @@ def table(report: dict[str, Any]) -> str:
                       ("commit to its next frame", "frame_ms")):  # fmt: skip
         s = reached[key]
         lines.append(f"  {name:<34} {s['p50']:>6.1f} {s['p99']:>6.1f} {s['max']:>6.1f}")
+    lines.append(
+        f"  (the page's Date.now() outside Python's time.time() by "
+        f"{reached['page_clock_off_ms']} ms; its timeOrigin + now() off Date.now() by "
+        f"at most {reached['clocks_apart_ms']} ms)"
+    )
     held = reached["shown_ms"]["max"] <= TARGET_PROGRESS_MS
     lines += [f"  (target: each within {TARGET_PROGRESS_MS}: {verdict(held)})", "",
               "built files (bot/web/static/activity/), bytes:",
