@@ -49,8 +49,10 @@ bucket each) stays on the path. Every time is taken inside the browser
   ``time.time()`` falls between them (how far outside, if at all, is given), and
   ``performance.timeOrigin + performance.now()`` at the observer's moment is kept beside it
   (the largest gap between the two is given). Also given: to the next animation frame after it.
-  Each guess waits a random 0 to 2 ``EVERY`` s first, so guesses fall at every moment of the
-  server's rounds rather than just after the one that showed the last. The second services
+  Each guess waits first, one pause in each of ``updates`` even slices of 0 to 2 ``EVERY`` s
+  in a random order, so the guesses fall at every moment of the server's rounds alike
+  rather than just after the one that showed the last (30 plain random pauses bunched
+  where a seed put them, and moved the p50 by 100 ms). The second services
   share the event loop with the server here, where another process would have its own.
 - **Size**: app.js, app.css and index.html as built into bot/web/static/activity/, raw and
   gzipped at level 9; and how app.js was served in the first open (its resource timing: the
@@ -356,6 +358,11 @@ async def progress(browser: Any, client: DiscordClient, url: str, other: Service
     client.launch(TOGETHER, TOGETHER_CHANNEL, everyone, guild_id=GUILD)
     words = get_variant("wordle").guesses.words
     draw = random.Random(seed)
+    # Each guess after a pause: one in each of ``updates`` even slices of two rounds, in a
+    # random order, so the guesses fall at every moment of the server's rounds alike rather
+    # than just after the one that showed the last (or where a few random draws happen to).
+    pauses = [(i + draw.random()) * 2 * EVERY / updates for i in range(updates)]
+    draw.shuffle(pauses)
     context = await browser.new_context()
     seen: list[dict[str, float]] = []
     try:
@@ -372,8 +379,7 @@ async def progress(browser: Any, client: DiscordClient, url: str, other: Service
             answer = (await other.storage.game(begun.game.game_id)).state["answer"]
             typed = draw.sample([w for w in words if w != answer], ROWS_EACH)  # never done early
             for rows in range(1, min(ROWS_EACH, updates - len(seen)) + 1):
-                # A guess at any moment of the server's rounds, not just after the last one
-                await asyncio.sleep(draw.uniform(0, 2 * EVERY))
+                await asyncio.sleep(pauses[len(seen)])
                 await window.evaluate(SEEN, [bob.player.name, rows])
                 reply = await COMMANDS["guess"].run(other, bob, word=typed[rows - 1])
                 committed = time.time() * 1000  # epoch ms, as the page's Date.now()
