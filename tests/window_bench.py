@@ -1,6 +1,7 @@
-"""The game window's figures (issue 42, point 9): ``python tests/window_bench.py [--opens N]
-[--guesses N] [--json]`` prints the first board's time, a guess's round trip and the size of
-the client's built files, with the machine's load average at the start and the end.
+"""The game window's figures (issue 42, points 9 and 4): ``python tests/window_bench.py
+[--opens N] [--guesses N] [--updates N] [--json]`` prints the first board's time, a guess's
+round trip, the time another player's progress takes to reach a window and the size of the
+client's built files, with the machine's load average at the start and the end.
 
 It runs the set-up of tests/test_activity_browser.py: the bot's real web server and services
 (on a fresh SQLite database in a temporary folder), the stand-in for Discord's API
@@ -34,6 +35,25 @@ bucket each) stays on the path. Every time is taken inside the browser
   animation that follows (0.5 s a tile, staggered by 0.12 s, none under reduced motion) is
   the design's, not counted. Also given: to the next animation frame after it (the frame
   that paints the row), and the ``api/command`` request alone (its resource timing).
+- **Progress reaching another window**: Ann's window is open (a new context, in an instance of
+  its own) on today's daily while bob1, bob2, ... of the same instance play it, five rows
+  each (never the answer, so none finishes), through a second ``open_services`` on the same
+  SQLite file: the services of another process of a deployment, which the web server never
+  hears from, so what they write reaches Ann's window only through the database (the
+  server re-reads it every ``EVERY`` s while a window watches: bot/web/together.py). Before
+  each guess, a MutationObserver on ``#players`` is installed in Ann's frame; the time runs
+  from the moment ``COMMANDS["guess"].run`` returns in Python (``time.time()``) to the
+  observer's callback that first sees that Bob's ``li`` holding his new number of ``.mini``
+  rows (``Date.now()``): both the machine's wall clock, whole milliseconds in the browser.
+  That they are one clock is checked: the page's ``Date.now()`` read between two reads of
+  ``time.time()`` falls between them (how far outside, if at all, is given), and
+  ``performance.timeOrigin + performance.now()`` at the observer's moment is kept beside it
+  (the largest gap between the two is given). Also given: to the next animation frame after it.
+  Each guess waits first, one pause in each of ``updates`` even slices of 0 to 2 ``EVERY`` s
+  in a random order, so the guesses fall at every moment of the server's rounds alike
+  rather than just after the one that showed the last (30 plain random pauses bunched
+  where a seed put them, and moved the p50 by 100 ms). The second services
+  share the event loop with the server here, where another process would have its own.
 - **Size**: app.js, app.css and index.html as built into bot/web/static/activity/, raw and
   gzipped at level 9; and how app.js was served in the first open (its resource timing: the
   bytes on the wire against the decoded bytes).
@@ -55,6 +75,7 @@ import random
 import statistics
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -68,24 +89,33 @@ from discord_messages import APP_ID
 from discord_server import CLIENT_SECRET, DiscordServer
 from web_browser import launched_async
 
-from bot.services import Services, open_services
+from bot.commands import COMMANDS
+from bot.commands.model import Caller
+from bot.services import Player, Services, open_services
 from bot.services.limits import Limit
 from bot.settings import load_settings
 from bot.web.activity import CLIENT, Activity
 from bot.web.activity_auth import DiscordAuth, Sessions
 from bot.web.app import make_app
 from bot.web.limits import RateLimit
+from bot.web.together import EVERY
 from engine.variants import get_variant
 
 TARGET_ROUND_TRIP_P99_MS = 100
 TARGET_GZIPPED_KB = 150
 TARGET_FIRST_BOARD_MS = 1000
+TARGET_PROGRESS_MS = 1000  # point 4: updates reach every participant within a second
 FILES = ("index.html", "app.js", "app.css")  # what the window's page loads
 SEED = "window-bench-5eed-7f6e5d4c3b2a1908f7e6d5c4b3a29180"
 GUILD, CHANNEL = 850000000000000001, 850000000000000002
 INSTANCE = f"i-1500000000000000001-gc-{GUILD}-{CHANNEL}"
 PLAYER = 851000000000000001  # the one who guesses
 OPENER = 852000000000000001  # the first of those who open the window, one each
+ANN = 853000000000000001  # whose window shows the others' progress
+BOB = 854000000000000000  # bob1, bob2, ... are BOB + 1, BOB + 2, ...
+TOGETHER_CHANNEL = CHANNEL + 1
+TOGETHER = f"i-1500000000000000002-gc-{GUILD}-{TOGETHER_CHANNEL}"  # Ann's and the Bobs'
+ROWS_EACH = 5  # a Bob's rows of the daily (never the sixth: none finishes)
 LIFTED = 10**9  # requests a minute: no limit this benchmark meets
 
 # Added to every document before its own scripts: in the Activity's, the moment its board
@@ -145,6 +175,27 @@ ARM = """(expected) => {
     observer.observe(board, {childList: true, subtree: true, attributes: true});
     setTimeout(() => reject(new Error("no marked row: " +
                                       document.getElementById("note").textContent)), 30000);
+  });
+}"""
+
+# Armed in Ann's frame just before a Bob's guess: the moment her #players first shows his
+# ``rows`` rows, on the wall clock (Date.now(), the clock of Python's time.time()), and the
+# next animation frame after it.
+SEEN = """([name, rows]) => {
+  const players = document.getElementById("players");
+  const shown = () => [...players.querySelectorAll("li")].some((li) =>
+      li.querySelector(".name")?.textContent === name &&
+      li.querySelectorAll(".progress .mini").length === rows);
+  window.__seen = new Promise((resolve, reject) => {
+    const observer = new MutationObserver(() => {
+      if (!shown()) return;
+      const wall = Date.now(), now = performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => resolve({wall, origin: performance.timeOrigin + now,
+                                           frame: wall + performance.now() - now}));
+    });
+    observer.observe(players, {childList: true, subtree: true});
+    setTimeout(() => reject(new Error(`${name}'s row ${rows} never shown`)), 15000);
   });
 }"""
 
@@ -282,6 +333,70 @@ async def round_trips(browser: Any, client: DiscordClient, url: str, guesses: in
             "request_ms": spread(requests) if requests else None}  # fmt: skip
 
 
+# -- progress reaching another window --------------------------------------------------------
+
+
+async def clock_off(window: Any) -> float:
+    """How far the page's ``Date.now()`` falls outside Python's ``time.time()`` read just
+    before and after it (ms; 0 if within, as for one clock), the worst of five reads."""
+    off = 0.0
+    for _ in range(5):
+        before = time.time() * 1000
+        page = await window.evaluate("Date.now()")  # whole ms, floored
+        after = time.time() * 1000
+        off = max(off, math.floor(before) - page, page - after)
+    return round(off, 1)
+
+
+async def progress(browser: Any, client: DiscordClient, url: str, other: Services, updates: int,
+                   say: Callable[[str], None], seed: int = 7) -> dict[str, Any]:  # fmt: skip
+    """Ann's window open on today's daily while the Bobs play it through ``other`` (the
+    services of another process, on the same database): from each guess's commit to Ann's
+    #players showing its row."""
+    bobs = math.ceil(updates / ROWS_EACH)
+    everyone = {ANN: "ann"} | {BOB + n: f"bob{n}" for n in range(1, bobs + 1)}
+    client.launch(TOGETHER, TOGETHER_CHANNEL, everyone, guild_id=GUILD)
+    words = get_variant("wordle").guesses.words
+    draw = random.Random(seed)
+    # Each guess after a pause: one in each of ``updates`` even slices of two rounds, in a
+    # random order, so the guesses fall at every moment of the server's rounds alike rather
+    # than just after the one that showed the last (or where a few random draws happen to).
+    pauses = [(i + draw.random()) * 2 * EVERY / updates for i in range(updates)]
+    draw.shuffle(pauses)
+    context = await browser.new_context()
+    seen: list[dict[str, float]] = []
+    try:
+        page = await context.new_page()
+        async with page.expect_event("framenavigated", lambda f: f.url.startswith(url)) as framed:
+            await page.goto(client.open(url, TOGETHER, ANN).url)
+        window = await framed.value
+        await window.locator("#players li").first.wait_for(timeout=30_000)
+        clocks = await clock_off(window)
+        for n in range(1, bobs + 1):
+            bob = Caller(Player(BOB + n, f"bob{n}"), GUILD, place=TOGETHER_CHANNEL,
+                         guild_id=GUILD)  # fmt: skip
+            begun = await COMMANDS["wordle daily"].run(other, bob)
+            answer = (await other.storage.game(begun.game.game_id)).state["answer"]
+            typed = draw.sample([w for w in words if w != answer], ROWS_EACH)  # never done early
+            for rows in range(1, min(ROWS_EACH, updates - len(seen)) + 1):
+                await asyncio.sleep(pauses[len(seen)])
+                await window.evaluate(SEEN, [bob.player.name, rows])
+                reply = await COMMANDS["guess"].run(other, bob, word=typed[rows - 1])
+                committed = time.time() * 1000  # epoch ms, as the page's Date.now()
+                if reply.refused:
+                    raise RuntimeError(f"bob{n}'s guess refused: {reply.text}")
+                seen.append(await window.evaluate("window.__seen") | {"committed": committed})
+    finally:
+        await context.close()
+    say(f"{len(seen)} updates from {bobs} players")
+    return {"updates": len(seen), "players": bobs,
+            "shown_ms": spread([s["wall"] - s["committed"] for s in seen]),
+            "frame_ms": spread([s["frame"] - s["committed"] for s in seen]),
+            "page_clock_off_ms": clocks,
+            "clocks_apart_ms": max(round(abs(s["origin"] - s["wall"]), 1)
+                                   for s in seen)}  # fmt: skip
+
+
 # -- the built files ---------------------------------------------------------------------------
 
 
@@ -299,12 +414,13 @@ def sizes() -> dict[str, Any]:
 # -- the whole -------------------------------------------------------------------------------
 
 
-async def measure(folder: Path, opens: int = 10, guesses: int = 60,
+async def measure(folder: Path, opens: int = 10, guesses: int = 60, updates: int = 30,
                   say: Callable[[str], None] = print) -> dict[str, Any]:  # fmt: skip
     """Every figure, on a fresh database in ``folder``."""
     load_start = os.getloadavg()
     settings = load_settings(database_url=str(folder / "window.sqlite3"), daily_seed=SEED)
     services: Services = await open_services(settings)
+    other: Services = await open_services(settings)  # another process's, on the same file
     api = DiscordServer(GUILDS)
     await api.start()
     try:
@@ -314,16 +430,19 @@ async def measure(folder: Path, opens: int = 10, guesses: int = 60,
             client.launch(INSTANCE, CHANNEL, everyone, guild_id=GUILD)
             boards = await first_boards(browser, client, url, opens, say)
             trips = await round_trips(browser, client, url, guesses, say)
+            reached = await progress(browser, client, url, other, updates, say)
     finally:
         await api.stop()
+        await other.close()
         await services.close()
     if api.violations:  # the stand-in's answers or the server's calls off Discord's description
         say(f"the API stand-in saw {len(api.violations)} violations: {api.violations[:3]}")
     return {"load_average": {"start": list(load_start), "end": list(os.getloadavg())},
-            "first_board": boards, "round_trip": trips, "size": sizes(),
+            "first_board": boards, "round_trip": trips, "progress": reached, "size": sizes(),
             "api_violations": api.violations,
             "targets": {"first_board_ms": TARGET_FIRST_BOARD_MS,
                         "round_trip_p99_ms": TARGET_ROUND_TRIP_P99_MS,
+                        "progress_ms": TARGET_PROGRESS_MS,
                         "gzip_kb": TARGET_GZIPPED_KB}}  # fmt: skip
 
 
@@ -365,7 +484,22 @@ def table(report: dict[str, Any]) -> str:
         if s is not None:
             lines.append(f"  {name:<34} {s['p50']:>6.1f} {s['p99']:>6.1f} {s['max']:>6.1f}")
     held = trip["marked_ms"]["p99"] <= TARGET_ROUND_TRIP_P99_MS
-    lines += [f"  (target p99 <= {TARGET_ROUND_TRIP_P99_MS}: {verdict(held)})", "",
+    lines += [f"  (target p99 <= {TARGET_ROUND_TRIP_P99_MS}: {verdict(held)})", ""]
+    reached = report["progress"]
+    lines += [f"progress reaching another window, {reached['updates']} guesses of "
+              f"{reached['players']} players (another process's services), ms:",
+              "  {:<34} {:>6} {:>6} {:>6}".format("", "p50", "p99", "max")]  # fmt: skip
+    for name, key in (("commit to Ann's #players (DOM)", "shown_ms"),
+                      ("commit to its next frame", "frame_ms")):  # fmt: skip
+        s = reached[key]
+        lines.append(f"  {name:<34} {s['p50']:>6.1f} {s['p99']:>6.1f} {s['max']:>6.1f}")
+    lines.append(
+        f"  (the page's Date.now() outside Python's time.time() by "
+        f"{reached['page_clock_off_ms']} ms; its timeOrigin + now() off Date.now() by "
+        f"at most {reached['clocks_apart_ms']} ms)"
+    )
+    held = reached["shown_ms"]["max"] <= TARGET_PROGRESS_MS
+    lines += [f"  (target: each within {TARGET_PROGRESS_MS}: {verdict(held)})", "",
               "built files (bot/web/static/activity/), bytes:",
               "  {:<12} {:>9} {:>9}".format("", "raw", "gzip -9")]  # fmt: skip
     for name, f in size["files"].items():
@@ -386,11 +520,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opens", type=int, default=10, help="page opens timed (after a cold one)")
     parser.add_argument("--guesses", type=int, default=60, help="guesses timed")
+    parser.add_argument("--updates", type=int, default=30,
+                        help="other players' guesses timed to a window")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="the figures as a JSON object")
     args = parser.parse_args(argv)
     say = (lambda line: print(line, file=sys.stderr)) if args.json else print
     with tempfile.TemporaryDirectory() as folder:
-        report = asyncio.run(measure(Path(folder), args.opens, args.guesses, say))
+        report = asyncio.run(measure(Path(folder), args.opens, args.guesses, args.updates, say))
     print(json.dumps(report, indent=2) if args.json else table(report))
 
 
