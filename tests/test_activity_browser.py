@@ -31,10 +31,13 @@ INSTANCE = "i-1400000000000000001-gc-840000000000000001-840000000000000002"
 
 
 @contextlib.asynccontextmanager
-async def web_server(services: Any, discord: DiscordServer) -> AsyncIterator[str]:
-    """The bot's web server with the window on, framed by the stand-in's origin: its URL."""
+async def web_server(services: Any, discord: DiscordServer,
+                     clock: Any = time.time) -> AsyncIterator[str]:  # fmt: skip
+    """The bot's web server with the window on, framed by the stand-in's origin (its
+    sessions' clock ``clock``): its URL."""
     auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
-    activity = Activity(services, auth, Sessions(CLIENT_SECRET), ("http://localhost:3333",))
+    sessions = Sessions(CLIENT_SECRET, clock=clock)
+    activity = Activity(services, auth, sessions, ("http://localhost:3333",))
     runner = web.AppRunner(make_app(services, activity=activity))
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
@@ -172,3 +175,28 @@ async def test_a_quordle_in_the_window_draws_its_four_boards(
         marked = window.locator("#board .grid .row:first-child .tile[data-mark]")
         await marked.nth(19).wait_for(timeout=15_000)  # five tiles on each of four boards
         assert "CRANE" in (await window.locator("#board").get_attribute("aria-label") or "")
+
+
+async def test_a_lapsed_session_is_renewed_and_the_move_goes_through(
+    server: DiscordServer, discord_client: DiscordClient, opened: Any, tmp_path: Any
+) -> None:
+    """A session lasts 15 minutes: a guess made after that signs the window in again (the
+    SDK's authorize, unseen by the player) and is played."""
+    from bot.web.activity_auth import SESSION_SECONDS
+
+    now = [time.time()]
+    services = await opened(str(tmp_path / "bot.sqlite3"))
+    discord_client.launch(INSTANCE, CHANNEL, {ANN: "ann"}, guild_id=GUILD)
+    async with web_server(services, server, lambda: now[0]) as url, launched_async() as browser:
+        page = await browser.new_page()
+        frame = discord_client.open(url, INSTANCE, ANN)
+        await page.goto(frame.url)
+        window = await window_of(page, url)
+        assert len(frame.received("AUTHORIZE")) == 1
+        now[0] += SESSION_SECONDS + 1  # the session lapses
+        await window.locator("#board").click()
+        await page.keyboard.type("crane")
+        await page.keyboard.press("Enter")
+        first = window.locator("#board .row").first.locator(".tile[data-mark]")
+        await first.nth(4).wait_for(timeout=15_000)
+        assert len(frame.received("AUTHORIZE")) >= 2  # signed in again

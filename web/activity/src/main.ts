@@ -27,9 +27,11 @@ function say(text: string): void {
   $("status").textContent = text;
 }
 
-async function start(): Promise<void> {
-  const sdk = new DiscordSDK(clientId);
-  await sdk.ready();
+let sdk: DiscordSDK;
+
+/** Sign in (again: a session lasts 15 minutes): the SDK's code, the server's exchange of
+ *  it, authenticate, then the SDK's locale. Authorized once, it asks the player nothing. */
+async function signInAgain(): Promise<void> {
   const { code } = await sdk.commands.authorize({
     client_id: clientId,
     response_type: "code",
@@ -41,6 +43,12 @@ async function start(): Promise<void> {
   await sdk.commands.authenticate({ access_token: session.access_token });
   const { locale } = await sdk.commands.userSettingsGetLocale().catch(() => ({ locale: "" }));
   if (locale) session = { ...session, ...(await relocate(session.session, locale)) };
+}
+
+async function start(): Promise<void> {
+  sdk = new DiscordSDK(clientId);
+  await sdk.ready();
+  await signInAgain();
   document.documentElement.lang = session.language;
   document.documentElement.classList.toggle("contrast", session.high_contrast);
   drawMenu();
@@ -117,7 +125,11 @@ async function watchTogether(kind: string, signal: AbortSignal): Promise<void> {
         body: JSON.stringify({ kind }),
         signal,
       });
-      if (response.status === 401 || response.status === 403 || !response.body) return;
+      if (response.status === 401) {
+        await signInAgain(); // the session lapsed: watch again with a new one
+        continue;
+      }
+      if (response.status === 403 || !response.body) return; // no longer in the Activity
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -142,7 +154,11 @@ async function act(command: string, options: Record<string, unknown> = {}): Prom
   if (busy) return null;
   busy = true;
   try {
-    const reply = await run(session.session, command, options, game);
+    const reply = await run(session.session, command, options, game).catch(async (error) => {
+      if (!(error instanceof Refused) || error.status !== 401) throw error;
+      await signInAgain(); // the session lapsed: a new one, and the move once more
+      return run(session.session, command, options, game);
+    });
     $("note").textContent = [reply.text, reply.secret, reply.earned].filter(Boolean).join("\n");
     return reply;
   } catch (error) {
