@@ -1,105 +1,33 @@
 """The game window's server side (issue 42): a player signs in the way Discord prescribes
 (the SDK's code exchanged with the client secret, the user asked of Discord, the Activity
 instance asked as the bot), against the Discord stand-in, and the window is a third front end
-of the game's commands: one game with the chat, every rule the same. Real HTTP both ways."""
+of the game's commands: one game with the chat, every rule the same. Real HTTP both ways;
+the set-up is tests/activity_window.py, the players beside you tests/test_activity_together.py."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from activity_window import (
+    ANN,
+    BOB,
+    CHANNEL,
+    EVE,
+    GUILD,
+    OTHER_CHANNEL,
+    answer_of,
+    served,
+    window,
+)
 from discord_messages import APP_ID
-from discord_server import CLIENT_SECRET, DiscordServer
+from discord_server import CLIENT_SECRET
 
-from bot.commands import COMMANDS
-from bot.commands.model import Caller
-from bot.services import Player
-from bot.web.activity import Activity
-from bot.web.activity_auth import SESSION_SECONDS, DiscordAuth, Sessions
-from bot.web.app import make_app
+from bot.web.activity_auth import SESSION_SECONDS
 
 SEED = "5d0c3b9e7a2f4e6c8b1d3f5a7c9e0b2d-activity"
-GUILD, CHANNEL, OTHER_CHANNEL = 810000000000000001, 810000000000000002, 810000000000000003
-ANN, BOB, EVE = 111, 222, 333
-INSTANCE = "i-1234567890-gc-810000000000000001-810000000000000002"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@dataclass
-class Window:
-    """The stand-in for Discord, the services, and an HTTP client of the bot's web server."""
-
-    discord: DiscordServer
-    services: Any
-    http: TestClient
-    clock: Clock
-    auth: DiscordAuth
-
-    async def sign_in(self, user_id: int, name: str = "player", instance: str = INSTANCE,
-                      code: str | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
-        code = code if code is not None else self.discord.authorize(user_id, name)
-        response = await self.http.post("/activity/api/session",
-                                        json={"code": code, "instance_id": instance})  # fmt: skip
-        return response.status, await response.json()
-
-    async def session(self, user_id: int, name: str = "player") -> str:
-        status, body = await self.sign_in(user_id, name)
-        assert status == 200, body
-        return str(body["session"])
-
-    async def run(self, session: str, command: str, **body: Any) -> tuple[int, dict[str, Any]]:
-        response = await self.http.post(
-            "/activity/api/command", json={"command": command, **body},
-            headers={"Authorization": f"Bearer {session}"},
-        )  # fmt: skip
-        return response.status, await response.json()
-
-    async def chat(self, user_id: int, path: str, **options: Any) -> Any:
-        """The same command typed in the channel (the cogs' front end)."""
-        caller = Caller(Player(user_id, "player"), GUILD, place=CHANNEL, guild_id=GUILD,
-                        manages_server=True)  # fmt: skip
-        return await COMMANDS[path].run(self.services, caller, **options)
-
-
-@contextlib.asynccontextmanager
-async def served(services: Any, guild: int = GUILD, channel: int = CHANNEL):
-    """The window on ``services``: the Discord stand-in with the instance running in
-    ``channel`` of ``guild`` (Ann and Bob in it), and an HTTP client of the web server."""
-    discord = DiscordServer([guild])
-    await discord.start()
-    discord.launch(INSTANCE, channel, {ANN, BOB}, guild_id=guild)
-    clock = Clock()
-    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
-    activity = Activity(services, auth, Sessions(CLIENT_SECRET, clock=clock))
-    http = TestClient(TestServer(make_app(services, activity=activity)))
-    await http.start_server()
-    try:
-        yield Window(discord, services, http, clock, auth)
-    finally:
-        await http.close()
-        await discord.stop()
-    assert discord.violations == [], discord.violations
-
-
-@pytest.fixture
-async def window(tmp_path, opened):
-    services = await opened(str(tmp_path / "bot.sqlite3"), answers={"wordle": "cigar"})
-    async with served(services) as made:
-        yield made
+__all__ = ["window"]  # the fixture, used by name
 
 
 async def test_a_daily_begun_in_chat_ends_in_the_window_as_one_game(window):
@@ -126,11 +54,6 @@ async def test_a_daily_begun_in_chat_ends_in_the_window_as_one_game(window):
     stats = await window.services.stats.stats(ANN, "wordle:daily", window.services.daily.today(),
                                               scope=GUILD)  # fmt: skip
     assert stats.played == 1 and stats.win_percent == 100 and stats.distribution[2] == 1
-
-
-async def answer_of(window: Window, game_id: int) -> str:
-    """The answer, as stored (the test's knowledge, never the window's)."""
-    return str((await window.services.storage.game(game_id)).state["answer"]).lower()
 
 
 async def test_the_answer_is_nowhere_in_what_the_window_is_sent_before_the_end(window):
@@ -308,60 +231,6 @@ def test_the_built_window_is_the_build_of_its_source(tmp_path):
     assert len(gzip.compress(shipped.read_bytes())) <= 150 * 1024
 
 
-async def lines_until(response: Any, condition: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
-    """Read the progress stream (recording every line in ``seen``) until ``condition``."""
-    async with asyncio.timeout(30):
-        while True:
-            line = await response.content.readline()
-            assert line, "the stream ended"
-            seen.append(json.loads(line))
-            if condition(seen[-1]):
-                return seen[-1]
-
-
-async def test_players_see_each_others_progress_and_never_their_letters(window):
-    """Bob plays two rows: Ann's window shows his rows, not their colours, until she has
-    finished the same daily; his letters never reach her, in any line sent."""
-    ann, bob = await window.session(ANN, "ann"), await window.session(BOB, "bob")
-    _, ann_daily = await window.run(ann, "wordle daily")
-    answer = await answer_of(window, ann_daily["game"]["id"])
-    words = [w for w in ("slate", "pious", "crane") if w != answer][:2]
-    response = await window.http.post("/activity/api/together", json={},
-                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
-    assert response.status == 200
-    seen: list[dict[str, Any]] = []
-    first = await lines_until(response, lambda s: True, seen)
-    assert [(p["id"], p["status"]) for p in first["players"]] == [
-        (str(ANN), "playing"), (str(BOB), "waiting")]  # fmt: skip
-    _, bob_daily = await window.run(bob, "wordle daily")
-    for n, word in enumerate(words):
-        await window.run(bob, "guess", options={"word": word}, game=bob_daily["game"]["id"], rows=n)
-    bobs = lambda s: next(p for p in s["players"] if p["id"] == str(BOB))  # noqa: E731
-    progress = await lines_until(response, lambda s: bobs(s)["rows"] == 2, seen)
-    assert "marks" not in bobs(progress)  # Ann has not finished: no colours of Bob's
-    await window.run(ann, "guess", options={"word": answer}, game=ann_daily["game"]["id"], rows=0)
-    done = await lines_until(response, lambda s: "marks" in bobs(s), seen)
-    assert len(bobs(done)["marks"]) == 2 and all(set(m) <= set("012") for m in bobs(done)["marks"])
-    assert next(p for p in done["players"] if p["id"] == str(ANN))["score"] == 1
-    response.close()
-    sent = json.dumps(seen).lower()
-    assert not any(word in sent for word in words)  # Bob's letters: never
-    # Not a daily: refused. Ann gone from the instance: refused once Discord's list of its
-    # users is read again (it is trusted for 2 s)
-    practice = await window.http.post("/activity/api/together", json={"kind": "wordle:practice"},
-                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
-    assert practice.status == 400
-    window.discord.launch(INSTANCE, CHANNEL, {BOB}, guild_id=GUILD)
-    async with asyncio.timeout(30):
-        while True:
-            gone = await window.http.post("/activity/api/together", json={},
-                                          headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
-            if gone.status == 403:
-                break
-            gone.close()
-            await asyncio.sleep(0.1)  # a condition polled, not a wait for its own sake
-
-
 async def test_a_finished_daily_is_shared_to_the_channel_once_as_squares(window):
     session = await window.session(ANN, "ann")
     _, daily = await window.run(session, "wordle daily")
@@ -436,38 +305,6 @@ async def test_midnight_closes_a_daily_open_in_the_window(tmp_path, opened):
         assert stored.status == "lost" and len(stored.rows) == 1
         stats = await window.services.stats.stats(ANN, "wordle:daily", now().date(), scope=GUILD)
         assert stats.played == 1 and stats.win_percent == 0
-
-
-async def test_progress_made_through_another_process_reaches_the_window(shared_url, opened):
-    """Two processes on one database: Bob plays in chat through one (a bot process), Ann
-    watches in the window served by the other (`wordlebot web`, say): his rows reach her."""
-    bots, pages = await opened(shared_url), await opened(shared_url)
-    async with served(pages) as window:
-        ann = await window.session(ANN, "ann")
-        response = await window.http.post("/activity/api/together", json={},
-                                          headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
-        seen: list[dict[str, Any]] = []
-        await lines_until(response, lambda s: True, seen)
-        caller = Caller(Player(BOB, "bob"), GUILD, place=CHANNEL, guild_id=GUILD)
-        await COMMANDS["wordle daily"].run(bots, caller)
-        await COMMANDS["guess"].run(bots, caller, word="crane")
-        bob = await lines_until(response, lambda s: s["players"][1]["rows"] == 1, seen)
-        assert bob["players"][1] == {"id": str(BOB), "name": "bob", "you": False, "rows": 1,
-                                     "status": "playing"}  # fmt: skip
-        response.close()
-
-
-async def test_a_window_watching_does_not_hold_up_a_stop(window):
-    """The server stops (SIGTERM): the progress stream of a window watching ends at once,
-    not after aiohttp's minute of waiting for open requests."""
-    ann = await window.session(ANN)
-    response = await window.http.post("/activity/api/together", json={},
-                                      headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
-    await lines_until(response, lambda s: True, [])
-    stopping = asyncio.ensure_future(window.http.server.runner.cleanup())
-    async with asyncio.timeout(30):  # well inside the minute a watch would otherwise hold it
-        assert await response.content.readline() == b""  # the stream ended
-        await stopping
 
 
 async def test_a_database_locked_elsewhere_is_said_busy_and_nothing_is_played(
