@@ -1,17 +1,22 @@
 """The game window's server side for a test: the Discord stand-in with an Activity instance
 running (Ann and Bob in it), the bot's web server with the window on, and an HTTP client of
-it, on the services a test gives (tests/test_activity*.py)."""
+it, on the services a test gives (tests/test_activity*.py); and the same web server on a
+port of its own for a browser (tests/test_activity_browser.py, tests/window_bench.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
+from discord_client import ORIGIN
 from discord_messages import APP_ID
 from discord_server import CLIENT_SECRET, DiscordServer
 
@@ -112,3 +117,22 @@ async def lines_until(response: Any, condition: Any, seen: list[dict[str, Any]])
             seen.append(json.loads(line))
             if condition(seen[-1]):
                 return seen[-1]
+
+
+@contextlib.asynccontextmanager
+async def window_server(
+    services: Any, discord: DiscordServer, clock: Callable[[], float] = time.time,
+    per_minute: float = 60,
+) -> AsyncIterator[tuple[str, Activity]]:  # fmt: skip
+    """The bot's web server on a free port with the window on, framed by the client
+    stand-in's origin (its sessions on ``clock``; ``per_minute``: the pages' limit per
+    address): the window's URL, and the window's side of the server."""
+    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
+    activity = Activity(services, auth, Sessions(CLIENT_SECRET, clock=clock), (ORIGIN,))
+    runner = web.AppRunner(make_app(services, per_minute=per_minute, activity=activity))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/activity/", activity
+    finally:
+        await runner.cleanup()

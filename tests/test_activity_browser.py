@@ -11,18 +11,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
+from activity_window import window_server
 from discord_client import DiscordClient
-from discord_messages import APP_ID
-from discord_server import CLIENT_SECRET, DiscordServer
+from discord_server import DiscordServer
 from web_browser import launched_async
 
 from bot.commands import COMMANDS
 from bot.commands.model import Caller
 from bot.services import Player
-from bot.web.activity import Activity
-from bot.web.activity_auth import DiscordAuth, Sessions
-from bot.web.app import make_app
 
 SEED = "0b9e8d7c6a5f4e3d2c1b0a9f8e7d6c5b-window"
 GUILD, CHANNEL = 840000000000000001, 840000000000000002
@@ -33,18 +29,9 @@ INSTANCE = "i-1400000000000000001-gc-840000000000000001-840000000000000002"
 @contextlib.asynccontextmanager
 async def web_server(services: Any, discord: DiscordServer,
                      clock: Any = time.time) -> AsyncIterator[str]:  # fmt: skip
-    """The bot's web server with the window on, framed by the stand-in's origin (its
-    sessions' clock ``clock``): its URL."""
-    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
-    sessions = Sessions(CLIENT_SECRET, clock=clock)
-    activity = Activity(services, auth, sessions, ("http://localhost:3333",))
-    runner = web.AppRunner(make_app(services, activity=activity))
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}/activity/"
-    finally:
-        await runner.cleanup()
+    """The bot's web server with the window on (tests/activity_window.py): its URL."""
+    async with window_server(services, discord, clock) as (url, _activity):
+        yield url
 
 
 async def chat(services: Any, user_id: int, path: str, **options: Any) -> Any:

@@ -82,11 +82,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from aiohttp import web
+from activity_window import window_server
 from bot_process import GUILDS
-from discord_client import ORIGIN, DiscordClient
-from discord_messages import APP_ID
-from discord_server import CLIENT_SECRET, DiscordServer
+from discord_client import DiscordClient
+from discord_server import DiscordServer
 from web_browser import launched_async
 
 from bot.commands import COMMANDS
@@ -94,9 +93,7 @@ from bot.commands.model import Caller
 from bot.services import Player, Services, open_services
 from bot.services.limits import Limit
 from bot.settings import load_settings
-from bot.web.activity import CLIENT, Activity
-from bot.web.activity_auth import DiscordAuth, Sessions
-from bot.web.app import make_app
+from bot.web.activity import CLIENT
 from bot.web.limits import RateLimit
 from bot.web.together import EVERY
 from engine.variants import get_variant
@@ -204,19 +201,12 @@ MARKED = "() => document.querySelectorAll('#board .tile[data-mark]').length"
 
 @contextlib.asynccontextmanager
 async def web_server(services: Services, discord: DiscordServer) -> AsyncIterator[str]:
-    """tests/test_activity_browser.py's server (the window framed by the stand-in's origin),
-    its rate limits lifted: its URL."""
-    auth = DiscordAuth(APP_ID, CLIENT_SECRET, "a-bot-token", discord.api_base)
-    activity = Activity(services, auth, Sessions(CLIENT_SECRET), (ORIGIN,))
-    activity.limit = RateLimit(LIFTED)
-    services.play_limit = Limit(10**9, 1.0)  # the play limit (5 in 10 s) too: a guess's time
-    runner = web.AppRunner(make_app(services, per_minute=LIFTED, activity=activity))
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}/activity/"
-    finally:
-        await runner.cleanup()
+    """tests/test_activity_browser.py's server (tests/activity_window.py), its limits
+    lifted: its URL."""
+    async with window_server(services, discord, per_minute=LIFTED) as (url, activity):
+        activity.limit = RateLimit(LIFTED)
+        services.play_limit = Limit(10**9, 1.0)  # the play limit (5 in 10 s) too
+        yield url
 
 
 def percentile(values: list[float], p: float) -> float:
