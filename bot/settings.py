@@ -153,6 +153,11 @@ class Settings(BaseSettings):
     def sharded(self) -> bool:
         return self.shard_count is not None
 
+    @property
+    def activity(self) -> bool:
+        """The game window is on: its OAuth2 client is set (bot/web/activity.py)."""
+        return self.discord_client_id is not None and self.discord_client_secret is not None
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:

@@ -23,7 +23,7 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """Where the bot has Activities on, the list ends with Play in the window."""
         reply = await in_time(interaction, command_work(interaction, "help"))
-        if bot_of(interaction).settings.discord_client_id is not None:
+        if bot_of(interaction).settings.activity:
             reply = dataclasses.replace(reply, extra={**reply.extra, "window": True})
         await send_reply(interaction, reply)
 

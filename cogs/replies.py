@@ -405,7 +405,7 @@ async def drawn_board(
 
     async def draw() -> dict[str, Any]:
         palette = await palette_of(interaction, game.player_id)
-        window = bot_of(interaction).settings.discord_client_id is not None
+        window = bot_of(interaction).settings.activity
         return await board_message(game, buttons(game, window=window), palette)
 
     return await in_time(interaction, draw(), update=update)

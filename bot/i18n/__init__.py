@@ -76,6 +76,25 @@ PLURAL_FORMS: dict[str, tuple[int, str]] = {
 _current: ContextVar[str] = ContextVar("wordlebot_locale", default=SOURCE)
 
 
+def reader_locale(header: str | None, default: str) -> str:
+    """The first of the reader's languages (a browser's Accept-Language, by weight) that the
+    bot speaks, else ``default``."""
+    asked: list[tuple[float, int, str]] = []
+    for index, part in enumerate((header or "").split(",")[:20]):
+        tag, _semi, weight = part.strip().partition(";")
+        try:
+            q = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            continue
+        if tag and tag != "*" and q > 0:
+            asked.append((-q, index, tag.strip()))
+    for _q, _index, tag in sorted(asked):
+        language = tag.split("-")[0].lower()
+        if any(shipped.split("-")[0].lower() == language for shipped in LOCALES):
+            return negotiate(tag)
+    return default
+
+
 def negotiate(code: str | None) -> str:
     """The shipped locale for ``code``: a Discord locale ("es-ES", "es-419", "pt-BR",
     "en-GB"), a BCP 47 tag or a POSIX name ("pt_BR.UTF-8"). The same tag first, then the

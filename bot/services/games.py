@@ -12,7 +12,7 @@ import asyncio
 import secrets
 import string
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -473,6 +473,12 @@ class GameService:
     async def game(self, game_id: int) -> GameView | None:
         stored = await self.storage.game(game_id)
         return None if stored is None else self._view(stored)
+
+    async def dailies(self, player_ids: Collection[int], kind: str,
+                      day: str) -> dict[int, GameView]:  # fmt: skip
+        """Each of these players' daily of ``kind`` and ``day``, by player, where begun."""
+        stored = await self.storage.daily_games(player_ids, kind, day)
+        return {game.player_id: self._view(game) for game in stored}
 
     def shown(self, player_id: int, place: int, game_id: int) -> None:
         """The player is looking at this game here (a board message they used)."""

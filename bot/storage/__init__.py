@@ -331,6 +331,18 @@ class Storage:
         )
         return None if row is None else _game(row)
 
+    async def daily_games(self, player_ids: Collection[int], kind: str,
+                          day: str) -> list[StoredGame]:  # fmt: skip
+        """The daily of ``kind`` and ``day`` of each of these players who started it."""
+        if not player_ids:
+            return []
+        marks = ", ".join("?" for _ in player_ids)
+        rows = await self._all(
+            f"SELECT * FROM games WHERE kind = ? AND puzzle = ? AND player_id IN ({marks})",
+            (kind, day, *player_ids),
+        )
+        return [_game(row) for row in rows]
+
     async def open_dailies(self, kinds: tuple[str, ...], before: str) -> list[StoredGame]:
         """The games of ``kinds`` still going whose puzzle (a day) is before ``before``."""
         rows = await self._all(

@@ -34,11 +34,11 @@ from aiohttp import web
 
 from bot.commands import COMMANDS
 from bot.commands.model import Caller, Command, Reply
-from bot.i18n import N_, _, negotiate, use_locale
-from bot.render.palette import STANDARD, palette_named
+from bot.i18n import N_, SOURCE, _, negotiate, reader_locale, use_locale
+from bot.render.palette import STANDARD, Palette, palette_named
 from bot.render.text import share_text
 from bot.services import Player, Services
-from bot.services.games import ROLLED_BACK
+from bot.services.games import BUSY, ROLLED_BACK
 from bot.services.kinds import KINDS
 from bot.services.limits import slow_down
 from bot.storage.database import StorageBusy
@@ -54,7 +54,6 @@ WINDOW_COMMANDS = frozenset(
 ) | {"guess", "giveup", "hint", "stats", "streak"}  # fmt: skip
 LIMITED = ("guess", "hint")  # held to the play limit, as /guess and /hint are in chat
 TOO_MANY_MOVES = N_("Too many moves at once: wait a moment.")
-BUSY = N_("The game's database is busy; nothing was changed, try again in a moment.")
 MAX_BODY = 4096  # bytes: a command and its options
 WINDOW_PATH = "/activity/"
 COMMAND_PATH = "/activity/api/command"
@@ -76,7 +75,13 @@ class Activity:
         # server through Discord's proxy.
         self.limit = RateLimit(MOVES_PER_MINUTE)
         self.sign_ins = RateLimit(SIGN_INS_PER_MINUTE)
-        self.assets = {name: Asset.read(name) for name in ASSETS}  # the built client
+        # The built client, read once: its page told the application's id, its files
+        self.page = (
+            (CLIENT / "index.html")
+            .read_text(encoding="utf-8")
+            .replace("%CLIENT_ID%", str(auth.client_id))
+        )
+        self.assets = {name: Asset.read(name) for name in ASSETS}
 
 
 ACTIVITY = web.AppKey("activity", Activity)
@@ -131,10 +136,8 @@ class Asset:
 
 async def _page(request: web.Request) -> web.Response:
     """The window's page: the built client, told the application's id."""
-    client_id = str(request.app[ACTIVITY].auth.client_id)
-    page = (CLIENT / "index.html").read_text(encoding="utf-8").replace("%CLIENT_ID%", client_id)
-    return web.Response(text=page, content_type="text/html", charset="utf-8",
-                        headers={"Cache-Control": "no-cache"})  # fmt: skip
+    return web.Response(text=request.app[ACTIVITY].page, content_type="text/html",
+                        charset="utf-8", headers={"Cache-Control": "no-cache"})  # fmt: skip
 
 
 async def _asset(request: web.Request) -> web.Response:
@@ -170,10 +173,10 @@ def window_route(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def route(request: web.Request) -> web.StreamResponse:
         try:
-            locale = session_of(request).locale
+            locale = negotiate(session_of(request).locale)
         except Refused:
-            locale = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
-        with use_locale(negotiate(locale.strip())):
+            locale = reader_locale(request.headers.get("Accept-Language"), SOURCE)
+        with use_locale(locale):
             try:
                 return await handler(request)
             except Refused as refusal:
@@ -224,10 +227,7 @@ async def _session_json(activity: Activity, session: Session) -> dict[str, Any]:
     chosen = await _chosen_locale(activity.services, session.user_id)
     with use_locale(negotiate(chosen or session.locale)) as language:
         strings = window_strings()
-    try:
-        palette = palette_named(await activity.services.storage.palette(session.user_id))
-    except StorageBusy:
-        palette = STANDARD
+    palette = await _palette(activity.services, session.user_id)
     return {
         "session": activity.sessions.issue(session),
         "user": {"id": str(session.user_id), "name": session.name},
@@ -311,14 +311,19 @@ async def _share(request: web.Request) -> web.Response:
         raise Refused(403, N_("That game is not yours."))
     if not game.over or not game.daily:
         raise Refused(400, N_("A daily is shared once it is over."))
-    try:
-        palette = palette_named(await activity.services.storage.palette(session.user_id))
-    except StorageBusy:
-        palette = STANDARD
+    palette = await _palette(activity.services, session.user_id)
     who = f"<@{session.user_id}>"
     await activity.auth.post(session.channel_id, f"{who}\n{share_text(game, palette)}",
                              nonce=f"wb-share-{game.game_id}")  # fmt: skip
     return web.json_response({"shared": True})
+
+
+async def _palette(services: Services, player_id: int) -> Palette:
+    """The player's colours (/settings me palette); the standard ones if the database is busy."""
+    try:
+        return palette_named(await services.storage.palette(player_id))
+    except StorageBusy:
+        return STANDARD
 
 
 async def _chosen_locale(services: Services, player_id: int) -> str | None:

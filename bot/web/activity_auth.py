@@ -14,6 +14,7 @@ window sends says who or where it is.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -96,7 +97,7 @@ class Sessions:
 
 
 class DiscordAuth:
-    """The three calls to Discord a window's sign-in makes."""
+    """The window's calls to Discord: the three of a sign-in, and a share's post."""
 
     def __init__(self, client_id: int, client_secret: str, bot_token: str,
                  api_base: str | None = None) -> None:  # fmt: skip
@@ -116,8 +117,9 @@ class DiscordAuth:
         """The session of the user ``code`` was given to, in ``instance_id``, and their
         access token (the window hands it to the SDK's ``authenticate``)."""
         token = await self.exchange(code)
-        user_id, name = await self.user(token)
-        users, channel_id, guild_id = await self.instance(instance_id)
+        (user_id, name), (users, channel_id, guild_id) = await asyncio.gather(
+            self.user(token), self.instance(instance_id)
+        )
         if user_id not in users:
             raise Refused(403, N_("You are not in this Activity."))
         session = Session(user_id, name, instance_id, channel_id, guild_id,

@@ -27,7 +27,7 @@ from aiohttp import web
 
 from bot.commands.model import Reply
 from bot.commands.web import PAGES, BoardsView, PlayerView, visitor
-from bot.i18n import LOCALES, SOURCE, _, negotiate, use_locale
+from bot.i18n import SOURCE, _, reader_locale, use_locale
 from bot.services import Services
 from bot.storage.database import StorageBusy
 from bot.web.activity import ACTIVITY, WINDOW_PATH, Activity, add_routes
@@ -115,25 +115,6 @@ def client_of(request: web.Request) -> str:
         if last:
             return last
     return request.remote or "?"
-
-
-def reader_locale(header: str | None, default: str) -> str:
-    """The first of the reader's languages (Accept-Language, by weight) that the bot speaks,
-    else ``default`` (the server's)."""
-    asked: list[tuple[float, int, str]] = []
-    for index, part in enumerate((header or "").split(",")[:20]):
-        tag, _semi, weight = part.strip().partition(";")
-        try:
-            q = float(weight.strip().removeprefix("q=")) if weight else 1.0
-        except ValueError:
-            continue
-        if tag and tag != "*" and q > 0:
-            asked.append((-q, index, tag.strip()))
-    for _q, _index, tag in sorted(asked):
-        language = tag.split("-")[0].lower()
-        if any(shipped.split("-")[0].lower() == language for shipped in LOCALES):
-            return negotiate(tag)
-    return default
 
 
 def _html(text: str, status: int = 200) -> web.Response:

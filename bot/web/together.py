@@ -54,23 +54,22 @@ async def snapshot(services: Services, together: Together, session: Session,
     users = await together.users(session.instance_id)
     if session.user_id not in users:
         raise Refused(403, N_("You are no longer in this Activity."))
-    mine = await services.storage.daily_game(session.user_id, kind, day)
-    finished = mine is not None and mine.status != "playing"
+    games = await services.games.dailies(users, kind, day)  # one read for everyone
+    mine = games.get(session.user_id)
+    finished = mine is not None and mine.over
     names = await services.storage.player_names(users)
     players = []
     for user_id in sorted(users):
-        stored = await services.storage.daily_game(user_id, kind, day)
+        game = games.get(user_id)
         entry: dict[str, Any] = {"id": str(user_id), "name": names.get(user_id, ""),
                                  "you": user_id == session.user_id, "rows": 0,
                                  "status": "waiting"}  # fmt: skip
-        if stored is not None:
-            view = await services.games.game(stored.id)
-            rows = [] if view is None else view.rows
-            entry |= {"rows": len(rows), "status": stored.status}
-            if stored.status != "playing":
-                entry["score"] = len(rows) if stored.status == "won" else None
+        if game is not None:
+            entry |= {"rows": len(game.rows), "status": game.status}
+            if game.over:
+                entry["score"] = len(game.rows) if game.status == "won" else None
             if finished or user_id == session.user_id:
-                entry["marks"] = [marks for _word, marks in rows]  # colours, never letters
+                entry["marks"] = [marks for _word, marks in game.rows]  # colours, never letters
         players.append(entry)
     return {"kind": kind, "day": day, "players": players}
 
