@@ -284,6 +284,18 @@ async def new_practice(window: Any) -> None:
     await window.locator("#board").click()  # the focus off the button: Enter is a guess
 
 
+async def opened_window(context: Any, client: DiscordClient, url: str, instance: str,
+                        user: int, drawn: str) -> tuple[Any, Any]:  # fmt: skip
+    """A new page with the window of ``user`` in ``instance`` in it, once ``drawn`` shows:
+    the page and the window's frame."""
+    page = await context.new_page()
+    async with page.expect_event("framenavigated", lambda f: f.url.startswith(url)) as framed:
+        await page.goto(client.open(url, instance, user).url)
+    window = await framed.value
+    await window.locator(drawn).first.wait_for(timeout=30_000)
+    return page, window
+
+
 async def round_trips(browser: Any, client: DiscordClient, url: str, guesses: int,
                       say: Callable[[str], None], seed: int = 42) -> dict[str, Any]:  # fmt: skip
     words = get_variant("wordle").guesses.words
@@ -292,11 +304,7 @@ async def round_trips(browser: Any, client: DiscordClient, url: str, guesses: in
     trips: list[dict[str, Any]] = []
     games = 0
     try:
-        page = await context.new_page()
-        async with page.expect_event("framenavigated", lambda f: f.url.startswith(url)) as framed:
-            await page.goto(client.open(url, INSTANCE, PLAYER).url)
-        window = await framed.value
-        await window.locator("#board .tile").first.wait_for(timeout=30_000)
+        page, window = await opened_window(context, client, url, INSTANCE, PLAYER, "#board .tile")
         over, typed = True, []
         while len(trips) < guesses:
             if over:
@@ -356,11 +364,7 @@ async def progress(browser: Any, client: DiscordClient, url: str, other: Service
     context = await browser.new_context()
     seen: list[dict[str, float]] = []
     try:
-        page = await context.new_page()
-        async with page.expect_event("framenavigated", lambda f: f.url.startswith(url)) as framed:
-            await page.goto(client.open(url, TOGETHER, ANN).url)
-        window = await framed.value
-        await window.locator("#players li").first.wait_for(timeout=30_000)
+        _page, window = await opened_window(context, client, url, TOGETHER, ANN, "#players li")
         clocks = await clock_off(window)
         for n in range(1, bobs + 1):
             bob = Caller(Player(BOB + n, f"bob{n}"), GUILD, place=TOGETHER_CHANNEL,
