@@ -116,6 +116,8 @@ async def test_the_window_at_a_phone_and_a_desktop_in_two_languages_and_both_pal
     services = await opened(str(tmp_path / "bot.sqlite3"))
     await chat(services, ANN, "wordle daily")
     await chat(services, ANN, "guess", word="crane")
+    german = await chat(services, ANN, "wordle daily", language="de")  # German's daily opens
+    await services.games.guess(Player(ANN, "ann"), GUILD, "raten", game_id=german.game.game_id)
     discord_client.launch(INSTANCE, CHANNEL, {ANN: "ann", BOB: "bob"}, guild_id=GUILD)
     async with web_server(services, server) as url, launched_async() as browser:
         for locale, palette, word in (("en-US", "standard", "Today's puzzle"),
@@ -138,6 +140,7 @@ async def test_the_window_at_a_phone_and_a_desktop_in_two_languages_and_both_pal
                     " n.target.join(' ') + ': ' + (n.any[0] || {}).message).slice(0, 6)])"
                 )
                 assert [v for v in found if v[1] in SERIOUS] == [], (size, locale)
+                await window.locator("#board .tile[data-mark]").first.wait_for()  # a row in
                 await page.screenshot(path=str(tmp_path / f"window-{size}-{locale}.png"))
                 await context.close()
 
