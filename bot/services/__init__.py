@@ -24,6 +24,7 @@ from bot.services.limits import PLAY_RATE, PLAY_SECONDS, Limit
 from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
+from bot.services.request_budget import RATE, RequestBudget
 from bot.services.stats import Board, Stats, StatsService
 from bot.services.web import WebService
 from bot.services.winner_role import RoleDoor, take_from_player
@@ -52,6 +53,8 @@ class Services:
     races: RaceService = field(init=False)  # plays through ``games``: made from it
     closing: ClosingService = field(init=False)  # the job closing the days that ended
     live_boards: LiveBoardService = field(init=False)  # the live daily board's edits
+    request_rate: float = RATE  # requests a second to Discord, for the whole deployment
+    requests: RequestBudget = field(init=False)  # the deployment's budget of requests
 
     def __post_init__(self) -> None:
         self.races = RaceService(self.storage, self.daily, self.games)
@@ -62,6 +65,7 @@ class Services:
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
         self.closing.boards_showing = self.live_boards.showing  # and a share's board that day
         self.closing.on_day_over = self.live_boards.day_over  # the day's grids, once closed
+        self.requests = RequestBudget(self.storage.request_pace, self.request_rate)
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress
@@ -87,6 +91,7 @@ class Services:
 
     async def close(self) -> None:
         self.live_boards.detach()
+        await self.requests.close()
         await self.storage.close()
 
     @cached_property
@@ -131,7 +136,8 @@ async def open_services(settings: Settings) -> Services:
                     ReminderService(storage, daily), CoopService(storage, daily),
                     analysis_budget=settings.analysis_budget_seconds,
                     live_board_window=settings.live_board_seconds,
-                    web_base_url=settings.web_link_base)  # fmt: skip
+                    web_base_url=settings.web_link_base,
+                    request_rate=settings.discord_requests_per_second)  # fmt: skip
 
 
 async def _draw_from(storage: Storage, today: date) -> date:

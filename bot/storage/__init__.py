@@ -60,6 +60,7 @@ from bot.storage.records import (
     fold,
 )
 from bot.storage.reminders import Reminders
+from bot.storage.request_pace import RequestPace
 from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
@@ -97,6 +98,7 @@ class Storage:
         self.years = Years(db)  # the year card's reads
         self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
         self.web_pages = WebPages(db)  # servers' pages on the web, and who is named there
+        self.request_pace = RequestPace(db)  # the deployment's pace of requests to Discord
 
     # -- opening, closing, migrating -------------------------------------------------------
 
