@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 import secrets
 import time
 from collections import Counter, deque
@@ -329,6 +330,19 @@ class DiscordServer(Gateway):
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
+        report = os.environ.get("STANDIN_LIMITS_REPORT")
+        if report:  # a run of the suite that wants each test's use of the limits, one line each
+            with open(report, "a") as out:
+                out.write(json.dumps(self.limits_used()) + "\n")
+
+    def limits_used(self) -> dict[str, Any]:
+        """What this stand-in saw of Discord's limits: the 429s by scope, the invalid
+        answers, the peak of requests in a second (global ones; all), the requests by kind."""
+        return {"test": os.environ.get("PYTEST_CURRENT_TEST", ""),
+                "global_429s": self.global_429s, "route_429s": self.route_429s,
+                "invalid": self.invalid_requests(), "peak": self.peak(),
+                "peak_all": self.peak(counted=False),
+                "requests": self.request_counts()}  # fmt: skip
 
     def fail(self, operation: str, status: int = 429, *, retry_after: float = 0.5,
              is_global: bool = False, times: int = 1) -> None:  # fmt: skip
