@@ -81,7 +81,7 @@ async def test_past_fifty_requests_in_a_second_the_token_gets_global_429s(stand_
     assert (await call(session, server, "GET", "/users/7"))[0] == 429
     clock.now += 0.001
     assert (await call(session, server, "GET", "/users/7"))[0] == 200
-    assert server.peak() == 62 and server.request_counts() == {"GET /users/{user_id}": 63}
+    assert server.peak() == 62 and server.requests == {"GET /users/{user_id}": 63}
 
 
 async def test_interaction_answers_are_never_held_by_the_global_limit(stand_in) -> None:
