@@ -310,6 +310,7 @@ class DiscordServer(Gateway):
         self._tokens: dict[str, str] = {}  # interaction token -> interaction id
         self._waiters: dict[str, asyncio.Event] = {}
         self._buckets: dict[str, tuple[float, int]] = {}  # token:bucket:major -> (start, used)
+        self._sweep_at = 10_000  # buckets kept before the expired ones are dropped
         self._operations: dict[Any, str] = {}  # aiohttp route -> operation
         self.app = web.Application(client_max_size=16 * 1024 * 1024, middlewares=[self._http])
         for method, path, handler in ROUTES:
@@ -463,6 +464,8 @@ class DiscordServer(Gateway):
         name, limit, seconds = self.buckets.get(operation, (operation, RATE_LIMIT, RATE_WINDOW))
         major = next((request.match_info[k] for k in MAJOR if k in request.match_info), "")
         key = f"{token}:{name}:{major}"  # a bucket is the token's own, as the global second
+        if len(self._buckets) >= self._sweep_at and key not in self._buckets:
+            self._sweep(now)
         start, used = self._buckets.get(key, (now, 0))
         if now - start >= seconds:
             start, used = now, 0
@@ -481,6 +484,14 @@ class DiscordServer(Gateway):
         if not exempt:
             window.append(now)
         return None, headers
+
+    def _sweep(self, now: float) -> None:
+        """Drop the buckets whose window is over (one per interaction token, per channel:
+        a long run makes hundreds of thousands), as they would start afresh anyway."""
+        longest = max([RATE_WINDOW, *(seconds for _, _, seconds in self.buckets.values())])
+        self._buckets = {key: (start, used) for key, (start, used) in self._buckets.items()
+                         if now - start < longest}  # fmt: skip
+        self._sweep_at = 2 * len(self._buckets) + 10_000
 
     def _too_many(self, request: web.Request, retry_after: float,
                   headers: dict[str, str]) -> web.Response:  # fmt: skip
