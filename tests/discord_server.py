@@ -8,10 +8,13 @@ of its route, and every answer the stand-in gives against the description of the
 It keeps each message's state (``discord_messages``), enforces one initial response per
 interaction within 3 seconds and follow-ups within the token's 15 minutes, keeps the
 visibility a deferral chose, honours Create Message's nonce with enforce_nonce (the message
-made before is returned), and sends Discord's rate-limit headers; ``fail`` makes a route
-answer 429 (per route, or global) or 5xx a few times, ``hold`` leaves one unanswered. What
-the bot does that Discord would refuse or show otherwise is recorded in ``violations``,
-which fails the test. Loopback only.
+made before is returned), and enforces Discord's rate limits as Discord does: the global 50
+requests a second per bot token across every process (interaction answers aside), each
+route's bucket with its headers, and the invalid-request count that bans at 10,000 in 10
+minutes (``global_429s``, ``route_429s``, ``invalid_requests``, ``requests``, ``peak``).
+``fail`` makes a route answer 429 (per route, or global) or 5xx a few times, ``hold`` leaves
+one unanswered. What the bot does that Discord would refuse or show otherwise is recorded in
+``violations``, which fails the test. Many servers, cheaply: ``guild_range``. Loopback only.
 """
 
 from __future__ import annotations
