@@ -133,6 +133,8 @@ class Settings(BaseSettings):
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_list(cls, value: object) -> object:
+        if isinstance(value, int):  # SHARD_IDS=3, which the environment's reader takes as JSON
+            return [value]
         if isinstance(value, str):  # SHARD_IDS=0,1 as well as SHARD_IDS=[0,1]
             text = value.strip().strip("[]")
             try:

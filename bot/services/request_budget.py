@@ -44,6 +44,10 @@ log = logging.getLogger("wordlebot.requests")
 RATE = 46.0  # requests a second for the whole deployment (Discord allows 50)
 BATCH = 8  # send times reserved per trip to the database (the day's work: a second's)
 RETRY_SECONDS = 0.05  # before asking again when the schedule runs too far ahead
+# A time reached this late (a busy loop) is given up: at 46 a second, sends up to 60 ms
+# late keep any second within 50. After a few given up in a row one goes anyway, late:
+# a process too busy to keep time still makes progress.
+LATE, LATE_IN_A_ROW = 0.06, 3
 ALONE = 0.25  # the share of the rate a process uses alone while the database is away
 # Discord bans an address after 10,000 refusals in 10 minutes: past a tenth of that the
 # live boards wait (they cause most requests, and a refusal is mostly a closed channel)
@@ -88,6 +92,7 @@ class RequestBudget:
         self.sent: Counter[Priority] = Counter()  # requests let go, by priority
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited
         self.alone = False  # the database did not answer: paced alone
+        self._late = 0  # times given up in a row, reached too late
         self._refused = 0  # refusals not yet added to the deployment's count
         self._refusals = 0  # the deployment's last ten minutes, as last read
         self._refusals_read = float("-inf")
@@ -151,16 +156,25 @@ class RequestBudget:
             # runs ahead past the others' horizons while it lasts
             most = max(BATCH, int(1.0 / self.spacing)) if top == Priority.DAY else BATCH
             count = min(most, sum(1 for p, _n, f in self.waiting if p == top and not f.done()))
-            start = loop.time()
             delay = await self._reserve(count, top)
             if delay is None:  # the schedule runs too far ahead for this priority
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            # From the answer, not the ask: the times are a little late (by the answer's
+            # trip), never early, so no second holds more than its share.
+            start = loop.time()
             spacing = self.spacing / ALONE if self.alone else self.spacing
             for i in range(count):
-                await asyncio.sleep(max(0.0, start + delay + i * spacing - loop.time()))
+                due = start + delay + i * spacing
+                await asyncio.sleep(max(0.0, due - loop.time()))
+                if loop.time() - due > LATE and self._late < LATE_IN_A_ROW:
+                    # This loop was held past the time: sent now it would crowd another
+                    # process's second. The rest of the batch is given up; asked again.
+                    self._late += 1
+                    break
                 if self._top() is None:
                     break  # its waiter was cancelled: the time goes unused
+                self._late = 0
                 heapq.heappop(self.waiting)[2].set_result(None)
 
     async def _reserve(self, count: int, priority: Priority) -> float | None:
