@@ -86,6 +86,15 @@ async def make_the_day(url: str, guilds: list[int], players: int, server: Discor
         await services.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's user and system CPU so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def postgres_cpu_seconds() -> float:
     """User and system CPU of every PostgreSQL process running now (the embedded server's)."""
     total, tick = 0.0, os.sysconf("SC_CLK_TCK")
@@ -153,6 +162,7 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
                 await server.shard_ready(shard, timeout=600)
             ready = time.monotonic()
             figures["ready_s"] = round(ready - started, 1)
+            bots_cpu = [cpu_seconds(bot.process.pid) for bot in bots]
             done: dict[str, float] = {}
             while len(done) < 3 and time.monotonic() - ready < 4 * 3600:
                 counts = server.requests
@@ -161,6 +171,9 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
                         done[name] = time.monotonic() - ready
                 await asyncio.sleep(0.1)
             memory = [round(peak_mib(bot.process.pid), 1) for bot in bots]
+            spent = [cpu_seconds(bot.process.pid) - before
+                     for bot, before in zip(bots, bots_cpu, strict=True)]  # fmt: skip
+            figures["bots_cpu_s"] = [round(seconds, 1) for seconds in spent]
             # before the processes stop: their connections' server processes end with them
             figures["db_cpu_s"] = round(postgres_cpu_seconds() - cpu_before, 1)
             figures["db_commits"] = await commits(url) - commits_before
@@ -216,7 +229,8 @@ def report(f: dict) -> str:
         f"  done twice: {f['digests_posted_twice']} digests; missing: {f['digests_missing']}",
         f"  database: {f['db_cpu_s']} s of CPU in its processes during the night, "
         f"{f['db_commits']:,} transactions",
-        f"  memory: peak {', '.join(f'{m} MiB' for m in f['peak_mib'])} (each process)",
+        f"  the processes: {', '.join(f'{c} s' for c in f['bots_cpu_s'])} of CPU from ready to "
+        f"the end; peak memory {', '.join(f'{m} MiB' for m in f['peak_mib'])}",
     ])  # fmt: skip
 
 

@@ -193,10 +193,10 @@ def test_the_rate_stays_within_discords(rate: float) -> None:
 async def test_a_fresh_database_and_a_migrated_one_share_the_pace(tmp_path) -> None:
     storage = await Storage.open(str(tmp_path / "a.sqlite3"))
     try:
-        now = time.time()
-        assert await storage.request_pace.reserve(4, 0.5, 10.0, now) == 0.0
-        assert await storage.request_pace.reserve(1, 0.5, 10.0, now) == pytest.approx(2.0)
-        assert await storage.request_pace.reserve(1, 0.5, 1.0, now) is None  # 2.5 s ahead
+        now, pace = time.time(), storage.request_pace
+        assert await pace.reserve(4, 0.5, 10.0, now) == (now, now)  # the schedule idle
+        assert await pace.reserve(1, 0.5, 10.0, now) == (pytest.approx(now + 2.0), now)
+        assert await pace.reserve(1, 0.5, 1.0, now) is None  # 2.5 s ahead
         assert await storage.request_pace.ahead(now) == pytest.approx(2.5)
     finally:
         await storage.close()

@@ -93,6 +93,9 @@ class RequestBudget:
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited
         self.alone = False  # the database did not answer: paced alone
         self._late = 0  # times given up in a row, reached too late
+        # The database's clock less this process's (PostgreSQL's schedule is in its time),
+        # measured as NTP does over the quickest round trip of the last minute
+        self.offset, self._trip, self._offset_at = 0.0, float("inf"), float("-inf")
         self._refused = 0  # refusals not yet added to the deployment's count
         self._refusals = 0  # the deployment's last ten minutes, as last read
         self._refusals_read = float("-inf")
@@ -141,7 +144,6 @@ class RequestBudget:
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
-        loop = asyncio.get_running_loop()
         while True:
             top = self._top()
             if top is None:
@@ -156,18 +158,15 @@ class RequestBudget:
             # runs ahead past the others' horizons while it lasts
             most = max(BATCH, int(1.0 / self.spacing)) if top == Priority.DAY else BATCH
             count = min(most, sum(1 for p, _n, f in self.waiting if p == top and not f.done()))
-            delay = await self._reserve(count, top)
-            if delay is None:  # the schedule runs too far ahead for this priority
+            first = await self._reserve(count, top)
+            if first is None:  # the schedule runs too far ahead for this priority
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            # From the answer, not the ask: the times are a little late (by the answer's
-            # trip), never early, so no second holds more than its share.
-            start = loop.time()
             spacing = self.spacing / ALONE if self.alone else self.spacing
             for i in range(count):
-                due = start + delay + i * spacing
-                await asyncio.sleep(max(0.0, due - loop.time()))
-                if loop.time() - due > LATE and self._late < LATE_IN_A_ROW:
+                due = first + i * spacing  # by this process's clock
+                await asyncio.sleep(max(0.0, due - self.clock()))
+                if self.clock() - due > LATE and self._late < LATE_IN_A_ROW:
                     # This loop was held past the time: sent now it would crowd another
                     # process's second. The rest of the batch is given up; asked again.
                     self._late += 1
@@ -178,20 +177,33 @@ class RequestBudget:
                 heapq.heappop(self.waiting)[2].set_result(None)
 
     async def _reserve(self, count: int, priority: Priority) -> float | None:
+        """The first of ``count`` times reserved, by this process's clock; None: refused."""
+        asked = self.clock()
         try:
-            delay = await self.pace.reserve(count, self.spacing, HORIZONS[priority],
-                                            self.clock())  # fmt: skip
+            got = await self.pace.reserve(count, self.spacing, HORIZONS[priority], asked)
         except Exception:
             if not self.alone:
                 log.warning("the request budget is not shared while the database does not "
                             "answer: this process sends at %d%% of the rate",
                             ALONE * 100)  # fmt: skip
             self.alone = True
-            return 0.0
+            return self.clock()
         if self.alone:
             log.info("the request budget is shared again")
             self.alone = False
-        return delay
+        if got is None:
+            return None
+        first, their_now = got
+        if self.pace.own_clock:  # the database's clock: how far it is from ours
+            answered = self.clock()
+            self._offset(their_now - (asked + answered) / 2, answered - asked, answered)
+        return first - self.offset
+
+    def _offset(self, offset: float, trip: float, now: float) -> None:
+        """Keep the offset measured over the quickest round trip (the surest), taking a
+        newer one once the kept is a minute old (clocks drift)."""
+        if trip <= self._trip or now - self._offset_at > 60:
+            self.offset, self._trip, self._offset_at = offset, trip, now
 
     async def tally(self) -> int:
         """Add this process's refusals to the deployment's count; returns the count of the

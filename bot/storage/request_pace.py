@@ -23,12 +23,19 @@ class RequestPace:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    @property
+    def own_clock(self) -> bool:
+        """Whether the schedule's moments are the database's clock (PostgreSQL), not the
+        caller's (SQLite: this machine's, which every process reads)."""
+        return self.db.engine == "postgresql"
+
     async def reserve(self, count: int, spacing: float, horizon: float,
-                      now: float) -> float | None:  # fmt: skip
+                      now: float) -> tuple[float, float] | None:  # fmt: skip
         """Reserve ``count`` send times ``spacing`` seconds apart, the first as soon as the
         schedule allows, unless the schedule already runs more than ``horizon`` seconds
-        ahead. Returns how long to wait for the first (seconds from now, 0 at most), or
-        None when refused. ``now``: this process's clock (SQLite only)."""
+        ahead. Returns the first time and the schedule's now, in seconds since the epoch by
+        the schedule's clock (:attr:`own_clock`; else ``now``, the caller's), or None when
+        refused."""
         span = count * spacing
         # An upsert: a database whose tables were emptied (a copy, a test's) starts again.
         if self.db.engine == "postgresql":
@@ -36,16 +43,16 @@ class RequestPace:
                    "SELECT ?, now.t + ? FROM now ON CONFLICT (name) DO UPDATE "
                    "SET next_at = GREATEST(p.next_at, EXCLUDED.next_at - ?) + ? "
                    "WHERE p.next_at <= EXCLUDED.next_at - ? + ? "
-                   "RETURNING p.next_at - ? - (SELECT t FROM now)")  # fmt: skip
+                   "RETURNING p.next_at - ?, (SELECT t FROM now)")  # fmt: skip
             params: tuple[object, ...] = (PACE, span, span, span, span, horizon, span)
         else:
             sql = ("INSERT INTO request_pace (name, next_at) VALUES (?, ?) "
                    "ON CONFLICT (name) DO UPDATE SET next_at = MAX(next_at, ?) + ? "
-                   "WHERE next_at <= ? RETURNING next_at - ? - ?")  # fmt: skip
+                   "WHERE next_at <= ? RETURNING next_at - ?, ?")  # fmt: skip
             params = (PACE, now + span, now, span, now + horizon, span, now)
         async with self.db.transaction() as tx:
             row = await tx.one(sql, params)
-        return None if row is None else max(0.0, float(row[0]))
+        return None if row is None else (float(row[0]), float(row[1]))
 
     async def ahead(self, now: float) -> float:
         """How far the schedule runs ahead of now, in seconds (0 when idle)."""
