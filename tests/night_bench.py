@@ -95,20 +95,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def postgres_cpu_seconds() -> float:
-    """User and system CPU of every PostgreSQL process running now (the embedded server's)."""
-    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+def postgres_cpu_seconds(url: str) -> float:
+    """User and system CPU of the PostgreSQL server at ``url`` (its postmaster, whose command
+    line names the socket folder, and the processes it started)."""
+    folder = url.split("host=", 1)[1].split("&", 1)[0]
+    stats: dict[int, tuple[int, float]] = {}  # pid -> (parent, CPU seconds)
+    postmaster = None
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
             stat = (proc / "stat").read_text()
+            if "(postgres)" in stat and postmaster is None and folder in (
+                proc / "cmdline").read_text():  # fmt: skip
+                postmaster = int(proc.name)
         except OSError:
             continue
         if "(postgres)" in stat:
             fields = stat.rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+            stats[int(proc.name)] = (int(fields[1]), cpu_seconds(int(proc.name)))
+    return sum(cpu for pid, (parent, cpu) in stats.items() if postmaster in (pid, parent))
 
 
 async def commits(url: str) -> int:
@@ -147,7 +153,7 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
             began = time.monotonic()
             await make_the_day(url, guilds, players, server)
             figures["day_made_s"] = round(time.monotonic() - began, 1)
-            cpu_before, commits_before = postgres_cpu_seconds(), await commits(url)
+            cpu_before, commits_before = postgres_cpu_seconds(url), await commits(url)
             started = time.monotonic()
             bots = [BotProcess(server, url, dev_guild=False, shard_count=str(processes),
                                shard_ids=str(shard), jobs_interval_seconds="1",
@@ -175,7 +181,7 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
                      for bot, before in zip(bots, bots_cpu, strict=True)]  # fmt: skip
             figures["bots_cpu_s"] = [round(seconds, 1) for seconds in spent]
             # before the processes stop: their connections' server processes end with them
-            figures["db_cpu_s"] = round(postgres_cpu_seconds() - cpu_before, 1)
+            figures["db_cpu_s"] = round(postgres_cpu_seconds(url) - cpu_before, 1)
             figures["db_commits"] = await commits(url) - commits_before
             for bot in bots:
                 await bot.stop()
