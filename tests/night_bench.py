@@ -156,7 +156,7 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
             cpu_before, commits_before = postgres_cpu_seconds(url), await commits(url)
             started = time.monotonic()
             bots = [BotProcess(server, url, dev_guild=False, shard_count=str(processes),
-                               shard_ids=str(shard), jobs_interval_seconds="1",
+                               shard_ids=str(shard), jobs_interval_seconds="1", log_level="INFO",
                                digest_delay_seconds="0",
                                clock_start=f"{DAY + timedelta(days=1)}T00:00:01+00:00")
                     for shard in range(processes)]  # fmt: skip
@@ -183,8 +183,9 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
             # before the processes stop: their connections' server processes end with them
             figures["db_cpu_s"] = round(postgres_cpu_seconds(url) - cpu_before, 1)
             figures["db_commits"] = await commits(url) - commits_before
-            for bot in bots:
-                await bot.stop()
+            said = [(await bot.stop())[1] for bot in bots]
+            figures["budget"] = [line.split("wordlebot.requests: ", 1)[1] for log in said
+                                 for line in log.splitlines() if "requests to Discord" in line]  # fmt: skip
     finally:
         kill_running()
         await server.stop()
@@ -237,6 +238,7 @@ def report(f: dict) -> str:
         f"{f['db_commits']:,} transactions",
         f"  the processes: {', '.join(f'{c} s' for c in f['bots_cpu_s'])} of CPU from ready to "
         f"the end; peak memory {', '.join(f'{m} MiB' for m in f['peak_mib'])}",
+        *(f"  budget: {line}" for line in f["budget"]),
     ])  # fmt: skip
 
 

@@ -190,13 +190,18 @@ def test_the_rate_stays_within_discords(rate: float) -> None:
         load_settings(discord_requests_per_second=rate)
 
 
-async def test_a_fresh_database_and_a_migrated_one_share_the_pace(tmp_path) -> None:
-    storage = await Storage.open(str(tmp_path / "a.sqlite3"))
+async def test_the_schedule_reserves_in_turn_and_holds_the_live_boards(database_url) -> None:
+    """The statements themselves, on each engine: times reserved one after another, refused
+    past the horizon, and the live boards' refused while the day's work holds them."""
+    storage = await Storage.open(database_url)
     try:
         now, pace = time.time(), storage.request_pace
-        assert await pace.reserve(4, 0.5, 10.0, now) == (now, now)  # the schedule idle
-        assert await pace.reserve(1, 0.5, 10.0, now) == (pytest.approx(now + 2.0), now)
+        first, theirs = await pace.reserve(4, 0.5, 10.0, now, holds=1.0)  # the schedule idle
+        assert first == theirs == pytest.approx(now, abs=2.0)  # (the database's clock)
+        again, _ = await pace.reserve(1, 0.5, 10.0, now)
+        assert again == pytest.approx(first + 2.0)
         assert await pace.reserve(1, 0.5, 1.0, now) is None  # 2.5 s ahead
-        assert await storage.request_pace.ahead(now) == pytest.approx(2.5)
+        assert await pace.reserve(1, 0.5, 10.0, now, yields=True) is None  # held: the day's
+        assert await pace.ahead(now) == pytest.approx(2.5, abs=0.5)
     finally:
         await storage.close()

@@ -64,6 +64,11 @@ class Priority(IntEnum):
 # How far ahead of now the shared schedule may run for a request to still take a time on it.
 HORIZONS = {Priority.DAY: 60.0, Priority.NORMAL: 0.5, Priority.LIVE: 0.25}
 
+# The live boards wait while any process has the day's work reserved, and this long after:
+# a digest being made asks again within it (its image, its role), so the boards never slip
+# in between and stretch the night.
+HOLDS = 1.0
+
 PRIORITY: ContextVar[Priority] = ContextVar("request_priority", default=Priority.NORMAL)
 
 
@@ -93,6 +98,7 @@ class RequestBudget:
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited
         self.alone = False  # the database did not answer: paced alone
         self._late = 0  # times given up in a row, reached too late
+        self.given_up = 0  # times reserved and not used, reached too late
         # The database's clock less this process's (PostgreSQL's schedule is in its time),
         # measured as NTP does over the quickest round trip of the last minute
         self.offset, self._trip, self._offset_at = 0.0, float("inf"), float("-inf")
@@ -127,6 +133,11 @@ class RequestBudget:
         return self._refusals
 
     async def close(self) -> None:
+        if sum(self.sent.values()):
+            log.info("requests to Discord: %s sent; %d times given up, reached late; %.1f s "
+                     "waited in all", ", ".join(f"{n} {p.name.lower()}" for p, n in
+                                                sorted(self.sent.items())),
+                     self.given_up, sum(self.waited.values()))  # fmt: skip
         if self._dispatcher is not None:
             self._dispatcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -170,6 +181,7 @@ class RequestBudget:
                     # This loop was held past the time: sent now it would crowd another
                     # process's second. The rest of the batch is given up; asked again.
                     self._late += 1
+                    self.given_up += count - i
                     break
                 if self._top() is None:
                     break  # its waiter was cancelled: the time goes unused
@@ -180,12 +192,14 @@ class RequestBudget:
         """The first of ``count`` times reserved, by this process's clock; None: refused."""
         asked = self.clock()
         try:
-            got = await self.pace.reserve(count, self.spacing, HORIZONS[priority], asked)
+            got = await self.pace.reserve(count, self.spacing, HORIZONS[priority], asked,
+                                          holds=HOLDS if priority == Priority.DAY else 0.0,
+                                          yields=priority == Priority.LIVE)  # fmt: skip
         except Exception:
             if not self.alone:
                 log.warning("the request budget is not shared while the database does not "
                             "answer: this process sends at %d%% of the rate",
-                            ALONE * 100)  # fmt: skip
+                            ALONE * 100, exc_info=True)  # fmt: skip
             self.alone = True
             return self.clock()
         if self.alone:
