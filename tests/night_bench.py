@@ -184,8 +184,9 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
             figures["db_cpu_s"] = round(postgres_cpu_seconds(url) - cpu_before, 1)
             figures["db_commits"] = await commits(url) - commits_before
             said = [(await bot.stop())[1] for bot in bots]
-            figures["budget"] = [line.split("wordlebot.requests: ", 1)[1] for log in said
-                                 for line in log.splitlines() if "requests to Discord" in line]  # fmt: skip
+            figures["budget"] = sorted({line.split("wordlebot.requests: ", 1)[1]
+                                        for log in said for line in log.splitlines()
+                                        if "requests to Discord" in line})  # fmt: skip
     finally:
         kill_running()
         await server.stop()
