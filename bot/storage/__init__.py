@@ -60,6 +60,7 @@ from bot.storage.records import (
     fold,
 )
 from bot.storage.reminders import Reminders
+from bot.storage.retention import Retention
 from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
@@ -96,6 +97,7 @@ class Storage:
         self.imports = Imports(db)  # the checkpoints of share channels' history imports
         self.years = Years(db)  # the year card's reads
         self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
+        self.retention = Retention(db)  # purging the rows no reader needs any more
         self.web_pages = WebPages(db)  # servers' pages on the web, and who is named there
 
     # -- opening, closing, migrating -------------------------------------------------------
