@@ -700,9 +700,10 @@ class Storage:
 
     async def bulk_results(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Load many finished games at once (benchmarks, imports): (player, scope, kind, day,
-        won, guesses[, the coach's skill[, its luck]]) in play order, with their games,
-        results and standings. They are never coached again (their games hold no rows)."""
-        rows = [(*r, *(None,) * (8 - len(r))) for r in rows]
+        won, guesses[, the coach's skill[, its luck[, the game's state (JSON text)[, its
+        puzzle]]]]) in play order, with their games, results and standings. They are never
+        coached again (a game given no state holds no rows)."""
+        rows = [(*r, *(None,) * (10 - len(r))) for r in rows]
         now = _now()
         async with self.transaction() as db:
             await counts.pause(db, self.db)
@@ -717,7 +718,7 @@ class Storage:
                     key = (old[0], old[1], kind)
                     standings[key] = tuple(old)[2:8]
                     skills[key] = (int(old[8]), int(old[9]))
-            for player_id, scope, kind, day, won, guesses, skill, _luck in rows:
+            for player_id, scope, kind, day, won, guesses, skill, *_ in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
                     if skill is not None:
@@ -730,10 +731,10 @@ class Storage:
                 [(p, f"player{p}", now) for p in sorted({r[0] for r in rows} - known)],
             )  # fmt: skip
             await db.load(
-                "games", ("id", "player_id", "scope", "kind", "state", "version", "status",
-                          "created_at", "updated_at"),
-                [(base + i + 1, r[0], r[1], r[2], "{}", 0, "won" if r[4] else "lost", now, now)
-                 for i, r in enumerate(rows)],
+                "games", ("id", "player_id", "scope", "kind", "puzzle", "state", "version",
+                          "status", "created_at", "updated_at"),
+                [(base + i + 1, r[0], r[1], r[2], r[9], r[8] or "{}", 0,
+                  "won" if r[4] else "lost", now, now) for i, r in enumerate(rows)],
             )  # fmt: skip
             await db.load(
                 "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
