@@ -511,7 +511,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
             f"{engine} leaderboard over {board['board_players']:,} players and "
             f"{board['board_results']:,} results (loaded in {board['board_load_seconds']} s): "
             f"slowest page {board['page_ms_max']} ms (the first pass, right after the load: "
-            f"{board['first_pass_page_ms_max']} ms)"
+            f"{board['first_pass_page_ms_max']} ms); the digest of one server's day "
+            f"{board['digest_ms']} ms"
         )
         for name, ms in board["page_ms"].items():
             print(f"  {name:<22} {ms:6.2f} ms")

@@ -763,11 +763,29 @@ class Storage:
         ten million results): each list holds one day's rows, as :meth:`bulk_results` takes
         them, days in order. The same rows as :meth:`bulk_results` writes, in memory bounded
         by the players (their standings and the periods still open), not by the rows: the
-        periods are counted as they go and each is written once it ends. Returns the rows."""
+        periods are counted as they go and each is written once it ends. The indexes of the
+        tables it fills (but their keys) are built again after the load, not kept row by row
+        (for a load large beside what is there). Returns the rows."""
         now = _now()
         loaded = 0
+        filled = ("players", "games", "results", "standings", "period_standings")
         async with self.transaction() as db:
             await counts.pause(db, self.db)
+            if self.db.engine == "postgresql":
+                indexes = await db.all(
+                    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = "
+                    f"current_schema() AND tablename IN ({', '.join('?' * len(filled))}) "
+                    "AND indexname NOT IN (SELECT conname FROM pg_constraint)",
+                    filled,
+                )
+            else:
+                indexes = await db.all(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT "
+                    f"NULL AND tbl_name IN ({', '.join('?' * len(filled))})",
+                    filled,
+                )
+            for name, _ in indexes:
+                await db.execute(f"DROP INDEX {name}")
             seasons = {int(r[0]): int(r[1]) for r in await db.all(
                 "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
             known = {int(r[0]) for r in await db.all("SELECT id FROM players")}
@@ -801,7 +819,8 @@ class Storage:
                 ):
                     raise ValueError("bulk_days loads kinds that have no results yet")
                 kinds |= new_kinds
-                open_keys: set[str] = set()
+                keys_of = {where: period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS))
+                           for where in {r[1] for r in rows} | {GLOBAL}}  # fmt: skip
                 for player_id, scope, kind, played_on, won, guesses, skill, *_ in rows:
                     result = Result(won, guesses, played_on)
                     for where in (scope, GLOBAL) if scope != GLOBAL else (GLOBAL,):
@@ -811,8 +830,7 @@ class Storage:
                             skilled = skills.setdefault(key, [0, 0])
                             skilled[0] += 1
                             skilled[1] += skill
-                        for period in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):
-                            open_keys.add(period)
+                        for period in keys_of[where]:
                             row = periods.setdefault(period, {}).setdefault(
                                 (where, kind, player_id), [0, 0, 0, 0, 0])  # fmt: skip
                             row[0] += 1
@@ -821,6 +839,7 @@ class Storage:
                             if skill is not None:
                                 row[3] += 1
                                 row[4] += int(skill)
+                open_keys = {key for keys in keys_of.values() for key in keys}
                 new = sorted({r[0] for r in rows} - known)
                 known.update(new)
                 await db.load("players", ("id", "name", "created_at"),
@@ -847,6 +866,8 @@ class Storage:
                               "skill_total"),
                 [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
             )  # fmt: skip
+            for _, create in indexes:
+                await db.execute(create)
             await counts.recount(db, self.db, sorted(kinds))
             await self.db.after_load(db, ("players", "games", "results", "standings"))
         await self.db.optimize(
