@@ -512,7 +512,7 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
             f"{board['board_results']:,} results (loaded in {board['board_load_seconds']} s): "
             f"slowest page {board['page_ms_max']} ms (the first pass, right after the load: "
             f"{board['first_pass_page_ms_max']} ms); the digest of one server's day "
-            f"{board['digest_ms']} ms"
+            f"{board['digest_ms']} ms (its reads of the day {board['digest_reads_ms']} ms)"
         )
         for name, ms in board["page_ms"].items():
             print(f"  {name:<22} {ms:6.2f} ms")
@@ -1100,10 +1100,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = benches.add_parser("growth", help="a server's year in the database, table by table")
     p.add_argument("--players", type=whole(1, 1_000_000), default=1000)
     p.add_argument("--days", type=whole(1, 10_000), default=365)
-    p.add_argument("--real-days", type=whole(0, 10_000), default=2,
-                   help="the last days played through the services (the rest bulk-loaded)")
-    p.add_argument("--sharers", type=number(0, 1), default=0.05,
-                   help="of the players, those who also post their NYT share each day")
+    p.add_argument(
+        "--real-days",
+        type=whole(0, 10_000),
+        default=2,
+        help="the last days played through the services (the rest bulk-loaded)",
+    )
+    p.add_argument(
+        "--sharers",
+        type=number(0, 1),
+        default=0.05,
+        help="of the players, those who also post their NYT share each day",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--database", dest="growth_database", metavar="URL",
                    help="also PostgreSQL: an empty database, or 'embedded'")  # fmt: skip
