@@ -190,3 +190,19 @@ async def test_retention_zero_keeps_everything(database_url, opened) -> None:
 )
 def test_a_period_is_shown_until_its_last_day_a_season_until_the_next_ends(period, until) -> None:
     assert shown_until(period) == until
+
+
+async def test_the_bots_leader_jobs_purge(database_url, make_double) -> None:
+    """The purge runs among the jobs of the process the deployment elects."""
+    clock = Clock(noon(FIRST))
+    double = await make_double(database_url, clock, retention_days=KEEP)
+    services = double.bot.services
+    await play_days(services, clock, 15)
+    old = await table(services, "SELECT COUNT(*) FROM period_standings WHERE period = "
+                      "'day:2026-01-01'")  # fmt: skip
+    assert old == [(4,)]  # two players, here and everyone's
+    for job in double.bot.leader_jobs:
+        await job()
+    assert await table(services, "SELECT COUNT(*) FROM period_standings WHERE period = "
+                       "'day:2026-01-01'") == [(0,)]  # fmt: skip
+    assert await table(services, "SELECT MIN(day) FROM live_boards") == [("2026-01-04",)]
