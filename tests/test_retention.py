@@ -102,6 +102,8 @@ async def test_the_purge_removes_what_no_reader_needs_and_readers_read_the_same(
     assert f"day:{today}" in left and f"month:{today.isoformat()[:7]}" in left
     counted = await table(services, "SELECT DISTINCT period FROM board_counts WHERE period <> ''")
     assert {r[0] for r in counted} == left  # the counts of a purged board went with it
+    assert await table(services, "SELECT COUNT(*) FROM board_counts WHERE players < 0 "
+                       "OR played < 0") == [(0,)]  # fmt: skip
     kept_from = (cutoff - timedelta(days=1)).isoformat()
     for name in ("digests", "live_boards"):
         days = [r[0] for r in await table(services, f"SELECT day FROM {name}")]

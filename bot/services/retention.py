@@ -17,7 +17,7 @@ from bot.services.daily import DailyPuzzles
 from bot.storage import Storage
 
 BATCH = 1000  # rows a statement deletes: short transactions beside the players' moves
-BATCHES = 50  # statements a round: a year's backlog goes over some rounds, not in one
+BATCHES = 10  # statements a round (a few seconds): a backlog goes over many rounds
 
 
 @dataclass
@@ -48,13 +48,6 @@ class RetentionService:
         before = today - timedelta(days=self.keep_days)
         retention = self.storage.retention
         left = self.batches
-        for board in await retention.ended_boards(before):
-            while left > 0:
-                left -= 1
-                gone = await retention.purge_board(board, self.batch)
-                purged.period_rows += gone
-                if gone < self.batch:
-                    break
         # a day's digest is due the next day, its live board edited until the day closes
         days_before = (before - timedelta(days=1)).isoformat()
         for table in ("digests", "live_boards"):
@@ -62,6 +55,14 @@ class RetentionService:
                 left -= 1
                 gone = await retention.purge_days(table, days_before, self.batch)
                 setattr(purged, table, getattr(purged, table) + gone)
+                if gone < self.batch:
+                    break
+        # then the period boards, the most rows
+        for board in await retention.ended_boards(before):
+            while left > 0:
+                left -= 1
+                gone = await retention.purge_board(board, self.batch)
+                purged.period_rows += gone
                 if gone < self.batch:
                     break
         purged.done = left > 0

@@ -11,8 +11,10 @@ What grows with every day and is read only for a while:
 
 Every delete takes at most ``batch`` rows (one short transaction, whatever the backlog); a
 delete that finds the rows gone (another process purged them) deletes nothing: two purges
-at once, or one run twice, leave the same database. Rows a late write adds to an old period
-(a share imported months later) are purged at the next run, as their board is never shown.
+at once, or one run twice, leave the same database. (Two purges ending one board at once
+may leave counts of the empty board, which no board shows: the next run deletes them.)
+Rows a late write adds to an old period (a share imported months later) are purged at the
+next run, as their board is never shown.
 """
 
 from __future__ import annotations
@@ -73,20 +75,20 @@ class Retention:
         """Delete up to ``batch`` rows of an ended board; once none is left, its counts go
         too. Returns the rows deleted (0: the board is gone)."""
         key = (board.scope, board.kind, board.period)
-        async with self.db.transaction() as db:
-            gone = await db.execute(
-                "DELETE FROM period_standings WHERE scope = ? AND kind = ? AND period = ? "
-                "AND player_id IN (SELECT player_id FROM period_standings "
-                "WHERE scope = ? AND kind = ? AND period = ? ORDER BY player_id LIMIT ?)",
-                (*key, *key, batch),
+        gone = await self.db.write(
+            "DELETE FROM period_standings WHERE scope = ? AND kind = ? AND period = ? "
+            "AND player_id IN (SELECT player_id FROM period_standings "
+            "WHERE scope = ? AND kind = ? AND period = ? ORDER BY player_id LIMIT ?)",
+            (*key, *key, batch),
+        )
+        if gone < batch:  # the last rows went: the counts of the empty board go after them
+            # (a statement of its own: PostgreSQL counts a delete as its transaction commits)
+            await self.db.write(
+                "DELETE FROM board_counts WHERE scope = ? AND kind = ? AND period = ? "
+                "AND NOT EXISTS (SELECT 1 FROM period_standings "
+                "WHERE scope = ? AND kind = ? AND period = ?)",
+                (*key, *key),
             )
-            if gone < batch:  # the last rows: the counts of an empty board go with them
-                await db.execute(
-                    "DELETE FROM board_counts WHERE scope = ? AND kind = ? AND period = ? "
-                    "AND NOT EXISTS (SELECT 1 FROM period_standings "
-                    "WHERE scope = ? AND kind = ? AND period = ?)",
-                    (*key, *key),
-                )
         return int(gone)
 
     async def purge_days(self, table: str, before: str, batch: int) -> int:
