@@ -38,6 +38,10 @@ class RetentionService:
         self.batches = batches
         self._clean_on: date | None = None  # the day this process last left nothing to purge
 
+    async def job(self) -> None:
+        """The leader job (bot/discord_bot.py): a round."""
+        await self.run_due()
+
     async def run_due(self) -> Purged:
         """One round: at most ``batches`` deletes of ``batch`` rows. Once a round leaves
         nothing, the next rounds of the same day read nothing either."""
