@@ -24,6 +24,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
 from bot.commands.model import guides
+from bot.discord_requests import budget_trace
 from bot.i18n import N_, _, negotiate, set_locale, use_locale
 from bot.i18n.translator import CatalogTranslator
 from bot.render.guide import guide_text
@@ -265,7 +266,6 @@ EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.anal
               "cogs.digest", "cogs.reminders", "cogs.coop", "cogs.races",
               "cogs.challenges", "cogs.study", "cogs.help", "cogs.define",
               "cogs.imports", "cogs.liveboard")  # fmt: skip
-LEADER_RETRY_SECONDS = 60
 JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
 JOBS_RAN = "the background jobs ran"  # logged at DEBUG after each round
 # Marked for the catalogs, translated where answered (the reader's locale, set for the task).
@@ -316,19 +316,35 @@ class WordleBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=Tree,
             guild_ready_timeout=settings.guild_ready_seconds,
+            http_trace=budget_trace(self._request_budget),  # the deployment's, shared
             **shards,
         )
         self.settings = settings
         self.capacity = CAPACITY
         self.in_flight: set[asyncio.Task[Any]] = set()  # interactions being handled
-        # Jobs one process of the deployment runs for all, every JOBS_INTERVAL_SECONDS (the
-        # daily digest); cogs add theirs.
+        # Jobs every process runs, every JOBS_INTERVAL_SECONDS, each doing its share of the
+        # deployment's (closing the days that ended, the digests: claimed in the database,
+        # each done once); cogs add theirs.
+        self.jobs: list[Callable[[], Awaitable[None]]] = []
+        # Jobs one process of the deployment runs for all, after those (reminders); cogs add
+        # theirs.
         self.leader_jobs: list[Callable[[], Awaitable[None]]] = []
         self.warm_engine = warm_engine
         self.tree.error(self.on_app_command_error)
         self.locales: dict[int, tuple[float, str | None]] = {}  # chosen languages, for a while
         self.draining = False  # a stop began: no new round of the jobs
         self._job_round: asyncio.Task[None] | None = None  # the round running, if one is
+        self._trees_task: asyncio.Task[None] | None = None  # the missing trees' search
+
+    def _request_budget(self) -> Any:
+        services = getattr(self, "services", None)
+        return None if services is None else services.requests
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether the server's shard is this process's (every server when not sharded):
+        the process whose share of the midnight work it is first."""
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        return count is None or ids is None or (guild_id >> 22) % count in ids
 
     async def chosen_locale(self, player_id: int) -> str | None:
         """The interface language a player chose, read at most once a minute per player
@@ -359,7 +375,7 @@ class WordleBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())  # before any sync: localised names
         if getattr(self, "services", None) is None:  # run_bot opens them before logging in
             self.services = await open_services(self.settings)
-        self.leader_jobs.append(self.close_ended_days)  # first: before the digest's
+        self.jobs.append(self.close_ended_days)  # first: before the digest's
         self.leader_jobs.append(self.services.retention.job)  # what nobody reads goes
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -367,7 +383,7 @@ class WordleBot(commands.Bot):
         self.web_server = await start_if_set(self.services, self.settings)
         if self.warm_engine:
             await warm(("wordle", "primel"))
-        self._jobs_task = asyncio.create_task(self._once_per_deployment(), name=JOBS_TASK)
+        self._jobs_task = asyncio.create_task(self._background_jobs(), name=JOBS_TASK)
         if self.settings.dev_guild_id is not None and not self.settings.sharded:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -385,32 +401,39 @@ class WordleBot(commands.Bot):
         else:
             await self._warn_if_never_synced()
 
-    async def _once_per_deployment(self) -> None:
-        """Work one process of a deployment does for all, in the process the database elects
-        (an advisory lock on PostgreSQL; a SQLite file has one process): the search of
-        missing exact trees, once, and the leader jobs, every JOBS_INTERVAL_SECONDS. The
-        others try again every minute, so a leader that dies is replaced; a leader that
-        loses its lock stops until it wins it again. Exact trees already in the shared cache
-        (WORDLEBOT_CACHE_DIR; `wordlebot tree --strategy optimal --out-cache`) are read, not
-        searched."""
+    async def _background_jobs(self) -> None:
+        """Every JOBS_INTERVAL_SECONDS a round of the jobs: this process's share of the
+        deployment's (``jobs``), then, in the process the database elects (an advisory lock
+        on PostgreSQL; a SQLite file has one process), the work one process does for all:
+        the search of missing exact trees, once, and ``leader_jobs``. The others try to lead
+        at each round, so a leader that dies is replaced; a leader that loses its lock stops
+        until it wins it again. Exact trees already in the shared cache (WORDLEBOT_CACHE_DIR;
+        `wordlebot tree --strategy optimal --out-cache`) are read, not searched."""
         db = self.services.storage.db
-        while not await db.lead():
-            await asyncio.sleep(LEADER_RETRY_SECONDS)
-        log.info("this process runs the deployment's background jobs")
-        if self.warm_engine and self.settings.build_trees:
-            self._trees_task = asyncio.create_task(build_trees(first_start_trees()))
-            self._trees_task.add_done_callback(said_if_failed)
+        leading = await self._lead(db, was=False)  # a lone process: its trees start at once
         await self.wait_until_ready()
         while not self.draining:
-            if await db.lead():
-                # a task of its own, which a stop lets finish within its drain (a digest
-                # being posted, a role being moved)
-                self._job_round = asyncio.create_task(self._run_jobs())
-                await self._job_round
+            # a task of its own, which a stop lets finish within its drain (a digest being
+            # posted, a role being moved)
+            self._job_round = asyncio.create_task(self._run_jobs(leading))
+            await self._job_round
             await asyncio.sleep(self.settings.jobs_interval_seconds)
+            leading = await self._lead(db, was=leading)
 
-    async def _run_jobs(self) -> None:
-        for job in list(self.leader_jobs):
+    async def _lead(self, db: Any, *, was: bool) -> bool:
+        try:
+            leading = bool(await db.lead())
+        except Exception:  # the database away: no leader's work this round
+            return False
+        if leading and not was:
+            log.info("this process runs the deployment's background jobs")
+            if self.warm_engine and self.settings.build_trees and self._trees_task is None:
+                self._trees_task = asyncio.create_task(build_trees(first_start_trees()))
+                self._trees_task.add_done_callback(said_if_failed)
+        return leading
+
+    async def _run_jobs(self, leading: bool) -> None:
+        for job in [*self.jobs, *(self.leader_jobs if leading else [])]:
             if self.draining:
                 return
             try:
@@ -422,7 +445,9 @@ class WordleBot(commands.Bot):
         log.debug(JOBS_RAN)  # what a test counts to know the jobs ran again
 
     async def close_ended_days(self) -> None:
-        """The leader job closing the games of puzzle days that have ended."""
+        """The job closing the games of puzzle days that have ended (every process: the
+        closes are compare-and-sets), then marking this process's live boards of the day
+        over."""
         await self.services.closing.run_due()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:

@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     defer_seconds: float = Field(default=1.0, gt=0, lt=3)
     # On SIGTERM, how long interactions in flight (and a round of the jobs) get to finish.
     drain_seconds: float = Field(default=5.0, gt=0, le=60)
+    # Requests a second to Discord for the whole deployment, all its processes together (the
+    # answers to interactions aside): Discord allows 50; a few fewer keep any second, however
+    # it is cut, under that while a busy process sends a little late.
+    discord_requests_per_second: float = Field(default=46.0, gt=0, le=50)
     # The live daily board (/liveboard): at most one edit of a server's board in this many
     # seconds (a burst of finishes becomes one edit).
     live_board_seconds: float = Field(default=5.0, gt=0)
@@ -134,6 +138,8 @@ class Settings(BaseSettings):
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_list(cls, value: object) -> object:
+        if isinstance(value, int):  # SHARD_IDS=3, which the environment's reader takes as JSON
+            return [value]
         if isinstance(value, str):  # SHARD_IDS=0,1 as well as SHARD_IDS=[0,1]
             text = value.strip().strip("[]")
             try:

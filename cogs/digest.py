@@ -21,6 +21,7 @@ from bot.render.alt_text import digest_alt_text
 from bot.render.images import digest_png
 from bot.render.text import MESSAGE_LIMIT, digest_text
 from bot.services.digest import Digest, post_nonce
+from bot.services.request_budget import Priority, requests_as
 from bot.services.winner_role import MemberGone, RoleRefused
 from bot.storage.digests import DigestChannel
 from cogs.common import in_servers, mention, post_in_channel
@@ -133,10 +134,10 @@ class DigestCommands(
         self.stopping = DiscordRoles(bot, N_("The daily digest stopped giving this role"))
 
     async def cog_load(self) -> None:
-        self.bot.leader_jobs.append(self.post_due)
+        self.bot.jobs.append(self.post_due)  # every process: its servers first, then any
 
     async def cog_unload(self) -> None:
-        self.bot.leader_jobs.remove(self.post_due)
+        self.bot.jobs.remove(self.post_due)
 
     @app_commands.command(name="channel", description="Post the daily digest in a channel")
     @app_commands.describe(channel="Where the digest goes (default: this channel)")
@@ -164,8 +165,9 @@ class DigestCommands(
     # -- the job -----------------------------------------------------------------------
 
     async def post_due(self) -> None:
-        await self.bot.services.digests.run_due(self.post, self.warn, door=self.roles,
-                                                say=self.say)  # fmt: skip
+        with requests_as(Priority.DAY):  # the posts, the roles: first in the budget
+            await self.bot.services.digests.run_due(self.post, self.warn, door=self.roles,
+                                                    say=self.say, mine=self.bot.holds)  # fmt: skip
 
     async def post(self, channel: DigestChannel, digest: Digest) -> int:
         """Send one digest, in the server's language; Discord's refusals become what the

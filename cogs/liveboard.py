@@ -18,6 +18,7 @@ from bot.i18n import _, use_locale
 from bot.render.live_board import live_board_text
 from bot.services.digest import ChannelGone, NotSent
 from bot.services.live_board import LiveBoard, MessageGone
+from bot.services.request_budget import Priority, requests_as
 from cogs.common import (
     CHANNEL_CLOSED,
     CHANNEL_DELETED,
@@ -57,7 +58,7 @@ class LiveBoardCommands(
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.services.live_boards.attach(self.post, self.edit)
+        self.bot.services.live_boards.attach(self.post, self.edit, mine=self.bot.holds)
 
     async def cog_unload(self) -> None:
         self.bot.services.live_boards.detach()
@@ -109,17 +110,19 @@ class LiveBoardCommands(
     async def post(self, channel_id: int, board: LiveBoard) -> int:
         text = await self._text(board)
         none = discord.AllowedMentions.none()
-        message = await post_in_channel(self.bot, board.guild_id, channel_id, text,
-                                        allowed_mentions=none)  # fmt: skip
+        with requests_as(Priority.LIVE):  # last in the deployment's budget
+            message = await post_in_channel(self.bot, board.guild_id, channel_id, text,
+                                            allowed_mentions=none)  # fmt: skip
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, board: LiveBoard) -> None:
         text = await self._text(board)
         target = self.bot.get_partial_messageable(channel_id, guild_id=board.guild_id)
         try:
-            await target.get_partial_message(message_id).edit(
-                content=text, allowed_mentions=discord.AllowedMentions.none()
-            )
+            with requests_as(Priority.LIVE):
+                await target.get_partial_message(message_id).edit(
+                    content=text, allowed_mentions=discord.AllowedMentions.none()
+                )
         except discord.NotFound as gone:
             if gone.code == UNKNOWN_MESSAGE:
                 raise MessageGone() from None

@@ -8,10 +8,13 @@ of its route, and every answer the stand-in gives against the description of the
 It keeps each message's state (``discord_messages``), enforces one initial response per
 interaction within 3 seconds and follow-ups within the token's 15 minutes, keeps the
 visibility a deferral chose, honours Create Message's nonce with enforce_nonce (the message
-made before is returned), and sends Discord's rate-limit headers; ``fail`` makes a route
-answer 429 (per route, or global) or 5xx a few times, ``hold`` leaves one unanswered. What
-the bot does that Discord would refuse or show otherwise is recorded in ``violations``,
-which fails the test. Loopback only.
+made before is returned), and enforces Discord's rate limits as Discord does: the global 50
+requests a second per bot token across every process (interaction answers aside), each
+route's bucket with its headers, and the invalid-request count that bans at 10,000 in 10
+minutes (``global_429s``, ``route_429s``, ``invalid_requests``, ``requests``, ``peak``).
+``fail`` makes a route answer 429 (per route, or global) or 5xx a few times, ``hold`` leaves
+one unanswered. What the bot does that Discord would refuse or show otherwise is recorded in
+``violations``, which fails the test. Many servers, cheaply: ``guild_range``. Loopback only.
 """
 
 from __future__ import annotations
@@ -20,16 +23,28 @@ import asyncio
 import base64
 import contextlib
 import hashlib
+import heapq
 import json
 import math
+import os
 import secrets
 import time
+from array import array
+from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from aiohttp import web
-from discord_gateway import ADMINISTRATOR, MANAGE_ROLES, Gateway, guild_payload
+from discord_gateway import (
+    ADMINISTRATOR,
+    MANAGE_ROLES,
+    Gateway,
+    channels,
+    guild_payload,
+    guild_range,
+)
 from discord_messages import (
     APP_ID,
     BOT_ID,
@@ -44,7 +59,8 @@ from discord_messages import (
 )
 from discord_spec import problems
 
-__all__ = ["APP_ID", "BOT_ID", "DiscordServer", "Reply", "guild_payload", "snowflake", "user"]
+__all__ = ["APP_ID", "BOT_ID", "DiscordServer", "Reply", "guild_payload", "guild_range",
+           "snowflake", "user"]  # fmt: skip
 
 WINDOW = 3.0  # seconds to the initial response
 CONTENT_LIMIT = 2000  # characters in a message's content
@@ -54,7 +70,26 @@ PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links":
                "attach_files": 1 << 15, "read_message_history": 1 << 16}  # fmt: skip
 ALL = 2251799813685247  # every permission
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
-RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the rate-limit headers' bucket: requests per window
+# Discord's rate limits (its "Rate Limits" topic): 50 requests a second per bot token across
+# every process, interaction answers aside, held here over any sliding second (the strictest
+# reading: a bot that passes it passes any fixed one); per-route buckets per major parameter;
+# 10,000 invalid answers (401, 403, 429 but a shared-scope 429) in 10 minutes ban the address.
+GLOBAL_LIMIT, GLOBAL_WINDOW = 50, 1.0
+INVALID_LIMIT, INVALID_WINDOW = 10_000, 600.0
+BAN_SECONDS = 3600.0  # Discord says "temporarily"; an hour is what banned bots report
+RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the bucket of a route Discord publishes nothing about
+# The buckets of the routes the bot uses most, (name, requests, seconds) per major parameter.
+# Discord publishes none of them; these are what its headers show bots: Create Message 5 per
+# 5 s per channel (X-RateLimit-Limit 5, Reset-After 5, the 5/5 of discord-api-docs#20),
+# Edit Message the same in a bucket of its own, a member's role (added or removed, one bucket)
+# 10 per 10 s per server. Create DM and Get User: generous (``RATE_LIMIT``), as unknown.
+BUCKETS: dict[str, tuple[str, int, float]] = {
+    "POST /channels/{channel_id}/messages": ("create message", 5, 5.0),
+    "PATCH /channels/{channel_id}/messages/{message_id}": ("edit message", 5, 5.0),
+    "PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}": ("member role", 10, 10.0),
+    "DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}": ("member role", 10, 10.0),
+}
+MAJOR = ("channel_id", "guild_id", "webhook_token", "interaction_token")  # a bucket's resource
 # How long Create Message's enforce_nonce returns the message a nonce made ("the past few
 # minutes", Discord's docs: at least the bot's NONCE_WINDOW)
 NONCE_SECONDS = 180.0
@@ -212,8 +247,24 @@ class DiscordServer(Gateway):
     def __init__(
         self, guilds: list[int], heartbeat_ms: int = 1000, shards: int = 1,
         validate: bool = True, token_lifetime: float = TOKEN_LIFETIME,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:  # fmt: skip
         super().__init__(guilds, heartbeat_ms, shards)
+        # The rate limits' time (seconds; a test may drive it), their buckets (a test may
+        # make one faster: ``buckets[operation] = (name, requests, seconds)``), and what
+        # they refused: every 429 sent, by scope, and the invalid answers (``invalid_requests``)
+        self.clock = clock
+        self.buckets = dict(BUCKETS)
+        self.invalid_limit = INVALID_LIMIT
+        self.global_429s = 0
+        self.route_429s = 0
+        self.banned_until: float | None = None  # the address banned (Cloudflare) until then
+        # Every request as it arrived, cheaply (8 bytes each): how many of each operation, and
+        # the times of those the global limit counts and of the interaction answers (``peak``)
+        self.requests: Counter[str] = Counter()
+        self.arrivals, self.answer_arrivals = array("d"), array("d")
+        self._global: dict[str, deque[float]] = {}  # token -> its counted requests' times
+        self._invalid: deque[float] = deque()  # the invalid answers' times, 10 minutes' worth
         # Checking bodies against the API description costs this process 2-3 ms of CPU per
         # body with an embed: the ramp benchmark (400 interactions/s) should turn it off.
         self.validate = validate
@@ -261,7 +312,8 @@ class DiscordServer(Gateway):
         self._sent: dict[str, Sent] = {}  # by interaction id
         self._tokens: dict[str, str] = {}  # interaction token -> interaction id
         self._waiters: dict[str, asyncio.Event] = {}
-        self._buckets: dict[str, tuple[float, int]] = {}  # bucket -> (window start, used)
+        self._buckets: dict[str, tuple[float, int]] = {}  # token:bucket:major -> (start, used)
+        self._sweep_at = 10_000  # buckets kept before the expired ones are dropped
         self._operations: dict[Any, str] = {}  # aiohttp route -> operation
         self.app = web.Application(client_max_size=16 * 1024 * 1024, middlewares=[self._http])
         for method, path, handler in ROUTES:
@@ -286,6 +338,19 @@ class DiscordServer(Gateway):
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
+        report = os.environ.get("STANDIN_LIMITS_REPORT")
+        if report:  # a run of the suite that wants each test's use of the limits, one line each
+            with open(report, "a") as out:
+                out.write(json.dumps(self.limits_used()) + "\n")
+
+    def limits_used(self) -> dict[str, Any]:
+        """What this stand-in saw of Discord's limits: the 429s by scope, the invalid
+        answers, the peak of requests in a second (global ones; all), the requests by kind."""
+        return {"test": os.environ.get("PYTEST_CURRENT_TEST", ""),
+                "global_429s": self.global_429s, "route_429s": self.route_429s,
+                "invalid": self.invalid_requests(), "peak": self.peak(),
+                "peak_all": self.peak(counted=False),
+                "requests": self.requests}  # fmt: skip
 
     def fail(self, operation: str, status: int = 429, *, retry_after: float = 0.5,
              is_global: bool = False, times: int = 1) -> None:  # fmt: skip
@@ -344,6 +409,13 @@ class DiscordServer(Gateway):
         operation = self._operations.get(request.match_info.route)
         if operation is None:  # the gateway, or a route the bot should not call
             return await handler(request)
+        exempt = self._exempt(request, operation)
+        self.requests[operation] += 1
+        (self.answer_arrivals if exempt else self.arrivals).append(self.clock())
+        if self.banned_until is not None and self.clock() < self.banned_until:
+            # Cloudflare answers for Discord: its error 1015, plain text, no ``Via`` (which is
+            # how discord.py tells a ban from Discord's own 429)
+            return web.Response(status=429, text="error code: 1015", content_type="text/plain")
         hold = next((h for h in self.holds if h.operation == operation), None)
         if hold is not None and hold.passes:
             hold.passes -= 1
@@ -352,19 +424,115 @@ class DiscordServer(Gateway):
             hold.held.set()
             await hold.release.wait()
         fault = next((f for f in self.faults if f.operation == operation and f.times), None)
+        refusal: web.Response | None = None
+        headers: dict[str, str] = {}
+        if fault is None or fault.status != 429:
+            refusal, headers = self._rate_limit(request, operation, exempt)
         if fault is not None:
             fault.times -= 1
             response = self._fault(request, fault)
         else:
-            response = await handler(request)
+            response = refusal or await handler(request)
         if hold is not None and hold.answered:
             hold.held.set()
             await hold.release.wait()
-        if fault is None or fault.status != 429:
-            response.headers.update(self._limit_headers(request, operation))
+        response.headers.update(headers)
         response.headers["Via"] = "1.1 google"  # on Discord's own answers (discord.py checks)
         self.log.append((time.perf_counter(), operation, response.status))
+        self._count(response)
         return response
+
+    # -- Discord's rate limits ------------------------------------------------------------
+
+    def _exempt(self, request: web.Request, operation: str) -> bool:
+        """Interaction answers (the callback, and follow-ups and edits through the
+        interaction's token) are not bound by the global limit (Discord's docs)."""
+        return operation.startswith("POST /interactions/") or (
+            "webhook_token" in request.match_info
+            and request.match_info["webhook_id"] == str(APP_ID)
+        )
+
+    def _rate_limit(self, request: web.Request, operation: str,
+                    exempt: bool) -> tuple[web.Response | None, dict[str, str]]:  # fmt: skip
+        """Take a place in the token's global second and in the route's bucket: a 429 as
+        Discord sends it where either is full, else the bucket's headers for the answer."""
+        now, token = self.clock(), request.headers.get("Authorization", "")
+        window = self._global.setdefault(token, deque())
+        if not exempt:
+            while window and window[0] <= now - GLOBAL_WINDOW:
+                window.popleft()
+            if len(window) >= GLOBAL_LIMIT:
+                return self._too_many(request, window[0] + GLOBAL_WINDOW - now, {
+                    "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}), {}  # fmt: skip
+        name, limit, seconds = self.buckets.get(operation, (operation, RATE_LIMIT, RATE_WINDOW))
+        major = next((request.match_info[k] for k in MAJOR if k in request.match_info), "")
+        key = f"{token}:{name}:{major}"  # a bucket is the token's own, as the global second
+        if len(self._buckets) >= self._sweep_at and key not in self._buckets:
+            self._sweep(now)
+        start, used = self._buckets.get(key, (now, 0))
+        if now - start >= seconds:
+            start, used = now, 0
+        after = start + seconds - now
+        headers = {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(max(0, limit - used - 1)),
+            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": self._bucket_hash(name),
+        }
+        if used >= limit:
+            return self._too_many(request, after, {**headers, "X-RateLimit-Remaining": "0",
+                                                   "X-RateLimit-Scope": "user"}), {}  # fmt: skip
+        self._buckets[key] = (start, used + 1)
+        if not exempt:
+            window.append(now)
+        return None, headers
+
+    def _sweep(self, now: float) -> None:
+        """Drop the buckets whose window is over (one per interaction token, per channel:
+        a long run makes hundreds of thousands), as they would start afresh anyway."""
+        longest = max([RATE_WINDOW, *(seconds for _, _, seconds in self.buckets.values())])
+        self._buckets = {key: (start, used) for key, (start, used) in self._buckets.items()
+                         if now - start < longest}  # fmt: skip
+        self._sweep_at = 2 * len(self._buckets) + 10_000
+
+    def _too_many(self, request: web.Request, retry_after: float,
+                  headers: dict[str, str]) -> web.Response:  # fmt: skip
+        """A 429 as Discord's docs show it: the body, and ``Retry-After`` in whole seconds."""
+        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3),
+                "global": headers.get("X-RateLimit-Scope") == "global", "code": 0}  # fmt: skip
+        response = self.answer(request, body, 429)
+        response.headers.update({"Retry-After": str(max(1, math.ceil(retry_after))), **headers})
+        return response
+
+    def _count(self, response: web.StreamResponse) -> None:
+        """Count the 429s by scope, and the invalid answers as Discord counts them: every 401,
+        403 and 429 but a 429 of the shared scope; ``invalid_limit`` of them in 10 minutes
+        ban the address for ``BAN_SECONDS``."""
+        scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
+        self.global_429s += scope == "global"
+        self.route_429s += scope == "user"
+        if response.status in (401, 403) or (response.status == 429 and scope != "shared"):
+            self._invalid.append(self.clock())
+            if self.invalid_requests() >= self.invalid_limit:
+                self.banned_until = self.clock() + BAN_SECONDS
+
+    def invalid_requests(self) -> int:
+        """The invalid answers (401, 403, 429) of the last 10 minutes, as Discord counts them."""
+        while self._invalid and self._invalid[0] <= self.clock() - INVALID_WINDOW:
+            self._invalid.popleft()
+        return len(self._invalid)
+
+    def peak(self, seconds: float = GLOBAL_WINDOW, *, counted: bool = True) -> int:
+        """The most requests that arrived within any ``seconds`` (``counted``: those the
+        global limit counts, interaction answers aside)."""
+        times = list(self.arrivals if counted else heapq.merge(self.arrivals, self.answer_arrivals))
+        most, first = 0, 0
+        for last, at in enumerate(times):
+            while times[first] <= at - seconds:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
 
     def _fault(self, request: web.Request, fault: Fault) -> web.Response:
         if fault.status != 429:
@@ -381,32 +549,15 @@ class DiscordServer(Gateway):
         if fault.is_global:
             response.headers["X-RateLimit-Global"] = "true"
         else:
-            response.headers["X-RateLimit-Bucket"] = self._bucket_hash(request)
+            operation = self._operations[request.match_info.route]
+            response.headers["X-RateLimit-Bucket"] = self._bucket_hash(
+                self.buckets.get(operation, (operation,))[0]
+            )
         return response
 
-    def _bucket_hash(self, request: web.Request) -> str:
-        operation = self._operations[request.match_info.route]
-        return hashlib.blake2s(operation.encode(), digest_size=8).hexdigest()
-
-    def _limit_headers(self, request: web.Request, operation: str) -> dict[str, str]:
-        """Discord's rate-limit headers: a bucket per route and major parameter (channel,
-        guild, webhook), ``RATE_LIMIT`` requests a window. Not enforced: real limits are
-        Discord's to show (docs/development.md, "What the Discord stand-in checks")."""
-        major = next((request.match_info[k] for k in ("channel_id", "guild_id", "webhook_token",
-                      "interaction_token") if k in request.match_info), "")  # fmt: skip
-        key, now = f"{operation}:{major}", time.monotonic()
-        start, used = self._buckets.get(key, (now, 0))
-        if now - start >= RATE_WINDOW:
-            start, used = now, 0
-        self._buckets[key] = (start, used + 1)
-        after = max(0.0, start + RATE_WINDOW - now)
-        return {
-            "X-RateLimit-Limit": str(RATE_LIMIT),
-            "X-RateLimit-Remaining": str(max(0, RATE_LIMIT - used - 1)),
-            "X-RateLimit-Reset": f"{time.time() + after:.3f}",
-            "X-RateLimit-Reset-After": f"{after:.3f}",
-            "X-RateLimit-Bucket": self._bucket_hash(request),
-        }
+    @staticmethod
+    def _bucket_hash(name: str) -> str:
+        return hashlib.blake2s(name.encode(), digest_size=8).hexdigest()
 
     def answer(self, request: web.Request, data: Any, status: int = 200) -> web.Response:
         """JSON as Discord sends it (discord.py parses only an exact application/json type),
@@ -914,16 +1065,17 @@ class DiscordServer(Gateway):
         """Get Channel: a server's one text channel as it is now, the bot's permissions taken
         there (``deny``) as a member overwrite; 403 Missing Access without View Channel."""
         channel = int(request.match_info["channel_id"])
-        if channel in self.deleted_channels or channel - 1 not in self.guilds:
+        guild = next((g for g in (channel - 1, channel - 2) if g in self.guild_set), None)
+        if channel in self.deleted_channels or guild is None:
             return self.error(request, "Unknown Channel", 10003, 404)
         allowed = self.channel_permissions.get(channel, ALL)
         if not allowed & PERMISSIONS["view_channel"]:
             return self.error(request, "Missing Access", 50001, 403)
-        [data] = guild_payload(channel - 1)["channels"]
+        [data] = [c for c in channels(guild) if c["id"] == str(channel)]
         if channel in self.channel_permissions:
             data["permission_overwrites"] = [{"id": str(BOT_ID), "type": 1, "allow": "0",
                                               "deny": str(ALL & ~allowed)}]  # fmt: skip
-        return self.answer(request, {**data, "guild_id": str(channel - 1), "flags": 0,
+        return self.answer(request, {**data, "guild_id": str(guild), "flags": 0,
                                      "last_message_id": None, "nsfw": False,
                                      "rate_limit_per_user": 0, "topic": None,
                                      "parent_id": None})  # fmt: skip

@@ -465,3 +465,68 @@ async def test_the_wordle_apps_recap_is_recorded_once_and_plain_names_are_matche
     assert any("@ann fits several members" in n for n in twice)
     assert await record_app_results(services.storage, GUILD, "Wordle 1,716 3/6", posted) == [
         APP_NOT_RECAP]  # fmt: skip
+
+
+async def servers_with_a_day(services: Services, count: int) -> list[int]:
+    """``count`` servers, each with its digest channel and a daily finished on DAY."""
+    guilds = [(1000 + i) << 22 for i in range(count)]  # on shards 0 and 1 alternately
+    for i, guild in enumerate(guilds):
+        await services.storage.digests.set_channel(guild, 9000 + i, ADMIN)
+        await play(services, Player(50 + i, f"p{i}"), DAY, i % 3, scope=guild)
+    return guilds
+
+
+async def test_a_slow_channel_holds_no_other_servers_digest(services) -> None:
+    """A server whose channel does not answer keeps its own digest waiting, no other."""
+    guilds = await servers_with_a_day(services, 6)
+    discord, slow = Discord(), asyncio.Event()
+
+    async def post(channel: DigestChannel, digest: Digest) -> int:
+        if channel.guild_id == guilds[0]:
+            await slow.wait()
+        return await discord.post(channel, digest)
+
+    run = asyncio.create_task(services.digests.run_due(post, discord.warn))
+    await until(lambda: len(discord.posts) == 5, "the five other servers' digests posted")
+    assert guilds[0] not in {d.guild_id for _, d in discord.posts} and not run.done()
+    slow.set()
+    assert len(await run) == 6
+
+
+async def test_processes_post_their_own_servers_first_and_any_left_undone(
+    shared_url, opened
+) -> None:
+    """Every process runs the digests: those of its own shards first, then any other still
+    due, so each server's is posted once whichever processes run, and a process that never
+    comes (dead) leaves nothing undone."""
+    now = at("2026-03-02T06:00")
+    first, second = await opened(shared_url, now), await opened(shared_url, now)
+    guilds = await servers_with_a_day(first, 8)
+    discord = Discord()
+    order: list[tuple[str, int]] = []
+
+    def poster(name: str):
+        async def post(channel: DigestChannel, digest: Digest) -> int:
+            order.append((name, channel.guild_id))
+            return await discord.post(channel, digest)
+
+        return post
+
+    def shard(index: int):
+        return lambda guild_id: (guild_id >> 22) % 2 == index
+
+    await asyncio.gather(
+        first.digests.run_due(poster("first"), discord.warn, mine=shard(0), at_once=2),
+        second.digests.run_due(poster("second"), discord.warn, mine=shard(1), at_once=2),
+    )
+    assert sorted(d.guild_id for _, d in discord.posts) == sorted(guilds)  # each once
+    for name, index in (("first", 0), ("second", 1)):
+        mine = [guild for who, guild in order if who == name]
+        assert mine[:2] == [g for g in mine if shard(index)(g)][:2]  # its own first
+    # A day later the second process is gone: the first posts every server's day alone.
+    later = now + timedelta(days=1)
+    for i, guild in enumerate(guilds):
+        await play(first, Player(50 + i, f"p{i}"), DAY + timedelta(days=1), 0, scope=guild)
+    first.daily.clock = lambda: later
+    posted = await first.digests.run_due(discord.post, discord.warn, mine=shard(0))
+    assert sorted(d.guild_id for d in posted) == sorted(guilds)

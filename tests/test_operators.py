@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 
+import pytest
 from bot_process import TOKEN, BotProcess, clean_env, started
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,3 +84,17 @@ async def test_the_log_file_has_no_colour_codes_and_no_voice_warnings(server, tm
     assert "\x1b[" not in err
     assert "voice will NOT be supported" not in err
     assert TOKEN.split(".")[2] not in err
+
+
+@pytest.mark.parametrize(("given", "shards"), [("0", [0]), ("3", [3]), ("0,1", [0, 1]),
+                                               ("[2, 3]", [2, 3])])  # fmt: skip
+def test_a_process_holding_one_shard_says_so_as_it_would_several(
+    monkeypatch, given: str, shards: list[int]
+) -> None:
+    """SHARD_IDS=3 (one shard a process: the usual large deployment) was read as the number
+    3, not a list, and refused."""
+    from bot.settings import load_settings
+
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", given)
+    assert load_settings().shard_ids == shards

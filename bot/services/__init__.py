@@ -24,6 +24,7 @@ from bot.services.limits import PLAY_RATE, PLAY_SECONDS, Limit
 from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
+from bot.services.request_budget import RATE, RequestBudget
 from bot.services.retention import RetentionService
 from bot.services.stats import Board, Stats, StatsService
 from bot.services.web import WebService
@@ -55,6 +56,8 @@ class Services:
     closing: ClosingService = field(init=False)  # the job closing the days that ended
     live_boards: LiveBoardService = field(init=False)  # the live daily board's edits
     retention: RetentionService = field(init=False)  # the job purging what nobody reads
+    request_rate: float = RATE  # requests a second to Discord, for the whole deployment
+    requests: RequestBudget = field(init=False)  # the deployment's budget of requests
 
     def __post_init__(self) -> None:
         self.races = RaceService(self.storage, self.daily, self.games)
@@ -66,6 +69,7 @@ class Services:
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
         self.closing.boards_showing = self.live_boards.showing  # and a share's board that day
         self.closing.on_day_over = self.live_boards.day_over  # the day's grids, once closed
+        self.requests = RequestBudget(self.storage.request_pace, self.request_rate)
 
     async def export_player(self, player_id: int) -> str:
         """Everything stored about a player, as JSON they can keep (games in progress
@@ -91,6 +95,7 @@ class Services:
 
     async def close(self) -> None:
         self.live_boards.detach()
+        await self.requests.close()
         await self.storage.close()
 
     @cached_property
@@ -136,6 +141,7 @@ async def open_services(settings: Settings) -> Services:
                     analysis_budget=settings.analysis_budget_seconds,
                     live_board_window=settings.live_board_seconds,
                     web_base_url=settings.web_link_base,
+                    request_rate=settings.discord_requests_per_second,
                     retention_days=settings.retention_days)  # fmt: skip
 
 

@@ -75,6 +75,7 @@ COACHED_GAMES = 10
 # unknown is not sent again: at most once, never twice.
 NONCE_WINDOW = timedelta(minutes=2)
 CLAIMED, SENDING, POSTED = "claimed", "sending", "posted"  # a lease's steps (then done)
+AT_ONCE = 8  # digests a process makes at a time
 
 
 def post_nonce(guild_id: int, day: date) -> str:
@@ -326,6 +327,7 @@ class DigestService:
     async def run_due(
         self, post: Post, warn: Warn, now: datetime | None = None, *,
         door: RoleDoor | None = None, say: Say | None = None,
+        mine: Callable[[int], bool] | None = None, at_once: int = AT_ONCE,
     ) -> list[Digest]:  # fmt: skip
         """Post every digest that is due and not done nor held by another process; returns
         those posted. Each is leased (:mod:`bot.storage.digests`) and resumed where a stopped
@@ -334,28 +336,48 @@ class DigestService:
         (whatever the reason: its nonce makes a second send return the first message), gives
         its lease back and the next run tries again. With ``door``, a day posted (or found
         empty) then moves the winner's role to its crowned players
-        (:mod:`bot.services.winner_role`; ``say`` says its problems)."""
-        posted = []
+        (:mod:`bot.services.winner_role`; ``say`` says its problems).
+
+        Every process of a deployment runs this: ``mine`` says which servers are its own
+        (its shards'), done first; then any other still due, in an order of its own, so a
+        process that died leaves nothing undone and the living ones do not all reach for the
+        same server. ``at_once`` digests are made at a time, so none waits on another
+        server's slow channel (the deployment's request budget paces what they send)."""
         digests = self.storage.digests
         due = {c: self.due_day(c.timezone, now).isoformat() for c in await digests.channels()}
         taken = await digests.taken(min(due.values(), default="9999"), self.daily.clock())
-        for channel, day in due.items():
-            if (channel.guild_id, day) in taken:  # one read a run
-                continue
-            lease = await digests.claim(channel.guild_id, day, channel.channel_id, self.holder,
-                                        self.daily.clock(), self.lease)  # fmt: skip
-            if lease is None:
-                continue  # another runner holds it, or finished it meanwhile
-            async with self._renewing(lease):
-                try:
-                    digest = await self._resume(lease, channel, post, warn, door, say)
-                except BaseException:  # a stop (cancelled past the drain), a database gone
-                    with contextlib.suppress(Exception):
-                        await digests.release(lease, self.daily.clock())
-                    raise
-            if digest is not None:
-                posted.append(digest)
+        todo = [(c, day) for c, day in due.items() if (c.guild_id, day) not in taken]
+        todo.sort(key=lambda item: (not (mine is None or mine(item[0].guild_id)),
+                                    hashlib.blake2b(f"{self.holder}{item[0].guild_id}".encode(),
+                                                    digest_size=4).digest()))  # fmt: skip
+        posted: list[Digest] = []
+        queue = iter(todo)
+
+        async def worker() -> None:
+            for channel, day in queue:
+                digest = await self._run_one(channel, day, post, warn, door, say)
+                if digest is not None:
+                    posted.append(digest)
+
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(at_once, len(todo))):
+                group.create_task(worker())
         return posted
+
+    async def _run_one(self, channel: DigestChannel, day: str, post: Post, warn: Warn,
+                       door: RoleDoor | None, say: Say | None) -> Digest | None:  # fmt: skip
+        digests = self.storage.digests
+        lease = await digests.claim(channel.guild_id, day, channel.channel_id, self.holder,
+                                    self.daily.clock(), self.lease)  # fmt: skip
+        if lease is None:
+            return None  # another runner holds it, or finished it meanwhile
+        async with self._renewing(lease):
+            try:
+                return await self._resume(lease, channel, post, warn, door, say)
+            except BaseException:  # a stop (cancelled past the drain), a database gone
+                with contextlib.suppress(Exception):
+                    await digests.release(lease, self.daily.clock())
+                raise
 
     @contextlib.asynccontextmanager
     async def _renewing(self, lease: Lease) -> AsyncIterator[None]:

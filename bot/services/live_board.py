@@ -179,10 +179,16 @@ class LiveBoardService:
         # edit, which finds it gone).
         self.known: dict[int, tuple[int, str]] = {}
         self.warned: set[tuple[int, str]] = set()  # (server, day) whose channel refused us
+        # The servers whose boards this process shows the day's end in (its shards'): every
+        # process closes the day and shows its own servers' grids, not all of them in one.
+        self.mine: Callable[[int], bool] = lambda _guild_id: True
 
-    def attach(self, post: Post, edit: Edit) -> None:
-        """Where boards go (Discord's cog); without it, marks are ignored (the console)."""
+    def attach(self, post: Post, edit: Edit, mine: Callable[[int], bool] | None = None) -> None:
+        """Where boards go (Discord's cog); without it, marks are ignored (the console).
+        ``mine``: whether a server is this process's (its shards'); default every one."""
         self.post, self.edit = post, edit
+        if mine is not None:
+            self.mine = mine
 
     def detach(self) -> None:
         self.post = self.edit = None
@@ -247,10 +253,11 @@ class LiveBoardService:
         return LiveBoard(guild_id, day, games + shares, closed)
 
     async def day_over(self, day: date) -> int:
-        """``day`` is over and its dailies closed: each server's board of it is edited to
-        show its grids (a board whose games are still going shows them once they close,
-        as each close marks it). Returns how many boards were marked."""
-        scopes = await self.storage.live_boards.servers_with_board(day.isoformat())
+        """``day`` is over and its dailies closed: each of this process's servers' board of
+        it is edited to show its grids (a board whose games are still going shows them once
+        they close, as each close marks it). Returns how many boards were marked."""
+        scopes = [scope for scope in await self.storage.live_boards.servers_with_board(
+            day.isoformat()) if self.mine(scope)]  # fmt: skip
         for scope in scopes:
             self.changed(scope, day.isoformat())
         return len(scopes) if self.post is not None else 0

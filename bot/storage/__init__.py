@@ -60,6 +60,7 @@ from bot.storage.records import (
     fold,
 )
 from bot.storage.reminders import Reminders
+from bot.storage.request_pace import RequestPace
 from bot.storage.retention import Retention
 from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
@@ -99,6 +100,7 @@ class Storage:
         self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
         self.retention = Retention(db)  # purging the rows no reader needs any more
         self.web_pages = WebPages(db)  # servers' pages on the web, and who is named there
+        self.request_pace = RequestPace(db)  # the deployment's pace of requests to Discord
 
     # -- opening, closing, migrating -------------------------------------------------------
 

@@ -274,6 +274,22 @@ _WEB_PAGES = """
     ALTER TABLE players ADD COLUMN web_name INTEGER NOT NULL DEFAULT 0;
 """
 
+# The deployment's pace of requests to Discord (bot/services/request_budget.py): the time
+# (seconds since the epoch, by the database's clock on PostgreSQL) from which the next
+# request may go, shared by every process; and the refusals Discord gave (401, 403, 429),
+# counted by the minute, kept far from the count that bans an address.
+_REQUEST_PACE = """
+    CREATE TABLE request_pace (
+        name TEXT PRIMARY KEY,
+        next_at DOUBLE PRECISION NOT NULL
+    );
+    INSERT INTO request_pace (name, next_at) VALUES ('discord', 0);
+    CREATE TABLE request_refusals (
+        minute BIGINT PRIMARY KEY,
+        refused INTEGER NOT NULL
+    );
+"""
+
 
 def _answer_votes(big: str) -> str:
     return f"""
@@ -681,6 +697,8 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     _DIGEST_LEASES,
     # 31: servers' web pages and players' names on them (see _WEB_PAGES).
     _WEB_PAGES,
+    # 32: the deployment's pace of requests to Discord (see _REQUEST_PACE).
+    _REQUEST_PACE,
 )
 
 LATEST = len(SQLITE_MIGRATIONS)
@@ -1024,6 +1042,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     _DIGEST_LEASES,
     # 31: as SQLite's 31.
     _WEB_PAGES,
+    # 32: as SQLite's 32.
+    _REQUEST_PACE,
 )
 assert POSTGRES_BASE + len(POSTGRES_MIGRATIONS) - 1 == LATEST, "a migration for each engine"
 
