@@ -376,6 +376,7 @@ class WordleBot(commands.Bot):
         if getattr(self, "services", None) is None:  # run_bot opens them before logging in
             self.services = await open_services(self.settings)
         self.jobs.append(self.close_ended_days)  # first: before the digest's
+        self.leader_jobs.append(self.services.retention.job)  # what nobody reads goes
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Servers' pages, on this loop (WEB_PORT; bot/web/); a port taken stops the start.

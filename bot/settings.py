@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.storage.database import DatabaseUrl, parse_database_url
 
 MEMORY = ":memory:"
+RETENTION_DAYS = 30  # see retention_days
 
 
 def default_database() -> str:
@@ -77,6 +78,10 @@ class Settings(BaseSettings):
     # The live daily board (/liveboard): at most one edit of a server's board in this many
     # seconds (a burst of finishes becomes one edit).
     live_board_seconds: float = Field(default=5.0, gt=0)
+    # Rows no reader needs any more (the boards of days, weeks, months and seasons no board
+    # shows, old digests' claims and live boards' messages) are purged this many days after
+    # (bot/services/retention.py); 0 keeps them. Players' own history is never purged.
+    retention_days: int = Field(default=RETENTION_DAYS, ge=0)
     # /analyze: seconds of one core that reading one paste's grids may take, all together.
     analysis_budget_seconds: float = Field(default=5.0, gt=0, le=60)
     # Tests only: the bot's clock starts at this instant (and runs on at the real pace), so

@@ -253,6 +253,26 @@ def test_bench_service_small_on_both_engines(capsys, postgres_url) -> None:
     assert all(r["each_run"] == [r["guesses_per_second"]] for r in data["runs"])
     assert {b["board_results"] for b in data["boards"].values()} == {200}
     assert set(data["boards"]) == {"sqlite", "postgresql"}
+    assert all(b["digest_ms"] >= b["digest_reads_ms"] > 0 for b in data["boards"].values())
+
+
+def test_bench_growth_measures_each_table_and_what_the_purge_keeps(capsys, postgres_url) -> None:
+    code, out, _ = run(capsys, "bench", "growth", "--players", "12", "--days", "40",
+                       "--database", postgres_url, "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"sqlite", "postgresql"}
+    for figures in data.values():
+        tables, kept = figures["tables"], figures["after_purge"]["tables"]
+        played = tables["results"]["rows"]
+        assert played > 12 * 30 and tables["games"]["rows"] == played
+        assert tables["period_standings"]["bytes"] > tables["period_standings"]["index_bytes"] > 0
+        assert tables["digests"]["rows"] == 40 and kept["digests"]["rows"] == 32
+        assert kept["period_standings"]["rows"] < tables["period_standings"]["rows"]
+        assert kept["results"] == tables["results"]  # a player's history is never purged
+        assert 0 < figures["after_purge"]["bytes"] < figures["year"]["bytes"]
+        assert figures["year"]["bytes_per_player_year"] == round(
+            figures["year"]["bytes"] * 365 / 40 / 12
+        )
 
 
 @given(rates=st.lists(st.floats(0, 1e4), min_size=1, max_size=9))

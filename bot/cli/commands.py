@@ -511,7 +511,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
             f"{engine} leaderboard over {board['board_players']:,} players and "
             f"{board['board_results']:,} results (loaded in {board['board_load_seconds']} s): "
             f"slowest page {board['page_ms_max']} ms (the first pass, right after the load: "
-            f"{board['first_pass_page_ms_max']} ms)"
+            f"{board['first_pass_page_ms_max']} ms); the digest of one server's day "
+            f"{board['digest_ms']} ms (its reads of the day {board['digest_reads_ms']} ms)"
         )
         for name, ms in board["page_ms"].items():
             print(f"  {name:<22} {ms:6.2f} ms")
@@ -1096,6 +1097,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--database", dest="board_database", metavar="URL",
                    help="also PostgreSQL: an empty database, or 'embedded'")  # fmt: skip
     p.set_defaults(run=later("bot.cli.live_board_bench", "cmd_bench_live_board"))
+    p = benches.add_parser("growth", help="a server's year in the database, table by table")
+    p.add_argument("--players", type=whole(1, 1_000_000), default=1000)
+    p.add_argument("--days", type=whole(1, 10_000), default=365)
+    p.add_argument(
+        "--real-days",
+        type=whole(0, 10_000),
+        default=2,
+        help="the last days played through the services (the rest bulk-loaded)",
+    )
+    p.add_argument(
+        "--sharers",
+        type=number(0, 1),
+        default=0.05,
+        help="of the players, those who also post their NYT share each day",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--database", dest="growth_database", metavar="URL",
+                   help="also PostgreSQL: an empty database, or 'embedded'")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=later("bot.cli.growth_bench", "cmd_bench_growth"))
     p = benches.add_parser("storage-layer", help="our SQL layer against SQLAlchemy Core")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_storage_layer)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import tempfile
 import time
@@ -129,6 +130,52 @@ def measure_guesses(url: str, players: int, processes: int, rounds: int, seed: i
     }
 
 
+DIGEST_GUILD = 3  # of the ten servers the board's results are spread over
+
+
+def _state() -> str:
+    """A game won in three, as the engine stores it (each board row's game has one)."""
+    from engine.game import WordleGame
+    from engine.variants import get_variant
+
+    game = WordleGame(get_variant("wordle"), "cigar")
+    for word in ("crane", "moist", "cigar"):
+        game.guess(word)
+    return json.dumps(game.to_dict())
+
+
+def board_days(players: int, results: int, seed: int, first_day: int
+               ) -> Iterator[list[tuple[Any, ...]]]:  # fmt: skip
+    """The board's results a day at a time (``players`` results a day, by random players of
+    ten servers), made as they are loaded: ten million never sit in memory at once."""
+    rng, state = random.Random(seed), _state()
+    for start in range(0, results, players):
+        day = date.fromordinal(first_day + start // players).isoformat()
+        yield [
+            (rng.randrange(10_000, 10_000 + players), rng.randrange(1, 11), "wordle:daily", day,
+             rng.random() < 0.9, rng.randint(2, 6), rng.randrange(100), None, state)
+            for _ in range(min(players, results - start))
+        ]  # fmt: skip
+
+
+async def time_digest(services: Any, guild_id: int, day: date) -> dict[str, float]:
+    """The digest of one server's day (bot/services/digest.py: its reads and its making,
+    the coach's highlights included, nothing posted), warm: the fastest of three, in ms; and
+    of it, the reads of the day's results (what grows with the database)."""
+    from bot.services.digest import DIGEST_KINDS
+
+    took, reads = [], []
+    for _ in range(3):
+        began = time.perf_counter()
+        await services.digests.digest(guild_id, day)
+        took.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        await services.storage.digests.finished(guild_id, day.isoformat(), DIGEST_KINDS)
+        await services.storage.digests.unfinished(guild_id, day.isoformat(), DIGEST_KINDS)
+        reads.append(time.perf_counter() - began)
+    return {"digest_ms": round(min(took) * 1000, 2), "digest_reads_ms": round(min(reads) * 1000, 2)}
+
+
 async def measure_board(url: str, board_players: int, board_results: int, seed: int
                         ) -> dict[str, Any]:  # fmt: skip
     """Load many finished games, then time pages 1, 2 and 50 of every board, twice: the
@@ -137,19 +184,11 @@ async def measure_board(url: str, board_players: int, board_results: int, seed: 
     from bot.services import open_services
     from bot.settings import load_settings
 
-    rng = random.Random(seed)
     services = await open_services(load_settings(database_url=url, daily_seed=SEED))
     first_day = 738_000
-    rows = [
-        (rng.randrange(10_000, 10_000 + board_players), rng.randrange(1, 11), "wordle:daily",
-         date.fromordinal(first_day + i // board_players).isoformat(), rng.random() < 0.9,
-         rng.randint(2, 6), rng.randrange(100))
-        for i in range(board_results)
-    ]  # fmt: skip
     begin = time.perf_counter()
-    await services.storage.bulk_results(rows)
+    await services.storage.bulk_days(board_days(board_players, board_results, seed, first_day))
     load_seconds = time.perf_counter() - begin
-    del rows
     today = date.fromordinal(first_day + board_results // board_players)
     passes: list[dict[str, float]] = []
     for _ in range(2):  # right after the load, then as a server in use reads them
@@ -172,8 +211,10 @@ async def measure_board(url: str, board_players: int, board_results: int, seed: 
                     where = "guild" if guild else "global"
                     pages[f"{metric}:{period}:{where}"] = round(max(times) * 1000, 2)
         passes.append(pages)
+    digest = await time_digest(services, DIGEST_GUILD, date.fromordinal(today.toordinal() - 1))
     await services.close()
     return {
+        **digest,
         "board_players": board_players,
         "board_results": board_results,
         "board_load_seconds": round(load_seconds, 1),

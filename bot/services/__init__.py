@@ -25,11 +25,12 @@ from bot.services.live_board import WINDOW, LiveBoardService
 from bot.services.races import RaceService
 from bot.services.reminders import ReminderService
 from bot.services.request_budget import RATE, RequestBudget
+from bot.services.retention import RetentionService
 from bot.services.stats import Board, Stats, StatsService
 from bot.services.web import WebService
 from bot.services.winner_role import RoleDoor, take_from_player
 from bot.services.year import YearService
-from bot.settings import Settings
+from bot.settings import RETENTION_DAYS, Settings
 from bot.storage import Storage
 
 DRAW_FROM = "daily_draw_from"  # the meta key of the first drawn day, beside "daily_seed"
@@ -48,11 +49,13 @@ class Services:
     analysis_budget: float = BUDGET  # seconds of reading grids per paste
     live_board_window: float = WINDOW  # seconds: one edit of a server's live board in each
     web_base_url: str = ""  # where servers' pages are reached (bot/web/), "" if nowhere
+    retention_days: int = RETENTION_DAYS  # rows no reader needs stay this long (0: forever)
     # Playing and hints: five a player in ten seconds, whichever front end they come from
     play_limit: Limit = field(default_factory=lambda: Limit(PLAY_RATE, PLAY_SECONDS))
     races: RaceService = field(init=False)  # plays through ``games``: made from it
     closing: ClosingService = field(init=False)  # the job closing the days that ended
     live_boards: LiveBoardService = field(init=False)  # the live daily board's edits
+    retention: RetentionService = field(init=False)  # the job purging what nobody reads
     request_rate: float = RATE  # requests a second to Discord, for the whole deployment
     requests: RequestBudget = field(init=False)  # the deployment's budget of requests
 
@@ -60,6 +63,7 @@ class Services:
         self.races = RaceService(self.storage, self.daily, self.games)
         self.closing = self.digests.closing  # one closing service for the job and the digest
         self.live_boards = LiveBoardService(self.storage, self.daily, self.live_board_window)
+        self.retention = RetentionService(self.storage, self.daily, self.retention_days)
         self.games.on_daily = self.live_boards.changed  # a daily started or ended: its board
         self.games.boards_showing = self.live_boards.showing  # and those it takes a share from
         self.closing.on_daily = self.live_boards.changed  # closed at midnight: its last state
@@ -137,7 +141,8 @@ async def open_services(settings: Settings) -> Services:
                     analysis_budget=settings.analysis_budget_seconds,
                     live_board_window=settings.live_board_seconds,
                     web_base_url=settings.web_link_base,
-                    request_rate=settings.discord_requests_per_second)  # fmt: skip
+                    request_rate=settings.discord_requests_per_second,
+                    retention_days=settings.retention_days)  # fmt: skip
 
 
 async def _draw_from(storage: Storage, today: date) -> date:

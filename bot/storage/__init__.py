@@ -61,6 +61,7 @@ from bot.storage.records import (
 )
 from bot.storage.reminders import Reminders
 from bot.storage.request_pace import RequestPace
+from bot.storage.retention import Retention
 from bot.storage.shares import SHARED, ShareResult
 from bot.storage.skills import Skills
 from bot.storage.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
@@ -97,6 +98,7 @@ class Storage:
         self.imports = Imports(db)  # the checkpoints of share channels' history imports
         self.years = Years(db)  # the year card's reads
         self.live_boards = LiveBoards(db)  # the live daily board's channel and messages
+        self.retention = Retention(db)  # purging the rows no reader needs any more
         self.web_pages = WebPages(db)  # servers' pages on the web, and who is named there
         self.request_pace = RequestPace(db)  # the deployment's pace of requests to Discord
 
@@ -700,9 +702,10 @@ class Storage:
 
     async def bulk_results(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Load many finished games at once (benchmarks, imports): (player, scope, kind, day,
-        won, guesses[, the coach's skill[, its luck]]) in play order, with their games,
-        results and standings. They are never coached again (their games hold no rows)."""
-        rows = [(*r, *(None,) * (8 - len(r))) for r in rows]
+        won, guesses[, the coach's skill[, its luck[, the game's state (JSON text)[, its
+        puzzle]]]]) in play order, with their games, results and standings. They are never
+        coached again (a game given no state holds no rows)."""
+        rows = [(*r, *(None,) * (10 - len(r))) for r in rows]
         now = _now()
         async with self.transaction() as db:
             await counts.pause(db, self.db)
@@ -717,7 +720,7 @@ class Storage:
                     key = (old[0], old[1], kind)
                     standings[key] = tuple(old)[2:8]
                     skills[key] = (int(old[8]), int(old[9]))
-            for player_id, scope, kind, day, won, guesses, skill, _luck in rows:
+            for player_id, scope, kind, day, won, guesses, skill, *_ in rows:
                 for key in ((scope, player_id, kind), (GLOBAL, player_id, kind)):
                     standings[key] = fold(standings.get(key), Result(won, guesses, day))
                     if skill is not None:
@@ -730,10 +733,10 @@ class Storage:
                 [(p, f"player{p}", now) for p in sorted({r[0] for r in rows} - known)],
             )  # fmt: skip
             await db.load(
-                "games", ("id", "player_id", "scope", "kind", "state", "version", "status",
-                          "created_at", "updated_at"),
-                [(base + i + 1, r[0], r[1], r[2], "{}", 0, "won" if r[4] else "lost", now, now)
-                 for i, r in enumerate(rows)],
+                "games", ("id", "player_id", "scope", "kind", "puzzle", "state", "version",
+                          "status", "created_at", "updated_at"),
+                [(base + i + 1, r[0], r[1], r[2], r[9], r[8] or "{}", 0,
+                  "won" if r[4] else "lost", now, now) for i, r in enumerate(rows)],
             )  # fmt: skip
             await db.load(
                 "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
@@ -756,6 +759,123 @@ class Storage:
         await self.db.optimize(
             ("players", "games", "results", "standings", "period_standings", "board_counts")
         )
+
+    async def bulk_days(self, days: Iterable[list[tuple[Any, ...]]]) -> int:
+        """Load many finished games into kinds with none yet, a day at a time (benchmarks at
+        ten million results): each list holds one day's rows, as :meth:`bulk_results` takes
+        them, days in order. The same rows as :meth:`bulk_results` writes, in memory bounded
+        by the players (their standings and the periods still open), not by the rows: the
+        periods are counted as they go and each is written once it ends. The indexes of the
+        tables it fills (but their keys) are built again after the load, not kept row by row
+        (for a load large beside what is there). Returns the rows."""
+        now = _now()
+        loaded = 0
+        filled = ("players", "games", "results", "standings", "period_standings")
+        async with self.transaction() as db:
+            await counts.pause(db, self.db)
+            if self.db.engine == "postgresql":
+                indexes = await db.all(
+                    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = "
+                    f"current_schema() AND tablename IN ({', '.join('?' * len(filled))}) "
+                    "AND indexname NOT IN (SELECT conname FROM pg_constraint)",
+                    filled,
+                )
+            else:
+                indexes = await db.all(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT "
+                    f"NULL AND tbl_name IN ({', '.join('?' * len(filled))})",
+                    filled,
+                )
+            for name, _ in indexes:
+                await db.execute(f"DROP INDEX {name}")
+            seasons = {int(r[0]): int(r[1]) for r in await db.all(
+                "SELECT guild_id, season_days FROM guild_settings")}  # fmt: skip
+            known = {int(r[0]) for r in await db.all("SELECT id FROM players")}
+            base = int(await db.value("SELECT COALESCE(MAX(id), 0) FROM games"))
+            standings: dict[tuple[int, int, str], StandingRow] = {}
+            skills: dict[tuple[int, int, str], list[int]] = {}
+            periods: dict[str, dict[tuple[int, str, int], list[int]]] = {}  # open, by key
+            kinds: set[str] = set()
+            last: date | None = None
+            period_columns = ("scope", "kind", "period", "player_id", "played", "wins",
+                              "win_guesses", "skilled", "skill_total")  # fmt: skip
+
+            async def flush(keys: Iterable[str]) -> None:
+                await db.load("period_standings", period_columns, [
+                    (where, kind, key, player, *value) for key in list(keys)
+                    for (where, kind, player), value in periods.pop(key).items()
+                ])  # fmt: skip
+
+            for batch in days:
+                rows = [(*r, *(None,) * (10 - len(r))) for r in batch]
+                if not rows:
+                    continue
+                day = date.fromisoformat(rows[0][3])
+                if (last is not None and day <= last) or any(r[3] != rows[0][3] for r in rows):
+                    raise ValueError("bulk_days takes one list a day, the days in order")
+                last = day
+                new_kinds = {r[2] for r in rows} - kinds
+                marks = ", ".join("?" * len(new_kinds))
+                if new_kinds and await db.value(
+                    f"SELECT COUNT(*) FROM results WHERE kind IN ({marks})", tuple(new_kinds)
+                ):
+                    raise ValueError("bulk_days loads kinds that have no results yet")
+                kinds |= new_kinds
+                keys_of = {where: period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS))
+                           for where in {r[1] for r in rows} | {GLOBAL}}  # fmt: skip
+                for player_id, scope, kind, played_on, won, guesses, skill, *_ in rows:
+                    result = Result(won, guesses, played_on)
+                    for where in (scope, GLOBAL) if scope != GLOBAL else (GLOBAL,):
+                        key = (where, player_id, kind)
+                        standings[key] = fold(standings.get(key), result)
+                        if skill is not None:
+                            skilled = skills.setdefault(key, [0, 0])
+                            skilled[0] += 1
+                            skilled[1] += skill
+                        for period in keys_of[where]:
+                            row = periods.setdefault(period, {}).setdefault(
+                                (where, kind, player_id), [0, 0, 0, 0, 0])  # fmt: skip
+                            row[0] += 1
+                            row[1] += int(won)
+                            row[2] += int(guesses) * int(won)
+                            if skill is not None:
+                                row[3] += 1
+                                row[4] += int(skill)
+                open_keys = {key for keys in keys_of.values() for key in keys}
+                new = sorted({r[0] for r in rows} - known)
+                known.update(new)
+                await db.load("players", ("id", "name", "created_at"),
+                              [(p, f"player{p}", now) for p in new])  # fmt: skip
+                await db.load(
+                    "games", ("id", "player_id", "scope", "kind", "puzzle", "state", "version",
+                              "status", "created_at", "updated_at"),
+                    [(base + loaded + i + 1, r[0], r[1], r[2], r[9], r[8] or "{}", 0,
+                      "won" if r[4] else "lost", now, now) for i, r in enumerate(rows)],
+                )  # fmt: skip
+                await db.load(
+                    "results", ("game_id", "player_id", "scope", "kind", "day", "won", "guesses",
+                                "finished_at", "played_on", "skill", "coached", "luck"),
+                    [(base + loaded + i + 1, r[0], r[1], r[2], r[3], int(r[4]), r[5], now,
+                      r[3], r[6], 1, r[7]) for i, r in enumerate(rows)],
+                )  # fmt: skip
+                loaded += len(rows)
+                await flush([key for key in periods if key not in open_keys or
+                             key.startswith("day:")])  # fmt: skip
+            await flush(list(periods))
+            await db.load(
+                "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
+                              "current_streak", "max_streak", "last_day", "skilled",
+                              "skill_total"),
+                [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
+            )  # fmt: skip
+            for _, create in indexes:
+                await db.execute(create)
+            await counts.recount(db, self.db, sorted(kinds))
+            await self.db.after_load(db, ("players", "games", "results", "standings"))
+        await self.db.optimize(
+            ("players", "games", "results", "standings", "period_standings", "board_counts")
+        )
+        return loaded
 
 
 def _apply_result(
