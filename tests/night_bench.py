@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_process import SEED, BotProcess, kill_running
 from discord_gateway import guild_range
 from discord_server import DiscordServer
+from load_ramp import cpu_seconds
 
 from bot.cli.service_bench import embedded_postgres
 from bot.services import Player, open_services
@@ -84,15 +85,6 @@ async def make_the_day(url: str, guilds: list[int], players: int, server: Discor
         await asyncio.gather(*(one(n, guild) for n, guild in enumerate(guilds)))
     finally:
         await services.close()
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user and system CPU so far."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_cpu_seconds(url: str) -> float:

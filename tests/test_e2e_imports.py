@@ -117,11 +117,14 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
     import carries on by itself, edits the same message, and ends with the same boards and
     the same counts as the uninterrupted one."""
     database = str(tmp_path / "bot.sqlite3")
+    # Every board kept (RETENTION_DAYS=0): the restarted process's clock runs on, and the
+    # history is 40 days long, past the default 30 after which ended days' boards go.
+    keep = {"retention_days": "0"}
     first, second = GUILDS[0], GUILDS[1]
     server.seed(first + 1, long_history(first, 1000))
     server.seed(second + 1, long_history(second, 2000))
     since = TODAY - timedelta(days=40)
-    process = BotProcess(server, database, message_content_intent="true")
+    process = BotProcess(server, database, message_content_intent="true", **keep)
     await started(server, process)
     for guild in (first, second):
         await share_channel(server, guild)
@@ -164,7 +167,7 @@ async def test_an_import_counts_each_share_for_its_day_once_and_survives_a_kill(
 
     server.identified.clear()
     later = datetime.now(UTC) + LEASE + timedelta(minutes=2)  # the killed owner's lease is over
-    restarted = BotProcess(server, database, message_content_intent="true",
+    restarted = BotProcess(server, database, message_content_intent="true", **keep,
                            clock_start=later.isoformat(), jobs_interval_seconds="1")  # fmt: skip
     try:
         await started(server, restarted)

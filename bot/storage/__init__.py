@@ -71,6 +71,18 @@ from bot.storage.years import Years
 
 log = logging.getLogger("wordlebot.storage")
 
+
+def tally(row: list[int], won: object, guesses: object, skill: object) -> None:
+    """One result into a period board's row: played, wins, guesses of the wins, and the
+    coach's skill (how many games have one, and their sum)."""
+    row[0] += 1
+    row[1] += int(won)  # type: ignore[call-overload]
+    row[2] += int(guesses) * int(won)  # type: ignore[call-overload]
+    if skill is not None:
+        row[3] += 1
+        row[4] += int(skill)  # type: ignore[call-overload]
+
+
 PERIODS_MIGRATION = 7  # the schema version that brought boards over periods
 COUNTS_MIGRATION = 12  # and the one that keeps how many players each board holds
 SHARES_MIGRATION = 15  # and the one that takes shares off the global boards
@@ -835,12 +847,7 @@ class Storage:
                         for period in keys_of[where]:
                             row = periods.setdefault(period, {}).setdefault(
                                 (where, kind, player_id), [0, 0, 0, 0, 0])  # fmt: skip
-                            row[0] += 1
-                            row[1] += int(won)
-                            row[2] += int(guesses) * int(won)
-                            if skill is not None:
-                                row[3] += 1
-                                row[4] += int(skill)
+                            tally(row, won, guesses, skill)
                 open_keys = {key for keys in keys_of.values() for key in keys}
                 new = sorted({r[0] for r in rows} - known)
                 known.update(new)
@@ -922,13 +929,8 @@ async def rebuild_periods(db: Transaction, kinds: list[str]) -> None:
         day = date.fromisoformat(played_on)
         for where in {scope} if shared else {scope, GLOBAL}:
             for key in period_keys(day, seasons.get(where, DEFAULT_SEASON_DAYS)):
-                row = counts.setdefault((where, kind, key, player_id), [0, 0, 0, 0, 0])
-                row[0] += 1
-                row[1] += int(won)
-                row[2] += int(guesses) * int(won)
-                if skill is not None:
-                    row[3] += 1
-                    row[4] += int(skill)
+                tally(counts.setdefault((where, kind, key, player_id), [0, 0, 0, 0, 0]), won,
+                      guesses, skill)  # fmt: skip
     await db.execute(f"DELETE FROM period_standings WHERE kind IN ({marks})", kinds)
     await db.load("period_standings", ("scope", "kind", "period", "player_id", "played", "wins",
                                        "win_guesses", "skilled", "skill_total"),
