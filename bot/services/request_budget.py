@@ -97,6 +97,7 @@ class RequestBudget:
         self.sent: Counter[Priority] = Counter()  # requests let go, by priority
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited
         self.alone = False  # the database did not answer: paced alone
+        self._said = False  # what it sent, logged at the stop
         self._late = 0  # times given up in a row, reached too late
         self.given_up = 0  # times reserved and not used, reached too late
         # The database's clock less this process's (PostgreSQL's schedule is in its time),
@@ -133,7 +134,10 @@ class RequestBudget:
         return self._refusals
 
     async def close(self) -> None:
-        if sum(self.sent.values()):
+        """Stop; said once in the log: what this process sent (the services may be closed
+        twice)."""
+        if sum(self.sent.values()) and not self._said:
+            self._said = True
             log.info("requests to Discord: %s sent; %d times given up, reached late; %.1f s "
                      "waited in all", ", ".join(f"{n} {p.name.lower()}" for p, n in
                                                 sorted(self.sent.items())),
