@@ -72,6 +72,16 @@ from bot.storage.years import Years
 log = logging.getLogger("wordlebot.storage")
 
 
+async def load_standings(db: Transaction, standings: dict[Any, Any],
+                         skills: dict[Any, Any]) -> None:  # fmt: skip
+    """The standings a bulk load worked out, with each one's skill, in one load."""
+    await db.load(
+        "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
+                      "current_streak", "max_streak", "last_day", "skilled", "skill_total"),
+        [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
+    )  # fmt: skip
+
+
 def tally(row: list[int], won: object, guesses: object, skill: object) -> None:
     """One result into a period board's row: played, wins, guesses of the wins, and the
     coach's skill (how many games have one, and their sum)."""
@@ -758,12 +768,7 @@ class Storage:
             )  # fmt: skip
             for kind in {r[2] for r in rows}:  # every row of these kinds was read above
                 await db.execute("DELETE FROM standings WHERE kind = ?", (kind,))
-            await db.load(
-                "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
-                              "current_streak", "max_streak", "last_day", "skilled",
-                              "skill_total"),
-                [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
-            )  # fmt: skip
+            await load_standings(db, standings, skills)
             kinds = sorted({r[2] for r in rows})
             await rebuild_periods(db, kinds)
             await counts.recount(db, self.db, kinds)
@@ -869,12 +874,7 @@ class Storage:
                 await flush([key for key in periods if key not in open_keys or
                              key.startswith("day:")])  # fmt: skip
             await flush(list(periods))
-            await db.load(
-                "standings", ("scope", "player_id", "kind", "played", "wins", "win_guesses",
-                              "current_streak", "max_streak", "last_day", "skilled",
-                              "skill_total"),
-                [(*key, *value, *skills.get(key, (0, 0))) for key, value in standings.items()],
-            )  # fmt: skip
+            await load_standings(db, standings, skills)
             for _, create in indexes:
                 await db.execute(create)
             await counts.recount(db, self.db, sorted(kinds))
