@@ -182,6 +182,26 @@ async def test_the_trace_puts_each_request_through_the_budget(database_url, open
     assert await budget.tally() == 3
 
 
+async def test_the_windows_calls_as_the_bot_wait_for_the_budget(opened) -> None:
+    """The game window's own calls to Discord: who is in an Activity, asked as the bot,
+    waits for the budget; a player's own token's call (who they are) is not the bot's."""
+    from discord_server import APP_ID, DiscordServer
+
+    from bot.web.activity_auth import DiscordAuth
+
+    services = await opened(":memory:")
+    discord = DiscordServer([])
+    await discord.start()
+    auth = DiscordAuth(APP_ID, "secret", "a-bot-token", discord.api_base, services.requests)
+    try:
+        discord.launch("i-1", 5, {7})
+        assert await auth.instance("i-1") == ({7}, 5, None)
+        assert services.requests.sent == {Priority.NORMAL: 1}
+    finally:
+        await auth.close()
+        await discord.stop()
+
+
 @pytest.mark.parametrize("rate", [0.0, 51.0])
 def test_the_rate_stays_within_discords(rate: float) -> None:
     from bot.settings import SettingsError, load_settings

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from bot.storage.database import Database
-from bot.storage.periods import EPOCH
+from bot.storage.periods import EPOCH, period_days, season_of
 
 
 @dataclass(frozen=True)
@@ -38,19 +38,16 @@ def shown_until(period: str) -> date | None:
     season the last day of the next (while it is the previous season); None if unknown."""
     kind, _, rest = period.partition(":")
     try:
-        if kind == "day":
-            return date.fromisoformat(rest)
-        if kind == "week":
-            return date.fromisoformat(rest) + timedelta(days=6)
-        if kind == "month":
-            first = date.fromisoformat(f"{rest}-01")
-            return (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
         if kind == "season":
             length, number = (int(x) for x in rest.split(":"))
-            return EPOCH + timedelta(days=(number + 2) * length - 1)
+            following = EPOCH + timedelta(days=(number + 1) * length)
+            return season_of(following, length).last
+        first = date.fromisoformat(f"{rest}-01" if kind == "month" else rest)
     except ValueError:
         return None
-    return None
+    name = {"day": "today", "week": "week", "month": "month"}.get(kind)
+    days = None if name is None else period_days(name, first, 1)
+    return None if days is None else days[1]
 
 
 class Retention:

@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp
 
 from bot.i18n import N_, _
+from bot.services.request_budget import RequestBudget
 
 DISCORD_API = "https://discord.com/api/v10"
 SESSION_SECONDS = 15 * 60  # then the window authorizes again (prompt: none, unseen)
@@ -100,8 +101,12 @@ class DiscordAuth:
     """The window's calls to Discord: the three of a sign-in, and a share's post."""
 
     def __init__(self, client_id: int, client_secret: str, bot_token: str,
-                 api_base: str | None = None) -> None:  # fmt: skip
+                 api_base: str | None = None,
+                 budget: RequestBudget | None = None) -> None:  # fmt: skip
         self.client_id = client_id
+        # The deployment's budget, which the calls made as the bot wait for (those made
+        # with a player's token are not the bot's to count)
+        self.budget = budget
         self.client_secret = client_secret
         self.bot_token = bot_token
         self.api = (api_base or DISCORD_API).rstrip("/")
@@ -170,6 +175,8 @@ class DiscordAuth:
         ``refused``'s fault: 403; Discord failing or away: 502)."""
         if self._http is None:
             self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(REQUEST_SECONDS))
+        if bot and self.budget is not None:
+            await self.budget.turn()
         headers = {}
         if bot or bearer:
             headers["Authorization"] = f"Bot {self.bot_token}" if bot else f"Bearer {bearer}"

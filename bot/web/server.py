@@ -64,7 +64,8 @@ def activity_of(services: Services, settings: Settings) -> Activity | None:
                     "the game window needs the bot's token, and is off")  # fmt: skip
         return None
     auth = DiscordAuth(settings.discord_client_id, secret.get_secret_value(),
-                       token.get_secret_value(), settings.discord_api_base)  # fmt: skip
+                       token.get_secret_value(), settings.discord_api_base,
+                       services.requests)  # fmt: skip
     return Activity(services, auth, Sessions(secret.get_secret_value()),
                     tuple(settings.activity_frame_origins))  # fmt: skip
 
