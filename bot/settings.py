@@ -72,9 +72,9 @@ class Settings(BaseSettings):
     # On SIGTERM, how long interactions in flight (and a round of the jobs) get to finish.
     drain_seconds: float = Field(default=5.0, gt=0, le=60)
     # Requests a second to Discord for the whole deployment, all its processes together (the
-    # answers to interactions aside): Discord allows 50; a few fewer keep any second, however
-    # it is cut, under that while a busy process sends a little late.
-    discord_requests_per_second: float = Field(default=46.0, gt=0, le=50)
+    # answers to interactions aside): Discord allows 50; a little fewer keeps any second,
+    # however it is cut, under that while a busy process sends a little late.
+    discord_requests_per_second: float = Field(default=48.0, gt=0, le=50)
     # The live daily board (/liveboard): at most one edit of a server's board in this many
     # seconds (a burst of finishes becomes one edit).
     live_board_seconds: float = Field(default=5.0, gt=0)

@@ -216,12 +216,51 @@ async def test_the_schedule_reserves_in_turn_and_holds_the_live_boards(database_
     storage = await Storage.open(database_url)
     try:
         now, pace = time.time(), storage.request_pace
-        first, theirs = await pace.reserve(4, 0.5, 10.0, now, holds=1.0)  # the schedule idle
+        first, theirs = await pace.reserve(4, 0.5, 10.0, now, hold=("busy", 1.0))  # idle
         assert first == theirs == pytest.approx(now, abs=2.0)  # (the database's clock)
         again, _ = await pace.reserve(1, 0.5, 10.0, now)
         assert again == pytest.approx(first + 2.0)
         assert await pace.reserve(1, 0.5, 1.0, now) is None  # 2.5 s ahead
-        assert await pace.reserve(1, 0.5, 10.0, now, yields=True) is None  # held: the day's
+        assert await pace.reserve(1, 0.5, 10.0, now, yields=["busy"]) is None  # held
+        assert await pace.reserve(1, 0.5, 10.0, now, yields=["other"]) is not None
         assert await pace.ahead(now) == pytest.approx(2.5, abs=0.5)
     finally:
         await storage.close()
+
+
+async def test_the_roles_wait_for_every_processs_digests_and_the_boards_for_both(
+    shared_url, opened, budgets
+) -> None:
+    """One process has 60 digest requests waiting; the roles another asks for meanwhile go
+    once they are all out, and a third's live-board edits after the roles."""
+    day, roles, live = [budgets(await opened(shared_url), 100.0) for _ in "abc"]
+    digests = asyncio.create_task(sends(day, 60, Priority.DAY))
+    while not day.sent[Priority.DAY]:  # the digests have their times
+        await asyncio.sleep(0.005)
+    moved = asyncio.create_task(sends(roles, 20, Priority.ROLE))
+    while not roles.sent[Priority.ROLE]:
+        await asyncio.sleep(0.005)
+    edits = await sends(live, 5, Priority.LIVE)
+    assert min(await moved) > max(await digests)
+    assert min(edits) > max(await moved)
+
+
+async def test_a_process_late_to_its_times_pads_them_and_still_progresses(
+    database_url, opened, budgets
+) -> None:
+    """A loop held past its times (a hog blocking it 30 ms at a time) gives them up, then
+    reserves empty times after each request, so a late send crowds no one's second, and
+    still sends everything; once the loop keeps time again, the pad shrinks away."""
+    budget = budgets(await opened(database_url), 100.0)
+
+    async def hog() -> None:
+        while True:
+            time.sleep(0.03)  # the point: a loop held
+            await asyncio.sleep(0.001)
+
+    hogging = asyncio.create_task(hog())
+    await asyncio.wait_for(sends(budget, 30, Priority.DAY), 30)
+    hogging.cancel()
+    assert budget.given_up and budget.padded, (budget.given_up, budget.padded)
+    await sends(budget, 30, Priority.DAY)
+    assert budget._pad == 0

@@ -18,10 +18,11 @@ discord.py keeps each route's bucket from Discord's headers.
 
 Priorities: who waits goes in order of :class:`Priority` within a process, and across
 processes a request takes a time only while the shared schedule runs at most its
-:data:`HORIZONS` ahead: while digests and roles keep it full, the live boards' edits wait
-(each board's next edit then shows every change made meanwhile: its window widens), and
-reminders take what is left. Without the database (down a moment) a process goes on alone
-at a fraction of the rate (:data:`ALONE`).
+:data:`HORIZONS` ahead, and not while work it yields to holds the schedule (:data:`YIELDS`):
+the digests first, then the winners' roles, then the rest; while digests and roles keep the
+schedule full, the live boards' edits wait (each board's next edit then shows every change
+made meanwhile: its window widens), and reminders take what is left. Without the database
+(down a moment) a process goes on alone at a fraction of the rate (:data:`ALONE`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import contextlib
 import heapq
 import itertools
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -41,13 +43,15 @@ from bot.storage.request_pace import RequestPace
 
 log = logging.getLogger("wordlebot.requests")
 
-RATE = 46.0  # requests a second for the whole deployment (Discord allows 50)
+RATE = 48.0  # requests a second for the whole deployment (Discord allows 50)
+MOST = 49  # in any second, cut anywhere, sends included that a busy loop made a little late
 BATCH = 8  # send times reserved per trip to the database (the day's work: a second's)
 RETRY_SECONDS = 0.05  # before asking again when the schedule runs too far ahead
-# A time reached this late (a busy loop) is given up: at 46 a second, sends up to 60 ms
-# late keep any second within 50. After a few given up in a row one goes anyway, late:
-# a process too busy to keep time still makes progress.
-LATE, LATE_IN_A_ROW = 0.06, 3
+# A process whose loop reaches its times too late, a few in a row, reserves empty times after
+# each request (a pad, doubled while still too late, halved once on time): a late send then
+# crowds no one's second, and a process too busy to keep time still makes progress.
+LATE_IN_A_ROW = 3
+LATE_AT_LEAST = 0.01  # seconds a send may be late whatever the rate
 ALONE = 0.25  # the share of the rate a process uses alone while the database is away
 # Discord bans an address after 10,000 refusals in 10 minutes: past a tenth of that the
 # live boards wait (they cause most requests, and a refusal is mostly a closed channel)
@@ -56,18 +60,22 @@ REFUSALS_READ_SECONDS = 10.0  # how often the deployment's count is written and 
 
 
 class Priority(IntEnum):
-    DAY = 0  # the day's digest, the winner's role, an admin told their digest stopped
-    NORMAL = 1  # everything else: reminders, announcements, commands synced
-    LIVE = 2  # the live boards' posts and edits
+    DAY = 0  # the day's digests, an admin told their digest stopped
+    ROLE = 1  # the winners' roles moved, once the deployment's digests are out
+    NORMAL = 2  # everything else: reminders, announcements, commands synced
+    LIVE = 3  # the live boards' posts and edits
 
 
 # How far ahead of now the shared schedule may run for a request to still take a time on it.
-HORIZONS = {Priority.DAY: 60.0, Priority.NORMAL: 0.5, Priority.LIVE: 0.25}
+HORIZONS = {Priority.DAY: 60.0, Priority.ROLE: 60.0, Priority.NORMAL: 0.5, Priority.LIVE: 0.25}
 
-# The live boards wait while any process has the day's work reserved, and this long after:
-# a digest being made asks again within it (its image, its role), so the boards never slip
-# in between and stretch the night.
+# The work that holds the schedule while any process has times of it reserved, and this long
+# after (a digest being made asks again within it: its image, the next server's), and the
+# work that waits for it: the roles after every process's digests, the live boards after both,
+# so neither slips in between and stretches the night.
 HOLDS = 1.0
+HOLDS_FOR = {Priority.DAY: "busy", Priority.ROLE: "busy roles"}  # the rows that hold
+YIELDS = {Priority.ROLE: (Priority.DAY,), Priority.LIVE: (Priority.DAY, Priority.ROLE)}
 
 PRIORITY: ContextVar[Priority] = ContextVar("request_priority", default=Priority.NORMAL)
 
@@ -89,8 +97,10 @@ class RequestBudget:
                  clock: Callable[[], float] = time.time) -> None:  # fmt: skip
         self.pace = pace
         self.spacing = 1.0 / rate
+        # a send this late still keeps every second within MOST (at a rate near 50, a little)
+        self.late = max(MOST / rate - 1, LATE_AT_LEAST)
         self.clock = clock  # wall time, the schedule's (SQLite's) moments
-        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()
         self._wake: asyncio.Event | None = None
         self._dispatcher: asyncio.Task[None] | None = None
@@ -99,6 +109,8 @@ class RequestBudget:
         self.alone = False  # the database did not answer: paced alone
         self._said = False  # what it sent, logged at the stop
         self._late = 0  # times given up in a row, reached too late
+        self._pad = 0  # empty times reserved after each request while this loop runs late
+        self.padded = 0  # requests sent with empty times after them
         self.given_up = 0  # times reserved and not used, reached too late
         # The database's clock less this process's (PostgreSQL's schedule is in its time),
         # measured as NTP does over the quickest round trip of the last minute
@@ -111,16 +123,20 @@ class RequestBudget:
         """Wait until a request at ``priority`` (the block's :func:`requests_as`, else
         NORMAL) may be sent."""
         priority = PRIORITY.get() if priority is None else priority
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self.waiting, (priority, next(self._order), future))
-        if self._dispatcher is None or self._dispatcher.done():
-            self._wake = asyncio.Event()
-            self._dispatcher = loop.create_task(self._dispatch(), name="request budget")
-        assert self._wake is not None
-        self._wake.set()
-        began = time.monotonic()
-        await future
+        loop, began, order = asyncio.get_running_loop(), time.monotonic(), next(self._order)
+        while True:
+            future: asyncio.Future[float] = loop.create_future()
+            heapq.heappush(self.waiting, (priority, order, future))
+            if self._dispatcher is None or self._dispatcher.done():
+                self._wake = asyncio.Event()
+                self._dispatcher = loop.create_task(self._dispatch(), name="request budget")
+            assert self._wake is not None
+            self._wake.set()
+            latest = await future  # the latest moment its time still allows
+            now = self.clock()
+            if now <= latest:
+                break
+            self._too_late(now - latest + self.late, 1)  # woken too late: in its place again
         self.sent[priority] += 1
         self.waited[priority] += time.monotonic() - began
 
@@ -138,10 +154,10 @@ class RequestBudget:
         twice)."""
         if sum(self.sent.values()) and not self._said:
             self._said = True
-            log.info("requests to Discord: %s sent; %d times given up, reached late; %.1f s "
-                     "waited in all", ", ".join(f"{n} {p.name.lower()}" for p, n in
-                                                sorted(self.sent.items())),
-                     self.given_up, sum(self.waited.values()))  # fmt: skip
+            log.info("requests to Discord: %s sent; %d times given up, reached late, %d sent "
+                     "padded; %.1f s waited in all", ", ".join(f"{n} {p.name.lower()}" for p, n
+                                                               in sorted(self.sent.items())),
+                     self.given_up, self.padded, sum(self.waited.values()))  # fmt: skip
         if self._dispatcher is not None:
             self._dispatcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -171,9 +187,11 @@ class RequestBudget:
                 continue
             # the day's work reserves what waits (up to a second's), so that the schedule
             # runs ahead past the others' horizons while it lasts
-            most = max(BATCH, int(1.0 / self.spacing)) if top == Priority.DAY else BATCH
+            most = max(BATCH, int(1.0 / self.spacing)) if top in HOLDS_FOR else BATCH
             count = min(most, sum(1 for p, _n, f in self.waiting if p == top and not f.done()))
-            first = await self._reserve(count, top)
+            if self._pad:
+                count = 1
+            first = await self._reserve(count + self._pad, top)
             if first is None:  # the schedule runs too far ahead for this priority
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
@@ -181,24 +199,39 @@ class RequestBudget:
             for i in range(count):
                 due = first + i * spacing  # by this process's clock
                 await asyncio.sleep(max(0.0, due - self.clock()))
-                if self.clock() - due > LATE and self._late < LATE_IN_A_ROW:
+                late = self.clock() - due
+                allowed = self.late + self._pad * spacing
+                if late > allowed:
                     # This loop was held past the time: sent now it would crowd another
-                    # process's second. The rest of the batch is given up; asked again.
-                    self._late += 1
-                    self.given_up += count - i
-                    break
+                    # process's second. The time goes unused; the request takes the next.
+                    self._too_late(late, 1)
+                    continue
                 if self._top() is None:
                     break  # its waiter was cancelled: the time goes unused
                 self._late = 0
-                heapq.heappop(self.waiting)[2].set_result(None)
+                self.padded += self._pad > 0
+                if late <= self.late:
+                    self._pad //= 2
+                heapq.heappop(self.waiting)[2].set_result(due + allowed)
+
+    def _too_late(self, late: float, times: int) -> None:
+        """``times`` reserved go unused, the first reached ``late`` seconds after it: a few
+        in a row, and the next requests are padded with empty times to cover as much."""
+        self.given_up += times
+        self._late += 1
+        if self._late >= LATE_IN_A_ROW:
+            self._pad = min(int(1.0 / self.spacing),
+                            max(2 * self._pad, math.ceil(late / self.spacing)))  # fmt: skip
 
     async def _reserve(self, count: int, priority: Priority) -> float | None:
         """The first of ``count`` times reserved, by this process's clock; None: refused."""
         asked = self.clock()
         try:
-            got = await self.pace.reserve(count, self.spacing, HORIZONS[priority], asked,
-                                          holds=HOLDS if priority == Priority.DAY else 0.0,
-                                          yields=priority == Priority.LIVE)  # fmt: skip
+            got = await self.pace.reserve(
+                count, self.spacing, HORIZONS[priority], asked,
+                hold=(HOLDS_FOR[priority], HOLDS) if priority in HOLDS_FOR else None,
+                yields=[HOLDS_FOR[p] for p in YIELDS.get(priority, ())],
+            )  # fmt: skip
         except Exception:
             if not self.alone:
                 log.warning("the request budget is not shared while the database does not "

@@ -13,10 +13,11 @@ ban the bot's address.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.storage.database import Database
 
 PACE = "discord"
-BUSY = "busy"  # until when the work that holds the rest (the day's) has times reserved
 _PG_NOW = "now AS (SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8 AS t)"
 
 
@@ -32,18 +33,19 @@ class RequestPace:
 
     async def reserve(
         self, count: int, spacing: float, horizon: float, now: float, *,
-        holds: float = 0.0, yields: bool = False,
+        hold: tuple[str, float] | None = None, yields: Sequence[str] = (),
     ) -> tuple[float, float] | None:  # fmt: skip
         """Reserve ``count`` send times ``spacing`` seconds apart, the first as soon as the
         schedule allows, unless the schedule already runs more than ``horizon`` seconds
         ahead. Returns the first time and the schedule's now, in seconds since the epoch by
         the schedule's clock (:attr:`own_clock`; else ``now``, the caller's), or None when
-        refused. ``holds``: the reserving work keeps those who ``yield`` waiting until this
-        long after its last time."""
+        refused. ``hold`` (a name, seconds): the reserving work holds the schedule, under that
+        name, until this long after its last time; refused while any of ``yields`` holds it."""
         span, pg = count * spacing, self.db.engine == "postgresql"
         moment = "(SELECT t FROM now)" if pg else "?"
-        quiet = ("AND NOT EXISTS (SELECT 1 FROM request_pace b WHERE b.name = ? "
-                 f"AND b.next_at > {moment}) ") if yields else ""  # fmt: skip
+        held = ", ".join("?" * len(yields))
+        quiet = ("AND NOT EXISTS (SELECT 1 FROM request_pace b WHERE b.name IN "
+                 f"({held}) AND b.next_at > {moment}) ") if yields else ""  # fmt: skip
         # An upsert: a database whose tables were emptied (a copy, a test's) starts again.
         if pg:
             sql = (f"WITH {_PG_NOW} INSERT INTO request_pace AS p (name, next_at) "
@@ -51,22 +53,23 @@ class RequestPace:
                    "SET next_at = GREATEST(p.next_at, EXCLUDED.next_at - ?) + ? "
                    f"WHERE p.next_at <= EXCLUDED.next_at - ? + ? {quiet}"
                    "RETURNING p.next_at - ?, (SELECT t FROM now)")  # fmt: skip
-            params: tuple[object, ...] = (PACE, span, span, span, span, horizon,
-                                          *((BUSY,) if yields else ()), span)  # fmt: skip
+            params: tuple[object, ...] = (PACE, span, span, span, span, horizon, *yields,
+                                          span)  # fmt: skip
         else:
             sql = ("INSERT INTO request_pace (name, next_at) VALUES (?, ?) "
                    "ON CONFLICT (name) DO UPDATE SET next_at = MAX(next_at, ?) + ? "
                    f"WHERE next_at <= ? {quiet}RETURNING next_at - ?, ?")  # fmt: skip
             params = (PACE, now + span, now, span, now + horizon,
-                      *((BUSY, now) if yields else ()), span, now)  # fmt: skip
+                      *((*yields, now) if yields else ()), span, now)  # fmt: skip
         async with self.db.transaction() as tx:
             row = await tx.one(sql, params)
-            if row is not None and holds:
+            if row is not None and hold is not None:
+                name, holds = hold
                 until = float(row[0]) + span + holds
                 await tx.execute(
                     "INSERT INTO request_pace (name, next_at) VALUES (?, ?) ON CONFLICT (name) "
                     f"DO UPDATE SET next_at = {'GREATEST' if pg else 'MAX'}("
-                    "request_pace.next_at, excluded.next_at)", (BUSY, until))  # fmt: skip
+                    "request_pace.next_at, excluded.next_at)", (name, until))  # fmt: skip
         return None if row is None else (float(row[0]), float(row[1]))
 
     async def ahead(self, now: float) -> float:
