@@ -165,7 +165,7 @@ class DigestCommands(
     # -- the job -----------------------------------------------------------------------
 
     async def post_due(self) -> None:
-        with requests_as(Priority.DAY):  # the posts, the roles: first in the budget
+        with requests_as(Priority.DAY):  # the posts first in the budget (then the roles)
             await self.bot.services.digests.run_due(self.post, self.warn, door=self.roles,
                                                     say=self.say, mine=self.bot.holds)  # fmt: skip
 

@@ -530,3 +530,59 @@ async def test_processes_post_their_own_servers_first_and_any_left_undone(
     first.daily.clock = lambda: later
     posted = await first.digests.run_due(discord.post, discord.warn, mine=shard(0))
     assert sorted(d.guild_id for d in posted) == sorted(guilds)
+
+
+class Roles:
+    """The winner's role in each server: who was given it, in order; ``hold``, when given,
+    is awaited before the first change (a process stopped while moving the roles)."""
+
+    def __init__(self, events: list[str]) -> None:
+        self.events, self.given = events, []
+        self.hold: asyncio.Event | None = None
+
+    async def problem(self, guild_id: int, role_id: int) -> str | None:
+        return None
+
+    async def give(self, guild_id: int, player_id: int, role_id: int) -> None:
+        if self.hold is not None:
+            await self.hold.wait()
+        self.events.append("role")
+        self.given.append((guild_id, player_id))
+
+    async def take(self, guild_id: int, player_id: int, role_id: int) -> None:
+        self.events.append("role")
+
+    async def say(self, channel: DigestChannel, text: str) -> None:
+        pass
+
+
+async def test_every_digest_goes_before_any_winners_role(services) -> None:
+    """At midnight the posts are what the servers wait for: a process posts all its
+    digests, then moves the winners' roles (the deployment's budget holds every process's
+    roles until all the digests are out). Stopped in between, the next run moves each role
+    once and posts nothing again."""
+    guilds = await servers_with_a_day(services, 6)
+    for guild in guilds:
+        await services.storage.winner_roles.set_role(guild, guild + 1)
+    discord, events = Discord(), []
+    roles = Roles(events)
+
+    async def post(channel: DigestChannel, digest: Digest) -> int:
+        events.append("post")
+        return await discord.post(channel, digest)
+
+    roles.hold = asyncio.Event()  # the process stops as it moves the first role
+    run = asyncio.create_task(services.digests.run_due(post, discord.warn, door=roles,
+                                                       say=roles.say, at_once=2))  # fmt: skip
+    await until(lambda: len(discord.posts) == 6, "every digest posted")
+    await asyncio.sleep(0.05)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert events == ["post"] * 6 and roles.given == []
+    roles.hold = None
+    assert await services.digests.run_due(post, discord.warn, door=roles, say=roles.say) == []
+    assert events == ["post"] * 6 + ["role"] * 6 and len(discord.posts) == 6
+    assert sorted(guild for guild, _ in roles.given) == sorted(guilds)  # each once
+    assert await services.digests.run_due(post, discord.warn, door=roles, say=roles.say) == []
+    assert len(roles.given) == 6

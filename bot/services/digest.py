@@ -16,10 +16,10 @@ as open, nor the day's answer while someone could still play it; a digest that s
 one open is not posted (its claim is given back for the next run).
 
 Exactly once: :meth:`DigestService.run_due` claims a server's day in the database before
-sending, as a lease that records the step reached (:mod:`bot.storage.digests`); only the
-process the database elects runs it, and even two runners cannot both hold a day. A process
-that stops midway (killed, or stopped past its drain) leaves the lease to lapse: the next
-leader resumes at the step reached. The post carries a nonce of the server and day
+sending, as a lease that records the step reached (:mod:`bot.storage.digests`); every process
+runs it, its own servers first, and no two can hold a day. A process that stops midway
+(killed, or stopped past its drain) leaves the lease to lapse: the next run, in any process,
+resumes at the step reached. The post carries a nonce of the server and day
 (:func:`post_nonce`) that Discord enforces, so a post sent again after an unknown outcome
 returns the first message instead of a second one (within Discord's few minutes:
 :data:`NONCE_WINDOW`; past them the digest is not sent again).
@@ -36,6 +36,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from itertools import groupby
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import _, negotiate, use_locale
@@ -51,6 +52,7 @@ from bot.services.kinds import (
     parse,
     shown_title,
 )
+from bot.services.request_budget import Priority, requests_as
 from bot.services.skill import COACH_POOL
 from bot.services.winner_role import RoleDoor, Say, crown
 from bot.storage import Storage
@@ -169,6 +171,8 @@ class NotSent(Exception):
 
 Post = Callable[[DigestChannel, Digest], Awaitable[int]]  # sends; returns the message id
 Warn = Callable[[DigestChannel, str], Awaitable[None]]  # tells the admin
+Crowning = tuple[DigestChannel, Lease, Digest]  # a digest posted whose roles are to move
+T = TypeVar("T")
 
 
 def zone_of(name: str | None, default: ZoneInfo) -> ZoneInfo:
@@ -351,21 +355,33 @@ class DigestService:
                                     hashlib.blake2b(f"{self.holder}{item[0].guild_id}".encode(),
                                                     digest_size=4).digest()))  # fmt: skip
         posted: list[Digest] = []
-        queue = iter(todo)
+        crowns: list[Crowning] = []  # posted (or empty), their leases kept: the roles next
 
-        async def worker() -> None:
-            for channel, day in queue:
-                digest = await self._run_one(channel, day, post, warn, door, say)
-                if digest is not None:
-                    posted.append(digest)
+        async def posting(item: tuple[DigestChannel, str]) -> None:
+            digest = await self._run_one(*item, post, warn, crowns if door and say else None)
+            if digest is not None:
+                posted.append(digest)
 
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(at_once, len(todo))):
-                group.create_task(worker())
+        async def crowning(item: Crowning) -> None:
+            channel, lease, digest = item
+            await self._crown(channel, digest, door, say)
+            await digests.done(lease)
+
+        # The posts first, then the roles: the deployment's budget also holds every
+        # process's roles until all the digests are out (bot/services/request_budget.py).
+        async with self._holding(crowns):
+            try:
+                await each(todo, posting, at_once)
+                with requests_as(Priority.ROLE):
+                    await each(crowns, crowning, at_once)
+            finally:  # a stop: the roles not yet moved go to the next run, in any process
+                with contextlib.suppress(Exception):
+                    for _channel, lease, _digest in crowns:
+                        await digests.release(lease, self.daily.clock())
         return posted
 
     async def _run_one(self, channel: DigestChannel, day: str, post: Post, warn: Warn,
-                       door: RoleDoor | None, say: Say | None) -> Digest | None:  # fmt: skip
+                       crowns: list[Crowning] | None) -> Digest | None:  # fmt: skip
         digests = self.storage.digests
         lease = await digests.claim(channel.guild_id, day, channel.channel_id, self.holder,
                                     self.daily.clock(), self.lease)  # fmt: skip
@@ -373,11 +389,30 @@ class DigestService:
             return None  # another runner holds it, or finished it meanwhile
         async with self._renewing(lease):
             try:
-                return await self._resume(lease, channel, post, warn, door, say)
+                return await self._resume(lease, channel, post, warn, crowns)
             except BaseException:  # a stop (cancelled past the drain), a database gone
                 with contextlib.suppress(Exception):
                     await digests.release(lease, self.daily.clock())
                 raise
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, crowns: list[Crowning]) -> AsyncIterator[None]:
+        """Keep the leases of the digests whose roles wait (``crowns``, as it fills), all in
+        one statement every third of a lease."""
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(self.lease.total_seconds() / 3)
+                if crowns:
+                    with contextlib.suppress(Exception):  # the database away: next time
+                        now = self.daily.clock()
+                        await self.storage.digests.renew_held(self.holder, now, now + self.lease)
+
+        renewing = asyncio.create_task(renew())
+        try:
+            yield
+        finally:
+            renewing.cancel()
 
     @contextlib.asynccontextmanager
     async def _renewing(self, lease: Lease) -> AsyncIterator[None]:
@@ -403,8 +438,9 @@ class DigestService:
             renewing.cancel()
 
     async def _resume(self, lease: Lease, channel: DigestChannel, post: Post, warn: Warn,
-                      door: RoleDoor | None, say: Say | None) -> Digest | None:  # fmt: skip
-        """Take a leased digest from its step to done; the digest posted, if this run did."""
+                      crowns: list[Crowning] | None) -> Digest | None:  # fmt: skip
+        """Take a leased digest from its step to posted, and to done unless its roles are to
+        move (``crowns``: added there, the lease kept); the digest posted, if this run did."""
         digests, day = self.storage.digests, lease.day
         if lease.step == SENDING and lease.sent_at is not None:
             sent = datetime.fromisoformat(lease.sent_at)
@@ -454,8 +490,10 @@ class DigestService:
                 return None
             if not await digests.posted(lease, message_id):
                 return None  # taken over: the taker moves the role
-        await self._crown(channel, digest, door, say)
-        await digests.done(lease)
+        if crowns is None:
+            await digests.done(lease)
+        else:
+            crowns.append((channel, lease, digest))
         return None if digest.empty or lease.step == POSTED else digest
 
     async def _crown(self, channel: DigestChannel, digest: Digest, door: RoleDoor | None,
@@ -472,6 +510,19 @@ class DigestService:
         except Exception:
             log.exception("winner's role of guild %s for %s not moved", channel.guild_id,
                           digest.day)  # fmt: skip
+
+
+async def each(items: list[T], work: Callable[[T], Awaitable[None]], at_once: int) -> None:
+    """``work`` on every item, ``at_once`` at a time."""
+    queue = iter(items)
+
+    async def worker() -> None:
+        for item in queue:
+            await work(item)
+
+    async with asyncio.TaskGroup() as group:
+        for _ in range(min(at_once, len(items))):
+            group.create_task(worker())
 
 
 def day_title(title: str, day: date, results: list[DayResult]) -> str:

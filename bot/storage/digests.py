@@ -152,6 +152,15 @@ class Digests:
         """Keep the lease until ``until``; False when another process took it over."""
         return await self._held(lease, "lease_until = ?", (stamp(until),))
 
+    async def renew_held(self, holder: str, now: datetime, until: datetime) -> int:
+        """Keep every lease ``holder`` still holds at ``now`` until ``until``, in one
+        statement (those given back or lapsed stay so); how many."""
+        return await self.db.write(
+            "UPDATE digests SET lease_until = ? WHERE holder = ? AND step <> 'done' "
+            "AND lease_until > ?",
+            (stamp(until), holder, stamp(now)),
+        )
+
     async def sending(self, lease: Lease, now: datetime) -> bool:
         """The post is about to be sent (the first time: its nonce holds from ``now``)."""
         return await self._held(lease, "step = 'sending', sent_at = COALESCE(sent_at, ?)",
