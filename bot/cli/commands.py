@@ -491,7 +491,8 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     with progress("bench service: steps (guess runs, then boards)") as shown:
         figures = bench_service(args.bench_database, args.players, args.games,
                                 args.board_players, args.results, progress=shown,
-                                repeat=args.repeat)  # fmt: skip
+                                repeat=args.repeat,
+                                postgresql_only=args.postgresql_only)  # fmt: skip
     if args.json:
         _print_json(figures)
         return 0
@@ -1080,6 +1081,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--board-players", type=whole(1, RUNS), default=10_000)
     p.add_argument("--results", type=whole(1, 100 * RUNS), default=200_000)
+    p.add_argument("--postgresql-only", action="store_true",
+                   help="leave SQLite out (with --database)")  # fmt: skip
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_service)
     p = benches.add_parser("web", help="a server's pages: render time and weight")
