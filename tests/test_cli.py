@@ -256,6 +256,18 @@ def test_bench_service_small_on_both_engines(capsys, postgres_url) -> None:
     assert all(b["digest_ms"] >= b["digest_reads_ms"] > 0 for b in data["boards"].values())
 
 
+def test_bench_service_can_leave_sqlite_out(capsys, postgres_url) -> None:
+    code, _, err = run(capsys, "bench", "service", "--postgresql-only")
+    assert code == 2 and "--postgresql-only needs --database" in err
+    code, out, _ = run(
+        capsys, "bench", "service", "--players", "2", "--games", "1", "--board-players", "5",
+        "--results", "20", "--database", postgres_url, "--postgresql-only", "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert [r["engine"] for r in data["runs"]] == ["postgresql", "postgresql"]
+    assert set(data["boards"]) == {"postgresql"}
+
+
 def test_bench_growth_measures_each_table_and_what_the_purge_keeps(capsys, postgres_url) -> None:
     code, out, _ = run(capsys, "bench", "growth", "--players", "12", "--days", "40",
                        "--database", postgres_url, "--json")  # fmt: skip
