@@ -262,5 +262,8 @@ async def test_a_process_late_to_its_times_pads_them_and_still_progresses(
     await asyncio.wait_for(sends(budget, 30, Priority.DAY), 30)
     hogging.cancel()
     assert budget.given_up and budget.padded, (budget.given_up, budget.padded)
-    await sends(budget, 30, Priority.DAY)
+    for _ in range(50):  # (a loaded machine may wake it late a while yet)
+        await sends(budget, 10, Priority.DAY)
+        if budget._pad == 0:
+            break
     assert budget._pad == 0
