@@ -106,7 +106,7 @@ async def test_the_real_sdk_runs_its_whole_start_against_the_stand_in(
             page = await browser.new_page()
             assert (await page.goto(frame.url)).status == 200
             await discord_client.until(lambda: frame.sent("DISPATCH", "READY"))
-            activity = next(f for f in page.frames if f.url.startswith(activity_url))
+            activity = await frame_at(page, activity_url)
             steps = await steps_when(activity, frame, "window.steps.subscribed")
             check_start(frame, steps)
 
@@ -124,6 +124,17 @@ async def test_the_real_sdk_runs_its_whole_start_against_the_stand_in(
             assert frame.logs == ["info: the activity is ready"]
     finally:
         await runner.cleanup()
+
+
+async def frame_at(page: Any, url: str) -> Any:
+    """The page's frame at ``url``: Playwright learns of a frame's navigation by an event of
+    its own, which a loaded machine may bring after the frame has already spoken."""
+    for _ in range(400):
+        found = next((f for f in page.frames if f.url.startswith(url)), None)
+        if found is not None:
+            return found
+        await asyncio.sleep(0.025)
+    pytest.fail(f"no frame at {url}: {[f.url for f in page.frames]}")
 
 
 def check_start(frame: Frame, steps: dict[str, Any]) -> None:
