@@ -120,6 +120,28 @@ async def test_without_the_database_a_process_goes_on_at_a_fraction_of_the_rate(
     assert max(times) - min(times) >= 11 / 200 / 0.25 * 0.9  # a quarter of the rate
 
 
+async def test_a_moments_contention_is_waited_out_not_paced_alone(
+    database_url, opened, budgets, caplog
+) -> None:
+    """A statement that fails once (a lock held a moment under load) is asked again: a
+    process alone adds its share to what the others send, so it goes alone only once the
+    database has not answered for a while."""
+    services = await opened(database_url)
+    pace, failures = services.storage.request_pace, [ConnectionError("a lock held")]
+    reserve = pace.reserve
+
+    async def failing_once(*args, **kwargs):
+        if failures:
+            raise failures.pop()
+        return await reserve(*args, **kwargs)
+
+    pace.reserve = failing_once
+    budget = budgets(services, 200.0)
+    await sends(budget, 5, Priority.DAY)
+    assert not failures and budget.sent[Priority.DAY] == 5
+    assert "not shared" not in caplog.text
+
+
 async def test_refusals_are_counted_for_the_deployment_and_hold_the_live_boards(
     shared_url, opened, budgets
 ) -> None:

@@ -53,6 +53,9 @@ RETRY_SECONDS = 0.05  # before asking again when the schedule runs too far ahead
 LATE_IN_A_ROW = 3
 LATE_AT_LEAST = 0.01  # seconds a send may be late whatever the rate
 ALONE = 0.25  # the share of the rate a process uses alone while the database is away
+# ... once it has not answered for this long: a moment's contention (a lock held under load)
+# is waited out, since a process alone adds its share to what the others send
+ALONE_AFTER = 1.0
 # Discord bans an address after 10,000 refusals in 10 minutes: past a tenth of that the
 # live boards wait (they cause most requests, and a refusal is mostly a closed channel)
 REFUSALS_WINDOW_MINUTES, REFUSALS_CALM = 10, 1_000
@@ -107,6 +110,7 @@ class RequestBudget:
         self.sent: Counter[Priority] = Counter()  # requests let go, by priority
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited
         self.alone = False  # the database did not answer: paced alone
+        self._unanswered: float | None = None  # since when the database has not answered
         self._said = False  # what it sent, logged at the stop
         self._late = 0  # times given up in a row, reached too late
         self._pad = 0  # empty times reserved after each request while this loop runs late
@@ -224,7 +228,8 @@ class RequestBudget:
                             max(2 * self._pad, math.ceil(late / self.spacing)))  # fmt: skip
 
     async def _reserve(self, count: int, priority: Priority) -> float | None:
-        """The first of ``count`` times reserved, by this process's clock; None: refused."""
+        """The first of ``count`` times reserved, by this process's clock; None: refused, or
+        the database did not answer (a moment: :data:`ALONE_AFTER`)."""
         asked = self.clock()
         try:
             got = await self.pace.reserve(
@@ -233,12 +238,16 @@ class RequestBudget:
                 yields=[HOLDS_FOR[p] for p in YIELDS.get(priority, ())],
             )  # fmt: skip
         except Exception:
+            self._unanswered = self._unanswered or time.monotonic()
+            if time.monotonic() - self._unanswered < ALONE_AFTER:
+                return None  # asked again in a moment
             if not self.alone:
                 log.warning("the request budget is not shared while the database does not "
                             "answer: this process sends at %d%% of the rate",
                             ALONE * 100, exc_info=True)  # fmt: skip
             self.alone = True
             return self.clock()
+        self._unanswered = None
         if self.alone:
             log.info("the request budget is shared again")
             self.alone = False
