@@ -374,10 +374,11 @@ class DigestService:
                 await each(todo, posting, at_once)
                 with requests_as(Priority.ROLE):
                     await each(crowns, crowning, at_once)
-            finally:  # a stop: the roles not yet moved go to the next run, in any process
+            except BaseException:  # a stop: the roles not moved go to the next run, any process's
                 with contextlib.suppress(Exception):
-                    for _channel, lease, _digest in crowns:
+                    for _channel, lease, _digest in crowns:  # (those done stay done)
                         await digests.release(lease, self.daily.clock())
+                raise
         return posted
 
     async def _run_one(self, channel: DigestChannel, day: str, post: Post, warn: Warn,
