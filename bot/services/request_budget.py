@@ -193,9 +193,10 @@ class RequestBudget:
             # runs ahead past the others' horizons while it lasts
             most = max(BATCH, int(1.0 / self.spacing)) if top in HOLDS_FOR else BATCH
             count = min(most, sum(1 for p, _n, f in self.waiting if p == top and not f.done()))
-            if self._pad:
+            pad = self._pad  # the empty times this batch holds (its requests': one then)
+            if pad:
                 count = 1
-            first = await self._reserve(count + self._pad, top)
+            first = await self._reserve(count + pad, top)
             if first is None:  # the schedule runs too far ahead for this priority
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
@@ -204,7 +205,7 @@ class RequestBudget:
                 due = first + i * spacing  # by this process's clock
                 await asyncio.sleep(max(0.0, due - self.clock()))
                 late = self.clock() - due
-                allowed = self.late + self._pad * spacing
+                allowed = self.late + pad * spacing
                 if late > allowed:
                     # This loop was held past the time: sent now it would crowd another
                     # process's second. The time goes unused; the request takes the next.
@@ -213,7 +214,7 @@ class RequestBudget:
                 if self._top() is None:
                     break  # its waiter was cancelled: the time goes unused
                 self._late = 0
-                self.padded += self._pad > 0
+                self.padded += pad > 0
                 if late <= self.late:
                     self._pad //= 2
                 heapq.heappop(self.waiting)[2].set_result(due + allowed)
