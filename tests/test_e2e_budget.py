@@ -20,7 +20,7 @@ from bot.services import Player
 SHARDS, SERVERS = 4, 300
 DAY = date(2026, 3, 1)
 BOARD = "wordlebot Wordle #"  # a live board's heading
-# The deployment's rate here, under the default 46: the stand-in stamps each request as this
+# The deployment's rate here, under the default 48: the stand-in stamps each request as this
 # test's loop gets to it, which a loaded machine delays, crowding a few requests into one
 # second that Discord would have seen apart. Four processes each alone at this rate, or
 # all at once, would draw hundreds of global 429s.

@@ -224,6 +224,19 @@ async def test_the_windows_calls_as_the_bot_wait_for_the_budget(opened) -> None:
         await discord.stop()
 
 
+async def test_a_lower_rate_is_headroom_not_a_longer_allowance_for_late_sends(
+    database_url, opened
+) -> None:
+    """A send a little late is let go if the second it lands in stays within Discord's limit
+    at the default rate; a deployment set below it (for a network that delays its requests)
+    keeps the difference as headroom: its sends may be no later than at the default."""
+    pace = (await opened(database_url)).storage.request_pace
+    default = RequestBudget(pace)
+    for rate in (10.0, 40.0, 47.0):
+        assert 0 < RequestBudget(pace, rate).late <= default.late, rate
+    assert (1 + default.late) / default.spacing <= 49
+
+
 @pytest.mark.parametrize("rate", [0.0, 51.0])
 def test_the_rate_stays_within_discords(rate: float) -> None:
     from bot.settings import SettingsError, load_settings
