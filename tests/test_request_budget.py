@@ -283,14 +283,16 @@ async def test_the_roles_wait_for_every_processs_digests_and_the_boards_for_both
 async def test_a_process_late_to_its_times_pads_them_and_still_progresses(
     database_url, opened, budgets
 ) -> None:
-    """A loop held past its times (a hog blocking it 30 ms at a time) gives them up, then
-    reserves empty times after each request, so a late send crowds no one's second, and
-    still sends everything; once the loop keeps time again, the pad shrinks away."""
+    """A loop held past its times (a hog blocking it 50 ms at a time: five of its times, so
+    at least three in a row are reached too late however the machine's load shifts them)
+    gives them up, then reserves empty times after each request, so a late send crowds no
+    one's second, and still sends everything; once the loop keeps time again, the pad
+    shrinks away."""
     budget = budgets(await opened(database_url), 100.0)
 
     async def hog() -> None:
         while True:
-            time.sleep(0.03)  # the point: a loop held
+            time.sleep(0.05)  # the point: a loop held
             await asyncio.sleep(0.001)
 
     hogging = asyncio.create_task(hog())
