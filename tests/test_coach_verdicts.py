@@ -10,8 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.game import WordleGame
 from engine.rules import Mode
+from engine.solver import coach as coach_module
 from engine.solver.coach import coach, opening_eg
 from engine.variants import get_variant
 
@@ -22,6 +26,7 @@ RECORDED = json.loads((Path(__file__).parent / "fixtures" / "coach-verdicts.json
 def empty_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))
     opening_eg.cache_clear()
+    coach_module._rankings.clear()
     yield
     opening_eg.cache_clear()
 
@@ -33,3 +38,31 @@ def test_a_recorded_game_is_coached_as_before(game, empty_cache) -> None:
     rows = [(guess, pattern) for guess, pattern in game["rows"]]
     coaching = coach(get_variant(game["variant"]), rows, Mode(game["mode"]))
     assert coaching.to_json() == game["coaching"]
+
+
+WORDLE = get_variant("wordle")
+OPENERS = ["crane", "slate", "aahed", "fuzzy", "cigar"]  # a few: positions recur
+
+
+@settings(max_examples=25)
+@given(
+    games=st.lists(
+        st.tuples(st.sampled_from(WORDLE.answers.words[:40]), st.sampled_from(OPENERS),
+                  st.sampled_from(OPENERS)),
+        min_size=1, max_size=4,
+    ),
+    mode=st.sampled_from(list(Mode)),
+)  # fmt: skip
+def test_a_position_ranked_for_one_game_coaches_another_as_from_nothing(games, mode) -> None:
+    """The coach keeps the ranking of the positions it saw (a day's games share them): a game
+    coached after others that passed through its positions is coached exactly as alone."""
+    histories = []
+    for answer, first, second in games:
+        game = WordleGame(WORDLE, answer, mode)
+        for word in (first, second, answer):
+            game.guess(word)  # (a guess the mode refuses, or after the win, changes nothing)
+        histories.append(list(game.rows))
+    kept = [coach(WORDLE, rows, mode) for rows in histories]  # each after the ones before
+    for rows, coaching in zip(histories, kept, strict=True):
+        coach_module._rankings.clear()
+        assert coach(WORDLE, rows, mode) == coaching

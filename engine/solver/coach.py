@@ -24,7 +24,9 @@ candidates than the one that came up, counting ties as half:
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -94,6 +96,38 @@ def opening_eg(variant: Variant, mode: Mode) -> npt.NDArray[np.float64]:
 
 
 OPENING_FORMAT = "opening-eg-v1"  # part of the cache key: bump when EG changes
+
+# The positions most recently coached: their best guess (its row), its EG and the pool's
+# mean EG. A day's answer is every player's and a few openers are most players', so a
+# position recurs across a day's games (a digest coaches every game of every server):
+# each is ranked once, not once a game. A few dozen bytes a position.
+RANKINGS_KEPT = 4096
+_rankings: OrderedDict[tuple[Variant, Mode, tuple[Row, ...]], tuple[int, float, float]] = (
+    OrderedDict()
+)
+_rankings_lock = threading.Lock()  # coaching runs in the bot's analysis threads
+
+
+def _ranking(position: Position) -> tuple[int, float, float]:
+    """The best guess at ``position`` (the row of the first best by EG), its EG and the mean
+    EG of its pool. The position is one played from the start: its history is its key."""
+    key = (position.variant, position.mode, position.history)
+    with _rankings_lock:
+        if key in _rankings:
+            _rankings.move_to_end(key)
+            return _rankings[key]
+    pool = position.pool
+    eg = (opening_eg(position.variant, position.mode) if not position.history
+          else expected_guesses(position, pool))  # fmt: skip
+    best_index = int(np.lexsort((np.arange(len(pool)), np.round(eg, 9)))[0])
+    found = (int(pool[best_index]), float(eg[best_index]), float(eg.mean()))
+    with _rankings_lock:
+        _rankings[key] = found
+        if len(_rankings) > RANKINGS_KEPT:
+            _rankings.popitem(last=False)
+    return found
+
+
 _POOL_BLOCK = 1024  # guesses whose patterns a large list builds at once: a few MiB, in cache
 
 
@@ -144,15 +178,10 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     turns = []
     search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
     for i, (guess, pattern) in enumerate(history):
-        pool = position.pool
-        eg = opening_eg(variant, mode) if i == 0 else expected_guesses(position, pool)
-        rows = variant.guesses.index
-        played_row = rows.get(guess)
+        best, best_eg, average = _ranking(position)
+        played_row = variant.guesses.index.get(guess)
         played_eg = float(expected_guesses(position, np.array([played_row]))[0]) if (
-            played_row is not None) else float(eg.mean())  # fmt: skip
-        best_index = int(np.lexsort((np.arange(len(pool)), np.round(eg, 9)))[0])
-        best = int(pool[best_index])
-        best_eg = float(eg[best_index])
+            played_row is not None) else average  # fmt: skip
         exact = False
         n = len(position.candidates)
         if n <= EXACT_LIMIT and played_row is not None:
@@ -163,7 +192,7 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
                 played_eg, best_eg, exact = played_exact / n, best_exact / n, True
                 if played_eg < best_eg:
                     best, best_eg = played_row, played_eg
-        skill = None if i == 0 else skill_of(float(eg.mean()), best_eg, played_eg)
+        skill = None if i == 0 else skill_of(average, best_eg, played_eg)
         luck = _luck(position, guess, pattern)
         after = position.play(guess, pattern)
         turns.append(Turn(guess, pattern, n, len(after.candidates), variant.guesses.words[best],
