@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
+from engine.definitions import preload
 from engine.matrix import remove_stale_temporaries
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
@@ -58,13 +59,15 @@ async def hint_async(
 
 
 async def warm(variant_names: Sequence[str]) -> None:
-    """Load word lists, matrices, derived tables and stored trees before the first player
-    (and clear the temporary files dead writers left in the cache first)."""
+    """Load word lists, matrices, derived tables, stored trees and the languages' dictionaries
+    before the first player (and clear the temporary files dead writers left in the cache
+    first)."""
 
     def work() -> None:
         remove_stale_temporaries()  # what a process killed mid-write left in the cache
         for name in variant_names:
             variant = get_variant(name)
+            preload(variant.language)  # the answer's definition, shown once a game ends
             if variant.keeps_matrix:  # a large list builds what it reads: nothing to map
                 by_answer(variant)
             group_index(variant)

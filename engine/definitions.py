@@ -68,6 +68,13 @@ def definition(word: str, language: str = "en", directory: Path = DIRECTORY) -> 
     return Definition(word, senses, source) if senses else None
 
 
+def preload(language: str, directory: Path = DIRECTORY) -> None:
+    """Read the language's dictionary now (a process's start, off its event loop), not at the
+    first definition asked for: English takes a tenth of a second or more to read."""
+    if language.isalpha():
+        _dictionary(directory / language / "definitions.tsv")
+
+
 def _typed(word: str, language: str) -> str:
     """A typed word as the dictionary keys it: the language's playing form (NFC, lower case,
     its accents folded as its lists fold them: Italian ``città`` is ``citta``)."""
@@ -83,4 +90,4 @@ def _typed(word: str, language: str) -> str:
         return word.strip().lower()
 
 
-__all__ = ["Definition", "Sense", "definition"]
+__all__ = ["Definition", "Sense", "definition", "preload"]

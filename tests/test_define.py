@@ -260,3 +260,20 @@ def test_each_dictionary_matches_the_checksum_its_readme_row_records(language: s
     rows = dict(re.findall(r"^\| `(\w+)/definitions\.tsv` \|.*\| `([0-9a-f]{64})` \|$", text, re.M))
     data = (DIRECTORY / language / "definitions.tsv").read_bytes()
     assert hashlib.sha256(data).hexdigest() == rows[language]
+
+
+async def test_the_engine_warmed_at_a_start_has_read_its_languages_dictionaries() -> None:
+    """The bot's start warms the engine off its event loop: the dictionary of each language
+    warmed is read then, so the first game ended (or the first digest) does not hold the
+    loop reading it (a tenth of a second for English)."""
+    from engine import definitions
+    from engine.aio import warm
+
+    def read_before(language: str) -> bool:  # a hit of the reader's cache: read already
+        hits = definitions._dictionary.cache_info().hits
+        definitions._dictionary(DIRECTORY / language / "definitions.tsv")
+        return definitions._dictionary.cache_info().hits > hits
+
+    definitions._dictionary.cache_clear()
+    await warm(("wordle", "wordle-de-5"))
+    assert read_before("en") and read_before("de") and not read_before("it")
