@@ -158,8 +158,11 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
             figures["day_made_s"] = round(time.monotonic() - began, 1)
             cpu_before, commits_before = postgres_cpu_seconds(url), await commits(url)
             # what the stand-in holds so far (the servers, the day's boards) is left out of
-            # the collector's passes: a full pass over it would hold its loop
+            # the collector's passes, and the collector is off for the night (what it makes
+            # meanwhile, the messages, lives to the end anyway): a pass over either would
+            # hold its loop, and stamp together what came meanwhile
             gc.freeze()
+            gc.disable()
             started = time.monotonic()
             bots = [BotProcess(server, url, dev_guild=False, shard_count=str(processes),
                                shard_ids=str(shard), jobs_interval_seconds="1", log_level="INFO",
@@ -198,6 +201,7 @@ async def night(servers: int, processes: int, players: int) -> dict[str, object]
                                         for log in said for line in log.splitlines()
                                         if "requests to Discord" in line})  # fmt: skip
     finally:
+        gc.enable()
         kill_running()
         await server.stop()
     posts = Counter(m["channel_id"] for m in server.store.by_id.values()
