@@ -41,6 +41,9 @@ def serve(channel: socket.socket) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):  # uvloop, where it is not installed
             importlib.import_module(name)
+    from engine.definitions import preload
+
+    preload("en")  # what the bot's start reads (engine.aio.warm): read once, inherited
     import gc
 
     gc.freeze()  # what every bot inherits: never traversed by their collections (nor written)
