@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.game import WordleGame
@@ -44,26 +44,36 @@ WORDLE = get_variant("wordle")
 OPENERS = ["crane", "slate", "aahed", "fuzzy", "cigar"]  # a few: positions recur
 
 
-@settings(max_examples=30)
+FIRST = WORDLE.answers.words[0]
+
+
+@settings(max_examples=10)
 @given(
     games=st.lists(
         st.tuples(st.sampled_from(WORDLE.answers.words[:8]),
-                  st.lists(st.sampled_from(OPENERS), min_size=1, max_size=3)),
-        min_size=2, max_size=5,
+                  st.lists(st.sampled_from(OPENERS), min_size=1, max_size=3),
+                  st.sampled_from(list(Mode))),
+        min_size=2, max_size=4,
     ),
-    mode=st.sampled_from(list(Mode)),
 )  # fmt: skip
-def test_a_position_worked_out_for_one_game_coaches_another_as_from_nothing(games, mode) -> None:
+@example(
+    games=[
+        (FIRST, ["crane", "slate"], Mode.NORMAL),  # the same two, then another
+        (FIRST, ["crane", "slate", "fuzzy"], Mode.NORMAL),
+        (FIRST, ["crane", "slate"], Mode.HARD),
+    ]
+)  # the same first, in hard mode
+def test_a_position_worked_out_for_one_game_coaches_another_as_from_nothing(games) -> None:
     """The coach keeps what it worked out at the positions it saw (a day's games share them):
     a game coached after others that passed through its positions, playing the same or
-    other guesses there, is coached exactly as alone."""
-    histories = []
-    for answer, words in games:
+    other guesses there, or in another mode, is coached exactly as alone."""
+    played = []
+    for answer, words, mode in games:
         game = WordleGame(WORDLE, answer, mode)
         for word in (*words, answer):
             game.guess(word)  # (a guess the mode refuses, or after the win, changes nothing)
-        histories.append(list(game.rows))
-    kept = [coach(WORDLE, rows, mode) for rows in histories]  # each after the ones before
-    for rows, coaching in zip(histories, kept, strict=True):
+        played.append((list(game.rows), mode))
+    kept = [coach(WORDLE, rows, mode) for rows, mode in played]  # each after those before
+    for (rows, mode), coaching in zip(played, kept, strict=True):
         coach_module._kept.clear()
         assert coach(WORDLE, rows, mode) == coaching
