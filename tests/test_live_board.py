@@ -26,7 +26,7 @@ from bot.render.text import MESSAGE_LIMIT
 from bot.services import Player, Services
 from bot.services.daily import DailyPuzzles, shown_number
 from bot.services.digest import DIGEST_KINDS, ChannelGone, Member
-from bot.services.live_board import LiveBoard, LiveGame, LiveResult, MessageGone
+from bot.services.live_board import Debouncer, LiveBoard, LiveGame, LiveResult, MessageGone
 from bot.storage.digests import DayResult, DayStart
 from engine.matrix import pattern_matrix
 from engine.pattern import from_tiles, score
@@ -867,3 +867,29 @@ async def test_a_share_corrected_in_another_server_leaves_the_first_ones_board(s
     await until(lambda: board(here, "Nobody has played", absent="<@52>"))
     code, err = await bot.stop()
     assert code == 0, err[-2000:]
+
+
+async def test_boards_are_read_a_few_at_a_time_each_when_its_turn_comes() -> None:
+    """At midnight every server's board changes at once: only ``at_once`` are read and sent
+    at a time, the others wait unread, and a change made while one waits is in its one
+    read (not a second edit after it)."""
+    running, most, flushed = 0, 0, []
+    release = asyncio.Event()
+
+    async def flush(key: int) -> bool:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        flushed.append(key)
+        await release.wait()
+        running -= 1
+        return False
+
+    debouncer = Debouncer(0.0, flush, at_once=2)
+    for key in range(6):
+        debouncer.mark(key)
+    await until(lambda: len(flushed) == 2)
+    debouncer.mark(5)  # waiting for its turn: folded into it
+    release.set()
+    await until(lambda: not debouncer.tasks)
+    assert most == 2 and sorted(flushed) == list(range(6)), (most, flushed)

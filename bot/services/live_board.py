@@ -115,11 +115,18 @@ class Debouncer(Generic[K]):
     returns True to be run again after the window (it could not finish its work yet), None
     when it showed nothing (no board there): no edit to space out, so no window. A flush
     that raises is run again, marked or not, after a back-off (see RETRY_LONGEST): a board
-    whose last edit failed would otherwise stay stale once its day's last change is past."""
+    whose last edit failed would otherwise stay stale once its day's last change is past.
 
-    def __init__(self, window: float, flush: Callable[[K], Awaitable[bool | None]]) -> None:
+    At most ``at_once`` flushes run at a time; a key waiting for its turn is flushed (its
+    board read) only when its turn comes, its marks meanwhile folded into that one run: at
+    midnight every server's board changes at once, and boards read then would wait for the
+    request budget holding what they read, while their reads crowd the digests'."""
+
+    def __init__(self, window: float, flush: Callable[[K], Awaitable[bool | None]],
+                 at_once: int = 16) -> None:  # fmt: skip
         self.window = window
         self.flush = flush
+        self.turns = asyncio.Semaphore(at_once)
         self.dirty: set[K] = set()
         self.tasks: dict[K, asyncio.Task[None]] = {}
 
@@ -133,10 +140,12 @@ class Debouncer(Generic[K]):
         delay = self.window
         try:
             while key in self.dirty:
-                self.dirty.discard(key)
                 began = time.monotonic()
                 try:
-                    shown = await self.flush(key)
+                    async with self.turns:
+                        began = time.monotonic()
+                        self.dirty.discard(key)
+                        shown = await self.flush(key)
                 except Exception:
                     if failing_since is None:
                         failing_since = began
