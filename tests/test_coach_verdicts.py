@@ -26,7 +26,8 @@ RECORDED = json.loads((Path(__file__).parent / "fixtures" / "coach-verdicts.json
 def empty_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))
     opening_eg.cache_clear()
-    coach_module._kept.clear()
+    coach_module._ranking.cache_clear()
+    coach_module._exact_costs.cache_clear()
     yield
     opening_eg.cache_clear()
 
@@ -75,5 +76,6 @@ def test_a_position_worked_out_for_one_game_coaches_another_as_from_nothing(game
         played.append((list(game.rows), mode))
     kept = [coach(WORDLE, rows, mode) for rows, mode in played]  # each after those before
     for (rows, mode), coaching in zip(played, kept, strict=True):
-        coach_module._kept.clear()
+        coach_module._ranking.cache_clear()
+        coach_module._exact_costs.cache_clear()
         assert coach(WORDLE, rows, mode) == coaching

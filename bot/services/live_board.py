@@ -140,7 +140,6 @@ class Debouncer(Generic[K]):
         delay = self.window
         try:
             while key in self.dirty:
-                began = time.monotonic()
                 try:
                     async with self.turns:
                         began = time.monotonic()

@@ -51,9 +51,7 @@ RETRY_SECONDS = 0.05  # before asking again when the schedule runs too far ahead
 # each request (a pad, doubled while still too late, halved once on time): a late send then
 # crowds no one's second, and a process too busy to keep time still makes progress.
 LATE_IN_A_ROW = 3
-# Seconds a send may be late: what keeps a second within MOST at the default rate, never
-# more (a deployment set below it keeps the difference as headroom, for the network's delays)
-LATE_AT_LEAST, LATE_AT_MOST = 0.01, MOST / RATE - 1
+LATE_AT_LEAST = 0.01  # seconds a send may be late whatever the rate
 ALONE = 0.25  # the share of the rate a process uses alone while the database is away
 # ... once it has not answered for this long: a moment's contention (a lock held under load)
 # is waited out, since a process alone adds its share to what the others send
@@ -102,8 +100,10 @@ class RequestBudget:
                  clock: Callable[[], float] = time.time) -> None:  # fmt: skip
         self.pace = pace
         self.spacing = 1.0 / rate
-        # a send this late still keeps every second within MOST (at a rate near 50, a little)
-        self.late = min(max(MOST / rate - 1, LATE_AT_LEAST), LATE_AT_MOST)
+        # a send this late still keeps every second within MOST (at a rate near 50, a little);
+        # below the default rate, no later than at it: the difference is headroom (the
+        # network's delays), not a longer allowance
+        self.late = max(MOST / max(rate, RATE) - 1, LATE_AT_LEAST)
         self.clock = clock  # wall time, the schedule's (SQLite's) moments
         self.waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()

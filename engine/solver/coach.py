@@ -24,13 +24,11 @@ candidates than the one that came up, counting ties as half:
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache, partial
-from typing import Any, TypeVar, cast
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -97,44 +95,33 @@ def opening_eg(variant: Variant, mode: Mode) -> npt.NDArray[np.float64]:
 
 OPENING_FORMAT = "opening-eg-v1"  # part of the cache key: bump when EG changes
 
-# What the coach found at the positions it saw last: the ranking of each (its best guess's
-# row, that guess's EG, the pool's mean EG) and, where the position is small, the exact costs
-# of a guess played there and of the best. A day's answer is every player's and a few
-# openers are most players', so positions recur across a day's games (a digest coaches
-# every game of every server): each is worked out once, not once a game. A few dozen bytes
-# an entry.
+# What the coach worked out at the positions it saw last is kept (functools' caches, keyed by
+# the rows played from the start): the ranking of each position (its best guess's row, that
+# guess's EG, the pool's mean EG) and, where it is small, the exact costs of a guess played
+# there and of the best. A day's answer is every player's and a few openers are most
+# players', so positions recur across a day's games (a digest coaches every game of every
+# server): each is worked out once, not once a game. A few dozen bytes an entry.
 KEPT = 8192
-_kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_kept_lock = threading.Lock()  # coaching runs in the bot's analysis threads
-T = TypeVar("T")
 
 
-def _keep(key: tuple[Any, ...], work: Callable[[], T]) -> T:
-    """``work()``, or what it gave for ``key`` when last asked (the :data:`KEPT` latest)."""
-    with _kept_lock:
-        if key in _kept:
-            _kept.move_to_end(key)
-            return cast(T, _kept[key])
-    found = work()
-    with _kept_lock:
-        _kept[key] = found
-        if len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    return found
+@lru_cache(maxsize=KEPT)
+def _ranking(variant: Variant, mode: Mode, history: tuple[Row, ...]) -> tuple[int, float, float]:
+    """The best guess after ``history`` (the row of the first best by EG), its EG and the
+    mean EG of the pool there."""
+    position = Position.after(variant, history, mode)
+    pool = position.pool
+    eg = opening_eg(variant, mode) if not history else expected_guesses(position, pool)
+    best_index = int(np.lexsort((np.arange(len(pool)), np.round(eg, 9)))[0])
+    return int(pool[best_index]), float(eg[best_index]), float(eg.mean())
 
 
-def _ranking(position: Position) -> tuple[int, float, float]:
-    """The best guess at ``position`` (the row of the first best by EG), its EG and the mean
-    EG of its pool. The position is one played from the start: its history is its key."""
-
-    def work() -> tuple[int, float, float]:
-        pool = position.pool
-        eg = (opening_eg(position.variant, position.mode) if not position.history
-              else expected_guesses(position, pool))  # fmt: skip
-        best_index = int(np.lexsort((np.arange(len(pool)), np.round(eg, 9)))[0])
-        return int(pool[best_index]), float(eg[best_index]), float(eg.mean())
-
-    return _keep(("ranking", position.variant, position.mode, position.history), work)
+@lru_cache(maxsize=KEPT)
+def _exact_costs(variant: Variant, mode: Mode, history: tuple[Row, ...], played: int, best: int,
+                 depth: int) -> tuple[float, float]:  # fmt: skip
+    """The exact costs after ``history`` of the guess ``played`` and of ``best`` (rows)."""
+    position = Position.after(variant, history, mode)
+    search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
+    return search.guess_cost(position, played, depth), search.guess_cost(position, best, depth)
 
 
 _POOL_BLOCK = 1024  # guesses whose patterns a large list builds at once: a few MiB, in cache
@@ -185,9 +172,8 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     """Turn by turn: candidates before and after, the best guess, skill and luck."""
     position = Position.start(variant, mode)
     turns = []
-    search = ExactSearch(variant, mode, SearchSettings(8, 8, losses=mode is Mode.STRICT))
     for i, (guess, pattern) in enumerate(history):
-        best, best_eg, average = _ranking(position)
+        best, best_eg, average = _ranking(variant, mode, position.history)
         played_row = variant.guesses.index.get(guess)
         played_eg = float(expected_guesses(position, np.array([played_row]))[0]) if (
             played_row is not None) else average  # fmt: skip
@@ -195,9 +181,8 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
         n = len(position.candidates)
         if n <= EXACT_LIMIT and played_row is not None:
             depth = variant.max_guesses - i
-            played_exact, best_exact = _keep(
-                ("exact", variant, mode, position.history, played_row, depth),
-                partial(_exact_costs, search, position, (played_row, best), depth),
+            played_exact, best_exact = _exact_costs(
+                variant, mode, position.history, played_row, best, depth
             )
             if played_exact < INF and best_exact < INF:
                 played_eg, best_eg, exact = played_exact / n, best_exact / n, True
@@ -214,13 +199,6 @@ def coach(variant: Variant, history: Sequence[Row], mode: Mode = Mode.NORMAL) ->
     skill = round(sum(skills) / len(skills)) if skills else None
     luck = round(sum(t.luck for t in turns) / len(turns)) if turns else 0
     return Coaching(turns, skill, luck, won)
-
-
-def _exact_costs(
-    search: ExactSearch, position: Position, rows: tuple[int, int], depth: int
-) -> tuple[float, float]:
-    """The exact cost at ``position`` of each guess of ``rows`` (the played, the best)."""
-    return search.guess_cost(position, rows[0], depth), search.guess_cost(position, rows[1], depth)
 
 
 def skill_of(average: float, best: float, played: float) -> int:
