@@ -200,7 +200,7 @@ def _players(text: str) -> tuple[list[tuple[int | None, str | None]], str]:
             break
         players.append((int(mention["id"]), None))
         at = mention.end()
-    return players, " ".join(stray)
+    return players, " ".join(" ".join(stray).split())  # one line, as the problem quotes it
 
 
 def _playing(text: str) -> AppResults | None:

@@ -2,7 +2,7 @@ import datetime
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.app_results import (
@@ -206,6 +206,7 @@ PIECES = [*"0123456789X/:@<>! *\n", "x", "👑", "🔥", "**", "<@", "<@!", "/6:
 
 @settings(max_examples=300)
 @given(st.lists(st.sampled_from(PIECES), max_size=80).map("".join))
+@example("Here are yesterday's results:1/6:0\n0")  # text across lines that is not a player
 def test_the_reader_never_raises_on_recap_like_text(text: str) -> None:
     consistent(_parse(text))
 
