@@ -266,6 +266,7 @@ EXTENSIONS = ("cogs.games", "cogs.hints", "cogs.stats", "cogs.admin", "cogs.anal
               "cogs.digest", "cogs.reminders", "cogs.coop", "cogs.races",
               "cogs.challenges", "cogs.study", "cogs.help", "cogs.define",
               "cogs.imports", "cogs.liveboard")  # fmt: skip
+WARMED = ("wordle", "primel")  # the games ready before the first player (engine.aio.warm)
 JOBS_TASK = "wordlebot-leader-jobs"  # runs as long as the bot
 JOBS_RAN = "the background jobs ran"  # logged at DEBUG after each round
 # Marked for the catalogs, translated where answered (the reader's locale, set for the task).
@@ -382,7 +383,7 @@ class WordleBot(commands.Bot):
         # Servers' pages, on this loop (WEB_PORT; bot/web/); a port taken stops the start.
         self.web_server = await start_if_set(self.services, self.settings)
         if self.warm_engine:
-            await warm(("wordle", "primel"))
+            await warm(WARMED)
         self._jobs_task = asyncio.create_task(self._background_jobs(), name=JOBS_TASK)
         if self.settings.dev_guild_id is not None and not self.settings.sharded:
             guild = discord.Object(self.settings.dev_guild_id)

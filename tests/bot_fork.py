@@ -41,9 +41,16 @@ def serve(channel: socket.socket) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):  # uvloop, where it is not installed
             importlib.import_module(name)
+    from bot.discord_bot import WARMED
     from engine.definitions import preload
+    from engine.solver.bounds import group_index
+    from engine.variants import get_variant
 
-    preload("en")  # what the bot's start reads (engine.aio.warm): read once, inherited
+    # What the bot's start works out (engine.aio.warm) from the shipped files alone, done
+    # once and inherited: not what it reads from the cache folder, which a test may change.
+    preload("en")
+    for name in WARMED:
+        group_index(get_variant(name))
     import gc
 
     gc.freeze()  # what every bot inherits: never traversed by their collections (nor written)
