@@ -65,16 +65,24 @@ async def warm(variant_names: Sequence[str]) -> None:
 
     def work() -> None:
         remove_stale_temporaries()  # what a process killed mid-write left in the cache
+        derive_from_shipped_files(variant_names)
         for name in variant_names:
-            variant = get_variant(name)
-            preload(variant.language)  # the answer's definition, shown once a game ends
-            if variant.keeps_matrix:  # a large list builds what it reads: nothing to map
-                by_answer(variant)
-            group_index(variant)
+            if get_variant(name).keeps_matrix:  # a large list builds what it reads
+                by_answer(get_variant(name))
             for mode in TREE_MODES:
                 tree(name, mode)
 
     await asyncio.to_thread(work)
+
+
+def derive_from_shipped_files(variant_names: Sequence[str]) -> None:
+    """The part of :func:`warm` that reads no cache folder, only the shipped word lists and
+    dictionaries: each language's definitions (shown once a game ends) and each game's
+    letter-group tables. A process that forks workers can do it once for all of them."""
+    for name in variant_names:
+        variant = get_variant(name)
+        preload(variant.language)
+        group_index(variant)
 
 
 async def build_trees(trees: Sequence[tuple[str, Mode]]) -> None:

@@ -42,15 +42,11 @@ def serve(channel: socket.socket) -> None:
         with contextlib.suppress(ImportError):  # uvloop, where it is not installed
             importlib.import_module(name)
     from bot.discord_bot import WARMED
-    from engine.definitions import preload
-    from engine.solver.bounds import group_index
-    from engine.variants import get_variant
+    from engine.aio import derive_from_shipped_files
 
-    # What the bot's start works out (engine.aio.warm) from the shipped files alone, done
-    # once and inherited: not what it reads from the cache folder, which a test may change.
-    preload("en")
-    for name in WARMED:
-        group_index(get_variant(name))
+    # What the bot's warm-up works out from the shipped files, done once and inherited; not
+    # what it reads from the cache folder, which a test may give a bot of its own.
+    derive_from_shipped_files(WARMED)
     import gc
 
     gc.freeze()  # what every bot inherits: never traversed by their collections (nor written)
