@@ -75,6 +75,9 @@ TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and
 # reading: a bot that passes it passes any fixed one); per-route buckets per major parameter;
 # 10,000 invalid answers (401, 403, 429 but a shared-scope 429) in 10 minutes ban the address.
 GLOBAL_LIMIT, GLOBAL_WINDOW = 50, 1.0
+# This process's own lateness: a look every TICK seconds; a gap past TICK + STALL is a stall,
+# during which requests wait and are then stamped together (see ``stalls``).
+TICK, STALL = 0.05, 0.25
 INVALID_LIMIT, INVALID_WINDOW = 10_000, 600.0
 BAN_SECONDS = 3600.0  # Discord says "temporarily"; an hour is what banned bots report
 RATE_LIMIT, RATE_WINDOW = 50, 1.0  # the bucket of a route Discord publishes nothing about
@@ -276,6 +279,11 @@ class DiscordServer(Gateway):
         # refused; `wordlebot bench discord` is where the window is measured.
         self.window = WINDOW
         self.late = 0
+        # The stretches (loop times) this process could not run for: a loaded machine's, when
+        # the requests' times it stamps say more of it than of the bot.
+        self.stalls: list[tuple[float, float]] = []
+        self._global_429_times: list[float] = []  # loop times, to set beside the stalls
+        self._watch: asyncio.Task[None] | None = None
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by path, as synced
         self.replies: dict[str, Reply] = {}
@@ -334,8 +342,30 @@ class DiscordServer(Gateway):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._watch = asyncio.create_task(self._watch_stalls())
+
+    async def _watch_stalls(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(TICK)
+            now = loop.time()
+            if now - last > TICK + STALL:
+                self.stalls.append((last, now))
+            last = now
+
+    def stalled(self) -> str:
+        """This process's stalls, said in a line (for a failure under load)."""
+        gaps = [end - start for start, end in self.stalls]
+        after = sum(any(start < at < end + GLOBAL_WINDOW for start, end in self.stalls)
+                    for at in self._global_429_times)  # fmt: skip
+        return (f"the stand-in's loop stalled {len(gaps)} times, longest {max(gaps):.2f} s; "
+                f"{after} of {len(self._global_429_times)} global 429s within a second of one"
+                if gaps else "the stand-in's loop never stalled")  # fmt: skip
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
         report = os.environ.get("STANDIN_LIMITS_REPORT")
@@ -511,6 +541,8 @@ class DiscordServer(Gateway):
         ban the address for ``BAN_SECONDS``."""
         scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
         self.global_429s += scope == "global"
+        if scope == "global":
+            self._global_429_times.append(asyncio.get_running_loop().time())
         self.route_429s += scope == "user"
         if response.status in (401, 403) or (response.status == 429 and scope != "shared"):
             self._invalid.append(self.clock())

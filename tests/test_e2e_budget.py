@@ -102,8 +102,8 @@ async def test_four_processes_with_live_boards_in_300_busy_servers_draw_no_globa
     edits = server.requests.get("PATCH /channels/{channel_id}/messages/{message_id}", 0)
     print(f"{SERVERS} boards closed in {took:.1f} s from the start: {edits} edits, peak "
           f"{server.peak(1.0)} requests a second, {server.global_429s} global 429s, "
-          f"{server.invalid_requests()} invalid")  # fmt: skip
+          f"{server.invalid_requests()} invalid; {server.stalled()}")  # fmt: skip
     assert edits >= SERVERS
-    assert server.global_429s == 0
+    assert server.global_429s == 0, server.stalled()
     assert server.peak(1.0) <= 50
     assert server.invalid_requests() == 0
