@@ -342,6 +342,11 @@ class DiscordServer(Gateway):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    def watch_stalls(self) -> None:
+        """Record this loop's stalls from now on (``stalls``, ``stalled()``): a task that
+        runs until ``stop``, so a test asks for it (a test that waits for every task to end
+        would wait on it for ever)."""
         self._watch = asyncio.create_task(self._watch_stalls())
 
     async def _watch_stalls(self) -> None:

@@ -31,6 +31,7 @@ RATE = 40
 async def server():
     s = DiscordServer(guild_range(SERVERS, shards=SHARDS), shards=SHARDS)
     await s.start()
+    s.watch_stalls()
     yield s
     kill_running()
     await s.stop()
