@@ -259,7 +259,6 @@ class DiscordServer(Gateway):
         self.clock = clock
         self.buckets = dict(BUCKETS)
         self.invalid_limit = INVALID_LIMIT
-        self.global_429s = 0
         self.route_429s = 0
         self.banned_until: float | None = None  # the address banned (Cloudflare) until then
         # Every request as it arrived, cheaply (8 bytes each): how many of each operation, and
@@ -282,7 +281,7 @@ class DiscordServer(Gateway):
         # The stretches (loop times) this process could not run for: a loaded machine's, when
         # the requests' times it stamps say more of it than of the bot.
         self.stalls: list[tuple[float, float]] = []
-        self._global_429_times: list[float] = []  # loop times, to set beside the stalls
+        self._global_429_times: list[float] = []  # loop times (``global_429s``, ``stalled``)
         self._watch: asyncio.Task[None] | None = None
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by path, as synced
@@ -342,6 +341,10 @@ class DiscordServer(Gateway):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    @property
+    def global_429s(self) -> int:
+        return len(self._global_429_times)
 
     def watch_stalls(self) -> None:
         """Record this loop's stalls from now on (``stalls``, ``stalled()``): a task that
@@ -545,7 +548,6 @@ class DiscordServer(Gateway):
         403 and 429 but a 429 of the shared scope; ``invalid_limit`` of them in 10 minutes
         ban the address for ``BAN_SECONDS``."""
         scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
-        self.global_429s += scope == "global"
         if scope == "global":
             self._global_429_times.append(asyncio.get_running_loop().time())
         self.route_429s += scope == "user"
