@@ -278,10 +278,10 @@ class DiscordServer(Gateway):
         # refused; `wordlebot bench discord` is where the window is measured.
         self.window = WINDOW
         self.late = 0
-        # The stretches (loop times) this process could not run for: a loaded machine's, when
+        # The stretches (``clock`` times) this process could not run for: a loaded machine's, when
         # the requests' times it stamps say more of it than of the bot.
         self.stalls: list[tuple[float, float]] = []
-        self._global_429_times: list[float] = []  # loop times (``global_429s``, ``stalled``)
+        self._global_429_times: list[float] = []  # ``clock`` times (``global_429s``, ``stalled``)
         self._watch: asyncio.Task[None] | None = None
         self.synced: list[tuple[str, list[dict[str, Any]]]] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by path, as synced
@@ -353,22 +353,31 @@ class DiscordServer(Gateway):
         self._watch = asyncio.create_task(self._watch_stalls())
 
     async def _watch_stalls(self) -> None:
-        loop = asyncio.get_running_loop()
-        last = loop.time()
+        last = self.clock()
         while True:
             await asyncio.sleep(TICK)
-            now = loop.time()
+            now = self.clock()
             if now - last > TICK + STALL:
                 self.stalls.append((last, now))
             last = now
 
+    def in_stall(self, at: float) -> bool:
+        """Whether a request stamped ``at`` (``clock``) may have come earlier than stamped:
+        during a stall of this loop, or in the second after one, when those that waited
+        were stamped together. Discord would have counted them as they came."""
+        return any(start < at < end + GLOBAL_WINDOW for start, end in self.stalls)
+
+    @property
+    def global_429s_clear_of_stalls(self) -> int:
+        """The global 429s no stall of this loop can explain: the bot's own."""
+        return sum(not self.in_stall(at) for at in self._global_429_times)
+
     def stalled(self) -> str:
         """This process's stalls, said in a line (for a failure under load)."""
         gaps = [end - start for start, end in self.stalls]
-        after = sum(any(start < at < end + GLOBAL_WINDOW for start, end in self.stalls)
-                    for at in self._global_429_times)  # fmt: skip
+        after = self.global_429s - self.global_429s_clear_of_stalls
         return (f"the stand-in's loop stalled {len(gaps)} times, longest {max(gaps):.2f} s; "
-                f"{after} of {len(self._global_429_times)} global 429s within a second of one"
+                f"{after} of {self.global_429s} global 429s within a second of one"
                 if gaps else "the stand-in's loop never stalled")  # fmt: skip
 
     async def stop(self) -> None:
@@ -549,7 +558,7 @@ class DiscordServer(Gateway):
         ban the address for ``BAN_SECONDS``."""
         scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
         if scope == "global":
-            self._global_429_times.append(asyncio.get_running_loop().time())
+            self._global_429_times.append(self.clock())
         self.route_429s += scope == "user"
         if response.status in (401, 403) or (response.status == 429 and scope != "shared"):
             self._invalid.append(self.clock())
@@ -562,10 +571,14 @@ class DiscordServer(Gateway):
             self._invalid.popleft()
         return len(self._invalid)
 
-    def peak(self, seconds: float = GLOBAL_WINDOW, *, counted: bool = True) -> int:
+    def peak(self, seconds: float = GLOBAL_WINDOW, *, counted: bool = True,
+             clear_of_stalls: bool = False) -> int:  # fmt: skip
         """The most requests that arrived within any ``seconds`` (``counted``: those the
-        global limit counts, interaction answers aside)."""
+        global limit counts, interaction answers aside; ``clear_of_stalls``: those stamped
+        where no stall of this loop may have crowded them, see ``in_stall``)."""
         times = list(self.arrivals if counted else heapq.merge(self.arrivals, self.answer_arrivals))
+        if clear_of_stalls:
+            times = [at for at in times if not self.in_stall(at)]
         most, first = 0, 0
         for last, at in enumerate(times):
             while times[first] <= at - seconds:

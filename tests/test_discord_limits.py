@@ -84,6 +84,28 @@ async def test_past_fifty_requests_in_a_second_the_token_gets_global_429s(stand_
     assert server.peak() == 62 and server.requests == {"GET /users/{user_id}": 63}
 
 
+async def test_a_stall_of_the_stand_in_excuses_only_the_second_after_it(stand_in) -> None:
+    """Requests that waited out a stall of the stand-in's own loop are stamped together:
+    the global 429s and the peak of the second after a stall are counted apart, and every
+    other 429 still counts as the bot's."""
+    server, clock, session = stand_in
+    server.watch_stalls()
+    burst = [call(session, server, "GET", f"/users/{100 + n}") for n in range(55)]
+    assert sorted(status for status, _, _ in await asyncio.gather(*burst))[-1] == 429
+    clock.now += 1.3  # the loop's clock jumps between two of the watch's looks: a stall
+    for _ in range(1000):  # (the watch looks every 50 ms)
+        if server.stalls:
+            break
+        await asyncio.sleep(0.01)
+    assert server.stalls == [(1000.0, 1001.3)]
+    burst = [call(session, server, "GET", f"/users/{100 + n}") for n in range(60)]
+    await asyncio.gather(*burst)
+    assert (server.global_429s, server.global_429s_clear_of_stalls) == (15, 5)
+    assert server.stalled() == ("the stand-in's loop stalled 1 times, longest 1.30 s; "
+                                "10 of 15 global 429s within a second of one")  # fmt: skip
+    assert (server.peak(), server.peak(clear_of_stalls=True)) == (60, 55)
+
+
 async def test_interaction_answers_are_never_held_by_the_global_limit(stand_in) -> None:
     """With the token's second full, 60 interactions are still answered: each deferred
     (the callback) and its response edited through the interaction's token, 120 requests
