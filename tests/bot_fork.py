@@ -59,24 +59,28 @@ def serve(channel: socket.socket) -> None:
 
     gc.freeze()  # what every bot inherits: never traversed by their collections (nor written)
     channel.sendall(b'{"ready": true}\n')
-    children: set[int] = set()
+    # The bots running, each with a pidfd that turns readable when it exits: the forker
+    # sleeps until a request or an exit (no polling: it lives as long as its pytest process).
+    children: dict[int, int] = {}
     while True:
-        readable, _, _ = select.select([channel], [], [], 0.02)
-        if readable:
+        readable, _, _ = select.select([channel, *children.values()], [], [])
+        if channel in readable:
             message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 1)
             if not message:
                 return  # the tests' process has gone; bots it left behind stay, as Popen's do
             pid = os.fork()
             if pid == 0:
                 channel.close()
+                for pidfd in children.values():
+                    os.close(pidfd)
                 _become_the_bot(json.loads(message), fds[0])  # never returns
             os.close(fds[0])
-            children.add(pid)
+            children[pid] = os.pidfd_open(pid)  # (readable at once if it has already exited)
             channel.sendall(json.dumps({"pid": pid}).encode() + b"\n")
-        for child in list(children):
-            done, status = os.waitpid(child, os.WNOHANG)
-            if done:
-                children.discard(child)
+        for child, pidfd in list(children.items()):
+            if pidfd in readable:
+                _, status = os.waitpid(child, 0)
+                os.close(children.pop(child))
                 code = os.waitstatus_to_exitcode(status)
                 channel.sendall(json.dumps({"exit": child, "code": code}).encode() + b"\n")
 
