@@ -171,17 +171,23 @@ LOCKER = textwrap.dedent(
 
 
 @pytest.fixture
-def lock_database() -> Callable[[str, float], subprocess.Popen[str]]:
-    """Lock a database file from another process for some seconds; returns that process."""
+def lock_database() -> Iterator[Callable[[str, float], subprocess.Popen[str]]]:
+    """Lock a database file from another process for some seconds; returns that process,
+    which is ended (if the test did not wait for it) and its pipe closed after the test."""
+    processes: list[subprocess.Popen[str]] = []
 
     def lock(path: str, seconds: float) -> subprocess.Popen[str]:
         process = subprocess.Popen(
             [sys.executable, "-c", LOCKER, path, str(seconds)], stdout=subprocess.PIPE, text=True
         )
+        processes.append(process)
         assert process.stdout is not None and process.stdout.readline().strip() == "locked"
         return process
 
-    return lock
+    yield lock
+    for process in processes:
+        with process:  # closes the pipe and waits
+            process.kill()
 
 
 # -- PostgreSQL: a real server for the session, a fresh database for each test ---------------

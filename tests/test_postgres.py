@@ -177,8 +177,8 @@ async def test_two_processes_guess_for_the_same_players_and_nothing_is_lost_or_d
         mine = await asyncio.gather(*(a.games.guess(p, 100, w) for p in players for w in words))
         theirs = json.loads(await asyncio.to_thread(other.stdout.readline))
     finally:
-        other.kill() if other.poll() is None else None
-        other.wait()
+        with other:  # its pipes closed, and waited for
+            other.kill()
     accepted = sum(o.ok for o in mine) + sum(theirs)
     stored = 0
     for player in players:
