@@ -189,7 +189,8 @@ class Forker:
     def close(self) -> None:
         """Let the forker go, and reap it (so its children's CPU time counts in ours)."""
         atexit.unregister(self.close)
-        self.channel.shutdown(socket.SHUT_WR)
+        with contextlib.suppress(OSError):  # (closed already, if the forker went first)
+            self.channel.shutdown(socket.SHUT_WR)
         self.process.wait(10)
 
     def _read(self) -> None:
@@ -201,6 +202,8 @@ class Forker:
                 else:
                     self.exits[message["exit"]] = message["code"]
                 self.changed.notify_all()
+        self.lines.close()  # the forker has gone: its end of the channel too
+        self.channel.close()
         with self.changed:
             self.gone = True
             self.changed.notify_all()

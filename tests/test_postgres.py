@@ -464,12 +464,12 @@ async def test_an_interrupted_copy_leaves_the_target_empty(tmp_path, postgres_ur
     )  # fmt: skip
     # Progress, piped, is a plain line at every tenth of the rows: kill the copy once a
     # batch past the first table has gone in, with more than half still to come.
-    line = await asyncio.to_thread(copying.stderr.readline)
-    while not re.search(r"\((?:[1-5]0)%\)", line):
-        assert line, "the copy ended before it was interrupted"
+    with copying:  # (its pipe closed after)
         line = await asyncio.to_thread(copying.stderr.readline)
-    copying.kill()
-    copying.wait()
+        while not re.search(r"\((?:[1-5]0)%\)", line):
+            assert line, "the copy ended before it was interrupted"
+            line = await asyncio.to_thread(copying.stderr.readline)
+        copying.kill()
     target = await Storage.open(postgres_url)
     from bot.storage.copy import counts
 

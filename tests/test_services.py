@@ -421,9 +421,9 @@ async def test_a_crash_between_guesses_keeps_every_committed_guess(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-c", CRASHER, path, SEED], stdout=subprocess.PIPE, text=True
     )
-    assert process.stdout.readline().strip() == "guessed"
-    process.send_signal(signal.SIGKILL)  # no close, no cleanup
-    process.wait()
+    with process:  # (its pipe closed after)
+        assert process.stdout.readline().strip() == "guessed"
+        process.send_signal(signal.SIGKILL)  # no close, no cleanup
     services = await open_services(load_settings(database_path=path, daily_seed=SEED))
     current = await services.games.current(Player(1), 5)
     assert [g for g, _ in current.game.rows] == ["crane", "slate"]
