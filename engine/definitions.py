@@ -44,8 +44,8 @@ class Definition:
 @cache
 def _dictionary(path: Path) -> tuple[str, dict[str, list[str]]]:
     """The file's source line and, by word, its senses' lines (``part<TAB>gloss``), read
-    once; a word's :class:`Sense` objects are made when it is looked up (half the reading
-    time of English's 49,000 senses, paid at every process's start)."""
+    once; a word's :class:`Sense` objects are made when it is looked up (English's 49,000
+    senses, read at every process's start, took 0.20 s of CPU as objects, 0.08 s as lines)."""
     if not path.is_file():
         return "", {}
     source = ""
