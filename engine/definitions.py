@@ -75,7 +75,7 @@ def definition(word: str, language: str = "en", directory: Path = DIRECTORY) -> 
 
 def preload(language: str, directory: Path = DIRECTORY) -> None:
     """Read the language's dictionary now (a process's start, off its event loop), not at the
-    first definition asked for: English takes some 60 ms of a core to read."""
+    first definition asked for: English takes some 80 ms of a core to read."""
     if language.isalpha():
         _dictionary(directory / language / "definitions.tsv")
 

@@ -265,7 +265,7 @@ def test_each_dictionary_matches_the_checksum_its_readme_row_records(language: s
 async def test_the_engine_warmed_at_a_start_has_read_its_languages_dictionaries() -> None:
     """The bot's start warms the engine off its event loop: the dictionary of each language
     warmed is read then, so the first game ended (or the first digest) does not hold the
-    loop reading it (some 60 ms for English)."""
+    loop reading it (some 80 ms for English)."""
     from engine import definitions
     from engine.aio import warm
 
