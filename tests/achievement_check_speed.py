@@ -46,5 +46,8 @@ async def main(url: str) -> None:
 
 
 if __name__ == "__main__":
-    given = sys.argv[1] if len(sys.argv) > 1 else str(Path(tempfile.mkdtemp()) / "a.sqlite3")
-    asyncio.run(main(given))
+    if len(sys.argv) > 1:
+        asyncio.run(main(sys.argv[1]))
+    else:
+        with tempfile.TemporaryDirectory() as folder:  # the file goes with the run
+            asyncio.run(main(str(Path(folder) / "a.sqlite3")))
