@@ -40,7 +40,7 @@ from engine.matrix import (
 )
 from engine.nyt_history import PastAnswer, answers_before, reuse_rate
 from engine.rules import Mode, Row
-from engine.solver.position import InconsistentHistory, hard_mode_pool
+from engine.solver.position import InconsistentHistory, hard_mode_pool, patterns_over
 from engine.variants import Variant, get_variant
 from engine.words import encode, load_wordlist
 from wordlists import DIRECTORY as WORDLISTS
@@ -131,7 +131,7 @@ class AnswerModel:
     def column(self, answer: int) -> npt.NDArray[np.unsignedinteger]:
         """Patterns of every word, as a guess, against the word ``answer``."""
         _, ids, table = self._groups
-        out: npt.NDArray[np.unsignedinteger] = table[ids, answer].sum(axis=1, dtype=table.dtype)
+        out: npt.NDArray[np.unsignedinteger] = patterns_over(table[:, [answer]], ids)[0]
         return out
 
     def patterns(

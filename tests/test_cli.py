@@ -467,3 +467,17 @@ def test_bench_coach_times_a_first_coaching_from_an_empty_cache_then_the_next(ca
     code, out, _ = run(capsys, "bench", "coach", "--variant", "wordle-en-4", "--games", "1",
                        "--baseline", checkout)  # fmt: skip
     assert code == 0 and "the first" in out and out.rstrip().endswith("same verdicts: yes")
+
+
+def test_bench_grid_times_hard_mode_readings_and_compares_them_with_a_baseline(capsys) -> None:
+    """Each hard-mode grid read to its end, in a fresh process; with ``--baseline`` the
+    same on another checkout (here this one), and whether the two read alike."""
+    code, out, _ = run(capsys, "bench", "grid", "--variant", "wordle-en-4", "--grids", "2",
+                       "--json")  # fmt: skip
+    this = json.loads(out)["this"]
+    assert code == 0 and this["variant"] == "wordle-en-4" and len(this["grid_cpu_s"]) == 2
+    assert all(hard <= normal for normal, hard in this["answers_normal_hard"])
+    checkout = str(Path(__file__).resolve().parents[1])
+    code, out, _ = run(capsys, "bench", "grid", "--variant", "wordle-en-4", "--grids", "1",
+                       "--baseline", checkout)  # fmt: skip
+    assert code == 0 and "answers kept" in out and out.rstrip().endswith("same readings: yes")

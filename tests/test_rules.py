@@ -1,9 +1,13 @@
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.pattern import score
+from engine.pattern import parse_pattern, score, tiles
 from engine.rules import Mode, check_guess, is_consistent, ordinal
+from engine.solver.coach import hard_path
+from engine.solver.position import hard_mode_allows
+from engine.variants import get_variant
 
 
 def rows(answer: str, *guesses: str) -> list[tuple[str, int]]:
@@ -115,3 +119,78 @@ def test_hard_mode_never_refuses_the_answer(wordle, data) -> None:
     answer = data.draw(st.sampled_from(wordle.answers.words))
     played = data.draw(st.lists(st.sampled_from(wordle.guesses.words), max_size=5))
     assert check_guess(wordle, answer, rows(answer, *played), Mode.HARD).allowed
+
+
+# -- the rule checked on many guesses at once, as the grid readings check it -----------------
+
+LISTS = ["wordle", "primel", "wordle-de-5"]  # letters, digits, letters beyond A to Z
+
+
+def a_history(variant, data, max_rows: int) -> tuple[str, list[tuple[str, int]]]:
+    answer = data.draw(st.sampled_from(variant.answers.words))
+    played = data.draw(st.lists(st.sampled_from(variant.guesses.words), max_size=max_rows))
+    if data.draw(st.booleans()):  # the most revealing rows first: later ones lose greens
+        played.sort(key=lambda g: -sum(map(int, tiles(score(g, answer), len(g)))))
+    return answer, rows(answer, *played)
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(LISTS), st.data())
+def test_hard_mode_allows_what_check_guess_allows_of_each_guess(name, data) -> None:
+    variant = get_variant(name)
+    _, history = a_history(variant, data, 4)
+    among = np.array(data.draw(st.lists(st.integers(0, len(variant.guesses) - 1), max_size=40)),
+                     dtype=np.intp)  # fmt: skip
+    words = variant.guesses.words
+    expected = [check_guess(variant, words[g], history, Mode.HARD).allowed for g in among]
+    assert hard_mode_allows(variant, history, among).tolist() == expected
+
+
+def plain_hard_path(variant, column, patterns, budget) -> bool:
+    """The rule guess by guess (check_guess), each tried one counting towards ``budget``."""
+    words, tried = variant.guesses.words, 0
+
+    def extend(history, i):
+        nonlocal tried
+        if i == len(patterns):
+            return True
+        for g in np.flatnonzero(column == patterns[i]).tolist():
+            tried += 1
+            if tried > budget:
+                return True
+            if check_guess(variant, words[g], history, Mode.HARD).allowed and extend(
+                [*history, (words[g], patterns[i])], i + 1
+            ):
+                return True
+        return False
+
+    return extend([], 0)
+
+
+@settings(max_examples=100)
+@given(st.sampled_from(LISTS), st.data())
+def test_a_grids_hard_mode_path_is_found_as_guess_by_guess(name, data) -> None:
+    """engine.solver.coach.hard_path, the rule checked on all the guesses giving a row at
+    once, says what trying them one by one says, the budget of guesses tried included; the
+    rows are another answer's half the time, so that no path is often the truth."""
+    variant = get_variant(name)
+    answer, history = a_history(variant, data, 4)
+    if data.draw(st.booleans()):
+        answer = data.draw(st.sampled_from(variant.answers.words))
+    column = np.asarray(variant.matrix)[:, variant.answers.index[answer]]
+    patterns = [p for _, p in history] or [0]
+    budget = data.draw(st.sampled_from([3, 40, 400, 2000]))
+    assert hard_path(variant, column, patterns, budget) == plain_hard_path(
+        variant, column, patterns, budget
+    )
+
+
+def test_the_guesses_the_rule_refuses_count_towards_the_budget_too() -> None:
+    """Against URBAN no hard-mode sequence gives these rows (10 guesses give the first, 203
+    the second), but over 40 guesses are tried on the way: the benefit of the doubt. Counting
+    only the allowed ones would exhaust the first row's ten and say no path."""
+    wordle = get_variant("wordle")
+    column = np.asarray(wordle.matrix)[:, wordle.answers.index["urban"]]
+    rows_ = [parse_pattern(p, 5) for p in ("00012", "01010", "10001")]
+    assert hard_path(wordle, column, rows_, budget=40) is True
+    assert hard_path(wordle, column, rows_, budget=10**7) is False

@@ -385,6 +385,25 @@ def cmd_bench_coach(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_grid(args: argparse.Namespace) -> int:
+    from bot.cli.footprint_bench import paired
+
+    both = paired(["grid", args.variant, str(args.grids)], args.baseline)
+    if args.json:
+        _print_json(both)
+        return 0
+    for label, run in labelled_runs(both, args.baseline):
+        times = ", ".join(f"{s:.2f}" for s in run["grid_cpu_s"])
+        kept = ", ".join(f"{hard} of {normal}" for normal, hard in run["answers_normal_hard"])
+        print(f"{label}: {run['variant']}, CPU of reading a hard-mode grid to its end: "
+              f"{times} s (answers kept: {kept}); readings {run['readings']}")  # fmt: skip
+    if "baseline" in both:
+        ratio = sum(both["this"]["grid_cpu_s"]) / max(sum(both["baseline"]["grid_cpu_s"]), 1e-9)
+        same = both["this"]["readings"] == both["baseline"]["readings"]
+        print(f"grids this / baseline: {ratio:.2f}x; same readings: {'yes' if same else 'NO'}")
+    return 0
+
+
 def cmd_bench_hints(args: argparse.Namespace) -> int:
     from bot.cli import benchmarks
     from bot.cli.progress import progress
@@ -1043,6 +1062,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "run")  # fmt: skip
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_coach)
+
+    p = benches.add_parser("grid", help="CPU of reading hard-mode grids without their words")
+    variant_option(p)
+    p.add_argument("--grids", type=whole(1, 100), default=3)
+    p.add_argument("--baseline", type=Path, metavar="DIR",
+                   help="the same on the checkout DIR (the code before, say), in the same "
+                        "run")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench_grid)
 
     p = benches.add_parser("footprint", help="cache, memory and first-hint CPU of every list")
     p.add_argument("--variant", dest="variants", action="append", type=known_variant,

@@ -136,6 +136,37 @@ def coach_cpu(name: str, games: int, seed: int = 0) -> dict[str, Any]:
     }
 
 
+def grid_cpu(name: str, grids: int, seed: int = 0) -> dict[str, Any]:
+    """CPU time of reading ``grids`` hard-mode grids without their words, each to its end
+    (a pasted share marked hard, given all the time it needs): three rows of random guesses
+    against a random answer. The normal reading of each comes first, untimed (the matrix
+    loaded), so the time is the hard-mode check's; a digest of every reading, so two runs
+    can be seen to read alike."""
+    import random
+
+    from engine.pattern import score
+    from engine.solver.coach import grid_candidates
+    from engine.variants import get_variant
+
+    variant = get_variant(name)
+    rng = random.Random(seed)
+    spent, readings = [], []
+    for _ in range(grids):
+        answer = rng.choice(variant.answers.words)
+        rows = [score(rng.choice(variant.guesses.words), answer) for _ in range(3)]
+        normal = grid_candidates(variant, rows)
+        begin = time.process_time()
+        hard = grid_candidates(variant, rows, hard=True)
+        spent.append(round(time.process_time() - begin, 3))
+        readings.append([normal.count, hard.count, hard.likely])
+    return {
+        "variant": name,
+        "grid_cpu_s": spent,
+        "answers_normal_hard": [r[:2] for r in readings],
+        "readings": hashlib.sha256(json.dumps(readings).encode()).hexdigest()[:16],
+    }
+
+
 def run_child(checkout: Path, args: Sequence[str]) -> dict[str, Any]:
     """This file's ``args`` in a new process importing ``checkout``, with an empty cache."""
     with tempfile.TemporaryDirectory(prefix="wordlebot-footprint-") as cache:
@@ -164,6 +195,8 @@ def main(argv: Sequence[str]) -> None:
         result = footprint(rest)
     elif kind == "coach":
         result = coach_cpu(rest[0], int(rest[1]))
+    elif kind == "grid":
+        result = grid_cpu(rest[0], int(rest[1]))
     else:
         result = hints_cpu(rest[0], int(rest[1]))
     print(json.dumps(result))

@@ -35,13 +35,14 @@ import numpy.typing as npt
 
 from engine.matrix import _save_atomically, cache_directory
 from engine.pattern import score, winning
-from engine.rules import Mode, Row, check_guess
+from engine.rules import Mode, Row
 from engine.solver.exact import INF, ExactSearch, SearchSettings
 from engine.solver.measures import count_chunks
 from engine.solver.position import (
     Position,
     built_patterns,
     groups,
+    hard_mode_allows,
     pattern_row,
     patterns_of,
     patterns_over,
@@ -280,9 +281,7 @@ def _column_reader(variant: Variant) -> Callable[[int], npt.NDArray[np.unsignedi
     found = groups(variant)
 
     def column(a: int) -> npt.NDArray[np.unsignedinteger]:
-        out: npt.NDArray[np.unsignedinteger] = found.tiles[:, a][found.of_guess].sum(
-            axis=1, dtype=found.tiles.dtype
-        )
+        out: npt.NDArray[np.unsignedinteger] = patterns_over(found.tiles[:, [a]], found.of_guess)[0]
         return out
 
     return column
@@ -313,7 +312,9 @@ def hard_path(
     budget: int = 400,
 ) -> bool:  # fmt: skip
     """Is there a sequence of guesses giving these patterns that obeys hard mode? ``column``
-    holds every guess's pattern against the answer."""
+    holds every guess's pattern against the answer. The guesses giving each row are tried in
+    list order, the rule checked on all of them at once; past ``budget`` tried (allowed or
+    not), the benefit of the doubt."""
     words = variant.guesses.words
     tried = 0
 
@@ -321,14 +322,18 @@ def hard_path(
         nonlocal tried
         if i == len(patterns):
             return True
-        for g in np.flatnonzero(column == patterns[i]).tolist():
-            tried += 1
+        giving = np.flatnonzero(column == patterns[i])
+        last = -1
+        for k in np.flatnonzero(hard_mode_allows(variant, history, giving)).tolist():
+            tried += k - last  # this one and the refused ones since the last allowed
+            last = k
             if tried > budget:
                 return True  # too many to check: the benefit of the doubt
-            allowed = check_guess(variant, words[g], history, Mode.HARD).allowed
-            if allowed and extend([*history, (words[g], patterns[i])], i + 1):
+            word = words[giving[k]]
+            if extend([*history, (word, patterns[i])], i + 1):
                 return True
-        return False
+        tried += len(giving) - 1 - last  # the refused ones after the last allowed
+        return tried > budget
 
     return extend([], 0)
 

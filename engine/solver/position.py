@@ -237,17 +237,32 @@ def hard_mode_pool(variant: Variant, history: Sequence[Row]) -> npt.NDArray[np.i
     return allowed_pool(variant, *revealed(history, variant.length))
 
 
+def hard_mode_allows(
+    variant: Variant, history: Sequence[Row], among: npt.NDArray[np.intp]
+) -> npt.NDArray[np.bool_]:
+    """Which of the guess rows ``among`` the NYT hard-mode rule allows after ``history``: what
+    :func:`engine.rules.check_guess` says of each of them, for these rows alone."""
+    return _keeps(variant, *revealed(history, variant.length), among)
+
+
 def allowed_pool(
     variant: Variant, greens: Mapping[int, str], minimum: Mapping[str, int]
 ) -> npt.NDArray[np.intp]:
     """Every guess keeping the ``greens`` in place and each letter at least ``minimum`` times."""
-    ok = np.ones(len(variant.guesses), dtype=bool)
-    array = variant.guesses.array
-    code = {ch: i for i, ch in enumerate(variant.alphabet)}
+    return np.flatnonzero(_keeps(variant, greens, minimum, slice(None)))
+
+
+def _keeps(
+    variant: Variant, greens: Mapping[int, str], minimum: Mapping[str, int],
+    rows: npt.NDArray[np.intp] | slice,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Whether each guess of ``rows`` keeps the ``greens`` and each letter ``minimum`` times."""
+    array, code = variant.guesses.array[rows], variant.alphabet.index
+    ok = np.ones(len(array), dtype=bool)
     for i, letter in greens.items():
-        ok &= array[:, i] == code[letter]
+        ok &= array[:, i] == code(letter)
     if minimum:
-        counts = letter_counts(variant)
+        counts = letter_counts(variant)[rows]
         for letter, needed in minimum.items():
-            ok &= counts[:, code[letter]] >= needed
-    return np.flatnonzero(ok)
+            ok &= counts[:, code(letter)] >= needed
+    return ok
