@@ -1054,23 +1054,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench_hints)
 
-    p = benches.add_parser("coach", help="CPU of coaching games, the first from an empty cache")
-    variant_option(p)
-    p.add_argument("--games", type=whole(1, 100), default=3)
-    p.add_argument("--baseline", type=Path, metavar="DIR",
-                   help="the same on the checkout DIR (the code before, say), in the same "
-                        "run")  # fmt: skip
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_bench_coach)
+    def paired_bench(
+        name: str, about: str, count: str, run: Callable[[argparse.Namespace], int]
+    ) -> None:
+        """A bench of ``count`` items on one list, with this code and a baseline in turn."""
+        p = benches.add_parser(name, help=about)
+        variant_option(p)
+        p.add_argument(f"--{count}", type=whole(1, 100), default=3)
+        p.add_argument("--baseline", type=Path, metavar="DIR",
+                       help="the same on the checkout DIR (the code before, say), in the same "
+                            "run")  # fmt: skip
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(run=run)
 
-    p = benches.add_parser("grid", help="CPU of reading hard-mode grids without their words")
-    variant_option(p)
-    p.add_argument("--grids", type=whole(1, 100), default=3)
-    p.add_argument("--baseline", type=Path, metavar="DIR",
-                   help="the same on the checkout DIR (the code before, say), in the same "
-                        "run")  # fmt: skip
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_bench_grid)
+    paired_bench("coach", "CPU of coaching games, the first from an empty cache", "games",
+                 cmd_bench_coach)  # fmt: skip
+    paired_bench("grid", "CPU of reading hard-mode grids without their words", "grids",
+                 cmd_bench_grid)  # fmt: skip
 
     p = benches.add_parser("footprint", help="cache, memory and first-hint CPU of every list")
     p.add_argument("--variant", dest="variants", action="append", type=known_variant,
