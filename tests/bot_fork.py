@@ -47,6 +47,10 @@ def serve(channel: socket.socket) -> None:
     # What the bot's warm-up works out from the shipped files, done once and inherited; not
     # what it reads from the cache folder, which a test may give a bot of its own.
     derive_from_shipped_files(WARMED)
+    # A new SQLite database is made from one migrated in memory, once in each process.
+    from bot.storage.sqlite import migrated_whole
+
+    migrated_whole()
     # The catalogs every start compiles (CommandTree.set_translator), as parsed from the
     # shipped .po files: what a bot reads of them is the same whatever its cache folder.
     # One that fails is left for each bot to fail on, as a fresh start would.

@@ -26,7 +26,7 @@ from bot.storage.migrations import MIGRATIONS, SQLITE_MIGRATIONS
 from bot.storage.periods import PRIOR_GAMES
 from bot.storage.postgres import MIGRATION_LOCK
 from bot.storage.records import GLOBAL
-from bot.storage.sqlite import statements
+from bot.storage.sqlite import Migrated, drive, statements
 
 TODAY = date(2026, 11, 22)  # the puzzle day shares are recorded on
 NUMBER = (TODAY - date(2021, 6, 19)).days  # its NYT Wordle number
@@ -92,28 +92,103 @@ def test_migrations_are_numbered_in_order() -> None:
     assert LATEST == len(MIGRATIONS) >= 4
 
 
-async def test_a_new_database_in_memory_is_the_one_every_migration_makes(tmp_path) -> None:
-    """New in-memory databases are copies of the first one a process migrated (a test's
-    database costs a millisecond, not 60): each has the schema, settings and rows a file gets
-    from every migration, and each is its own."""
+async def everything(storage: Storage) -> list[tuple]:
+    """A SQLite database's schema, every row of every table (sqlite_sequence's included),
+    its version and whether foreign keys are on."""
+    tables = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    names = [r[0] for r in await storage._all(tables)]
+    found = [("master", *r) for r in await storage._all("SELECT type, name, tbl_name, sql FROM "
+                                                        "sqlite_master")]  # fmt: skip
+    for name in names:
+        found += [(name, *r) for r in await storage._all(f'SELECT * FROM "{name}"')]
+    found += [("pragma", (await storage._one(f"PRAGMA {pragma}"))[0])
+              for pragma in ("user_version", "foreign_keys")]  # fmt: skip
+    return sorted(found, key=repr)
 
-    async def shape(storage: Storage) -> list:
-        return [tuple(row) for row in await storage._all(
-            "SELECT type, name, sql FROM sqlite_master UNION ALL SELECT 'meta', key, value "
-            "FROM meta UNION ALL SELECT 'pragma', 'foreign_keys', foreign_keys FROM "
-            "pragma_foreign_keys ORDER BY 1, 2")]  # fmt: skip
 
-    migrated = await Storage.open(str(tmp_path / "all.sqlite3"))
+async def migrated_one_by_one(path: str) -> Storage:
+    """A new file taken through every migration in turn (a new database taken to the latest
+    version at once is made whole instead: these are what it must equal)."""
+    storage = await Storage.open(path, migrate=False)
+    assert await storage.migrate(target=LATEST - 1) == list(range(1, LATEST))
+    assert await storage.migrate() == [LATEST]
+    return storage
+
+
+async def test_a_new_database_is_the_one_every_migration_makes(tmp_path) -> None:
+    """New databases, files or in memory, are made at the latest version at once from one
+    migrated in memory (a new database costs a few milliseconds, not 60): each has the
+    schema, settings and rows a file gets from every migration, and each is its own."""
+    reference = await migrated_one_by_one(str(tmp_path / "steps.sqlite3"))
+    file = await Storage.open(str(tmp_path / "new.sqlite3"))
     first, second = await Storage.open(":memory:"), await Storage.open(":memory:")
     try:
-        assert await shape(first) == await shape(second) == await shape(migrated)
-        assert await first.schema_version() == await second.schema_version() == LATEST
+        expected = await everything(reference)
+        assert any(row[0] == "sqlite_sequence" for row in expected)  # rows to copy: checked
+        for made in (file, first, second):
+            assert await everything(made) == expected
         await first.record_share(7, "quordle", 5, True, 8, False, "q", scope=5, today=TODAY)
         assert [tuple(r) for r in await first._all("SELECT player_id FROM share_results")] == [(7,)]
         assert await second._all("SELECT player_id FROM share_results") == []
+        assert await file._all("SELECT player_id FROM share_results") == []
     finally:
-        for storage in (migrated, first, second):
+        for storage in (reference, file, first, second):
             await storage.close()
+
+
+def test_a_database_made_whole_keeps_the_next_ids_of_its_autoincrement_tables(tmp_path) -> None:
+    """What a new file is made from copies rows, views and triggers, and the next id of an
+    AUTOINCREMENT table: once, not also counted again from the rows it copies."""
+    source = sqlite3.connect(":memory:", isolation_level=None)
+    source.executescript(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT);"
+        "INSERT INTO t (v) VALUES ('a'), ('b'), ('c'); DELETE FROM t WHERE v = 'c';"
+        "CREATE TABLE log (v TEXT); CREATE VIEW vs AS SELECT v FROM t;"
+        "CREATE TRIGGER logged AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.v); END;"
+    )
+    whole = Migrated.of(source)
+    with contextlib.closing(sqlite3.connect(tmp_path / "new.sqlite3", isolation_level=None)) as new:
+        new.execute("BEGIN IMMEDIATE")
+        assert drive(new, whole.create()) is True
+        new.execute("COMMIT")
+        new.execute("INSERT INTO t (v) VALUES ('d')")
+        assert new.execute("SELECT * FROM sqlite_sequence").fetchall() == [("t", 4)]
+        assert new.execute("SELECT id, v FROM t").fetchall() == [(1, "a"), (2, "b"), (4, "d")]
+        assert new.execute("SELECT v FROM log").fetchall() == [("d",)]
+        assert new.execute("SELECT count(*) FROM vs").fetchone() == (3,)
+        assert new.execute("PRAGMA user_version").fetchone() == (LATEST,)
+        new.execute("BEGIN IMMEDIATE")  # a second making finds it made and changes nothing
+        assert drive(new, whole.create()) is False
+        new.execute("COMMIT")
+
+
+async def test_a_new_file_another_process_migrated_meanwhile_is_left_as_it_made_it(
+    tmp_path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes make one new file at once: the second waits for the first's lock, then
+    finds the file migrated and applies nothing (its tables are not made twice)."""
+    path = str(tmp_path / "new.sqlite3")
+    storage = await Storage.open(path, migrate=False)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        migrating = asyncio.create_task(storage.migrate())
+        for _ in range(500):  # until the wait is logged
+            if migrating.done() or "waiting up to" in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+        assert not migrating.done(), migrating.exception()
+        for migration in SQLITE_MIGRATIONS:  # the other process's, one by one
+            for statement in statements(migration):
+                other.execute(statement)
+        other.execute(f"PRAGMA user_version = {LATEST}")
+        other.execute("COMMIT")
+        assert await migrating == []
+    reference = await migrated_one_by_one(str(tmp_path / "steps.sqlite3"))
+    try:
+        assert await everything(storage) == await everything(reference)
+    finally:
+        await storage.close()
+        await reference.close()
 
 
 async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) -> None:
