@@ -1,7 +1,6 @@
 """The NYT answer model: every NYT-allowed word may be the answer, weighted (issue 17)."""
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -170,56 +169,27 @@ def test_a_model_hint_offers_no_played_word_and_one_word_alone(model) -> None:
     assert [s.guess for s in alone.suggestions] == ["snafu"]
 
 
-def test_the_openers_eg_is_kept_on_disk_keyed_by_the_model_weights(
-    wordle, tmp_path, monkeypatch
-) -> None:
-    """The costliest turn of a coaching is worked out once per model, then read back by
-    every process and after a restart; a model with other weights has its own."""
-    from engine.answer_model import AnswerModel
-    from engine.solver.weighted import MODEL_OPENINGS_KEPT, _opening_eg, expected_guesses
-    from engine.variants import Variant
-    from engine.words import LETTERS, WordList
+def test_the_coachs_opener_is_the_best_of_every_openers_eg(model) -> None:
+    """The coach's first turn names the best opener, its EG and the played one's as scoring
+    every opener would, to the last bit (the best is looked for only among the guesses
+    whose lower bound can reach it)."""
+    from engine.solver.position import tie_order
+    from engine.solver.weighted import _best_opener, expected_guesses, model_coach
 
-    words = WordList.from_words("small", wordle.answers.words[:300], 5, LETTERS)
-    variant = Variant("small", "Small", 5, LETTERS, 6, words, words)
-    flat = AnswerModel(variant, np.full(300, 1 / 300))
-    tilted = AnswerModel(variant, np.linspace(1, 2, 300) / np.linspace(1, 2, 300).sum())
-    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))
-    _opening_eg.cache_clear()
-    try:
-        for model in (flat, tilted):
-            start = ModelPosition.after(model, ())
-            assert (_opening_eg(model, Mode.NORMAL) == expected_guesses(start, start.pool)).all()
-        kept = sorted(tmp_path.glob("model-opening-*.npy"))
-        assert len(kept) == 2  # one per weights
-        marked = [np.load(path) + 1 for path in kept]
-        for path, values in zip(kept, marked, strict=True):
-            np.save(path, values)
-        _opening_eg.cache_clear()  # as a new process: what is on disk is what is used
-        read = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
-        assert sorted(r.tolist() for r in read) == sorted(m.tolist() for m in marked)
-        new = set(kept)
-        kept[0].write_bytes(b"torn")  # a file cut short is worked out again
-        _opening_eg.cache_clear()
-        again = [_opening_eg(model, Mode.NORMAL) for model in (flat, tilted)]
-        assert sum((a == r).all() for a, r in zip(again, read, strict=True)) == 1
-        # One model a puzzle: only the newest openers stay, the one just used among them.
-        for i in range(MODEL_OPENINGS_KEPT + 5):
-            old = tmp_path / f"model-opening-old{i:02}.npy"
-            np.save(old, np.zeros(3))
-            os.utime(old, (1000 + i, 1000 + i))
-        _opening_eg.cache_clear()
-        _opening_eg(flat, Mode.HARD)
-        kept = {path.name for path in tmp_path.glob("model-opening-*.npy")}
-        assert len(kept) == MODEL_OPENINGS_KEPT and not any("old00" in k for k in kept)
-        assert {path.name for path in new} <= kept
-    finally:
-        _opening_eg.cache_clear()
+    start = ModelPosition.after(model, ())
+    every = expected_guesses(start, start.pool)  # the reference: each of 14,855 openers
+    best = int(np.lexsort((tie_order(model.variant)[start.pool], np.round(every, 9)))[0])
+    assert _best_opener(model, Mode.NORMAL) == (best, float(every[best]))
+    index = {int(row): i for i, row in enumerate(start.pool)}
+    for opener in (model.words[start.pool[best]], "crane", "qajaq"):
+        [turn] = model_coach(model, [(opener, score(opener, ANSWER))]).turns
+        played = every[index[WORDS.index(opener)]]
+        assert (turn.best, turn.best_expected) == (model.words[start.pool[best]],
+                                                   round(float(every[best]), 3))  # fmt: skip
+        assert turn.expected == round(float(played), 3) and turn.skill is None
 
 
-def test_games_that_open_alike_share_the_eg_of_their_positions(
-    wordle, tmp_path, monkeypatch
-) -> None:
+def test_games_that_open_alike_share_the_eg_of_their_positions(wordle, monkeypatch) -> None:
     """Coaching a day's games: a position two players reached is scored once, and the
     coaching is the one worked out afresh."""
     from engine.answer_model import AnswerModel
@@ -240,16 +210,16 @@ def test_games_that_open_alike_share_the_eg_of_their_positions(
         scored.append(len(pool))
         return counted(position, pool)
 
-    monkeypatch.setenv("WORDLEBOT_CACHE_DIR", str(tmp_path))  # the opener worked out here
-    weighted._opening_eg.cache_clear()
+    weighted._best_opener.cache_clear()
     weighted._eg_after.cache_clear()
     monkeypatch.setattr(weighted, "expected_guesses", counting)
     try:
         coached = [weighted.model_coach(model, rows) for rows in (first, other, first)]
-        assert scored.count(300) == 3  # the opener, then after one row and after two
+        assert weighted._best_opener.cache_info().misses == 1  # the best opener: once
+        assert scored.count(300) == 2  # every guess after one row, and after two
         weighted._eg_after.cache_clear()
         assert [weighted.model_coach(model, rows) for rows in (first, other)] == coached[:2]
         assert coached[2] == coached[0]
     finally:
-        weighted._opening_eg.cache_clear()
+        weighted._best_opener.cache_clear()
         weighted._eg_after.cache_clear()
