@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.definitions import preload
-from engine.matrix import remove_stale_temporaries
+from engine.matrix import remove_stale_files
 from engine.rules import Mode, Row
 from engine.solver.bounds import group_index
 from engine.solver.exact_trees import cached_optimal_tree
@@ -60,11 +60,11 @@ async def hint_async(
 
 async def warm(variant_names: Sequence[str]) -> None:
     """Load word lists, matrices, derived tables, stored trees and the languages' dictionaries
-    before the first player (and clear the temporary files dead writers left in the cache
-    first)."""
+    before the first player (and clear from the cache first the temporary files dead writers
+    left, and the files no longer read)."""
 
     def work() -> None:
-        remove_stale_temporaries()  # what a process killed mid-write left in the cache
+        remove_stale_files()  # what a process killed mid-write left, what is no longer read
         derive_from_shipped_files(variant_names)
         for name in variant_names:
             if get_variant(name).keeps_matrix:  # a large list builds what it reads

@@ -304,7 +304,7 @@ def atomic_write(path: Path) -> Iterator[tuple[int, str]]:
     """A new file beside ``path`` (its descriptor and name) to write, renamed onto ``path``
     once the block ends, removed if it raises. It is locked for as long as this writer
     lives: the kernel drops the lock however the process ends (a kill too), so
-    :func:`remove_stale_temporaries` tells a dead writer's file from a live one's, in
+    :func:`remove_stale_files` tells a dead writer's file from a live one's, in
     another process or on another host sharing the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
@@ -323,13 +323,18 @@ def atomic_write(path: Path) -> Iterator[tuple[int, str]]:
         Path(tmp).unlink(missing_ok=True)  # renamed: nothing there
 
 
-def remove_stale_temporaries(directory: Path | None = None) -> list[Path]:
+# Files earlier versions kept in the cache folder and this one no longer reads: removed at
+# start, as nothing else would (the model coach's openers, a file per puzzle's model).
+RETIRED = ("model-opening-*.npy",)
+
+
+def remove_stale_files(directory: Path | None = None) -> list[Path]:
     """Remove what writers killed mid-write left in the cache folder (a matrix's is tens of
-    MiB, and nothing else would ever remove it), and return it. Only files that are surely
-    dead: a live writer, in this process or another, holds its file locked; an unlocked one
-    is removed once :data:`STALE_UNLOCKED` seconds old (from its last change), or where
-    files cannot be locked (Windows, a share without locks) once :data:`STALE_UNLOCKABLE`
-    old."""
+    MiB, and nothing else would ever remove it), and the kinds of file no longer read
+    (:data:`RETIRED`), and return them. Only temporary files that are surely dead: a live
+    writer, in this process or another, holds its file locked; an unlocked one is removed
+    once :data:`STALE_UNLOCKED` seconds old (from its last change), or where files cannot
+    be locked (Windows, a share without locks) once :data:`STALE_UNLOCKABLE` old."""
     removed = []
     folder = directory or cache_directory()
     with contextlib.suppress(OSError):
@@ -338,6 +343,11 @@ def remove_stale_temporaries(directory: Path | None = None) -> list[Path]:
                 if _stale(tmp):
                     tmp.unlink()
                     removed.append(tmp)
+        for pattern in RETIRED:
+            for old in folder.glob(pattern):
+                with contextlib.suppress(OSError):  # another process may remove it first
+                    old.unlink()
+                    removed.append(old)
     return removed
 
 

@@ -181,12 +181,14 @@ async def test_a_dead_writers_temporary_file_is_removed_at_start_and_a_live_ones
 ) -> None:
     """Three temporary files in the cache at a start: one a killed process left (unlocked,
     untouched for long), one another live process is writing (locked by it, and as old: a
-    long build), one just made (its writer about to lock it). Only the first is removed."""
+    long build), one just made (its writer about to lock it). Only the first is removed, and
+    a kind of file no longer read (the model coach's openers, kept until 2026-11)."""
     cache = cache_without_trees(tmp_path / "cache")
     dead = cache / "patterns-0123456789abcdef01234567.npy.k1ll3d.tmp"
     live = cache / "patterns-76543210fedcba9876543210.npy.wr1t1ng.tmp"
     fresh = cache / "tree-wordle-normal-0123456789abcdef.json.n3wf1l.tmp"
-    for tmp in (dead, fresh):
+    retired = cache / "model-opening-0123456789abcdef01234567.npy"
+    for tmp in (dead, fresh, retired):
         tmp.write_bytes(b"\0" * 4096)
     writer = subprocess.Popen([sys.executable, "-c", LIVE_WRITER, str(live)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
@@ -198,7 +200,7 @@ async def test_a_dead_writers_temporary_file_is_removed_at_start_and_a_live_ones
         bot = BotProcess(server, str(tmp_path / "bot.sqlite3"),
                          wordlebot_cache_dir=str(cache))  # fmt: skip
         await started(server, bot)  # the engine is warmed (and the cache cleared) before
-        assert not dead.exists()
+        assert not dead.exists() and not retired.exists()
         assert live.exists() and fresh.exists()
         code, err = await bot.stop()
         assert code == 0, err[-2000:]
