@@ -191,6 +191,39 @@ async def test_a_new_file_another_process_migrated_meanwhile_is_left_as_it_made_
         await reference.close()
 
 
+@pytest.mark.parametrize("where", ["memory", "file"])
+async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(tmp_path, where) -> None:
+    """A stop (a task cancelled) while ``BEGIN`` waits its turn on the database thread: the
+    BEGIN still runs there, and the transaction is ended, not left open for every later
+    write to fail on ("cannot start a transaction within a transaction": the winners' roles
+    of a whole midnight, seen under load)."""
+    import threading
+
+    from bot.storage.sqlite import thread_call
+
+    storage = await Storage.open(":memory:" if where == "memory" else str(tmp_path / "x.db"))
+    try:
+        busy, run = threading.Event(), thread_call(storage.db._db)
+        blocker = asyncio.ensure_future(run(lambda: busy.wait(10)))  # the thread kept busy
+
+        async def write() -> None:
+            async with storage.db.transaction() as tx:
+                await tx.execute("INSERT INTO players (id, name, created_at) VALUES (9, 'x', 'x')")
+
+        writing = asyncio.create_task(write())
+        await asyncio.sleep(0)  # its BEGIN queued behind the blocker
+        writing.cancel()
+        busy.set()
+        await blocker
+        with pytest.raises(asyncio.CancelledError):
+            await writing
+        await storage.ensure_player(1, "ann")  # a write after it works
+        assert not storage.db._db._conn.in_transaction
+        assert [tuple(r) for r in await storage._all("SELECT id FROM players")] == [(1,)]
+    finally:
+        await storage.close()
+
+
 async def test_file_databases_use_wal_foreign_keys_and_a_busy_timeout(tmp_path) -> None:
     storage = await Storage.open(str(tmp_path / "db.sqlite3"))
     assert (await storage._one("PRAGMA journal_mode"))[0] == "wal"

@@ -228,11 +228,10 @@ class SqliteDatabase:
         :data:`MIGRATION_WAIT_SECONDS`, not the busy timeout."""
         async with self._lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if not (migrating and is_busy(exc)):
-                    raise busy_or(exc) from exc
-                await self._begin_waiting()
+                await self._begin(migrating)
+            except BaseException:  # cancelled meanwhile, the BEGIN still runs on the thread:
+                await self._db.rollback()  # queued behind it, so nothing is left open
+                raise
             try:
                 yield SqliteTransaction(self._db)
                 await self._db.commit()
@@ -317,6 +316,14 @@ class SqliteDatabase:
                 return made
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
+
+    async def _begin(self, migrating: bool) -> None:
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if not (migrating and is_busy(exc)):
+                raise busy_or(exc) from exc
+            await self._begin_waiting()
 
     async def _begin_waiting(self) -> None:
         log.warning("%s is locked by another process (migrating it?): waiting up to %d s",
