@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from bot.commands import COMMANDS, Caller
 from bot.services import Player, Services, open_services
+from bot.services.achievements import CATALOGUE
 from bot.services.stats import METRICS
 from bot.services.web import HANDLES, LABELS, anonymous_label, public_handle
 from bot.settings import load_settings
@@ -275,6 +276,11 @@ def words_of(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", re.sub(r"<[^>]*>", " ", text).lower()))
 
 
+# And what a player's page says of the achievements earned there ("First win": a player who
+# missed with FIRST, then won, leaked nothing); the control player's page has none.
+EARNABLE = set().union(*(words_of(f"{a.title} {a.description}") for a in CATALOGUE))
+
+
 @settings(
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )  # each its own server
@@ -356,7 +362,8 @@ async def _season(url: str, season, named, picks, deleted) -> None:
             [(control, guild + 1, "wordle:daily", first_day, True, 3, 50, 50)]
         )
         control_ref = anonymous_label(services.daily.key(LABELS), guild + 1, control)
-        fixed = TEMPLATE | words_of(await (await client.get(f"/s/{empty}/p/{control_ref}")).text())
+        fixed = TEMPLATE | EARNABLE
+        fixed |= words_of(await (await client.get(f"/s/{empty}/p/{control_ref}")).text())
         fixed |= words_of(await (await client.get(f"/s/{empty}/p/nobody")).text())  # a 404
         for player, by_name in zip(players, named, strict=True):
             pages = 0
