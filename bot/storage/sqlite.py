@@ -248,21 +248,10 @@ class SqliteDatabase:
             async with self.transaction() as tx:
                 return await run_steps(tx, steps)
 
-        def whole() -> T:
-            connection = self._db._conn
-            connection.execute("BEGIN IMMEDIATE")
-            try:
-                result = drive(connection, steps)
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
-            return result
-
         async with self._lock:
             # One trip cannot be stopped halfway: a caller cancelled meanwhile leaves it to
             # commit or roll back whole, and the lock stays held until it has.
-            work = asyncio.ensure_future(run(whole))
+            work = asyncio.ensure_future(run(lambda: drive_whole(self._db._conn, steps)))
             try:
                 return await asyncio.shield(work)
             except asyncio.CancelledError:
@@ -292,15 +281,20 @@ class SqliteDatabase:
         fresh = current == 0 and target == LATEST
         if fresh and run is not None and await self._made_whole(run):
             return list(range(1, LATEST + 1))
-        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
-        try:
+        async with self._foreign_keys_off():
             for version in range(current + 1, target + 1):
                 async with self.transaction(migrating=True) as db:
                     if await db.run(migration(version)):
                         applied.append(version)
+        return applied
+
+    @asynccontextmanager
+    async def _foreign_keys_off(self) -> AsyncIterator[None]:
+        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
+        try:
+            yield
         finally:
             await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
-        return applied
 
     async def _made_whole(self, run: Callable[..., Any]) -> bool:
         """A fresh database made at the latest version at once (see :class:`Migrated`):
@@ -309,13 +303,9 @@ class SqliteDatabase:
         if self.where == MEMORY:
             await run(lambda: self._db._conn.deserialize(whole.pages))
             return True
-        await self._db.execute_fetchall("PRAGMA foreign_keys = OFF")  # outside a transaction
-        try:
-            async with self.transaction(migrating=True) as db:
-                made: bool = await db.run(whole.create())
-                return made
-        finally:
-            await self._db.execute_fetchall("PRAGMA foreign_keys = ON")
+        async with self._foreign_keys_off(), self.transaction(migrating=True) as db:
+            made: bool = await db.run(whole.create())
+        return made
 
     async def _begin(self, migrating: bool) -> None:
         try:
@@ -423,13 +413,7 @@ def migrated_whole() -> Migrated:
         try:
             connection.execute("PRAGMA foreign_keys = OFF")  # as :meth:`migrate` runs them
             for version in range(1, LATEST + 1):
-                connection.execute("BEGIN IMMEDIATE")
-                try:
-                    drive(connection, migration(version))
-                    connection.commit()
-                except BaseException:
-                    connection.rollback()
-                    raise
+                drive_whole(connection, migration(version))
             _MIGRATED.append(Migrated.of(connection))
         finally:
             connection.close()
@@ -474,6 +458,19 @@ def drive(connection: sqlite3.Connection, steps: Steps[T]) -> T:
             answer = _answer(connection, step)
         except sqlite3.Error as exc:
             error = mapped(exc)
+
+
+def drive_whole(connection: sqlite3.Connection, steps: Steps[T]) -> T:
+    """The steps in a transaction of their own (here: the database thread): ``BEGIN
+    IMMEDIATE``, the steps, ``COMMIT``, rolled back on any error."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        result = drive(connection, steps)
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+    return result
 
 
 def _answer(connection: sqlite3.Connection, step: Step) -> Any:
