@@ -102,8 +102,31 @@ async def test_a_stall_of_the_stand_in_excuses_only_the_second_after_it(stand_in
     await asyncio.gather(*burst)
     assert (server.global_429s, server.global_429s_clear_of_stalls) == (15, 5)
     assert server.stalled() == ("the stand-in's loop stalled 1 times, longest 1.30 s; "
-                                "10 of 15 global 429s within a second of one")  # fmt: skip
+                                "10 of 15 global 429s in a second it crowded")  # fmt: skip
     assert (server.peak(), server.peak(clear_of_stalls=True)) == (60, 55)
+
+
+async def test_a_refusal_whose_second_holds_a_stalls_crowd_is_the_stalls(stand_in) -> None:
+    """The crowd a stall held drains over a moment past its end: a global 429 a little over
+    a second after the stall, whose second still holds the last of that crowd, is excused;
+    one whose second holds a full limit of requests clear of any stall is the bot's."""
+    server, clock, session = stand_in
+
+    async def burst(count: int, first: int) -> list[int]:
+        calls = [call(session, server, "GET", f"/users/{first + n}") for n in range(count)]
+        return sorted(status for status, _, _ in await asyncio.gather(*calls))
+
+    server.stalls.append((1000.0, 1001.3))  # as the watch records one (the test above)
+    clock.now += 1.3
+    assert await burst(30, 100) == [200] * 30  # the crowd, stamped as the loop came back
+    clock.now += 0.1
+    assert await burst(10, 200) == [200] * 10  # its last, a moment later
+    clock.now = 1002.35  # past the second after the stall, with those 10 in this second
+    assert await burst(41, 300) == [200] * 40 + [429]
+    assert (server.global_429s, server.global_429s_clear_of_stalls) == (1, 0)
+    clock.now = 1003.5  # clear of it all: a full second of the bot's own
+    assert await burst(51, 400) == [200] * 50 + [429]
+    assert (server.global_429s, server.global_429s_clear_of_stalls) == (2, 1)
 
 
 async def test_interaction_answers_are_never_held_by_the_global_limit(stand_in) -> None:
